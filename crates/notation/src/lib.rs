@@ -1,0 +1,2 @@
+//! Notations of 5D chess (work in progress).
+#![deny(missing_docs)]

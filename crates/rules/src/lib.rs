@@ -1,0 +1,106 @@
+//! The rules of *5D Chess With Multiverse Time Travel*.
+//!
+//! A [`Position`] is a multiverse of timelines of [`Board`]s. Each player, in turn, plays an
+//! *action*: one or more [`Move`]s on the boards they may play, then a submit. This crate
+//! generates moves through time and timelines, tells when a player is in check, and decides
+//! checkmate and stalemate by a search that either proves its answer or says it ran out of
+//! [`Budget`].
+//!
+//! ```
+//! use chess5d_rules::{Position, Outcome, Budget, Variant};
+//!
+//! let mut pos = Position::standard();
+//! assert_eq!(pos.present_moves().len(), 20);
+//! // 1. e4: play the move, then submit the action.
+//! let e4 = pos.present_moves().into_iter().find(|m| m.long(false) == "(0T1)e2(0T1)e4").unwrap();
+//! pos.play(&e4).unwrap();
+//! pos.submit().unwrap();
+//! assert!(!pos.in_check());
+//! assert!(matches!(pos.outcome(Budget::DEFAULT), Outcome::Ongoing(_)));
+//!
+//! let tz = Variant::by_name("standard - turn zero").unwrap().position();
+//! assert_eq!(tz.timeline_count(), 1);
+//! ```
+#![deny(missing_docs)]
+
+mod board;
+mod error;
+mod game;
+mod movegen;
+mod moves;
+mod position;
+mod search;
+mod types;
+mod variants;
+
+pub use board::{BitIter, Board};
+pub use error::{IllegalMove, SetupError, SubmitError};
+pub use game::{ActionError, Game};
+pub use movegen::Attack;
+pub use moves::{Action, Move, MoveKind};
+pub use position::{Position, Setup};
+pub use search::{ActionCount, Budget, LegalActions, Outcome};
+pub use types::{parse_timeline, timeline_label, BoardId, Color, Coord, Piece, Role, Size, Square};
+pub use variants::{Variant, VARIANTS};
+
+impl Position {
+    /// The legal actions of the side to move, lazily, each once.
+    pub fn legal_actions(&self, budget: Budget) -> LegalActions {
+        LegalActions::new(self, budget)
+    }
+
+    /// Whether the side to move has a legal action, and if not whether it is mated.
+    pub fn outcome(&self, budget: Budget) -> Outcome {
+        let mut it = LegalActions::new(self, budget);
+        match it.next() {
+            Some(a) => Outcome::Ongoing(a),
+            None if it.exhausted() => Outcome::Unknown,
+            None if self.in_check() => Outcome::Checkmate,
+            None => Outcome::Stalemate,
+        }
+    }
+
+    /// Counts the legal actions, stopping at `cap`.
+    pub fn count_actions(&self, cap: u64, budget: Budget) -> ActionCount {
+        let mut it = LegalActions::new(self, budget);
+        let mut n = 0;
+        while n < cap {
+            if it.next().is_none() {
+                return if it.exhausted() {
+                    ActionCount::Unknown(n)
+                } else {
+                    ActionCount::Exact(n)
+                };
+            }
+            n += 1;
+        }
+        ActionCount::AtLeast(n)
+    }
+
+    /// The number of legal action sequences of `depth` actions (`None` if a budget ran out).
+    pub fn perft(&self, depth: u32, budget: Budget) -> Option<u64> {
+        if depth == 0 {
+            return Some(1);
+        }
+        let mut it = LegalActions::new(self, budget);
+        let mut total = 0;
+        let mut child = self.clone();
+        while let Some(action) = it.next() {
+            if depth == 1 {
+                total += 1;
+                continue;
+            }
+            for m in &action {
+                child.play_unchecked(m);
+            }
+            child.submit_unchecked();
+            let sub = child.perft(depth - 1, budget);
+            child = self.clone();
+            total += sub?;
+        }
+        if it.exhausted() {
+            return None;
+        }
+        Some(total)
+    }
+}

@@ -1,0 +1,552 @@
+//! Per-board move generation and attack detection through time and timelines.
+
+use crate::board::Board;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::types::{BoardId, Color, Coord, Piece, Role, Size, Square};
+use std::sync::OnceLock;
+
+/// A direction `[dx, dy, dt, dl]`, `dt` in whole turns (two half-turns).
+pub(crate) type Vector = [i32; 4];
+
+/// The directions of one role and whether it slides along them.
+#[derive(Debug)]
+pub(crate) struct Dirs {
+    pub(crate) vectors: Vec<Vector>,
+    /// The vectors that stay on the board (`dt = dl = 0`), listed first.
+    pub(crate) spatial: usize,
+    pub(crate) slides: bool,
+}
+
+fn all_unit_vectors() -> Vec<Vector> {
+    let mut out = Vec::new();
+    for dx in -1..=1 {
+        for dy in -1..=1 {
+            for dt in -1..=1 {
+                for dl in -1..=1 {
+                    if (dx, dy, dt, dl) != (0, 0, 0, 0) {
+                        out.push([dx, dy, dt, dl]);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn axes(v: &Vector) -> usize {
+    v.iter().filter(|&&c| c != 0).count()
+}
+
+fn make_dirs(mut vectors: Vec<Vector>, slides: bool) -> Dirs {
+    vectors.sort_by_key(|v| (v[2] != 0 || v[3] != 0, *v));
+    let spatial = vectors.iter().filter(|v| v[2] == 0 && v[3] == 0).count();
+    Dirs {
+        vectors,
+        spatial,
+        slides,
+    }
+}
+
+pub(crate) fn dirs(role: Role) -> &'static Dirs {
+    static TABLE: OnceLock<Vec<Dirs>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        Role::ALL
+            .iter()
+            .map(|&r| {
+                let units = all_unit_vectors();
+                let with = |n: &[usize]| {
+                    units
+                        .iter()
+                        .copied()
+                        .filter(|v| n.contains(&axes(v)))
+                        .collect::<Vec<_>>()
+                };
+                match r {
+                    Role::Rook => make_dirs(with(&[1]), true),
+                    Role::Bishop => make_dirs(with(&[2]), true),
+                    Role::Unicorn => make_dirs(with(&[3]), true),
+                    Role::Dragon => make_dirs(with(&[4]), true),
+                    Role::Princess => make_dirs(with(&[1, 2]), true),
+                    Role::Queen | Role::RoyalQueen => make_dirs(units, true),
+                    Role::King | Role::CommonKing => make_dirs(units, false),
+                    Role::Knight => {
+                        let mut v = Vec::new();
+                        for a in 0..4 {
+                            for b in 0..4 {
+                                if a == b {
+                                    continue;
+                                }
+                                for sa in [-2, 2] {
+                                    for sb in [-1, 1] {
+                                        let mut vec = [0; 4];
+                                        vec[a] = sa;
+                                        vec[b] = sb;
+                                        v.push(vec);
+                                    }
+                                }
+                            }
+                        }
+                        make_dirs(v, false)
+                    }
+                    Role::Pawn | Role::Brawn => make_dirs(Vec::new(), false),
+                }
+            })
+            .collect()
+    });
+    &table[role as usize - 1]
+}
+
+/// Forward along y for a colour.
+#[inline]
+pub(crate) fn forward_y(c: Color) -> i32 {
+    match c {
+        Color::White => 1,
+        Color::Black => -1,
+    }
+}
+
+/// Forward along L for a colour: White toward lower timelines.
+#[inline]
+pub(crate) fn forward_l(c: Color) -> i32 {
+    match c {
+        Color::White => -1,
+        Color::Black => 1,
+    }
+}
+
+/// An opponent move capturing a royal piece, with the squares it passes through.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attack {
+    /// The attacking piece's square.
+    pub from: Coord,
+    /// The royal piece's square.
+    pub to: Coord,
+    /// The attacking piece.
+    pub piece: Piece,
+    /// The squares strictly between, each of which must be empty.
+    pub path: Vec<Coord>,
+}
+
+impl Position {
+    /// Pseudo-legal moves from one board, for the side whose colour the board has. Moves may
+    /// leave a royal piece capturable: legality is a property of whole actions.
+    pub fn moves_from(&self, id: BoardId, out: &mut Vec<Move>) {
+        let Some(board) = self.board(id) else { return };
+        let color = id.color();
+        for (sq, piece) in board.pieces() {
+            if piece.color() == color {
+                self.gen_piece_moves(Coord { board: id, square: sq }, piece, out);
+            }
+        }
+    }
+
+    /// Pseudo-legal moves from every mandatory board (what the seed library's `moves()` lists).
+    pub fn present_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        for b in self.mandatory_boards() {
+            self.moves_from(b, &mut out);
+        }
+        out
+    }
+
+    /// Pseudo-legal moves from every playable board of the side to move.
+    pub fn playable_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        for b in self.playable_boards() {
+            self.moves_from(b, &mut out);
+        }
+        out
+    }
+
+    #[inline]
+    fn make_move(&self, from: Coord, piece: Piece, to: Coord, captured: Option<Piece>, kind: MoveKind) -> Move {
+        let kind = if from.board != to.board && kind == MoveKind::Normal {
+            if self.timeline_end(to.board.l) == Some(to.board.t) {
+                MoveKind::Hop
+            } else {
+                MoveKind::Branch
+            }
+        } else {
+            kind
+        };
+        Move {
+            from,
+            to,
+            piece,
+            captured,
+            promotion: None,
+            kind,
+        }
+    }
+
+    /// Pseudo-legal moves of one piece standing at `from`.
+    pub(crate) fn gen_piece_moves(&self, from: Coord, piece: Piece, out: &mut Vec<Move>) {
+        let role = piece.role();
+        if role.is_pawnlike() {
+            self.gen_pawn_moves(from, piece, out);
+            return;
+        }
+        let mover = piece.color();
+        let size = self.size();
+        let (x0, y0) = (from.square.x(), from.square.y());
+        let (l0, t0) = (from.board.l, from.board.t);
+        let d = dirs(role);
+        let home = self.board(from.board).expect("source board");
+        for (i, v) in d.vectors.iter().enumerate() {
+            let spatial = i < d.spatial;
+            let mut k = 1;
+            loop {
+                let (x, y) = (x0 + k * v[0], y0 + k * v[1]);
+                if !size.contains(x, y) {
+                    break;
+                }
+                let b = if spatial {
+                    home
+                } else {
+                    match self.board_at(l0 + k * v[3], t0 + 2 * k * v[2]) {
+                        Some(b) => b,
+                        None => break,
+                    }
+                };
+                let sq = Square::new(x as u8, y as u8);
+                let to = Coord::new(l0 + k * v[3], t0 + 2 * k * v[2], sq);
+                match b.get(sq) {
+                    None => out.push(self.make_move(from, piece, to, None, MoveKind::Normal)),
+                    Some(p) => {
+                        if p.color() != mover {
+                            out.push(self.make_move(from, piece, to, Some(p), MoveKind::Normal));
+                        }
+                        break;
+                    }
+                }
+                if !d.slides {
+                    break;
+                }
+                k += 1;
+            }
+        }
+        if role == Role::King && piece.unmoved() {
+            self.gen_castling(from, piece, home, out);
+        }
+    }
+
+    fn gen_castling(&self, from: Coord, king: Piece, board: &Board, out: &mut Vec<Move>) {
+        let size = self.size();
+        let mover = king.color();
+        let (x0, y0) = (from.square.x(), from.square.y());
+        for dir in [-1, 1] {
+            let mut x = x0 + dir;
+            let mut found = None;
+            while size.contains(x, y0) {
+                if let Some(p) = board.get(Square::new(x as u8, y0 as u8)) {
+                    found = Some((x, p));
+                    break;
+                }
+                x += dir;
+            }
+            let Some((xr, rook)) = found else { continue };
+            if rook.color() != mover || rook.role() != Role::Rook || !rook.unmoved() || (xr - x0).abs() < 3 {
+                continue;
+            }
+            let cross = Square::new((x0 + dir) as u8, y0 as u8);
+            if attacked_in_board(board, from.square, mover.other(), size)
+                || attacked_in_board(board, cross, mover.other(), size)
+            {
+                continue;
+            }
+            let to = Coord {
+                board: from.board,
+                square: Square::new((x0 + 2 * dir) as u8, y0 as u8),
+            };
+            out.push(Move {
+                from,
+                to,
+                piece: king,
+                captured: None,
+                promotion: None,
+                kind: MoveKind::Castle {
+                    rook_from: Square::new(xr as u8, y0 as u8),
+                    rook_to: cross,
+                },
+            });
+        }
+    }
+
+    fn push_pawn_move(&self, out: &mut Vec<Move>, mv: Move) {
+        let last = match mv.piece.color() {
+            Color::White => self.size().height as i32 - 1,
+            Color::Black => 0,
+        };
+        if mv.to.square.y() == last {
+            for &r in self.promotions() {
+                out.push(Move {
+                    promotion: Some(r),
+                    ..mv
+                });
+            }
+        } else {
+            out.push(mv);
+        }
+    }
+
+    fn gen_pawn_moves(&self, from: Coord, piece: Piece, out: &mut Vec<Move>) {
+        let mover = piece.color();
+        let size = self.size();
+        let f = forward_y(mover);
+        let fl = forward_l(mover);
+        let (x0, y0) = (from.square.x(), from.square.y());
+        let (l0, t0) = (from.board.l, from.board.t);
+        let home = self.board(from.board).expect("source board");
+        let sq_at = |x: i32, y: i32| Square::new(x as u8, y as u8);
+        // Along y.
+        if size.contains(x0, y0 + f) && home.get(sq_at(x0, y0 + f)).is_none() {
+            let to = Coord::new(l0, t0, sq_at(x0, y0 + f));
+            self.push_pawn_move(out, self.make_move(from, piece, to, None, MoveKind::Normal));
+            if piece.unmoved() && size.contains(x0, y0 + 2 * f) && home.get(sq_at(x0, y0 + 2 * f)).is_none() {
+                let to = Coord::new(l0, t0, sq_at(x0, y0 + 2 * f));
+                self.push_pawn_move(out, self.make_move(from, piece, to, None, MoveKind::DoubleStep));
+            }
+        }
+        for dx in [-1, 1] {
+            let (x, y) = (x0 + dx, y0 + f);
+            if !size.contains(x, y) {
+                continue;
+            }
+            let sq = sq_at(x, y);
+            match home.get(sq) {
+                Some(p) if p.color() != mover => {
+                    let to = Coord::new(l0, t0, sq);
+                    self.push_pawn_move(out, self.make_move(from, piece, to, Some(p), MoveKind::Normal));
+                }
+                None => {
+                    if let Some((skipped, pawn_sq)) = home.en_passant() {
+                        if skipped == sq {
+                            if let Some(p) = home.get(pawn_sq) {
+                                if p.color() != mover && p.role().is_pawnlike() {
+                                    let to = Coord::new(l0, t0, sq);
+                                    out.push(self.make_move(from, piece, to, Some(p), MoveKind::EnPassant));
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Along L.
+        if let Some(b1) = self.board_at(l0 + fl, t0) {
+            if b1.get(from.square).is_none() {
+                let to = Coord::new(l0 + fl, t0, from.square);
+                self.push_pawn_move(out, self.make_move(from, piece, to, None, MoveKind::Normal));
+                if piece.unmoved() {
+                    if let Some(b2) = self.board_at(l0 + 2 * fl, t0) {
+                        if b2.get(from.square).is_none() {
+                            let to = Coord::new(l0 + 2 * fl, t0, from.square);
+                            self.push_pawn_move(out, self.make_move(from, piece, to, None, MoveKind::Normal));
+                        }
+                    }
+                }
+            }
+        }
+        for dt in [-1, 1] {
+            if let Some(b) = self.board_at(l0 + fl, t0 + 2 * dt) {
+                if let Some(p) = b.get(from.square) {
+                    if p.color() != mover {
+                        let to = Coord::new(l0 + fl, t0 + 2 * dt, from.square);
+                        self.push_pawn_move(out, self.make_move(from, piece, to, Some(p), MoveKind::Normal));
+                    }
+                }
+            }
+        }
+        if piece.role() == Role::Brawn {
+            for (dl, dt, dx, dy) in [(fl, 0, -1, 0), (fl, 0, 1, 0), (fl, 0, 0, f), (0, -1, 0, f)] {
+                let (x, y) = (x0 + dx, y0 + dy);
+                if !size.contains(x, y) {
+                    continue;
+                }
+                if let Some(b) = self.board_at(l0 + dl, t0 + 2 * dt) {
+                    if let Some(p) = b.get(sq_at(x, y)) {
+                        if p.color() != mover {
+                            let to = Coord::new(l0 + dl, t0 + 2 * dt, sq_at(x, y));
+                            self.push_pawn_move(out, self.make_move(from, piece, to, Some(p), MoveKind::Normal));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Finds a move of `attacker` from one of its playable boards (latest boards of its colour,
+    /// active or not) that captures a royal piece of the other side.
+    pub fn find_attack(&self, attacker: Color) -> Option<Attack> {
+        let mut path = Vec::new();
+        for b in self.latest_boards_of(attacker) {
+            if let Some(a) = self.find_attack_from(b, &mut path) {
+                return Some(a);
+            }
+        }
+        None
+    }
+
+    /// Finds a royal capture by a piece of board `id`'s colour standing on board `id`.
+    pub(crate) fn find_attack_from(&self, id: BoardId, path: &mut Vec<Coord>) -> Option<Attack> {
+        let board = self.board(id)?;
+        let attacker = id.color();
+        let mut own = board.occupied_by(attacker);
+        while own != 0 {
+            let i = own.trailing_zeros() as usize;
+            own &= own - 1;
+            let sq = Square::from_index(i);
+            let piece = board.get(sq).expect("occupied");
+            let from = Coord { board: id, square: sq };
+            if let Some(a) = self.piece_attack(from, piece, board, path) {
+                return Some(a);
+            }
+        }
+        None
+    }
+
+    fn piece_attack(&self, from: Coord, piece: Piece, home: &Board, path: &mut Vec<Coord>) -> Option<Attack> {
+        let attacker = piece.color();
+        let victim = attacker.other();
+        let size = self.size();
+        let (x0, y0) = (from.square.x(), from.square.y());
+        let (l0, t0) = (from.board.l, from.board.t);
+        let role = piece.role();
+        let found = |to: Coord, path: &Vec<Coord>| Attack {
+            from,
+            to,
+            piece,
+            path: path.clone(),
+        };
+        if role.is_pawnlike() {
+            let f = forward_y(attacker);
+            let fl = forward_l(attacker);
+            let mut cands: [(i32, i32, i32, i32); 7] = [
+                (0, 0, -1, f),
+                (0, 0, 1, f),
+                (fl, -1, 0, 0),
+                (fl, 1, 0, 0),
+                (i32::MIN, 0, 0, 0),
+                (i32::MIN, 0, 0, 0),
+                (i32::MIN, 0, 0, 0),
+            ];
+            if role == Role::Brawn {
+                cands[4] = (fl, 0, -1, 0);
+                cands[5] = (fl, 0, 1, 0);
+                cands[6] = (fl, 0, 0, f);
+            }
+            let brawn_back = (0, -1, 0, f);
+            for (dl, dt, dx, dy) in cands.into_iter().chain((role == Role::Brawn).then_some(brawn_back)) {
+                if dl == i32::MIN {
+                    continue;
+                }
+                let (x, y) = (x0 + dx, y0 + dy);
+                if !size.contains(x, y) {
+                    continue;
+                }
+                let b = if dl == 0 && dt == 0 {
+                    home
+                } else {
+                    match self.board_at(l0 + dl, t0 + 2 * dt) {
+                        Some(b) => b,
+                        None => continue,
+                    }
+                };
+                let sq = Square::new(x as u8, y as u8);
+                if b.get(sq).is_some_and(|p| p.is_royal_of(victim)) {
+                    path.clear();
+                    return Some(found(Coord::new(l0 + dl, t0 + 2 * dt, sq), path));
+                }
+            }
+            return None;
+        }
+        let d = dirs(role);
+        for (i, v) in d.vectors.iter().enumerate() {
+            let spatial = i < d.spatial;
+            path.clear();
+            let mut k = 1;
+            loop {
+                let (x, y) = (x0 + k * v[0], y0 + k * v[1]);
+                if !size.contains(x, y) {
+                    break;
+                }
+                let (l, t) = (l0 + k * v[3], t0 + 2 * k * v[2]);
+                let b = if spatial {
+                    home
+                } else {
+                    match self.board_at(l, t) {
+                        Some(b) => b,
+                        None => break,
+                    }
+                };
+                let sq = Square::new(x as u8, y as u8);
+                match b.get(sq) {
+                    None => {
+                        if !d.slides {
+                            break;
+                        }
+                        path.push(Coord::new(l, t, sq));
+                    }
+                    Some(p) => {
+                        if p.is_royal_of(victim) {
+                            return Some(found(Coord::new(l, t, sq), path));
+                        }
+                        break;
+                    }
+                }
+                k += 1;
+            }
+        }
+        None
+    }
+}
+
+/// Whether a piece of colour `by` standing on this board could capture on `sq` without leaving
+/// the board (used for castling, which only looks at its own board).
+pub(crate) fn attacked_in_board(board: &Board, sq: Square, by: Color, size: Size) -> bool {
+    let (x0, y0) = (sq.x(), sq.y());
+    let at = |x: i32, y: i32| -> Option<Piece> {
+        if size.contains(x, y) {
+            board.get(Square::new(x as u8, y as u8)).filter(|p| p.color() == by)
+        } else {
+            None
+        }
+    };
+    for (dx, dy) in [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)] {
+        if at(x0 + dx, y0 + dy).is_some_and(|p| p.role() == Role::Knight) {
+            return true;
+        }
+    }
+    let f = forward_y(by);
+    for dx in [-1, 1] {
+        if at(x0 + dx, y0 - f).is_some_and(|p| p.role().is_pawnlike()) {
+            return true;
+        }
+    }
+    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        let diagonal = dx != 0 && dy != 0;
+        let mut k = 1;
+        loop {
+            let (x, y) = (x0 + k * dx, y0 + k * dy);
+            if !size.contains(x, y) {
+                break;
+            }
+            if let Some(p) = board.get(Square::new(x as u8, y as u8)) {
+                if p.color() == by {
+                    let r = p.role();
+                    let slider = matches!(r, Role::Queen | Role::RoyalQueen | Role::Princess)
+                        || (diagonal && r == Role::Bishop)
+                        || (!diagonal && r == Role::Rook);
+                    if slider || (k == 1 && matches!(r, Role::King | Role::CommonKing)) {
+                        return true;
+                    }
+                }
+                break;
+            }
+            k += 1;
+        }
+    }
+    false
+}

@@ -1,0 +1,693 @@
+//! The multiverse: timelines of boards, the side to move and the action being built.
+
+use crate::board::{place_hash, Board};
+use crate::error::{IllegalMove, SetupError, SubmitError};
+use crate::moves::{Move, MoveKind};
+use crate::types::{timeline_label, BoardId, Color, Coord, Piece, Role, Size, Square};
+use std::fmt;
+
+/// Plain data describing a position: board size, starting boards and rules options.
+///
+/// Anything can be written into a `Setup`; [`Position::from_setup`] checks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The size of every board.
+    pub size: Size,
+    /// Whether the game started with an even number of timelines (`-0` and `+0`).
+    pub even: bool,
+    /// The boards, in any order. Each timeline's boards must cover consecutive half-turns.
+    pub boards: Vec<(BoardId, Board)>,
+    /// The roles a pawn or brawn may promote to, in order of preference. Empty: no promotion,
+    /// so pawns cannot enter the last rank at all.
+    pub promotions: Vec<Role>,
+}
+
+impl Setup {
+    /// A setup with a single board at turn 1, White to move.
+    pub fn single(size: Size, board: Board) -> Setup {
+        Setup {
+            size,
+            even: false,
+            boards: vec![(BoardId::new(0, 2), board)],
+            promotions: vec![Role::Queen],
+        }
+    }
+}
+
+/// One timeline: consecutive boards starting at half-turn `start`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Line {
+    pub(crate) start: i32,
+    pub(crate) boards: Vec<Board>,
+    /// The board the jump that created this timeline landed on, if a move created it.
+    pub(crate) origin: Option<BoardId>,
+}
+
+impl Line {
+    #[inline]
+    pub(crate) fn end(&self) -> i32 {
+        self.start + self.boards.len() as i32 - 1
+    }
+}
+
+/// What one played move added, so that it can be taken back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Undo {
+    /// One board on the source timeline.
+    Physical,
+    /// One board on the source and one on the destination timeline.
+    Hop,
+    /// One board on the source timeline and a new timeline.
+    Branch { new_l: i32 },
+}
+
+/// A validated multiverse with the side to move and the moves of its unfinished action.
+///
+/// Reachable only through [`Position::from_setup`] (or the variants), so that every
+/// `Position` is well formed.
+#[derive(Clone)]
+pub struct Position {
+    size: Size,
+    even: bool,
+    promotions: Vec<Role>,
+    lines: Vec<Line>,
+    min_l: i32,
+    initial_lines: (i32, i32),
+    to_move: Color,
+    hash: u64,
+    action: Vec<(Move, Undo)>,
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("size", &self.size)
+            .field("to_move", &self.to_move)
+            .field("timelines", &self.lines.len())
+            .field("present", &self.present())
+            .finish()
+    }
+}
+
+impl Position {
+    /// Checks a setup and makes a position of it. The side to move is the colour of the present.
+    pub fn from_setup(setup: Setup) -> Result<Position, SetupError> {
+        let Setup {
+            size,
+            even,
+            mut boards,
+            promotions,
+        } = setup;
+        if Size::new(size.width, size.height).is_none() {
+            return Err(SetupError::BadSize(size));
+        }
+        if boards.is_empty() {
+            return Err(SetupError::NoBoards);
+        }
+        if promotions.iter().any(|r| r.is_royal() || r.is_pawnlike()) {
+            return Err(SetupError::BadPromotion);
+        }
+        boards.sort_by_key(|(id, _)| (id.l, id.t));
+        for w in boards.windows(2) {
+            if w[0].0 == w[1].0 {
+                return Err(SetupError::DuplicateBoard(w[0].0.l, w[0].0.t));
+            }
+        }
+        for (id, board) in &boards {
+            for (sq, _) in board.pieces() {
+                if !size.contains(sq.x(), sq.y()) {
+                    return Err(SetupError::PieceOffBoard(id.l, id.t, sq.to_string()));
+                }
+            }
+        }
+        let min_l = boards[0].0.l;
+        let max_l = boards[boards.len() - 1].0.l;
+        if max_l - min_l > 10_000 {
+            return Err(SetupError::TooManyTimelines);
+        }
+        let mut lines: Vec<Line> = Vec::new();
+        for (id, board) in boards {
+            let idx = (id.l - min_l) as usize;
+            if idx >= lines.len() {
+                if idx != lines.len() {
+                    return Err(SetupError::MissingTimeline(min_l + lines.len() as i32));
+                }
+                lines.push(Line {
+                    start: id.t,
+                    boards: Vec::new(),
+                    origin: None,
+                });
+            }
+            let line = &mut lines[idx];
+            if id.t != line.start + line.boards.len() as i32 {
+                return Err(SetupError::Gap(id.l, id.t));
+            }
+            line.boards.push(board);
+        }
+        let mut pos = Position {
+            size,
+            even,
+            promotions,
+            lines,
+            min_l,
+            initial_lines: (min_l, max_l),
+            to_move: Color::White,
+            hash: 0,
+            action: Vec::new(),
+        };
+        pos.to_move = Color::of_time(pos.present());
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// The setup this position would be built from (every board, as a starting board).
+    pub fn to_setup(&self) -> Setup {
+        let mut boards = Vec::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            for (j, b) in line.boards.iter().enumerate() {
+                boards.push((BoardId::new(self.min_l + i as i32, line.start + j as i32), b.clone()));
+            }
+        }
+        Setup {
+            size: self.size,
+            even: self.even,
+            boards,
+            promotions: self.promotions.clone(),
+        }
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for (i, line) in self.lines.iter().enumerate() {
+            for (j, b) in line.boards.iter().enumerate() {
+                h ^= place_hash(b.hash(), self.min_l + i as i32, line.start + j as i32);
+            }
+        }
+        h
+    }
+
+    /// The size of the boards.
+    #[inline]
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// Whether the game started with an even number of timelines.
+    #[inline]
+    pub fn even(&self) -> bool {
+        self.even
+    }
+
+    /// The roles pawns promote to (the first is the default).
+    #[inline]
+    pub fn promotions(&self) -> &[Role] {
+        &self.promotions
+    }
+
+    /// Sets the promotion roles (royal and pawn-like roles are ignored).
+    pub fn set_promotions(&mut self, roles: &[Role]) {
+        self.promotions = roles
+            .iter()
+            .copied()
+            .filter(|r| !r.is_royal() && !r.is_pawnlike())
+            .collect();
+    }
+
+    /// The player whose action is being built.
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// A hash of every board and the side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+            ^ if self.to_move == Color::Black {
+                0x5bd1_e995_7f4a_7c15
+            } else {
+                0
+            }
+    }
+
+    /// The lowest timeline index.
+    #[inline]
+    pub fn min_timeline(&self) -> i32 {
+        self.min_l
+    }
+
+    /// The highest timeline index.
+    #[inline]
+    pub fn max_timeline(&self) -> i32 {
+        self.min_l + self.lines.len() as i32 - 1
+    }
+
+    /// The timeline indices of the starting position.
+    pub fn initial_timelines(&self) -> (i32, i32) {
+        self.initial_lines
+    }
+
+    /// All timeline indices, lowest first.
+    pub fn timelines(&self) -> std::ops::RangeInclusive<i32> {
+        self.min_timeline()..=self.max_timeline()
+    }
+
+    /// The number of timelines.
+    #[inline]
+    pub fn timeline_count(&self) -> usize {
+        self.lines.len()
+    }
+
+    #[inline]
+    pub(crate) fn line(&self, l: i32) -> Option<&Line> {
+        let idx = l.wrapping_sub(self.min_l);
+        if idx < 0 {
+            None
+        } else {
+            self.lines.get(idx as usize)
+        }
+    }
+
+    /// The first half-turn of a timeline.
+    pub fn timeline_start(&self, l: i32) -> Option<i32> {
+        self.line(l).map(|line| line.start)
+    }
+
+    /// The half-turn of a timeline's latest board.
+    pub fn timeline_end(&self, l: i32) -> Option<i32> {
+        self.line(l).map(Line::end)
+    }
+
+    /// The board a branching jump landed on to create this timeline, if one did.
+    pub fn timeline_origin(&self, l: i32) -> Option<BoardId> {
+        self.line(l).and_then(|line| line.origin)
+    }
+
+    /// The board at `(l, t)`, if it exists.
+    #[inline]
+    pub fn board(&self, id: BoardId) -> Option<&Board> {
+        self.board_at(id.l, id.t)
+    }
+
+    #[inline]
+    pub(crate) fn board_at(&self, l: i32, t: i32) -> Option<&Board> {
+        let line = self.line(l)?;
+        let j = t.wrapping_sub(line.start);
+        if j < 0 {
+            None
+        } else {
+            line.boards.get(j as usize)
+        }
+    }
+
+    /// The piece on a coordinate, if the board exists and the square is on it.
+    pub fn piece_at(&self, c: Coord) -> Option<Piece> {
+        if !self.size.contains(c.square.x(), c.square.y()) {
+            return None;
+        }
+        self.board(c.board)?.get(c.square)
+    }
+
+    /// Every board, timeline by timeline, earliest first.
+    pub fn boards(&self) -> impl Iterator<Item = (BoardId, &Board)> + '_ {
+        self.lines.iter().enumerate().flat_map(move |(i, line)| {
+            let l = self.min_l + i as i32;
+            line.boards
+                .iter()
+                .enumerate()
+                .map(move |(j, b)| (BoardId::new(l, line.start + j as i32), b))
+        })
+    }
+
+    /// The label of a timeline as written in notation (`0`, `-1`, `+0`...).
+    pub fn timeline_label(&self, l: i32) -> String {
+        timeline_label(l, self.even)
+    }
+
+    fn black_magnitude(&self, l: i32) -> i32 {
+        if self.even {
+            -l - 1
+        } else {
+            -l
+        }
+    }
+
+    /// How many timelines each side has beyond the neutral ones: the largest magnitude on White's
+    /// side and on Black's side.
+    fn magnitudes(&self) -> (i32, i32) {
+        let max_l = self.max_timeline();
+        let wmax = max_l.max(0);
+        let bmax = if self.min_l < 0 {
+            self.black_magnitude(self.min_l).max(0)
+        } else {
+            0
+        };
+        (wmax, bmax)
+    }
+
+    /// Whether a timeline is active: a side's timeline counts only if that side is at most one
+    /// timeline ahead of the other.
+    pub fn is_active(&self, l: i32) -> bool {
+        let (wmax, bmax) = self.magnitudes();
+        self.active_with(l, wmax, bmax)
+    }
+
+    #[inline]
+    fn active_with(&self, l: i32, wmax: i32, bmax: i32) -> bool {
+        if l > 0 || (self.even && l == 0) {
+            l <= bmax + 1
+        } else if l < 0 {
+            self.black_magnitude(l) <= wmax + 1
+        } else {
+            true
+        }
+    }
+
+    /// Whether timeline `l` would be active if the timelines were `min_l..=max_l`.
+    pub(crate) fn active_in(&self, l: i32, min_l: i32, max_l: i32) -> bool {
+        let wmax = max_l.max(0);
+        let bmax = if min_l < 0 {
+            self.black_magnitude(min_l).max(0)
+        } else {
+            0
+        };
+        self.active_with(l, wmax, bmax)
+    }
+
+    /// The present: the earliest half-turn among the latest boards of the active timelines.
+    pub fn present(&self) -> i32 {
+        let (wmax, bmax) = self.magnitudes();
+        let mut p = i32::MAX;
+        for (i, line) in self.lines.iter().enumerate() {
+            let l = self.min_l + i as i32;
+            if self.active_with(l, wmax, bmax) {
+                p = p.min(line.end());
+            }
+        }
+        p
+    }
+
+    /// The turn number of the present, as displayed.
+    pub fn present_turn(&self) -> i32 {
+        self.present().div_euclid(2)
+    }
+
+    /// The number of active timelines.
+    pub fn active_count(&self) -> usize {
+        self.timelines().filter(|&l| self.is_active(l)).count()
+    }
+
+    /// Whether a board is playable for the side to move: the latest of its timeline, and of that
+    /// side's colour.
+    pub fn is_playable(&self, id: BoardId) -> bool {
+        self.line(id.l).is_some_and(|line| line.end() == id.t) && id.color() == self.to_move
+    }
+
+    /// The boards the side to move may move on (every timeline, active or not).
+    pub fn playable_boards(&self) -> Vec<BoardId> {
+        self.latest_boards_of(self.to_move)
+    }
+
+    /// The latest boards of every timeline whose latest board is of `color`.
+    pub fn latest_boards_of(&self, color: Color) -> Vec<BoardId> {
+        let mut out = Vec::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            if Color::of_time(line.end()) == color {
+                out.push(BoardId::new(self.min_l + i as i32, line.end()));
+            }
+        }
+        out
+    }
+
+    /// The boards the side to move must still play before submitting: its playable boards on
+    /// active timelines at the present. Empty when the present is the opponent's.
+    pub fn mandatory_boards(&self) -> Vec<BoardId> {
+        let p = self.present();
+        if Color::of_time(p) != self.to_move {
+            return Vec::new();
+        }
+        let (wmax, bmax) = self.magnitudes();
+        let mut out = Vec::new();
+        for (i, line) in self.lines.iter().enumerate() {
+            let l = self.min_l + i as i32;
+            if line.end() == p && self.active_with(l, wmax, bmax) {
+                out.push(BoardId::new(l, p));
+            }
+        }
+        out
+    }
+
+    /// The index the next timeline created by `color` gets.
+    #[inline]
+    pub fn next_timeline(&self, color: Color) -> i32 {
+        match color {
+            Color::White => self.max_timeline() + 1,
+            Color::Black => self.min_l - 1,
+        }
+    }
+
+    /// The moves of the action being built, in the order they were played.
+    pub fn action_moves(&self) -> impl Iterator<Item = &Move> + '_ {
+        self.action.iter().map(|(m, _)| m)
+    }
+
+    /// The number of moves in the action being built.
+    pub fn action_len(&self) -> usize {
+        self.action.len()
+    }
+
+    /// Plays a move after checking that it is one of the pseudo-legal moves of a playable board.
+    /// The move is looked up by source, destination and promotion; the other fields are filled in.
+    pub fn play(&mut self, mv: &Move) -> Result<Move, IllegalMove> {
+        let found = self.find_move(mv.from, mv.to, mv.promotion)?;
+        self.play_unchecked(&found);
+        Ok(found)
+    }
+
+    /// Finds the pseudo-legal move with this source, destination and promotion (the default
+    /// promotion if `None` and the move promotes).
+    pub fn find_move(&self, from: Coord, to: Coord, promotion: Option<Role>) -> Result<Move, IllegalMove> {
+        if self.board(from.board).is_none() {
+            return Err(IllegalMove::NoSuchBoard(self.board_name(from.board)));
+        }
+        if self.board(to.board).is_none() {
+            return Err(IllegalMove::NoSuchBoard(self.board_name(to.board)));
+        }
+        if !self.is_playable(from.board) {
+            return Err(IllegalMove::NotPlayable(self.board_name(from.board)));
+        }
+        let piece = match self.piece_at(from) {
+            None => return Err(IllegalMove::NoPiece(self.coord_name(from))),
+            Some(p) => p,
+        };
+        if piece.color() != self.to_move {
+            return Err(IllegalMove::NotYourPiece(self.coord_name(from)));
+        }
+        let mut moves = Vec::new();
+        self.gen_piece_moves(from, piece, &mut moves);
+        let candidates: Vec<&Move> = moves.iter().filter(|m| m.to == to).collect();
+        if candidates.is_empty() {
+            return Err(IllegalMove::CannotReach {
+                piece,
+                from: self.coord_name(from),
+                to: self.coord_name(to),
+            });
+        }
+        match promotion {
+            Some(r) => candidates
+                .into_iter()
+                .find(|m| m.promotion == Some(r))
+                .copied()
+                .ok_or(IllegalMove::BadPromotion(r)),
+            None => {
+                // The first generated promotion is the default one.
+                Ok(*candidates[0])
+            }
+        }
+    }
+
+    /// Plays a move that the caller knows to be pseudo-legal here (from [`Position::moves_from`]
+    /// or [`Position::find_move`]). Whether a jump hops or branches is decided by the current
+    /// position, not by `mv.kind`.
+    pub fn play_unchecked(&mut self, mv: &Move) {
+        let from = mv.from;
+        let to = mv.to;
+        let mover = mv.piece.color();
+        let placed = match mv.promotion {
+            Some(r) => Piece::new(r, mover, false),
+            None => mv.piece.moved(),
+        };
+        let src = self.board(from.board).expect("source board exists").clone();
+        let mut next = src;
+        next.set_en_passant(None);
+        next.set(from.square, None);
+        if from.board == to.board {
+            match mv.kind {
+                MoveKind::EnPassant => {
+                    if let Some((_, pawn)) = self.board(from.board).and_then(Board::en_passant) {
+                        next.set(pawn, None);
+                    }
+                }
+                MoveKind::Castle { rook_from, rook_to } => {
+                    let rook = next.get(rook_from);
+                    next.set(rook_from, None);
+                    next.set(rook_to, rook.map(Piece::moved));
+                }
+                _ => {}
+            }
+            next.set(to.square, Some(placed));
+            if mv.kind == MoveKind::DoubleStep {
+                let mid = Square::new(from.square.x() as u8, ((from.square.y() + to.square.y()) / 2) as u8);
+                next.set_en_passant(Some((mid, to.square)));
+            }
+            self.push_board(from.board.l, next);
+            self.action.push((*mv, Undo::Physical));
+            return;
+        }
+        let mut dest = self.board(to.board).expect("destination board exists").clone();
+        dest.set_en_passant(None);
+        dest.set(to.square, Some(placed));
+        let hop = self.timeline_end(to.board.l) == Some(to.board.t);
+        self.push_board(from.board.l, next);
+        if hop {
+            self.push_board(to.board.l, dest);
+            let mut played = *mv;
+            played.kind = MoveKind::Hop;
+            self.action.push((played, Undo::Hop));
+        } else {
+            let new_l = self.next_timeline(mover);
+            let line = Line {
+                start: to.board.t + 1,
+                boards: vec![dest],
+                origin: Some(to.board),
+            };
+            self.hash ^= place_hash(line.boards[0].hash(), new_l, to.board.t + 1);
+            if new_l < self.min_l {
+                self.lines.insert(0, line);
+                self.min_l = new_l;
+            } else {
+                self.lines.push(line);
+            }
+            let mut played = *mv;
+            played.kind = MoveKind::Branch;
+            self.action.push((played, Undo::Branch { new_l }));
+        }
+    }
+
+    fn push_board(&mut self, l: i32, board: Board) {
+        let idx = (l - self.min_l) as usize;
+        let line = &mut self.lines[idx];
+        let t = line.end() + 1;
+        self.hash ^= place_hash(board.hash(), l, t);
+        line.boards.push(board);
+    }
+
+    fn pop_board(&mut self, l: i32) {
+        let idx = (l - self.min_l) as usize;
+        let line = &mut self.lines[idx];
+        let t = line.end();
+        let b = line.boards.pop().expect("a board to pop");
+        self.hash ^= place_hash(b.hash(), l, t);
+    }
+
+    /// Takes back the last move of the action being built.
+    pub fn undo_move(&mut self) -> Option<Move> {
+        let (mv, undo) = self.action.pop()?;
+        match undo {
+            Undo::Physical => self.pop_board(mv.from.board.l),
+            Undo::Hop => {
+                self.pop_board(mv.to.board.l);
+                self.pop_board(mv.from.board.l);
+            }
+            Undo::Branch { new_l } => {
+                let line = if new_l == self.min_l {
+                    self.min_l += 1;
+                    self.lines.remove(0)
+                } else {
+                    self.lines.pop().expect("the new timeline")
+                };
+                self.hash ^= place_hash(line.boards[0].hash(), new_l, line.start);
+                self.pop_board(mv.from.board.l);
+            }
+        }
+        Some(mv)
+    }
+
+    /// Takes back every move of the action being built.
+    pub fn undo_action_moves(&mut self) {
+        while self.undo_move().is_some() {}
+    }
+
+    /// Whether the action built so far may be submitted: at least one move, no mandatory board
+    /// left, and no royal piece of the mover capturable.
+    pub fn can_submit(&self) -> Result<(), SubmitError> {
+        if self.action.is_empty() {
+            return Err(SubmitError::NoMove);
+        }
+        if let Some(b) = self.mandatory_boards().first() {
+            return Err(SubmitError::MandatoryBoard(self.board_name(*b)));
+        }
+        if let Some(att) = self.find_attack(self.to_move.other()) {
+            return Err(SubmitError::RoyalCapturable {
+                from: self.coord_name(att.from),
+                to: self.coord_name(att.to),
+            });
+        }
+        Ok(())
+    }
+
+    /// Submits the action built so far and hands the turn over.
+    pub fn submit(&mut self) -> Result<Vec<Move>, SubmitError> {
+        self.can_submit()?;
+        Ok(self.submit_unchecked())
+    }
+
+    /// Hands the turn over without checking the action.
+    pub fn submit_unchecked(&mut self) -> Vec<Move> {
+        let moves = self.action.drain(..).map(|(m, _)| m).collect();
+        self.to_move = self.to_move.other();
+        moves
+    }
+
+    /// Whether the side to move is in check: if it made a null move on every mandatory board,
+    /// could the opponent capture one of its royal pieces?
+    pub fn in_check(&self) -> bool {
+        self.checking_move().is_some()
+    }
+
+    /// An opponent capture of a royal piece that makes the side to move be in check, if any.
+    pub fn checking_move(&self) -> Option<(Coord, Coord)> {
+        let mut scratch = self.clone();
+        for b in self.mandatory_boards() {
+            let mut copy = scratch.board(b).expect("mandatory board").clone();
+            copy.set_en_passant(None);
+            scratch.push_board(b.l, copy);
+        }
+        scratch.find_attack(self.to_move.other()).map(|a| (a.from, a.to))
+    }
+
+    /// A board as written in notation, e.g. `(-1T4)`.
+    pub fn board_name(&self, b: BoardId) -> String {
+        format!("({}T{})", self.timeline_label(b.l), b.turn())
+    }
+
+    /// A square of a board as written in notation, e.g. `(0T1)e2`.
+    pub fn coord_name(&self, c: Coord) -> String {
+        format!("{}{}", self.board_name(c.board), c.square)
+    }
+
+    /// Every board's label in 5DFEN order, for debugging and display.
+    pub fn describe(&self) -> String {
+        let mut out = String::new();
+        for (id, b) in self.boards() {
+            out.push_str(&format!(
+                "[{}:{}:{}:{}]\n",
+                b.fen(self.size),
+                self.timeline_label(id.l),
+                id.turn(),
+                id.color().letter()
+            ));
+        }
+        out
+    }
+}

@@ -1,0 +1,3 @@
+//! Integration tests of the rules crate.
+
+mod perft;
