@@ -1,0 +1,117 @@
+//! Static evaluation: material and 5D ideas, read on the latest board of every timeline.
+
+use chess5d_rules::{BoardId, Color, Position, Role};
+
+/// Centipawn value of a piece; royal pieces are not counted (losing one loses the game).
+pub fn piece_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 100,
+        Role::Knight => 300,
+        Role::Bishop => 300,
+        Role::Rook => 500,
+        Role::Queen => 900,
+        Role::Princess => 700,
+        Role::Unicorn => 350,
+        Role::Dragon => 400,
+        Role::Brawn => 120,
+        Role::CommonKing => 300,
+        Role::King | Role::RoyalQueen => 0,
+    }
+}
+
+/// Weights, in quarters: a piece on an active timeline counts fully, on an inactive one half.
+const ACTIVE_WEIGHT: i32 = 4;
+const INACTIVE_WEIGHT: i32 = 2;
+/// An extra timeline of one's own, active or not.
+const ACTIVE_TIMELINE: i32 = 110;
+const INACTIVE_TIMELINE: i32 = 35;
+/// Per enemy piece near a royal piece (Chebyshev distance 2 on its board).
+const ROYAL_DANGER: i32 = 14;
+/// Per own piece next to a royal piece (a shield), at most three counted.
+const ROYAL_SHIELD: i32 = 5;
+/// The side to move is in check on some timeline.
+const IN_CHECK: i32 = 45;
+/// Per non-pawn, non-royal piece on a timeline with a past to travel to.
+const TRAVELLER: i32 = 4;
+/// Having the move.
+const TEMPO: i32 = 12;
+/// Per rank a pawn has advanced.
+const PAWN_ADVANCE: i32 = 6;
+/// Per step toward the centre for minor pieces.
+const CENTRE: i32 = 4;
+
+/// The static evaluation of `pos` in centipawns, from the point of view of the side to move.
+///
+/// Material is summed over the latest board of every timeline (active timelines count double
+/// inactive ones); on top of it: pawn advancement and centralisation, danger around royal
+/// pieces and check, extra timelines of each side (active ones worth about a pawn), pieces
+/// standing where they could travel through time, and a tempo for the side to move.
+pub fn evaluate(pos: &Position) -> i32 {
+    let white = evaluate_white(pos);
+    let check = if pos.in_check() { IN_CHECK } else { 0 };
+    match pos.to_move() {
+        Color::White => white - check + TEMPO,
+        Color::Black => -white - check + TEMPO,
+    }
+}
+
+/// The evaluation from White's point of view, without the check and tempo terms.
+fn evaluate_white(pos: &Position) -> i32 {
+    let size = pos.size();
+    let (w, h) = (size.width as i32, size.height as i32);
+    let (init_min, init_max) = pos.initial_timelines();
+    let mut score4 = 0i32; // in quarter centipawns
+    let mut score = 0i32;
+    for l in pos.timelines() {
+        let Some(t) = pos.timeline_end(l) else { continue };
+        let Some(board) = pos.board(BoardId::new(l, t)) else {
+            continue;
+        };
+        let active = pos.is_active(l);
+        let weight = if active { ACTIVE_WEIGHT } else { INACTIVE_WEIGHT };
+        let has_past = pos.timeline_start(l).is_some_and(|s| s < t) || pos.timeline_count() > 1;
+        if l > init_max {
+            score += if active { ACTIVE_TIMELINE } else { INACTIVE_TIMELINE };
+        } else if l < init_min {
+            score -= if active { ACTIVE_TIMELINE } else { INACTIVE_TIMELINE };
+        }
+        let pieces: Vec<_> = board.pieces().collect();
+        for &(sq, p) in &pieces {
+            let sign = if p.color() == Color::White { 1 } else { -1 };
+            let role = p.role();
+            let mut v = piece_value(role);
+            let (x, y) = (sq.x(), sq.y());
+            if role.is_pawnlike() {
+                let adv = if p.color() == Color::White { y - 1 } else { h - 2 - y };
+                v += PAWN_ADVANCE * adv.max(0);
+            } else if role.is_royal() {
+                let mut danger = 0;
+                let mut shield = 0;
+                for &(sq2, q) in &pieces {
+                    let d = (sq2.x() - x).abs().max((sq2.y() - y).abs());
+                    if d == 0 || d > 2 {
+                        continue;
+                    }
+                    if q.color() != p.color() {
+                        danger += 1;
+                    } else if d == 1 {
+                        shield += 1;
+                    }
+                }
+                v -= ROYAL_DANGER * danger;
+                v += ROYAL_SHIELD * shield.min(3);
+            } else {
+                if matches!(role, Role::Knight | Role::Bishop | Role::Unicorn | Role::Dragon) {
+                    let dx = (2 * x - (w - 1)).abs();
+                    let dy = (2 * y - (h - 1)).abs();
+                    v += CENTRE * ((w + h - 2) - (dx + dy)) / 2;
+                }
+                if has_past {
+                    v += TRAVELLER;
+                }
+            }
+            score4 += sign * v * weight;
+        }
+    }
+    score + score4 / 4
+}

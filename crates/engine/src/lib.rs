@@ -1,0 +1,533 @@
+//! A 5D chess engine over the rules of [`chess5d_rules`].
+//!
+//! The search is iterative-deepening principal-variation alpha-beta (negamax) over whole
+//! *actions* (the moves a player makes between two submits), taken from
+//! [`Position::legal_actions`] with a cap on the actions examined per node and a budget on the
+//! work spent finding them. Actions are ordered by the transposition table's best action,
+//! captures of valuable pieces, checks and killer actions. The evaluation ([`evaluate`]) knows
+//! timelines: material on the latest board of every timeline (active ones weighted more), royal
+//! safety, extra timelines of each side, pieces able to travel and the tempo.
+//!
+//! The clock is checked as the search goes (a deadline and a stop flag), and a legal action is
+//! known from the start, so a search always answers with one when the position has one.
+//!
+//! ```
+//! use chess5d_engine::{Engine, EngineOptions, Limits, Score};
+//! use chess5d_rules::{Board, Position, Setup, Size};
+//!
+//! // White mates in one on a 5x5 board: the rook goes to the back rank.
+//! let size = Size::new(5, 5).unwrap();
+//! let board = Board::from_fen("4k/5/4K/5/R4", size).unwrap();
+//! let pos = Position::from_setup(Setup::single(size, board)).unwrap();
+//! let mut engine = Engine::new(EngineOptions::default());
+//! let result = engine.search(&pos, &Limits::depth(2), &mut |_| {});
+//! let best = result.best.unwrap();
+//! assert_eq!(best[0].long(false), "(0T1)a1(0T1)a5");
+//! assert_eq!(result.score, Score::Mate(1));
+//! ```
+#![deny(missing_docs)]
+
+mod eval;
+mod search;
+mod tt;
+
+pub use eval::{evaluate, piece_value};
+
+use chess5d_rules::{Budget, Color, Move, Position};
+use search::{child_of, gather_actions, Params, Searcher};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Which player the engine is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Bot {
+    /// The full search.
+    #[default]
+    AlphaBeta,
+    /// One ply: the action with the best static evaluation.
+    Greedy,
+    /// A uniformly random action among the first `ActionCap` legal ones.
+    Random,
+}
+
+impl Bot {
+    /// All bots, in the order of the `Bot` option's values.
+    pub const ALL: [Bot; 3] = [Bot::AlphaBeta, Bot::Greedy, Bot::Random];
+
+    /// The option value naming this bot (`alphabeta`, `greedy`, `random`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Bot::AlphaBeta => "alphabeta",
+            Bot::Greedy => "greedy",
+            Bot::Random => "random",
+        }
+    }
+
+    /// The bot of an option value, case-insensitively.
+    pub fn from_name(s: &str) -> Option<Bot> {
+        Bot::ALL.into_iter().find(|b| b.name().eq_ignore_ascii_case(s.trim()))
+    }
+}
+
+/// The engine's settings; each one is also a 5DUCI option (see [`Engine::option_specs`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Transposition table size in MB (`Hash`).
+    pub hash_mb: usize,
+    /// Search threads (`Threads`). The search is single-threaded; the value is accepted.
+    pub threads: usize,
+    /// Which player (`Bot`).
+    pub bot: Bot,
+    /// Most legal actions examined per interior node (`ActionCap`); the root takes four times
+    /// as many.
+    pub action_cap: usize,
+    /// Candidate tests allowed to find a node's actions (`NodeBudget`), see [`Budget`].
+    pub node_budget: u64,
+    /// Seed of the random bot and of tie-breaks (`Seed`).
+    pub seed: u64,
+    /// Time kept in reserve per action for process and pipe latency (`MoveOverhead`, ms).
+    pub move_overhead_ms: u64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: 16,
+            threads: 1,
+            bot: Bot::AlphaBeta,
+            action_cap: 96,
+            node_budget: 10_000,
+            seed: 1,
+            move_overhead_ms: 30,
+        }
+    }
+}
+
+/// The type and range of an option, as 5DUCI announces it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// An integer in `min..=max`.
+    Spin {
+        /// Default value.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// One of a list of words.
+    Combo {
+        /// Default value.
+        default: String,
+        /// Allowed values.
+        vars: Vec<String>,
+    },
+}
+
+/// One option of the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The option's name.
+    pub name: &'static str,
+    /// Its type.
+    pub kind: OptionKind,
+}
+
+impl OptionSpec {
+    /// The `option name ... type ...` line of 5DUCI.
+    pub fn uci_line(&self) -> String {
+        match &self.kind {
+            OptionKind::Spin { default, min, max } => {
+                format!(
+                    "option name {} type spin default {default} min {min} max {max}",
+                    self.name
+                )
+            }
+            OptionKind::Combo { default, vars } => {
+                let mut s = format!("option name {} type combo default {default}", self.name);
+                for v in vars {
+                    s.push_str(" var ");
+                    s.push_str(v);
+                }
+                s
+            }
+        }
+    }
+}
+
+/// Why an option could not be set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    Unknown(String),
+    /// The value is not valid for the option.
+    BadValue {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(n) => write!(f, "unknown option '{n}'"),
+            OptionError::BadValue { name, value } => write!(f, "invalid value '{value}' for option '{name}'"),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// Limits of one search, as given by `go`. Without any limit the search takes one second.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// White's remaining time.
+    pub wtime: Option<Duration>,
+    /// Black's remaining time.
+    pub btime: Option<Duration>,
+    /// White's increment per action.
+    pub winc: Option<Duration>,
+    /// Black's increment per action.
+    pub binc: Option<Duration>,
+    /// Exactly this long.
+    pub movetime: Option<Duration>,
+    /// At most this many plies (actions).
+    pub depth: Option<u32>,
+    /// At most this many nodes.
+    pub nodes: Option<u64>,
+    /// Until stopped.
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// A search to a fixed depth, without time limit.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// A search of a fixed time.
+    pub fn movetime(t: Duration) -> Limits {
+        Limits {
+            movetime: Some(t),
+            ..Limits::default()
+        }
+    }
+
+    /// The (soft, hard) time limits of a search by `side`, with `overhead` kept in reserve.
+    /// `None` means no time limit.
+    pub fn time_for(&self, side: Color, overhead: Duration) -> (Option<Duration>, Option<Duration>) {
+        if self.infinite {
+            return (None, None);
+        }
+        if let Some(mt) = self.movetime {
+            let hard = mt.saturating_sub(overhead.min(mt / 4)).max(Duration::from_millis(1));
+            return (Some(hard), Some(hard));
+        }
+        let (time, inc) = match side {
+            Color::White => (self.wtime, self.winc),
+            Color::Black => (self.btime, self.binc),
+        };
+        if let Some(time) = time {
+            let inc = inc.unwrap_or_default();
+            let usable = time.saturating_sub(overhead);
+            let target = usable / 25 + inc * 3 / 4;
+            let hard = (target * 2).min(usable / 2).max(Duration::from_millis(1));
+            let soft = (hard * 3 / 10).max(Duration::from_millis(1));
+            return (Some(soft), Some(hard));
+        }
+        if self.depth.is_some() || self.nodes.is_some() {
+            return (None, None);
+        }
+        let hard = Duration::from_secs(1);
+        (Some(hard / 3), Some(hard))
+    }
+}
+
+/// A score from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many of the side to move's actions (negative: it gets mated).
+    Mate(i32),
+}
+
+impl fmt::Display for Score {
+    /// The 5DUCI form: `cp 35` or `mate -2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(c) => write!(f, "cp {c}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// Progress of a search, reported after each finished depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The depth finished, in plies (actions).
+    pub depth: u32,
+    /// The score of the best action.
+    pub score: Score,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Legal actions generated so far.
+    pub actions: u64,
+    /// Time spent so far.
+    pub time: Duration,
+    /// The principal variation, one action per ply.
+    pub pv: Vec<Vec<Move>>,
+    /// Permille of the transposition table written by this search.
+    pub hashfull: u32,
+}
+
+impl SearchInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        per_second(self.nodes, self.time)
+    }
+}
+
+fn per_second(n: u64, t: Duration) -> u64 {
+    (n as u128 * 1_000_000 / t.as_micros().max(1)) as u64
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The action to play, or `None` if the side to move has no legal action.
+    pub best: Option<Vec<Move>>,
+    /// Its score.
+    pub score: Score,
+    /// The last depth searched completely.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Legal actions generated.
+    pub actions: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Vec<Move>>,
+}
+
+impl SearchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        per_second(self.nodes, self.time)
+    }
+
+    /// Generated actions per second.
+    pub fn actions_per_second(&self) -> u64 {
+        per_second(self.actions, self.time)
+    }
+}
+
+/// The engine: options, transposition table and stop flag.
+#[derive(Debug)]
+pub struct Engine {
+    opts: EngineOptions,
+    tt: tt::Table,
+    stop: Arc<AtomicBool>,
+    rng: u64,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(EngineOptions::default())
+    }
+}
+
+impl Engine {
+    /// An engine with these options.
+    pub fn new(opts: EngineOptions) -> Engine {
+        Engine {
+            tt: tt::Table::new(opts.hash_mb),
+            stop: Arc::new(AtomicBool::new(false)),
+            rng: opts.seed,
+            opts,
+        }
+    }
+
+    /// The current options.
+    pub fn options(&self) -> &EngineOptions {
+        &self.opts
+    }
+
+    /// The options as 5DUCI announces them.
+    pub fn option_specs() -> Vec<OptionSpec> {
+        let d = EngineOptions::default();
+        let spin = |name, default: i64, min, max| OptionSpec {
+            name,
+            kind: OptionKind::Spin { default, min, max },
+        };
+        vec![
+            spin("Hash", d.hash_mb as i64, 1, 4096),
+            spin("Threads", d.threads as i64, 1, 256),
+            OptionSpec {
+                name: "Bot",
+                kind: OptionKind::Combo {
+                    default: d.bot.name().to_string(),
+                    vars: Bot::ALL.iter().map(|b| b.name().to_string()).collect(),
+                },
+            },
+            spin("ActionCap", d.action_cap as i64, 1, 100_000),
+            spin("NodeBudget", d.node_budget as i64, 100, 100_000_000),
+            spin("Seed", d.seed as i64, 0, i64::MAX),
+            spin("MoveOverhead", d.move_overhead_ms as i64, 0, 10_000),
+        ]
+    }
+
+    /// Sets an option by its 5DUCI name (case-insensitive).
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        let spec = Engine::option_specs()
+            .into_iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let bad = || OptionError::BadValue {
+            name: spec.name.to_string(),
+            value: value.to_string(),
+        };
+        let num = || -> Result<u64, OptionError> {
+            let OptionKind::Spin { min, max, .. } = spec.kind else {
+                return Err(bad());
+            };
+            let v: i64 = value.trim().parse().map_err(|_| bad())?;
+            if v < min || v > max {
+                return Err(bad());
+            }
+            Ok(v as u64)
+        };
+        match spec.name {
+            "Hash" => {
+                self.opts.hash_mb = num()? as usize;
+                self.tt = tt::Table::new(self.opts.hash_mb);
+            }
+            "Threads" => self.opts.threads = num()? as usize,
+            "Bot" => self.opts.bot = Bot::from_name(value).ok_or_else(bad)?,
+            "ActionCap" => self.opts.action_cap = num()? as usize,
+            "NodeBudget" => self.opts.node_budget = num()?,
+            "Seed" => {
+                self.opts.seed = num()?;
+                self.rng = self.opts.seed;
+            }
+            "MoveOverhead" => self.opts.move_overhead_ms = num()?,
+            _ => return Err(OptionError::Unknown(name.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Forgets what previous searches learnt (a new game).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.rng = self.opts.seed;
+    }
+
+    /// The flag that stops a running search (set it from another thread). A search clears it
+    /// when it returns; a stop set before a search starts stops that search at once (it still
+    /// returns a legal action).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Searches `pos` (the side to move, between actions) within `limits`, reporting progress
+    /// to `on_info`, and returns the best action found.
+    pub fn search(&mut self, pos: &Position, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let start = Instant::now();
+        let result = match self.opts.bot {
+            Bot::AlphaBeta => self.search_alphabeta(pos, limits, start, on_info),
+            Bot::Greedy | Bot::Random => {
+                let overhead = Duration::from_millis(self.opts.move_overhead_ms);
+                let hard = limits.time_for(pos.to_move(), overhead).1;
+                self.search_simple(pos, hard.map(|h| start + h), start)
+            }
+        };
+        self.stop.store(false, Ordering::Relaxed);
+        result
+    }
+
+    fn search_alphabeta(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        start: Instant,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let overhead = Duration::from_millis(self.opts.move_overhead_ms);
+        let (soft, hard) = limits.time_for(pos.to_move(), overhead);
+        let cap = self.opts.action_cap.max(1);
+        let params = Params {
+            deadline: hard.map(|d| start + d),
+            soft: soft.map(|d| start + d),
+            max_depth: limits
+                .depth
+                .unwrap_or(search::MAX_PLY as u32 - 1)
+                .clamp(1, search::MAX_PLY as u32 - 1),
+            max_nodes: limits.nodes,
+            node_cap: cap,
+            root_cap: cap.saturating_mul(4).max(64),
+            node_budget: Budget::tests(self.opts.node_budget),
+        };
+        let stop = Arc::clone(&self.stop);
+        let mut s = Searcher::new(&mut self.tt, &stop, params);
+        let found = s.root(pos, on_info);
+        SearchResult {
+            best: found.best,
+            score: search::to_score(found.score),
+            depth: found.depth,
+            nodes: s.nodes,
+            actions: s.actions,
+            time: start.elapsed(),
+            pv: found.pv,
+        }
+    }
+
+    fn next_random(&mut self) -> u64 {
+        // xorshift64*
+        let mut x = self.rng.max(1);
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.rng = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn search_simple(&mut self, pos: &Position, deadline: Option<Instant>, start: Instant) -> SearchResult {
+        let cap = self.opts.action_cap.max(1);
+        let mut actions = gather_actions(pos, cap, deadline);
+        let n = actions.len() as u64;
+        let (best, score) = if actions.is_empty() {
+            (None, Score::Cp(0))
+        } else if self.opts.bot == Bot::Random {
+            let i = (self.next_random() % n) as usize;
+            (Some(actions.swap_remove(i)), Score::Cp(0))
+        } else {
+            let mut best = 0;
+            let mut best_score = i32::MIN;
+            for (i, a) in actions.iter().enumerate() {
+                let s = -evaluate(&child_of(pos, a));
+                if s > best_score {
+                    best_score = s;
+                    best = i;
+                }
+            }
+            (Some(actions.swap_remove(best)), Score::Cp(best_score))
+        };
+        SearchResult {
+            pv: best.iter().cloned().collect(),
+            best,
+            score,
+            depth: 1,
+            nodes: n,
+            actions: n,
+            time: start.elapsed(),
+        }
+    }
+}

@@ -1,0 +1,583 @@
+//! Iterative-deepening principal-variation alpha-beta (negamax) over whole actions.
+
+use crate::eval::{evaluate, piece_value};
+use crate::tt::{Bound, Table};
+use crate::{Score, SearchInfo};
+use chess5d_rules::{Budget, Move, MoveKind, Position};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The score of being mated now; mate in `n` plies scores `MATE - n`.
+pub(crate) const MATE: i32 = 1_000_000;
+/// Scores beyond this (in absolute value) are mate scores.
+pub(crate) const MATE_BOUND: i32 = MATE - 10_000;
+const INF: i32 = MATE + 1;
+pub(crate) const MAX_PLY: usize = 128;
+
+/// A key identifying an action (its moves' squares and promotions, in order); never 0.
+pub(crate) fn action_key(action: &[Move]) -> u64 {
+    let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
+    for m in action {
+        let a = ((m.from.board.l as i64 as u64) << 40)
+            ^ ((m.from.board.t as u32 as u64) << 8)
+            ^ m.from.square.index() as u64;
+        let b = ((m.to.board.l as i64 as u64) << 40)
+            ^ ((m.to.board.t as u32 as u64) << 8)
+            ^ m.to.square.index() as u64
+            ^ ((m.promotion.map_or(0, |r| r as u64)) << 62);
+        h = mix(h ^ a);
+        h = mix(h ^ b);
+    }
+    h | 1
+}
+
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays a whole action on a copy of `pos` and hands the turn over.
+pub(crate) fn child_of(pos: &Position, action: &[Move]) -> Position {
+    let mut child = pos.clone();
+    for m in action {
+        child.play_unchecked(m);
+    }
+    child.submit_unchecked();
+    child
+}
+
+/// The legal actions of a position, at most `cap`, with whether the budget ran out before the
+/// list was complete.
+pub(crate) fn collect_actions(pos: &Position, cap: usize, budget: Budget) -> (Vec<Vec<Move>>, bool) {
+    let mut it = pos.legal_actions(budget);
+    let mut out = Vec::new();
+    while out.len() < cap {
+        match it.next() {
+            Some(a) => out.push(a),
+            None => break,
+        }
+    }
+    let exhausted = it.exhausted();
+    (out, exhausted)
+}
+
+/// Up to `cap` legal actions for the simple bots: the quick generator's, else the full
+/// search's (given all the work it needs to find one when there is one).
+pub(crate) fn gather_actions(pos: &Position, cap: usize, deadline: Option<Instant>) -> Vec<Vec<Move>> {
+    let out = QuickGen::new(cap, cap as u64 * 16 + 256, deadline).run(pos);
+    if !out.is_empty() {
+        return out;
+    }
+    let budget = match deadline {
+        Some(d) => time_budget(d),
+        None => Budget::DEFAULT,
+    };
+    let (mut out, exhausted) = collect_actions(pos, cap, budget);
+    if out.is_empty() && exhausted && deadline.is_none() {
+        out = collect_actions(pos, 1, Budget::UNLIMITED).0;
+    }
+    out.retain(|a| replays(pos, a));
+    out
+}
+
+/// Whether an action can be played move after move and submitted. The full legal-action search
+/// may list the moves of an action in an order that cannot be played one by one (two pieces
+/// hopping onto each other's boards); such actions are left out.
+pub(crate) fn replays(pos: &Position, action: &[Move]) -> bool {
+    let mut p = pos.clone();
+    action.iter().all(|m| p.play(m).is_ok()) && p.can_submit().is_ok()
+}
+
+/// A budget for the full legal-action search that fits, roughly, in a tenth of the time left
+/// before `deadline` (at a few microseconds per candidate test).
+pub(crate) fn time_budget(deadline: Instant) -> Budget {
+    let ms = deadline.saturating_duration_since(Instant::now()).as_millis() as u64;
+    Budget::tests((ms * 20).clamp(200, Budget::DEFAULT.tests))
+}
+
+/// An order-independent key of an action (the same moves in another order give the same key).
+pub(crate) fn action_set_key(action: &[Move]) -> u64 {
+    let mut keys: Vec<u64> = action.iter().map(|m| action_key(std::slice::from_ref(m))).collect();
+    keys.sort_unstable();
+    keys.iter().fold(0x51_7CC1_B727_220A, |h, k| mix(h ^ k)) | 1
+}
+
+/// Finds actions quickly by playing one move on each mandatory board in turn (no optional
+/// moves on other boards) and keeping the combinations that can be submitted. Captures come
+/// first. Returns the actions and whether the space of such combinations was covered.
+///
+/// This is much cheaper than the full legal-action search in positions with several timelines,
+/// and finds most of the actions that matter; the full search is used to prove that a position
+/// has no action at all.
+pub(crate) struct QuickGen {
+    pub cap: usize,
+    pub max_tries: u64,
+    pub tries: u64,
+    pub deadline: Option<Instant>,
+    pub complete: bool,
+}
+
+impl QuickGen {
+    pub fn new(cap: usize, max_tries: u64, deadline: Option<Instant>) -> QuickGen {
+        QuickGen {
+            cap,
+            max_tries,
+            tries: 0,
+            deadline,
+            complete: true,
+        }
+    }
+
+    pub fn run(&mut self, pos: &Position) -> Vec<Vec<Move>> {
+        let mut out = Vec::new();
+        let mut work = pos.clone();
+        let mut acc = Vec::new();
+        self.dfs(&mut work, &mut acc, &mut out);
+        out
+    }
+
+    /// Plays a move on the first mandatory board and recurses. Below the first board, each
+    /// subtree stops after a few actions or tries, so that the first board's moves all get a
+    /// turn instead of one of them taking the whole cap with combinations of the others.
+    fn dfs(&mut self, pos: &mut Position, acc: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) {
+        let mandatory = pos.mandatory_boards();
+        let Some(&board) = mandatory.first() else {
+            if !acc.is_empty() {
+                self.tries += 1;
+                if pos.can_submit().is_ok() {
+                    out.push(acc.clone());
+                }
+            }
+            return;
+        };
+        let level = acc.len();
+        let (found0, tries0) = (out.len(), self.tries);
+        let mut moves = Vec::new();
+        pos.moves_from(board, &mut moves);
+        moves.sort_by_key(|m| std::cmp::Reverse(cheap_order(std::slice::from_ref(m))));
+        for m in moves {
+            if out.len() >= self.cap || self.tries >= self.max_tries {
+                self.complete = false;
+                return;
+            }
+            if level > 0 && (out.len() - found0 >= 4 || self.tries - tries0 >= 48) {
+                self.complete = false;
+                return;
+            }
+            if self.tries & 31 == 31 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.complete = false;
+                return;
+            }
+            pos.play_unchecked(&m);
+            acc.push(m);
+            self.dfs(pos, acc, out);
+            acc.pop();
+            pos.undo_move();
+        }
+    }
+}
+
+/// A cheap ordering score for an action: captures of valuable pieces first (royal captures
+/// above all), promotions, then jumps.
+pub(crate) fn cheap_order(action: &[Move]) -> i32 {
+    let mut s = 0;
+    for m in action {
+        if let Some(c) = m.captured {
+            s += if c.role().is_royal() {
+                100_000
+            } else {
+                1_000 + 10 * piece_value(c.role())
+            };
+            s -= piece_value(m.piece.role()) / 10;
+        }
+        if let Some(p) = m.promotion {
+            s += 500 + piece_value(p);
+        }
+        match m.kind {
+            MoveKind::Branch => s += 40,
+            MoveKind::Hop => s += 20,
+            MoveKind::Castle { .. } => s += 15,
+            _ => {}
+        }
+    }
+    s
+}
+
+/// Converts an internal score to a reported one.
+pub(crate) fn to_score(v: i32) -> Score {
+    if v > MATE_BOUND {
+        Score::Mate((MATE - v + 1) / 2)
+    } else if v < -MATE_BOUND {
+        Score::Mate(-((MATE + v) / 2))
+    } else {
+        Score::Cp(v)
+    }
+}
+
+fn score_to_tt(v: i32, ply: usize) -> i32 {
+    if v > MATE_BOUND {
+        v + ply as i32
+    } else if v < -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn score_from_tt(v: i32, ply: usize) -> i32 {
+    if v > MATE_BOUND {
+        v - ply as i32
+    } else if v < -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// The knobs of one search.
+pub(crate) struct Params {
+    pub deadline: Option<Instant>,
+    pub soft: Option<Instant>,
+    pub max_depth: u32,
+    pub max_nodes: Option<u64>,
+    pub node_cap: usize,
+    pub root_cap: usize,
+    pub node_budget: Budget,
+}
+
+/// The state of one search.
+pub(crate) struct Searcher<'a> {
+    tt: &'a mut Table,
+    stop: &'a AtomicBool,
+    p: Params,
+    start: Instant,
+    pub nodes: u64,
+    pub actions: u64,
+    aborted: bool,
+    killers: Vec<[u64; 2]>,
+}
+
+/// The result of a search, before it is turned into the public type.
+pub(crate) struct Found {
+    pub best: Option<Vec<Move>>,
+    pub score: i32,
+    pub depth: u32,
+    pub pv: Vec<Vec<Move>>,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(tt: &'a mut Table, stop: &'a AtomicBool, p: Params) -> Searcher<'a> {
+        Searcher {
+            tt,
+            stop,
+            p,
+            start: Instant::now(),
+            nodes: 0,
+            actions: 0,
+            aborted: false,
+            killers: vec![[0; 2]; MAX_PLY + 1],
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether the search must stop now (stop flag, deadline or node limit).
+    fn check_abort(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        self.aborted = self.stop.load(Ordering::Relaxed)
+            || self.p.max_nodes.is_some_and(|n| self.nodes >= n)
+            || (self.nodes & 63 == 0 && self.p.deadline.is_some_and(|d| Instant::now() >= d));
+        self.aborted
+    }
+
+    /// The actions to search at a node: the quick generator's, completed by the full legal-action
+    /// search at the root (optional moves) and wherever the quick one found nothing (to prove
+    /// mate or stalemate, or find the actions it cannot). The flag is true when no action was
+    /// found but the budget ran out, so nothing is proven.
+    fn gen(&mut self, pos: &Position, cap: usize, budget: Budget, root: bool) -> (Vec<Vec<Move>>, bool) {
+        let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, self.p.deadline);
+        let mut out = quick.run(pos);
+        let mut unknown = false;
+        if root || out.is_empty() {
+            let mut seen: HashSet<u64> = out.iter().map(|a| action_set_key(a)).collect();
+            let found_before = out.len();
+            let mut budget = if out.is_empty() && pos.in_check() {
+                // A mate must be proven: allow more work.
+                Budget::tests(budget.tests.saturating_mul(4))
+            } else {
+                budget
+            };
+            if let Some(d) = self.p.deadline {
+                budget.tests = budget.tests.min(time_budget(d).tests);
+            }
+            let mut it = pos.legal_actions(budget);
+            let mut added = 0;
+            while added < cap {
+                if !out.is_empty() && added & 7 == 7 && self.p.deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                match it.next() {
+                    Some(a) => {
+                        if seen.insert(action_set_key(&a)) && replays(pos, &a) {
+                            out.push(a);
+                            added += 1;
+                        }
+                    }
+                    None => break,
+                }
+            }
+            unknown = found_before == 0 && out.is_empty() && it.exhausted();
+        }
+        self.actions += out.len() as u64;
+        (out, unknown)
+    }
+
+    fn order(&self, pos: &Position, actions: Vec<Vec<Move>>, tt_best: u64, ply: usize, depth: i32) -> Vec<Vec<Move>> {
+        let killers = self.killers[ply.min(MAX_PLY)];
+        let mut scored: Vec<(i32, Vec<Move>)> = actions
+            .into_iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let k = action_set_key(&a);
+                let mut s = cheap_order(&a);
+                if k == tt_best {
+                    s += 1 << 28;
+                } else if k == killers[0] || k == killers[1] {
+                    s += 900;
+                }
+                // Checks, where the subtree is worth the test.
+                if depth >= 2 && i < 64 && child_of(pos, &a).in_check() {
+                    s += 700;
+                }
+                (s, a)
+            })
+            .collect();
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        scored.into_iter().map(|(_, a)| a).collect()
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv: &mut Vec<Vec<Move>>,
+    ) -> i32 {
+        pv.clear();
+        if self.check_abort() {
+            return 0;
+        }
+        self.nodes += 1;
+        if depth <= 0 || ply >= MAX_PLY {
+            return evaluate(pos);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = pos.hash();
+        let mut tt_best = 0;
+        if let Some(e) = self.tt.probe(key) {
+            tt_best = e.best;
+            if e.depth as i32 >= depth {
+                let s = score_from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let (actions, exhausted) = self.gen(pos, self.p.node_cap, self.p.node_budget, false);
+        if self.aborted {
+            return 0;
+        }
+        if actions.is_empty() {
+            return if exhausted {
+                evaluate(pos)
+            } else if pos.in_check() {
+                -MATE + ply as i32
+            } else {
+                0
+            };
+        }
+        let actions = self.order(pos, actions, tt_best, ply, depth);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_key = 0;
+        let mut child_pv = Vec::new();
+        for (i, a) in actions.iter().enumerate() {
+            let child = child_of(pos, a);
+            let mut s;
+            if i == 0 {
+                s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv);
+            } else {
+                s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, &mut child_pv);
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv);
+                }
+            }
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_key = action_set_key(a);
+                if s > alpha {
+                    alpha = s;
+                    pv.clear();
+                    pv.push(a.clone());
+                    pv.append(&mut child_pv);
+                }
+            }
+            if alpha >= beta {
+                let k = &mut self.killers[ply.min(MAX_PLY)];
+                if k[0] != best_key {
+                    k[1] = k[0];
+                    k[0] = best_key;
+                }
+                break;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_key, score_to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Iterative deepening from the root; `on_info` is called after every finished depth.
+    /// `first` is called as soon as a legal action is known, so a caller always has one.
+    pub fn root(&mut self, pos: &Position, on_info: &mut dyn FnMut(&SearchInfo)) -> Found {
+        self.tt.new_search();
+        let root_budget = match self.p.deadline {
+            Some(d) => time_budget(d),
+            None => Budget::DEFAULT,
+        };
+        let (mut actions, exhausted) = self.gen(pos, self.p.root_cap, root_budget, true);
+        if actions.is_empty() && exhausted && self.p.deadline.is_none() {
+            // No time limit: keep looking for a single action as long as it takes.
+            let (a, _) = collect_actions(pos, 1, Budget::UNLIMITED);
+            actions = a.into_iter().filter(|a| replays(pos, a)).collect();
+        }
+        self.aborted = false;
+        if actions.is_empty() {
+            let score = if pos.in_check() { -MATE } else { 0 };
+            return Found {
+                best: None,
+                score,
+                depth: 0,
+                pv: Vec::new(),
+            };
+        }
+        let tt_best = self.tt.probe(pos.hash()).map_or(0, |e| e.best);
+        let mut actions = self.order(pos, actions, tt_best, 0, 2);
+        let mut found = Found {
+            best: Some(actions[0].clone()),
+            score: 0,
+            depth: 0,
+            pv: vec![actions[0].clone()],
+        };
+        if actions.len() == 1 && self.p.max_depth > 1 && self.p.deadline.is_some() {
+            // Only one legal action: no need to think (but give a score from a shallow look).
+            self.p.max_depth = 1;
+        }
+        let mut child_pv = Vec::new();
+        for depth in 1..=self.p.max_depth as i32 {
+            if depth > 1 && self.p.soft.is_some_and(|s| Instant::now() >= s) {
+                break;
+            }
+            let mut alpha = -INF;
+            let beta = INF;
+            let mut best_i = None;
+            let mut iter_pv = Vec::new();
+            let mut scores = vec![-INF; actions.len()];
+            for (i, a) in actions.iter().enumerate() {
+                let child = child_of(pos, a);
+                let mut s;
+                if i == 0 {
+                    s = -self.negamax(&child, depth - 1, 1, -beta, -alpha, &mut child_pv);
+                } else {
+                    s = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, &mut child_pv);
+                    if s > alpha && !self.aborted {
+                        s = -self.negamax(&child, depth - 1, 1, -beta, -alpha, &mut child_pv);
+                    }
+                }
+                if self.aborted {
+                    break;
+                }
+                scores[i] = s;
+                if s > alpha {
+                    alpha = s;
+                    best_i = Some(i);
+                    iter_pv.clear();
+                    iter_pv.push(a.clone());
+                    iter_pv.append(&mut child_pv);
+                }
+            }
+            let complete = !self.aborted;
+            if let Some(bi) = best_i {
+                // A partial iteration still improves on the last one if its best action was
+                // searched fully and beats the previous best, which is searched first.
+                if complete || bi > 0 || found.depth == 0 {
+                    found.best = Some(actions[bi].clone());
+                    found.score = alpha;
+                    found.pv = iter_pv.clone();
+                    if complete {
+                        found.depth = depth as u32;
+                    }
+                }
+            }
+            if !complete {
+                break;
+            }
+            self.tt.store(
+                pos.hash(),
+                action_set_key(&actions[best_i.unwrap_or(0)]),
+                alpha,
+                depth,
+                Bound::Exact,
+            );
+            let elapsed = self.elapsed();
+            on_info(&SearchInfo {
+                depth: depth as u32,
+                score: to_score(found.score),
+                nodes: self.nodes,
+                actions: self.actions,
+                time: elapsed,
+                pv: found.pv.clone(),
+                hashfull: self.tt.hashfull(),
+            });
+            // Best first, then by this iteration's scores.
+            let mut idx: Vec<usize> = (0..actions.len()).collect();
+            idx.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+            if let Some(bi) = best_i {
+                idx.retain(|&i| i != bi);
+                idx.insert(0, bi);
+            }
+            actions = idx.into_iter().map(|i| actions[i].clone()).collect();
+            // A proven mate needs no deeper look.
+            if found.score.abs() > MATE_BOUND && (MATE - found.score.abs()) <= depth {
+                break;
+            }
+        }
+        found
+    }
+}
