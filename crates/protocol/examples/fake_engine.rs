@@ -1,0 +1,94 @@
+//! A 5DUCI engine for tests, good or bad on purpose.
+//!
+//! `fake_engine MODE[:K]`: `random` plays random legal actions; the other modes behave like
+//! `random` until the K-th `go` (default 1), then: `crash` exits with status 3 after writing to
+//! stderr, `hang` never answers, `illegal` answers an illegal move, `garbage` writes garbage and
+//! an unparsable `bestmove`, `slow` answers after 3 seconds, `onemove` answers one move per `go`
+//! (then `bestmove submit`), `nobest` answers `nobestmove`.
+
+use chess5d_engine::{Engine, EngineOptions, Limits};
+use chess5d_protocol::{format_move, PositionCommand};
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+fn main() {
+    let arg = std::env::args().nth(1).unwrap_or_else(|| "random".into());
+    let (mode, k) = match arg.split_once(':') {
+        Some((m, k)) => (m.to_string(), k.parse().unwrap_or(1)),
+        None => (arg, 1u32),
+    };
+    let mut engine = Engine::new(EngineOptions {
+        bot: chess5d_engine::Bot::Random,
+        seed: std::process::id() as u64,
+        ..EngineOptions::default()
+    });
+    let mut pos = None;
+    let mut gos = 0;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        let (cmd, args) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+        match cmd {
+            "5duci" => {
+                writeln!(out, "id name fake-{mode}").unwrap();
+                writeln!(out, "id author tests").unwrap();
+                writeln!(out, "5duciok").unwrap();
+            }
+            "isready" => writeln!(out, "readyok").unwrap(),
+            "position" => pos = PositionCommand::parse(args).and_then(|p| p.position()).ok(),
+            "go" => {
+                gos += 1;
+                let fault = gos >= k;
+                let Some(p) = pos.clone() else {
+                    writeln!(out, "nobestmove").unwrap();
+                    continue;
+                };
+                match mode.as_str() {
+                    "crash" if fault => {
+                        eprintln!("fake engine: crashing on purpose");
+                        std::process::exit(3);
+                    }
+                    "hang" if fault => loop {
+                        std::thread::sleep(Duration::from_secs(1));
+                    },
+                    "illegal" if fault => writeln!(out, "bestmove (0T1)a1(0T1)h8").unwrap(),
+                    "garbage" if fault => {
+                        writeln!(out, "%%% garbage line").unwrap();
+                        writeln!(out, "bestmove !!!notamove").unwrap();
+                    }
+                    "nobest" if fault => writeln!(out, "nobestmove").unwrap(),
+                    _ => {
+                        if mode == "slow" && fault {
+                            std::thread::sleep(Duration::from_secs(3));
+                        }
+                        if p.action_len() > 0 && p.can_submit().is_ok() {
+                            writeln!(out, "bestmove submit").unwrap();
+                            out.flush().unwrap();
+                            continue;
+                        }
+                        let r = engine.search(&p, &Limits::depth(1), &mut |_| {});
+                        match r.best {
+                            Some(a) if mode == "onemove" && p.action_len() == 0 => {
+                                writeln!(out, "bestmove {}", format_move(&a[0])).unwrap()
+                            }
+                            Some(a) => writeln!(
+                                out,
+                                "bestmove {}",
+                                a.iter().map(format_move).collect::<Vec<_>>().join(" ")
+                            )
+                            .unwrap(),
+                            None => writeln!(out, "nobestmove").unwrap(),
+                        }
+                    }
+                }
+            }
+            "quit" => {
+                writeln!(out, "bye").unwrap();
+                break;
+            }
+            _ => {}
+        }
+        out.flush().unwrap();
+    }
+}

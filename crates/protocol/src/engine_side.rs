@@ -1,0 +1,186 @@
+//! The engine side of 5DUCI: a command loop around [`Engine`], searching on its own thread.
+
+use crate::text::{format_action, format_move, parse_go, PositionCommand};
+use chess5d_engine::{Engine, EngineOptions, SearchInfo};
+use chess5d_rules::{Budget, Position};
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// The name the engine gives in `id name`.
+pub const ENGINE_NAME: &str = concat!("chess5d ", env!("CARGO_PKG_VERSION"));
+/// The author the engine gives in `id author`.
+pub const ENGINE_AUTHOR: &str = "the chess5d developers";
+
+type Out<W> = Arc<Mutex<W>>;
+
+fn say<W: Write>(out: &Out<W>, line: &str) -> io::Result<()> {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    writeln!(w, "{line}")?;
+    w.flush()
+}
+
+/// The `info` line of a finished depth; the principal variation's actions are separated by
+/// `submit`, as in `position ... moves`.
+pub fn info_line(i: &SearchInfo) -> String {
+    let pv =
+        i.pv.iter()
+            .map(|a| format_action(a))
+            .collect::<Vec<_>>()
+            .join(" submit ");
+    format!(
+        "info depth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+        i.depth,
+        i.score,
+        i.nodes,
+        i.nps(),
+        i.time.as_millis(),
+        i.hashfull,
+        pv
+    )
+    .trim_end()
+    .trim_end_matches(" pv")
+    .to_string()
+}
+
+struct Running {
+    handle: JoinHandle<Engine>,
+    halt: Arc<AtomicBool>,
+}
+
+/// Runs the engine side of 5DUCI: reads commands from `reader` until `quit` or the end of
+/// input, writes answers to `writer`. `isready` is answered at once, even during a search.
+pub fn run_engine<R, W>(reader: R, writer: W, engine: Engine) -> io::Result<()>
+where
+    R: BufRead,
+    W: Write + Send + 'static,
+{
+    let out: Out<W> = Arc::new(Mutex::new(writer));
+    let stop = engine.stop_flag();
+    let mut engine = Some(engine);
+    let mut running: Option<Running> = None;
+    let mut position: Result<Position, String> = crate::text::StartPos::StartPos.position().map_err(|e| e.to_string());
+
+    // Stops a search in progress and takes the engine back.
+    let finish = |running: &mut Option<Running>, engine: &mut Option<Engine>| {
+        if let Some(r) = running.take() {
+            stop.store(true, Ordering::Relaxed);
+            r.halt.store(true, Ordering::Relaxed);
+            match r.handle.join() {
+                Ok(e) => *engine = Some(e),
+                Err(_) => *engine = Some(Engine::default()),
+            }
+            stop.store(false, Ordering::Relaxed);
+        }
+    };
+
+    for line in reader.lines() {
+        let line = line?;
+        let line = line.trim();
+        let (cmd, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let args = args.trim();
+        match cmd {
+            "5duci" | "uci" => {
+                say(&out, &format!("id name {ENGINE_NAME}"))?;
+                say(&out, &format!("id author {ENGINE_AUTHOR}"))?;
+                for spec in Engine::option_specs() {
+                    say(&out, &spec.uci_line())?;
+                }
+                say(&out, "5duciok")?;
+            }
+            "isready" => say(&out, "readyok")?,
+            "setoption" => {
+                finish(&mut running, &mut engine);
+                let rest = args.strip_prefix("name").unwrap_or(args).trim();
+                let (name, value) = match rest.split_once(" value") {
+                    Some((n, v)) => (n.trim(), v.trim()),
+                    None => (rest, ""),
+                };
+                if let Some(e) = engine.as_mut() {
+                    if let Err(err) = e.set_option(name, value) {
+                        say(&out, &format!("info string {err}"))?;
+                    }
+                }
+            }
+            "5ducinewgame" | "ucinewgame" => {
+                finish(&mut running, &mut engine);
+                if let Some(e) = engine.as_mut() {
+                    e.new_game();
+                }
+            }
+            "position" => {
+                finish(&mut running, &mut engine);
+                position = PositionCommand::parse(args)
+                    .and_then(|p| p.position())
+                    .map_err(|e| e.to_string());
+                if let Err(e) = &position {
+                    say(&out, &format!("info string bad position: {e}"))?;
+                }
+            }
+            "go" => {
+                finish(&mut running, &mut engine);
+                let pos = match &position {
+                    Ok(p) => p.clone(),
+                    Err(e) => {
+                        say(&out, &format!("info string no position to search: {e}"))?;
+                        say(&out, "nobestmove")?;
+                        continue;
+                    }
+                };
+                let limits = parse_go(args);
+                let mut eng = engine.take().unwrap_or_default();
+                let halt = Arc::new(AtomicBool::new(false));
+                let (o, h) = (Arc::clone(&out), Arc::clone(&halt));
+                let handle = std::thread::spawn(move || {
+                    let answer = if pos.action_len() > 0 {
+                        // A position in the middle of an action: finish it.
+                        if pos.can_submit().is_ok() {
+                            "bestmove submit".to_string()
+                        } else {
+                            match pos.legal_actions(Budget::DEFAULT).next() {
+                                Some(rest) => {
+                                    let done = pos.action_len();
+                                    format!("bestmove {}", format_action(&rest[done.min(rest.len())..]))
+                                }
+                                None => "nobestmove".to_string(),
+                            }
+                        }
+                    } else {
+                        let r = eng.search(&pos, &limits, &mut |i| {
+                            let _ = say(&o, &info_line(i));
+                        });
+                        match r.best {
+                            Some(a) => format!("bestmove {}", a.iter().map(format_move).collect::<Vec<_>>().join(" ")),
+                            None => "nobestmove".to_string(),
+                        }
+                    };
+                    if limits.infinite {
+                        // `go infinite` answers only after `stop`.
+                        while !h.load(Ordering::Relaxed) {
+                            std::thread::sleep(std::time::Duration::from_millis(2));
+                        }
+                    }
+                    let _ = say(&o, &answer);
+                    eng
+                });
+                running = Some(Running { handle, halt });
+            }
+            "stop" => finish(&mut running, &mut engine),
+            "quit" => {
+                finish(&mut running, &mut engine);
+                say(&out, "bye")?;
+                return Ok(());
+            }
+            _ => {}
+        }
+    }
+    finish(&mut running, &mut engine);
+    Ok(())
+}
+
+/// Runs the engine on standard input and output (what `chess5d engine` does).
+pub fn run_stdio(options: EngineOptions) -> io::Result<()> {
+    let stdin = io::stdin();
+    run_engine(stdin.lock(), io::stdout(), Engine::new(options))
+}

@@ -1,0 +1,393 @@
+//! The text of 5DUCI: moves in long form with the draft's timeline numbering, 5DFEN boards,
+//! and the `position` and `go` commands.
+
+use chess5d_engine::Limits;
+use chess5d_rules::{
+    parse_timeline, timeline_label, Board, BoardId, Coord, Move, Position, Role, Setup, Size, Square, Variant,
+};
+use std::fmt;
+use std::time::Duration;
+
+/// Why a piece of 5DUCI text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, ParseError> {
+    Err(ParseError(msg.into()))
+}
+
+/// A move as 5DUCI writes it: long form, the timeline as the internal index (the draft's
+/// numbering: in even games `0` is `+0`, `-1` is `-0`), e.g. `(0T1)e2(0T1)e4`, `(-1T3)g7(-1T3)g8=Q`.
+pub fn format_move(m: &Move) -> String {
+    let mut s = format!(
+        "({}T{}){}({}T{}){}",
+        m.from.board.l,
+        m.from.board.turn(),
+        m.from.square,
+        m.to.board.l,
+        m.to.board.turn(),
+        m.to.square
+    );
+    if let Some(r) = m.promotion {
+        s.push('=');
+        s.push(r.letter());
+    }
+    s
+}
+
+/// The moves of an action in 5DUCI form, separated by spaces.
+pub fn format_action(action: &[Move]) -> String {
+    action.iter().map(format_move).collect::<Vec<_>>().join(" ")
+}
+
+/// A move's coordinates, as read: source, destination (board and square) and promotion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    /// The source square.
+    pub from: Coord,
+    /// The destination square.
+    pub to: Coord,
+    /// The promotion piece, if written.
+    pub promotion: Option<Role>,
+}
+
+/// Reads `(<L>T<T>)` at the start of `s`: (timeline index, turn, rest).
+fn read_board(s: &str) -> Result<(i32, i32, &str), ParseError> {
+    let Some(rest) = s.strip_prefix('(') else {
+        return err(format!("expected '(' in '{s}'"));
+    };
+    let Some(close) = rest.find(')') else {
+        return err(format!("missing ')' in '{s}'"));
+    };
+    let inner = rest[..close].trim_start_matches('L').replace(' ', "");
+    let Some((l, t)) = inner.split_once('T') else {
+        return err(format!("expected '<L>T<T>' in '({inner})'"));
+    };
+    // The draft's numbering is the internal index; `-0` (not a draft number) is read as the
+    // label it looks like.
+    let l = if l == "-0" { Some(-1) } else { parse_timeline(l, false) }
+        .ok_or_else(|| ParseError(format!("bad timeline '{l}'")))?;
+    let t: i32 = t.parse().map_err(|_| ParseError(format!("bad turn '{t}'")))?;
+    Ok((l, t, &rest[close + 1..]))
+}
+
+fn read_square(s: &str) -> Result<(Square, &str), ParseError> {
+    if s.len() < 2 || !s.is_char_boundary(2) {
+        return err(format!("expected a square in '{s}'"));
+    }
+    let sq = Square::parse(&s[..2]).ok_or_else(|| ParseError(format!("bad square '{}'", &s[..2])))?;
+    Ok((sq, &s[2..]))
+}
+
+/// Reads a move in long form: `(0T1)e2(0T1)e4`, `(0T1)e2>(0T1)e4`, `(0T1)e2e4`, `=Q` for a
+/// promotion. The side to move decides the colour of the boards (`T` is the turn).
+pub fn parse_move_text(text: &str, side_black: bool) -> Result<MoveText, ParseError> {
+    let s = text.trim();
+    let half = |turn: i32| 2 * turn + i32::from(side_black);
+    let (l0, t0, rest) = read_board(s)?;
+    let (from_sq, rest) = read_square(rest)?;
+    let rest = rest.trim_start_matches('>');
+    let (l1, t1, rest) = if rest.starts_with('(') {
+        read_board(rest)?
+    } else {
+        (l0, t0, rest)
+    };
+    let (to_sq, rest) = read_square(rest)?;
+    let promotion = match rest {
+        "" => None,
+        r => {
+            let letter = r.strip_prefix('=').unwrap_or(r);
+            let mut chars = letter.chars();
+            match (chars.next().and_then(Role::from_letter), chars.next()) {
+                (Some(role), None) => Some(role),
+                _ => return err(format!("unexpected '{r}' after the move")),
+            }
+        }
+    };
+    Ok(MoveText {
+        from: Coord::new(l0, half(t0), from_sq),
+        to: Coord::new(l1, half(t1), to_sq),
+        promotion,
+    })
+}
+
+/// Reads a move and finds it among the pseudo-legal moves of `pos`.
+pub fn parse_move(text: &str, pos: &Position) -> Result<Move, ParseError> {
+    let mt = parse_move_text(text, pos.to_move() == chess5d_rules::Color::Black)?;
+    pos.find_move(mt.from, mt.to, mt.promotion)
+        .map_err(|e| ParseError(format!("illegal move '{text}': {e}")))
+}
+
+/// Reads 5DFEN boards `[<pieces>:<L>:<T>[:<w|b>]]...` (spaces between blocks allowed). The
+/// size is taken from `size` or guessed from the first board; `even` from the argument or from
+/// labels `-0`/`+0`. Timeline labels are read as 5DFEN writes them.
+pub fn parse_fen_boards(text: &str, size: Option<Size>, even: Option<bool>) -> Result<Setup, ParseError> {
+    let blocks: Vec<&str> = text
+        .split(['[', ']'])
+        .map(str::trim)
+        .filter(|b| !b.is_empty())
+        .collect();
+    if blocks.is_empty() {
+        return err("no 5DFEN board");
+    }
+    let even = even.unwrap_or_else(|| {
+        blocks
+            .iter()
+            .any(|b| b.split(':').nth(1).is_some_and(|l| l == "-0" || l == "+0"))
+    });
+    let size = match size {
+        Some(s) => s,
+        None => {
+            let placement = blocks[0].split(':').next().unwrap_or("");
+            let ranks: Vec<&str> = placement.split('/').collect();
+            let mut width = 0u32;
+            let mut digits = String::new();
+            for c in ranks[0].chars() {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    continue;
+                }
+                width += digits.parse::<u32>().unwrap_or(0);
+                digits.clear();
+                if c.is_ascii_alphabetic() {
+                    width += 1;
+                }
+            }
+            width += digits.parse::<u32>().unwrap_or(0);
+            Size::new(width.min(255) as u8, ranks.len().min(255) as u8)
+                .ok_or_else(|| ParseError(format!("cannot tell the board size of '{placement}'")))?
+        }
+    };
+    let mut boards = Vec::new();
+    for b in blocks {
+        let f: Vec<&str> = b.split(':').collect();
+        if f.len() < 3 || f.len() > 4 {
+            return err(format!("expected [pieces:L:T:c], got [{b}]"));
+        }
+        let board = Board::from_fen(f[0], size).map_err(|(_, m)| ParseError(format!("[{b}]: {m}")))?;
+        let l = parse_timeline(f[1], even).ok_or_else(|| ParseError(format!("bad timeline '{}'", f[1])))?;
+        let turn: i32 = f[2].parse().map_err(|_| ParseError(format!("bad turn '{}'", f[2])))?;
+        let black = match f.get(3).copied() {
+            None | Some("w") => false,
+            Some("b") => true,
+            Some(c) => return err(format!("bad colour '{c}'")),
+        };
+        boards.push((BoardId::new(l, 2 * turn + i32::from(black)), board));
+    }
+    Ok(Setup {
+        size,
+        even,
+        boards,
+        promotions: vec![Role::Queen],
+    })
+}
+
+/// Writes a setup as 5DFEN boards, for `position ... fen`.
+pub fn write_fen_boards(setup: &Setup) -> String {
+    let mut boards = setup.boards.clone();
+    boards.sort_by_key(|(id, _)| (id.l, id.t));
+    boards
+        .iter()
+        .map(|(id, b)| {
+            format!(
+                "[{}:{}:{}:{}]",
+                b.fen(setup.size),
+                timeline_label(id.l, setup.even),
+                id.turn(),
+                id.color().letter()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Where a `position` command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartPos {
+    /// `startpos`: Standard - Turn Zero, as the draft says.
+    StartPos,
+    /// `variant "<name>"`: an official variant.
+    Variant(String),
+    /// `[size WxH] [odd|even] fen ...`: custom boards.
+    Fen(Setup),
+}
+
+impl StartPos {
+    /// The starting position.
+    pub fn position(&self) -> Result<Position, ParseError> {
+        match self {
+            StartPos::StartPos => Ok(Variant::by_name("Standard - Turn Zero")
+                .expect("a known variant")
+                .position()),
+            StartPos::Variant(name) => Variant::by_name(name)
+                .map(Variant::position)
+                .ok_or_else(|| ParseError(format!("unknown variant '{name}'"))),
+            StartPos::Fen(setup) => {
+                Position::from_setup(setup.clone()).map_err(|e| ParseError(format!("bad position: {e}")))
+            }
+        }
+    }
+
+    /// The start as it follows `position ` in 5DUCI.
+    pub fn command_text(&self) -> String {
+        match self {
+            StartPos::StartPos => "startpos".into(),
+            StartPos::Variant(name) => format!("variant \"{name}\""),
+            StartPos::Fen(setup) => format!(
+                "size {} {} fen {}",
+                setup.size,
+                if setup.even { "even" } else { "odd" },
+                write_fen_boards(setup)
+            ),
+        }
+    }
+}
+
+/// A parsed `position` command: the start, and the moves with `submit` between actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionCommand {
+    /// The start.
+    pub start: StartPos,
+    /// The move tokens after `moves`, `submit` included.
+    pub moves: Vec<String>,
+}
+
+impl PositionCommand {
+    /// Reads the arguments of `position` (the text after the word).
+    pub fn parse(args: &str) -> Result<PositionCommand, ParseError> {
+        let (head, moves) = match args.find(" moves") {
+            Some(i) => (&args[..i], args[i + 6..].split_whitespace().map(String::from).collect()),
+            None => (args.strip_suffix("moves").unwrap_or(args), Vec::new()),
+        };
+        let head = head.trim();
+        let start = if head == "startpos" {
+            StartPos::StartPos
+        } else if let Some(rest) = head.strip_prefix("variant") {
+            StartPos::Variant(rest.trim().trim_matches('"').to_string())
+        } else {
+            let mut size = None;
+            let mut even = None;
+            let mut rest = head;
+            loop {
+                rest = rest.trim_start();
+                if let Some(r) = rest.strip_prefix("size") {
+                    let r = r.trim_start();
+                    let end = r.find(char::is_whitespace).unwrap_or(r.len());
+                    let (w, h) = r[..end]
+                        .split_once('x')
+                        .ok_or_else(|| ParseError(format!("bad size '{}'", &r[..end])))?;
+                    size = Some(
+                        w.parse()
+                            .ok()
+                            .zip(h.parse().ok())
+                            .and_then(|(w, h)| Size::new(w, h))
+                            .ok_or_else(|| ParseError(format!("bad size '{}'", &r[..end])))?,
+                    );
+                    rest = &r[end..];
+                } else if let Some(r) = rest.strip_prefix("even") {
+                    even = Some(true);
+                    rest = r;
+                } else if let Some(r) = rest.strip_prefix("odd") {
+                    even = Some(false);
+                    rest = r;
+                } else if let Some(r) = rest.strip_prefix("fen") {
+                    break StartPos::Fen(parse_fen_boards(r, size, even)?);
+                } else {
+                    return err(format!("expected startpos, variant or fen in 'position {args}'"));
+                }
+            }
+        };
+        Ok(PositionCommand { start, moves })
+    }
+
+    /// The position after the moves. Ends between actions or in the middle of one.
+    pub fn position(&self) -> Result<Position, ParseError> {
+        let mut pos = self.start.position()?;
+        for tok in &self.moves {
+            if tok == "submit" {
+                pos.submit().map_err(|e| ParseError(format!("cannot submit: {e}")))?;
+            } else {
+                let mv = parse_move(tok, &pos)?;
+                pos.play(&mv).map_err(|e| ParseError(format!("{tok}: {e}")))?;
+            }
+        }
+        Ok(pos)
+    }
+
+    /// The full command line.
+    pub fn to_command(&self) -> String {
+        let mut s = format!("position {}", self.start.command_text());
+        if !self.moves.is_empty() {
+            s.push_str(" moves ");
+            s.push_str(&self.moves.join(" "));
+        }
+        s
+    }
+}
+
+/// Reads the arguments of `go` into search limits (unknown words are skipped).
+pub fn parse_go(args: &str) -> Limits {
+    let mut limits = Limits::default();
+    let toks: Vec<&str> = args.split_whitespace().collect();
+    let mut i = 0;
+    while i < toks.len() {
+        let num = toks.get(i + 1).and_then(|v| v.parse::<i64>().ok());
+        let ms = num.map(|v| Duration::from_millis(v.max(0) as u64));
+        let mut used = true;
+        match toks[i] {
+            "wtime" => limits.wtime = ms,
+            "btime" => limits.btime = ms,
+            "winc" => limits.winc = ms,
+            "binc" => limits.binc = ms,
+            "movetime" => limits.movetime = ms,
+            "depth" => limits.depth = num.map(|v| v.max(1) as u32),
+            "nodes" => limits.nodes = num.map(|v| v.max(1) as u64),
+            "infinite" => {
+                limits.infinite = true;
+                used = false;
+            }
+            _ => used = false,
+        }
+        i += if used && num.is_some() { 2 } else { 1 };
+    }
+    limits
+}
+
+/// The arguments of `go` for these limits.
+pub fn go_text(limits: &Limits) -> String {
+    let mut parts = Vec::new();
+    let ms = |d: Duration| d.as_millis().to_string();
+    for (name, v) in [
+        ("wtime", limits.wtime),
+        ("btime", limits.btime),
+        ("winc", limits.winc),
+        ("binc", limits.binc),
+        ("movetime", limits.movetime),
+    ] {
+        if let Some(v) = v {
+            parts.push(format!("{name} {}", ms(v)));
+        }
+    }
+    if let Some(d) = limits.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(n) = limits.nodes {
+        parts.push(format!("nodes {n}"));
+    }
+    if limits.infinite {
+        parts.push("infinite".into());
+    }
+    if parts.is_empty() {
+        "go".into()
+    } else {
+        format!("go {}", parts.join(" "))
+    }
+}
