@@ -250,8 +250,12 @@ impl Position {
                 continue;
             }
             let cross = Square::new((x0 + dir) as u8, y0 as u8);
-            if attacked_in_board(board, from.square, mover.other(), size)
-                || attacked_in_board(board, cross, mover.other(), size)
+            let dest = Square::new((x0 + 2 * dir) as u8, y0 as u8);
+            // Only attacks on this board count; castling into an attack on this board is left
+            // out too, as it could never be part of a legal action.
+            if [from.square, cross, dest]
+                .iter()
+                .any(|&s| attacked_in_board(board, s, mover.other(), size))
             {
                 continue;
             }

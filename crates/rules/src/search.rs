@@ -143,13 +143,13 @@ pub struct LegalActions {
     axes: Vec<Axis>,
     board_axis_of_line: std::collections::HashMap<i32, usize>,
     first_slot: usize,
-    words: usize,
     boxes: Vec<Region>,
     base_moves: usize,
     base_min: i32,
     base_max: i32,
     budget: u64,
     tests: u64,
+    yielded: std::collections::HashSet<u64>,
     exhausted: bool,
 }
 
@@ -328,13 +328,13 @@ impl LegalActions {
             axes,
             board_axis_of_line,
             first_slot,
-            words,
             boxes: vec![full],
             base_moves,
             base_min,
             base_max,
             budget: budget.tests,
             tests: 0,
+            yielded: std::collections::HashSet::new(),
             exhausted: false,
         }
     }
@@ -419,7 +419,7 @@ impl LegalActions {
 
     /// Tests a point. `Ok(moves)` if legal; otherwise the reason, as a box given by its
     /// restricted axes (all other axes are unrestricted).
-    fn test(&mut self, region: &Region, point: &[usize]) -> Result<Vec<Move>, Vec<(usize, Region)>> {
+    fn test(&mut self, region: &Region, point: &[usize]) -> Result<(Vec<Move>, u64), Vec<(usize, Region)>> {
         let opts: Vec<Opt> = self.axes.iter().zip(point).map(|(a, &i)| a.opts[i]).collect();
         // At least one move.
         if self.base_moves == 0 && opts.iter().all(|o| *o == Opt::Pass) {
@@ -480,11 +480,18 @@ impl LegalActions {
                     let parts = vec![(s, vec![point[s]]), (src, self.all_but(src, region, &[pi]))];
                     return Err(self.reason_of(&parts));
                 }
-                // A branch onto a playable board's current board needs that board played first.
+                // A branch onto a playable board's current board needs that board played first:
+                // by a move within it, a hop, or a branch that created an earlier timeline.
                 if let Some(h) = self.hop_axis[mi] {
                     if opts[h] == Opt::Pass {
                         let parts = vec![(s, vec![point[s]]), (h, vec![self.axes[h].pass])];
                         return Err(self.reason_of(&parts));
+                    }
+                    if let Opt::Play(m2) = opts[h] {
+                        if let Some(later) = (s + 1..self.axes.len()).find(|&k| opts[k] == Opt::Branch(m2)) {
+                            let parts = vec![(s, vec![point[s]]), (later, vec![point[later]])];
+                            return Err(self.reason_of(&parts));
+                        }
                     }
                 }
                 if s > self.first_slot && opts[s - 1] == Opt::Pass {
@@ -517,13 +524,14 @@ impl LegalActions {
             }
         }
         let verdict = self.judge(region, point);
+        let hash = self.pos.hash();
         let played: Vec<Move> = self.pos.action_moves().skip(self.base_moves).copied().collect();
         debug_assert_eq!(played.len(), count);
         for _ in 0..count {
             self.pos.undo_move();
         }
         match verdict {
-            None => Ok(played),
+            None => Ok((played, hash)),
             Some(r) => Err(r),
         }
     }
@@ -692,7 +700,15 @@ impl LegalActions {
         self.pos.board(id).expect("base board exists")
     }
 
-    fn subtract(&mut self, region: Region, reason: Vec<(usize, Region)>) {
+    fn subtract(&mut self, region: Region, point: &[usize], mut reason: Vec<(usize, Region)>) {
+        // A reason must contain the point it was found for; if not, it is a bug, and removing
+        // the point alone keeps the search exact and finite.
+        let contains = reason.iter().all(|(a, mask)| bit(mask, 0, point[*a]));
+        debug_assert!(contains, "reason does not contain its point");
+        if !contains {
+            let parts: Vec<(usize, Vec<usize>)> = (0..self.axes.len()).map(|a| (a, vec![point[a]])).collect();
+            reason = self.reason_of(&parts);
+        }
         let mut cur = region;
         for (a, mask) in reason {
             let axis = &self.axes[a];
@@ -728,14 +744,19 @@ impl Iterator for LegalActions {
             let region = self.boxes.pop()?;
             let point = self.pick(&region);
             self.tests += 1;
-            match self.test(&region, &point) {
-                Ok(moves) => {
+            let verdict = self.test(&region, &point);
+            match verdict {
+                Ok((moves, hash)) => {
                     let parts: Vec<(usize, Vec<usize>)> = (0..self.axes.len()).map(|a| (a, vec![point[a]])).collect();
                     let reason = self.reason_of(&parts);
-                    self.subtract(region, reason);
-                    return Some(moves);
+                    self.subtract(region, &point, reason);
+                    // Different pieces of one kind trading destinations reach the same position;
+                    // an action is counted once per position.
+                    if self.yielded.insert(hash) {
+                        return Some(moves);
+                    }
                 }
-                Err(reason) => self.subtract(region, reason),
+                Err(reason) => self.subtract(region, &point, reason),
             }
         }
     }

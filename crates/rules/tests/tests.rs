@@ -1,3 +1,6 @@
 //! Integration tests of the rules crate.
 
+mod brute;
+mod epdebug;
+mod oracle;
 mod perft;
