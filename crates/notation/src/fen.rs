@@ -1,0 +1,204 @@
+//! 5DFEN: one `[<pieces>:<L>:<T>:<w|b>]` string per board, and the MD5 "full state" hash.
+
+use crate::coords::Timeline;
+use crate::error::{Error, ParseError, Span};
+use crate::scan::Scanner;
+use chess5d_rules::{Board, BoardId, Color, Position, Role, Setup, Size};
+use md5::{Digest, Md5};
+
+/// One 5DFEN board string, as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenBoard {
+    /// The piece placement, ranks from the top, e.g. `4k/5/5/5/K1R2`.
+    pub placement: String,
+    /// The timeline label.
+    pub timeline: Timeline,
+    /// The turn as displayed.
+    pub turn: u32,
+    /// Whose move it is on the board.
+    pub color: Color,
+    /// Where the placement starts in the text (for error messages).
+    pub span: Span,
+}
+
+impl FenBoard {
+    /// Reads `[<pieces>:<L>:<T>:<w|b>]`; the scanner is on the `[`.
+    pub(crate) fn parse(s: &mut Scanner) -> Result<FenBoard, ParseError> {
+        if !s.eat('[') {
+            return Err(s.error("'[' starting a 5DFEN board"));
+        }
+        let span = s.span();
+        let start = s.offset();
+        while s
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '/' || c == '*' || c == '+')
+        {
+            s.bump();
+        }
+        let placement = s.slice(start).to_string();
+        if placement.is_empty() {
+            return Err(s.error("a piece placement like 4k/5/5/5/K1R2"));
+        }
+        if !s.eat(':') {
+            return Err(s.error("':' after the piece placement"));
+        }
+        let timeline = Timeline::parse(s)?;
+        if !s.eat(':') {
+            return Err(s.error("':' after the timeline"));
+        }
+        let turn = s.number().ok_or_else(|| s.error("a turn number"))?;
+        if !s.eat(':') {
+            return Err(s.error("':' after the turn"));
+        }
+        let color = match s.peek() {
+            Some('w' | 'W') => Color::White,
+            Some('b' | 'B') => Color::Black,
+            _ => return Err(s.error("the colour to move, 'w' or 'b'")),
+        };
+        s.bump();
+        if !s.eat(']') {
+            return Err(s.error("']' closing the 5DFEN board"));
+        }
+        Ok(FenBoard {
+            placement,
+            timeline,
+            turn,
+            color,
+            span,
+        })
+    }
+
+    /// The size the placement describes: number of ranks, and squares in the first rank.
+    pub fn implied_size(&self) -> Option<Size> {
+        let ranks: Vec<&str> = self.placement.split('/').collect();
+        let first = ranks.first()?;
+        let mut width: u32 = 0;
+        let mut digits = String::new();
+        for c in first.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            if !digits.is_empty() {
+                width += digits.parse::<u32>().ok()?;
+                digits.clear();
+            }
+            if c.is_ascii_alphabetic() {
+                width += 1;
+            }
+        }
+        if !digits.is_empty() {
+            width += digits.parse::<u32>().ok()?;
+        }
+        Size::new(u8::try_from(width).ok()?, u8::try_from(ranks.len()).ok()?)
+    }
+
+    /// The board of the placement, for boards of `size`.
+    pub fn board(&self, size: Size) -> Result<Board, ParseError> {
+        if Size::new(size.width, size.height).is_none() {
+            return Err(ParseError::new(
+                self.span,
+                "a board size between 1x1 and 8x8",
+                size.to_string(),
+            ));
+        }
+        Board::from_fen(&self.placement, size).map_err(|(offset, msg)| {
+            ParseError::new(
+                self.span.shifted(offset.min(self.placement.len())),
+                format!("a valid {size} piece placement ({msg})"),
+                self.placement.clone(),
+            )
+        })
+    }
+}
+
+/// Builds a setup from 5DFEN boards; the game is even if any label is `-0` or `+0`.
+pub fn setup(boards: &[FenBoard], size: Size, promotions: Vec<Role>) -> Result<Setup, Error> {
+    let even = boards.iter().any(|b| b.timeline.is_signed_zero());
+    let mut out = Vec::with_capacity(boards.len());
+    for b in boards {
+        let turn = b.turn.min(100_000) as i32;
+        let id = BoardId::new(b.timeline.index(even), 2 * turn + b.color.index() as i32);
+        out.push((id, b.board(size)?));
+    }
+    Ok(Setup {
+        size,
+        even,
+        boards: out,
+        promotions,
+    })
+}
+
+/// Reads a whole position written as 5DFEN board strings (whitespace between them allowed),
+/// for boards of `size`, or of the size implied by the first board.
+pub fn read_position(text: &str, size: Option<Size>) -> Result<Position, Error> {
+    let mut s = Scanner::new(text);
+    let mut boards = Vec::new();
+    s.skip_whitespace();
+    while !s.at_end() {
+        boards.push(FenBoard::parse(&mut s)?);
+        s.skip_whitespace();
+    }
+    let first = boards
+        .first()
+        .ok_or_else(|| ParseError::new(s.span(), "a 5DFEN board like [4k/5/5/5/K1R2:0:1:w]", ""))?;
+    let size = match size.or_else(|| first.implied_size()) {
+        Some(size) => size,
+        None => {
+            return Err(ParseError::new(
+                first.span,
+                "a placement of 1 to 8 ranks and files",
+                first.placement.clone(),
+            )
+            .into())
+        }
+    };
+    Ok(Position::from_setup(setup(&boards, size, vec![Role::Queen])?)?)
+}
+
+/// One board in 5DFEN, e.g. `[4k/5/5/5/K1R2:0:1:w]`.
+pub fn write_board(board: &Board, id: BoardId, size: Size, even: bool) -> String {
+    format!(
+        "[{}:{}:{}:{}]",
+        board.fen(size),
+        Timeline::of_index(id.l, even),
+        id.turn(),
+        id.color().letter()
+    )
+}
+
+/// Every board of a position in 5DFEN, sorted by timeline then turn, one per line.
+pub fn write_boards(pos: &Position) -> Vec<String> {
+    pos.boards()
+        .map(|(id, b)| write_board(b, id, pos.size(), pos.even()))
+        .collect()
+}
+
+/// The MD5 hex digest of a 5DFEN text with its whitespace removed (the spec's board hash).
+pub fn md5_hex(fen: &str) -> String {
+    let clean: String = fen.chars().filter(|c| !c.is_whitespace()).collect();
+    let digest = Md5::digest(clean.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The "full state" hash of notation.md §3: MD5 of every board's 5DFEN, sorted by timeline then
+/// turn, concatenated.
+pub fn full_state_hash(pos: &Position) -> String {
+    md5_hex(&write_boards(pos).concat())
+}
+
+/// Reads one board string such as `[4k/5/5/5/K1R2:0:1:w]` (surrounding whitespace allowed).
+impl std::str::FromStr for FenBoard {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<FenBoard, ParseError> {
+        let mut s = Scanner::new(text);
+        s.skip_whitespace();
+        let b = FenBoard::parse(&mut s)?;
+        s.skip_whitespace();
+        if !s.at_end() {
+            return Err(s.error("the end of the 5DFEN board"));
+        }
+        Ok(b)
+    }
+}

@@ -1,0 +1,88 @@
+//! Playing written actions on a game, turning failures into [`ResolveError`]s.
+
+use crate::error::{Reason, ResolveError, Span};
+use chess5d_rules::{BoardId, Color, Game, Move, Position, SetupError};
+
+/// A move as written in some notation, with its text and place.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Written<'a, T> {
+    pub item: &'a T,
+    pub text: &'a str,
+    pub span: Span,
+}
+
+/// What resolving a written move gives: the move and maybe a warning.
+pub(crate) type Resolved = Result<(Move, Option<String>), Reason>;
+
+/// Plays one action (`number` counts from 1): resolves each move against the position reached
+/// so far, plays it, then submits. `color` is the player the text assigns the action to.
+pub(crate) fn play_action<T>(
+    game: &mut Game,
+    number: usize,
+    color: Option<Color>,
+    moves: &[Written<'_, T>],
+    warnings: &mut Vec<(Span, String)>,
+    resolve: impl Fn(&T, &Position) -> Resolved,
+) -> Result<(), ResolveError> {
+    let whole = moves.iter().map(|m| m.text).collect::<Vec<_>>().join(" ");
+    let first = moves.first().map(|m| m.span).unwrap_or_default();
+    if let Some(c) = color {
+        if c != game.to_move() {
+            return Err(ResolveError {
+                action: number,
+                text: whole,
+                span: first,
+                reason: Reason::WrongSide(format!(
+                    "the action is written as {c}'s, but {} is to move",
+                    game.to_move()
+                )),
+            });
+        }
+    }
+    for m in moves {
+        let err = |reason| ResolveError {
+            action: number,
+            text: m.text.to_string(),
+            span: m.span,
+            reason,
+        };
+        let (mv, warning) = resolve(m.item, game.position()).map_err(err)?;
+        game.make_move(&mv).map_err(|e| err(Reason::Illegal(e)))?;
+        if let Some(w) = warning {
+            warnings.push((m.span, format!("action {number}, '{}': {w}", m.text)));
+        }
+    }
+    game.submit().map_err(|e| ResolveError {
+        action: number,
+        text: whole,
+        span: first,
+        reason: Reason::Submit(e),
+    })
+}
+
+/// Plays null moves (`0000`) before the first real action by copying boards forward in the start
+/// position: the rules have no null move, but a record may begin with one (e.g. a Turn Zero setup
+/// written as a `T0` board and `0. 0000`). `boards` are the boards written with the null moves;
+/// `None` stands for every board the side to move must play.
+pub(crate) fn fold_nulls(start: &Position, boards: &[Option<BoardId>]) -> Result<Position, SetupError> {
+    let mut ids: Vec<BoardId> = Vec::new();
+    for b in boards {
+        match b {
+            Some(id) => ids.push(*id),
+            None => ids.extend(start.mandatory_boards()),
+        }
+    }
+    let mut setup = start.to_setup();
+    for id in ids {
+        if let Some(board) = start.board(id) {
+            if start.timeline_end(id.l) == Some(id.t)
+                && !setup.boards.iter().any(|(b, _)| *b == BoardId::new(id.l, id.t + 1))
+            {
+                let mut copy = board.clone();
+                copy.set_en_passant(None);
+                setup.boards.push((BoardId::new(id.l, id.t + 1), copy));
+            }
+        }
+    }
+    Position::from_setup(setup)
+}

@@ -1,0 +1,626 @@
+//! Integration tests of chess5d-notation: corpus, hash vectors, round trips, errors, dialects.
+
+use chess5d_notation::{full_state_hash, load, write_5dpgn, write_json, Error, Format, LoadedGame};
+use chess5d_rules::{Game, Position};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(data(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The hash after every action of a game.
+fn hashes(game: &Game) -> Vec<String> {
+    let mut pos = game.start().clone();
+    let mut out = vec![full_state_hash(&pos)];
+    for a in game.actions() {
+        for m in &a.moves {
+            pos.play(m).expect("recorded move");
+        }
+        pos.submit().expect("recorded action");
+        out.push(full_state_hash(&pos));
+    }
+    out
+}
+
+fn assert_round_trips(name: &str, g: &LoadedGame) {
+    let text = write_5dpgn(g);
+    let again = load(&text).unwrap_or_else(|e| panic!("{name}: written 5DPGN does not load: {e}\n{text}"));
+    assert_eq!(hashes(&g.game), hashes(&again.game), "{name}: 5DPGN round trip\n{text}");
+    assert_eq!(write_5dpgn(&again), text, "{name}: 5DPGN output is not stable");
+    let json = write_json(g);
+    let back = load(&json).unwrap_or_else(|e| panic!("{name}: written JSON does not load: {e}"));
+    assert_eq!(back.format, Format::Json);
+    assert_eq!(hashes(&g.game), hashes(&back.game), "{name}: JSON round trip");
+    let long = chess5d_notation::write_long(&g.game);
+    let l = chess5d_notation::long::read_game(&long, Some(g.start.clone()))
+        .unwrap_or_else(|e| panic!("{name}: long form does not load: {e}"));
+    assert_eq!(hashes(&g.game), hashes(&l.game), "{name}: long round trip");
+}
+
+mod corpus {
+    use super::*;
+
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("corpus dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+
+    /// Game records of the corpus (not the READMEs, the tables, the converted JSON states).
+    fn records() -> Vec<(String, String)> {
+        let root = data("corpus");
+        let mut files = Vec::new();
+        walk(&root, &mut files);
+        files.sort();
+        files
+            .into_iter()
+            .filter_map(|p| {
+                let rel = p.strip_prefix(&root).ok()?.to_string_lossy().replace('\\', "/");
+                let skip = rel.ends_with(".md")
+                    || rel.ends_with(".tsv")
+                    || rel == "variants/variants.json"
+                    // The tools-v2 `.json` files are converter states, not games (see README).
+                    || (rel.starts_with("tools-v2/") && rel.ends_with(".json"));
+                (!skip).then(|| (rel, std::fs::read_to_string(&p).expect("utf-8 record")))
+            })
+            .collect()
+    }
+
+    /// Records that genuinely cannot be loaded, with a piece of the expected error.
+    const FAILING: &[(&str, &str)] = &[
+        // No start position in the file (the README says so).
+        (
+            "notation/readme-examples/knight-tactics-3.5dpgn",
+            "[Size \"5x5\"] does not match the board Standard",
+        ),
+        (
+            "notation/readme-examples/rook-tactics-1.5dpgn",
+            "[Size \"5x5\"] does not match the board Standard",
+        ),
+        // A typo in the record: the bishop on (1T13)a3 goes to b4 (checking d6; black blocks on c5).
+        (
+            "notation/readme-examples/teln0-vs-shad-simple-no-queens.5dpgn",
+            "action 29, '(1T13)Ba4+' at line 23, column 25: no legal move matches: no white bishop can move to a4",
+        ),
+        // The .4xel notation omits boards; it is refused with a clear error.
+        ("notation/test/game-2.4xel", "line 1, column 1: expected 5DPGN; this looks like the .4xel notation"),
+        // Brawns double-stepping along L through an occupied square (0T1)a1: the rules refuse it.
+        (
+            "notation/test/marauders.5dpgn",
+            "action 1, '(1T1)BRa1>(-1T1)a1' at line 4, column 4: illegal move: the white brawn on (1T1)a1 cannot move to (-1T1)a1",
+        ),
+        // Broken header upstream (missing `]`).
+        (
+            "slavrick/Puzzles/Brawn Tactics 2(not working just brawns not hard coded).PGN5.txt",
+            "line 1, column 31: expected ']' closing the header",
+        ),
+        // The king already stands on d1.
+        ("slavrick/Puzzles/Puzzlenew.txt", "action 1, 'Kd1' at line 5, column 3"),
+        // A castling test with the rook next to the king: not castling under these rules.
+        ("slavrick/testPGNs/CastleTest3.txt", "action 7, 'Kc7' at line 8, column 4"),
+        // Underpromotion without a Promotions header: queen only.
+        (
+            "slavrick/testPGNs/PromotionTest.PGN5.txt",
+            "action 2, 'd1=N' at line 5, column 11: illegal move: promotion to a knight is not allowed here",
+        ),
+        // Castling out of check, recorded on purpose (README: the generator must not offer it).
+        (
+            "tools-v2/bitboard/white-castle-illegal.5dpgn",
+            "action 7, 'O-O' at line 6, column 4: no legal move matches: white cannot castle short",
+        ),
+        // A moved pawn stepping two timelines: the rules allow two steps only to unmoved pawns.
+        (
+            "tools-v2/reflected-checkmate.alexbay",
+            "action 16, '4:h6<>+2:h6' at line 31, column 5: illegal move: the black pawn on (0T4)h6 cannot move to (2T4)h6",
+        ),
+    ];
+
+    #[test]
+    fn every_record_loads_or_fails_as_listed() {
+        let records = records();
+        assert!(records.len() > 120, "corpus copied: {}", records.len());
+        let mut loaded = 0;
+        for (rel, text) in &records {
+            let expected = FAILING.iter().find(|(f, _)| f == rel).map(|(_, e)| *e);
+            match (load(text), expected) {
+                (Ok(_), None) => loaded += 1,
+                (Err(e), Some(msg)) => assert!(e.to_string().contains(msg), "{rel}: {e}\nexpected: {msg}"),
+                (Ok(_), Some(_)) => panic!("{rel} was expected to fail"),
+                (Err(e), None) => panic!("{rel}: {e}"),
+            }
+        }
+        assert_eq!(loaded + FAILING.len(), records.len());
+    }
+
+    #[test]
+    fn every_record_round_trips() {
+        for (rel, text) in records() {
+            if let Ok(g) = load(&text) {
+                assert_round_trips(&rel, &g);
+            }
+        }
+    }
+
+    #[test]
+    fn side_to_move_matches_expected_table() {
+        let table = read("corpus/expected.tsv");
+        let mut checked = 0;
+        for line in table.lines().skip(1) {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let (Some(path), Some(side)) = (cols.first(), cols.get(2)) else {
+                continue;
+            };
+            let Ok(g) = load(&read(&format!("corpus/{path}"))) else {
+                continue;
+            };
+            assert_eq!(g.game.to_move().name(), *side, "{path}");
+            checked += 1;
+        }
+        assert!(checked >= 30, "{checked}");
+    }
+
+    #[test]
+    fn alexbay_and_5dpgn_of_the_same_game_agree() {
+        let a = load(&read("corpus/notation/test/game-2.alexbay")).unwrap();
+        let p = load(&read("corpus/notation/test/game-2.5dpgn")).unwrap();
+        assert_eq!(a.format, Format::Alexbay);
+        assert_eq!(p.format, Format::Pgn);
+        assert_eq!(hashes(&a.game), hashes(&p.game));
+        assert_eq!(p.game.actions().len(), 45);
+    }
+
+    #[test]
+    fn plain_and_5dfen_rook_tactics_differ_only_by_start() {
+        let fen = load(&read("corpus/notation/readme-examples/rook-tactics-1-5dfen.5dpgn")).unwrap();
+        let plain = read("corpus/notation/readme-examples/rook-tactics-1.5dpgn");
+        let moves = plain.split("\n\n").nth(1).unwrap();
+        let text = format!("[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K1R2:0:1:w]\n\n{moves}");
+        let g = load(&text).unwrap();
+        assert_eq!(hashes(&fen.game), hashes(&g.game)[..5]);
+        assert_eq!(g.game.outcome(), chess5d_rules::Outcome::Checkmate);
+    }
+
+    #[test]
+    fn null_moves_before_the_first_action_fold_into_the_start() {
+        let g = load(&read("corpus/slavrick/Variations/Standard-T0.PGN5.txt")).unwrap();
+        let tz = chess5d_rules::Variant::by_name("Standard - Turn Zero")
+            .unwrap()
+            .position();
+        assert_eq!(full_state_hash(&g.start), full_state_hash(&tz));
+        assert_eq!(g.warnings.len(), 1);
+    }
+}
+
+mod fen {
+    use super::*;
+    use chess5d_notation::fen::{md5_hex, read_position, write_boards, FenBoard};
+
+    #[test]
+    fn hash_vectors() {
+        let table = read("corpus/notation/readme-examples/hash-vectors.tsv");
+        let mut n = 0;
+        for line in table.lines().skip(1) {
+            let cols: Vec<&str> = line.split('\t').collect();
+            assert_eq!(cols.len(), 3);
+            assert_eq!(md5_hex(cols[1]), cols[2]);
+            let pos = read_position(cols[1], None).unwrap();
+            assert_eq!(full_state_hash(&pos), cols[2], "{}", cols[0]);
+            n += 1;
+        }
+        assert_eq!(n, 2);
+        assert_eq!(
+            full_state_hash(&Position::standard()),
+            "d574889fd9da3f2bc65249ff27249b00"
+        );
+        let two = chess5d_rules::Variant::by_name("Standard - Two Timelines")
+            .unwrap()
+            .position();
+        assert_eq!(full_state_hash(&two), "3672761404ffcd15ae644c75401812be");
+    }
+
+    #[test]
+    fn board_read_write() {
+        let b = FenBoard::from_str("[4k/5/5/5/K1R2:0:1:w]").unwrap();
+        assert_eq!(b.placement, "4k/5/5/5/K1R2");
+        assert_eq!(b.turn, 1);
+        let pos = read_position("[4k/5/5/5/K1R2:0:1:w]", None).unwrap();
+        assert_eq!(pos.size().to_string(), "5x5");
+        assert_eq!(write_boards(&pos), vec!["[4k/5/5/5/K1R2:0:1:w]".to_string()]);
+        // `+` before a letter is allowed; `*` marks unmoved pieces.
+        let p = read_position("[+k3/4/4/R*2K*:0:1:w]", None).unwrap();
+        assert_eq!(write_boards(&p), vec!["[k3/4/4/R*2K*:0:1:w]".to_string()]);
+    }
+
+    #[test]
+    fn even_timelines_from_labels() {
+        let text = "[Board \"custom\"]\n[Size \"4x4\"]\n[k3/4/4/K3:-0:1:w]\n[k3/4/4/K3:+0:1:w]\n";
+        let g = load(text).unwrap();
+        assert!(g.start.even());
+        assert_eq!(g.start.timeline_count(), 2);
+        let w = chess5d_notation::write_5dfen(&g.start);
+        assert!(w.contains("[k3/4/4/K3:-0:1:w]\n[k3/4/4/K3:+0:1:w]"), "{w}");
+        let back = load(&w).unwrap();
+        assert_eq!(full_state_hash(&back.start), full_state_hash(&g.start));
+    }
+
+    #[test]
+    fn write_5dfen_of_a_position_reloads() {
+        let g = load(&read("corpus/notation/test/game-2.5dpgn")).unwrap();
+        let text = chess5d_notation::write_5dfen(g.game.position());
+        let back = load(&text).unwrap();
+        assert_eq!(full_state_hash(&back.start), full_state_hash(g.game.position()));
+        assert_eq!(back.start.to_move(), g.game.position().to_move());
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let e = FenBoard::from_str("[4k/5/5/5/K1R2:0:1:x]").unwrap_err();
+        assert_eq!((e.span.line, e.span.column), (1, 20));
+        assert!(e.to_string().contains("expected the colour to move"), "{e}");
+        let text = "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K1R9:0:1:w]\n";
+        match load(text).unwrap_err() {
+            Error::Parse(e) => {
+                assert_eq!(e.span.line, 3);
+                assert!(e.expected.contains("5x5"), "{e}");
+            }
+            other => panic!("{other}"),
+        }
+        let e = load("[Board \"custom\"]\n[Size \"9x9\"]\n[4k:0:1:w]\n").unwrap_err();
+        assert!(e.to_string().contains("[Size \"9x9\"]"), "{e}");
+    }
+}
+
+mod pgn {
+    use super::*;
+    use chess5d_notation::{PgnGame, SanMove};
+
+    fn load_ok(text: &str) -> LoadedGame {
+        load(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+
+    #[test]
+    fn headers_in_order_and_promotions() {
+        let g = load_ok("[White \"A\"]\n[Board \"standard\"]\n[Promotions \"Q R,N\"]\n[Black \"B\"]\n\n1. e4 *");
+        let names: Vec<&str> = g.headers.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["White", "Board", "Promotions", "Black"]);
+        use chess5d_rules::Role::*;
+        assert_eq!(g.start.promotions(), [Queen, Rook, Knight]);
+        assert_eq!(g.result.as_deref(), Some("*"));
+        let none = load_ok("[Promotions \"\"]\n\n1. e4");
+        assert!(none.start.promotions().is_empty());
+        let w = write_5dpgn(&g);
+        assert!(
+            w.starts_with(
+                "[Board \"Standard\"]\n[Size \"8x8\"]\n[Promotions \"Q,R,N\"]\n[White \"A\"]\n[Black \"B\"]\n"
+            ),
+            "{w}"
+        );
+    }
+
+    #[test]
+    fn move_forms_resolve_to_the_same_moves() {
+        let forms = [
+            "1. e4 / e5\n2. Nf3 / Nc6",
+            "1. (0T1)e4 / (0T1)e5 2. (0T2)Nf3 / (0T2)Nc6",
+            "1. e2e4 / Pe7e5\n2. Ng1f3 / (0T2)Nb8c6",
+            "1. (0T1)Pe2(0T1)e4 / (L0T1)e5\n2. (L0 T2)Nf3 {a comment} / (0T2)Nc6!?",
+            "1w. e4\n1b. e5\n2w. Nf3\n2b. Nc6",
+            "1. e4 / e5 (1... c5 2. Nf3) 2. Nf3 / Nc6 (2... d6 (2... Nf6)) 1-0",
+        ];
+        let reference = hashes(&load_ok(forms[0]).game);
+        for f in forms {
+            let g = load_ok(f);
+            assert_eq!(hashes(&g.game), reference, "{f}");
+        }
+        let branched = PgnGame::parse(forms[5]).unwrap();
+        assert_eq!(branched.actions[1].variations, ["1... c5 2. Nf3"]);
+        assert_eq!(branched.result.as_deref(), Some("1-0"));
+    }
+
+    #[test]
+    fn jumps_castling_and_markers() {
+        let text = "1. e3 / Nc6\n2. Nc3 / d5\n3. Nxd5 / Qxd5\n4. Bc4 / Qf3\n\
+                    5. (0T5)Qd1>>(0T1)h5 (~T2) (>L1) / (1T1)e6\n6. (+1T2)Nf3 / (1T2)Nc6";
+        let g = load_ok(text);
+        assert_eq!(g.game.position().timeline_count(), 2);
+        let pg = PgnGame::parse(text).unwrap();
+        let m = &pg.actions[8].moves[0];
+        assert_eq!(m.present, Some(2));
+        assert_eq!(m.new_timeline.map(|t| t.to_string()), Some("1".into()));
+        // Castling written as O-O or as the king's move (5d-chess-js).
+        let a = load_ok("1. e4 / e5 2. Nf3 / Nf6 3. Bc4 / Bc5 4. O-O / O-O");
+        let b = load_ok("1. e4 / e5 2. Nf3 / Nf6 3. Bc4 / Bc5 4. Kg1 / Ke8g8");
+        assert_eq!(hashes(&a.game), hashes(&b.game));
+        assert!(write_5dpgn(&b).contains("4. O-O / O-O"));
+    }
+
+    #[test]
+    fn lenient_capture_mark_warns() {
+        let g = load_ok("1. exe4 / e5");
+        assert_eq!(g.warnings.len(), 1);
+        assert_eq!((g.warnings[0].span.line, g.warnings[0].span.column), (1, 4));
+        assert!(g.warnings[0].message.contains("captures nothing"));
+    }
+
+    #[test]
+    fn doubled_file_pawn_capture_bug() {
+        // 5d-chess-js writes `eexd5`-style captures.
+        let a = load_ok("1. e4 / d5\n2. eexd5");
+        let b = load_ok("1. e4 / d5\n2. exd5");
+        assert_eq!(hashes(&a.game), hashes(&b.game));
+        let m = SanMove::from_str("g2gxh1=Q").unwrap();
+        assert_eq!((m.from_file, m.from_rank, m.capture), (Some(6), Some(1), true));
+    }
+
+    #[test]
+    fn black_first_game() {
+        let text = "[Board \"custom\"]\n[Size \"4x4\"]\n[k3/p3/4/K3:0:1:b]\n\n1b. a2\n2. Kb2 / Kb4";
+        let g = load_ok(text);
+        assert_eq!(g.game.actions().len(), 3);
+        let w = write_5dpgn(&g);
+        assert!(w.contains("1b. a2\n2. Kb2 / Kb4\n"), "{w}");
+        // `1. / a2` also reads.
+        let g2 = load_ok("[Board \"custom\"]\n[Size \"4x4\"]\n[k3/p3/4/K3:0:1:b]\n\n1. / a2\n2. Kb2 / Kb4");
+        assert_eq!(hashes(&g.game), hashes(&g2.game));
+    }
+
+    #[test]
+    fn canonical_output() {
+        let g = load(&read("corpus/notation/test/game-2.5dpgn")).unwrap();
+        let w = write_5dpgn(&g);
+        assert!(w.contains("1. c4 / g6\n"), "{w}");
+        assert!(
+            w.contains("7. e3 / (0T7)Qf4>>x(0T4)c4~\n8. (-1T5)Ba3 (0T8)hxg4 / (-1T5)Bh6\n"),
+            "{w}"
+        );
+        assert!(w.contains("9. (-1T6)e3 / (-1T6)Qxf1+\n"), "{w}");
+        assert!(w.contains("16. (-1T10)Nce2 (1T10)Nb5>x(0T10)b7 / "), "{w}");
+        assert!(w.contains("23. (-2T15)Qd6#\n1-0\n"), "{w}");
+    }
+
+    #[test]
+    fn error_positions() {
+        let e = load("[Board \"Standard\"]\n\n1. e4 / e5\n2. Nf3 / Nz9\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 4, column 10: expected a move like e4, Nf3 or (0T1)Nb1>>(0T1)b3, found 'Nz9'"
+        );
+        let e = load("1. e4 / e5\n2. Ne4 / Nc6\n").unwrap_err();
+        match e {
+            Error::Resolve(r) => {
+                assert_eq!(
+                    (r.action, r.text.as_str(), r.span.line, r.span.column),
+                    (3, "Ne4", 2, 4)
+                );
+                assert_eq!(
+                    r.to_string(),
+                    "action 3, 'Ne4' at line 2, column 4: no legal move matches: no white knight can move to e4"
+                );
+            }
+            other => panic!("{other}"),
+        }
+        let e = load("1. e4 / e5\n2. (0T2)Ng1(0T2)g3\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("illegal move: the white knight on (0T2)g1 cannot move to (0T2)g3"),
+            "{e}"
+        );
+        let e = load("[Board \"custom\"]\n[Size \"8x8\"]\n[2N3N1/8/8/8/8/8/8/r6r:0:1:w]\n\n1. Ne7").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("ambiguous, it could be any of (0T1)c8(0T1)e7, (0T1)g8(0T1)e7"),
+            "{e}"
+        );
+        let e = load("1. e4 / e5 / e6").unwrap_err();
+        assert!(e.to_string().contains("action 3, 'e6' at line 1, column 14"), "{e}");
+        let e = load("1. e4 {unclosed").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 7: expected '}' closing the comment, found '{'"
+        );
+        let e = load("1w. e4\n1w. e5").unwrap_err();
+        assert!(
+            e.to_string().contains("written as white's, but black is to move"),
+            "{e}"
+        );
+        // A submit error names the whole action.
+        let e = load("[Board \"Standard - Two Timelines\"]\n\n1. (-0T1)e4").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("cannot submit the action: board (+0T1) is in the present"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn ambiguity_check_file_disambiguates() {
+        let g = load(&read("corpus/slavrick/testPGNs/AmbiguityCheck.txt")).unwrap();
+        assert!(write_5dpgn(&g).contains("1. Nce7 / Rhe1"));
+    }
+}
+
+mod long {
+    use super::*;
+    use chess5d_notation::long::{parse_action, read_game, write_move};
+    use chess5d_notation::LongMove;
+
+    #[test]
+    fn forms() {
+        let a = LongMove::from_str("(0T1)e2(0T1)e4").unwrap();
+        let b = LongMove::from_str("(0T1)e2>(0T1)e4").unwrap();
+        let c = LongMove::from_str("(0T1)e2e4").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a, c);
+        assert_eq!(a.to_string(), "(0T1)e2(0T1)e4");
+        let p = LongMove::from_str("(0T9)g7(0T9)g8=Q").unwrap();
+        assert_eq!(p.promotion, Some(chess5d_rules::Role::Queen));
+        let pos = Position::standard();
+        let m = a.resolve(&pos).unwrap();
+        assert_eq!(write_move(&m, false), "(0T1)e2(0T1)e4");
+        assert_eq!(parse_action("(0T1)e2e4  (0T1)d2d4").unwrap().len(), 2);
+        let e = LongMove::from_str("(0T1)e2(0T1)z9").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 13: expected a square like e4, found 'z9'"
+        );
+    }
+
+    #[test]
+    fn game() {
+        let text = "(0T1)e2(0T1)e4\n(0T1)e7>(0T1)e5\n(0T2)g1(0T2)f3\n(0T2)b8>>(0T1)b6\n";
+        let g = load(text).unwrap();
+        assert_eq!(g.format, Format::Long);
+        assert_eq!(g.game.position().timeline_count(), 2);
+        assert_eq!(
+            chess5d_notation::write_long(&g.game),
+            text.replace(">>", "").replace('>', "")
+        );
+        let e = read_game("(0T1)e2(0T1)e5\n", None).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("action 1, '(0T1)e2(0T1)e5' at line 1, column 1: illegal move"),
+            "{e}"
+        );
+    }
+}
+
+mod dialects {
+    use super::*;
+
+    #[test]
+    fn alexbay_forms() {
+        let text = "1w. 1:e2:e3\n1b. 1:f7:f6\n2w. 2:Nb1<>1:b3\n2b. 1+1:a7:a6\n3w. 2+1:c2:c3\n\
+                    3b. 2:Nb8:c6\n3b. 2+1:Nb8:c6\n4w. 3:Qd1:h5\n4w. 3+1:Qd1<>3+1:c2#\n";
+        let g = load(text).unwrap();
+        assert_eq!(g.format, Format::Alexbay);
+        assert_eq!(g.game.actions().len(), 7);
+        // The seed marks the last move `#`, but black escapes by sending a knight back in time
+        // (the present moves back to a white board), so the rules find a legal action.
+        assert!(g.game.in_check());
+        let e = load("1w. 1:e2:e5\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("action 1, '1:e2:e5' at line 1, column 5: illegal move"),
+            "{e}"
+        );
+        let e = load("1w. 1:e2:e3\n1b. 1:f7f6\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 9: expected ':' before the destination square, found 'f6'"
+        );
+    }
+
+    #[test]
+    fn coordinate_notation() {
+        let text = "(5,2,1,0)(5,4,1,0)\n(5,7,1,0)(5,5,1,0)\n(7,1,2,0)(6,3,2,0)\n(2,8,2,0)(2,6,1,0)\n";
+        let g = load(text).unwrap();
+        assert_eq!(g.format, Format::Coordinate);
+        let long = load("(0T1)e2e4\n(0T1)e7e5\n(0T2)g1f3\n(0T2)b8(0T1)b6\n").unwrap();
+        assert_eq!(hashes(&g.game), hashes(&long.game));
+        // The seed's Rook Tactics 4 moves, two actions on one timeline, `;` between moves.
+        let rt4 = "[Board \"custom\"]\n[Size \"4x4\"]\n[r2k/4/4/P2K:0:1:w]\n(1,1,1,0)(1,2,1,0)\n(1,4,1,0)(3,4,1,0)\n(4,1,2,0)(3,2,1,0)\n";
+        let g = chess5d_notation::coordinate::read(rt4, None).unwrap();
+        assert_eq!(g.game.position().timeline_count(), 2);
+        let castle = "[Board \"custom\"]\n[Size \"8x8\"]\n[r*3k*2r*/8/8/8/8/8/8/R*3K*2R*:0:1:w]\nO-O,0\nO-O-O,0\n";
+        let g = chess5d_notation::coordinate::read(castle, None).unwrap();
+        assert!(write_5dpgn(&g).contains("1. O-O / O-O-O"));
+        let e = chess5d_notation::coordinate::read("(5,2,1,0)(5,9,1,0)\n", None).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("expected file and rank numbers from 1 to 8, found '5,9'"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn gui_fen() {
+        let g = load("8;8;1;0\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR;KQkq;-;w1\n").unwrap();
+        assert_eq!(g.format, Format::GuiFen);
+        assert_eq!(full_state_hash(&g.start), full_state_hash(&Position::standard()));
+        // The seed's Timeline Fragments example has an extra field on its second line.
+        let e = load("4;4;2;-0;w;T\nnbru/4/4/KPPP;;-;w1;0;\nkppp/4/4/NBRU;;-;0;1;b1;0;\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("line 3, column 1: expected a start like w1 or b1"),
+            "{e}"
+        );
+        // Move lists are not well defined.
+        let e = load("4;4;1;0;b\nr2k/4/4/P2K;;-;w1;3;(1,1,1,0)(1,2,1,0)\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("move lists in the FEN proposal are not well defined"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn library_json_list() {
+        let json = r#"[{"action":1,"player":"white","moves":[{"start":{"timeline":0,"turn":1,"player":"white","coordinate":"e2","rank":2,"file":5},"end":{"timeline":0,"turn":1,"player":"white","coordinate":"e4","rank":4,"file":5},"player":"white","promotion":null,"enPassant":null,"castling":null}]}]"#;
+        let g = load(json).unwrap();
+        assert_eq!(g.game.actions().len(), 1);
+        assert_eq!(chess5d_notation::json::write_actions(&g.game), json);
+        let e = load("[{\"action\":1,\"moves\":[{\"start\":{}}]}]").unwrap_err();
+        assert!(
+            e.to_string().contains("expected a Position with an integer 'timeline'"),
+            "{e}"
+        );
+        let e = load("[{\"action\":1,").unwrap_err();
+        assert!(
+            e.to_string().starts_with("line 1, column 13: expected valid JSON"),
+            "{e}"
+        );
+    }
+}
+
+mod random {
+    use super::*;
+    use chess5d_rules::{Budget, Variant};
+    use proptest::prelude::*;
+
+    const VARIANTS: &[&str] = &[
+        "Standard",
+        "Standard - Turn Zero",
+        "Standard - Two Timelines",
+        "Misc - Timeline Invasion",
+        "Very Small - Open",
+        "Focused - Just Brawns",
+        "Misc - Timeline Battlegrounds",
+        "Standard - Reversed Royalty",
+    ];
+
+    fn random_game(variant: usize, picks: &[usize]) -> LoadedGame {
+        let v = Variant::by_name(VARIANTS[variant % VARIANTS.len()]).unwrap();
+        let start = v.position();
+        let mut loaded = LoadedGame::new(Format::Pgn, start);
+        for &k in picks {
+            let actions: Vec<_> = loaded
+                .game
+                .position()
+                .legal_actions(Budget::tests(10_000))
+                .take(k % 20 + 1)
+                .collect();
+            let Some(action) = actions.last() else { break };
+            loaded.game.play_action(action).unwrap();
+        }
+        loaded
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #[test]
+        fn write_then_read_keeps_every_position(variant in 0usize..8, picks in proptest::collection::vec(0usize..1000, 0..10)) {
+            let g = random_game(variant, &picks);
+            assert_round_trips("random game", &g);
+        }
+    }
+}
