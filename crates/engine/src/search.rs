@@ -77,12 +77,22 @@ pub(crate) fn gather_actions(pos: &Position, cap: usize, deadline: Option<Instan
         None => Budget::DEFAULT,
     };
     let (mut out, exhausted) = collect_actions(pos, cap, budget);
-    if out.is_empty() && exhausted && deadline.is_none() {
-        out = collect_actions(pos, 1, Budget::UNLIMITED).0;
+    if out.is_empty() && exhausted {
+        // Better late than no answer: look for one action past the deadline if need be.
+        let more = if deadline.is_none() {
+            Budget::UNLIMITED
+        } else {
+            LATE_BUDGET
+        };
+        out = collect_actions(pos, 1, more).0;
     }
     out.retain(|a| replays(pos, a));
     out
 }
+
+/// The work allowed past the deadline to find one action when none was found in time (a
+/// fraction of a second): an answer a little late beats `nobestmove` in a position with moves.
+const LATE_BUDGET: Budget = Budget { tests: 100_000 };
 
 /// Whether an action can be played move after move and submitted. The full legal-action search
 /// may list the moves of an action in an order that cannot be played one by one (two pieces
@@ -472,9 +482,15 @@ impl<'a> Searcher<'a> {
             None => Budget::DEFAULT,
         };
         let (mut actions, exhausted) = self.gen(pos, self.p.root_cap, root_budget, true);
-        if actions.is_empty() && exhausted && self.p.deadline.is_none() {
-            // No time limit: keep looking for a single action as long as it takes.
-            let (a, _) = collect_actions(pos, 1, Budget::UNLIMITED);
+        if actions.is_empty() && exhausted {
+            // Better late than no answer: keep looking for a single action, past the deadline if
+            // need be (without a time limit, as long as it takes).
+            let more = if self.p.deadline.is_none() {
+                Budget::UNLIMITED
+            } else {
+                LATE_BUDGET
+            };
+            let (a, _) = collect_actions(pos, 1, more);
             actions = a.into_iter().filter(|a| replays(pos, a)).collect();
         }
         self.aborted = false;

@@ -461,14 +461,13 @@ pub fn elo(w: usize, d: usize, l: usize) -> Option<(f64, f64)> {
 /// normal approximation of the trinomial (GSPRT): `(s1 - s0) (2 x - s0 - s1) n / (2 var)`.
 pub fn sprt_llr(w: usize, d: usize, l: usize, elo0: f64, elo1: f64) -> f64 {
     let n = (w + d + l) as f64;
-    if n == 0.0 || w + l == 0 {
+    if n == 0.0 {
         return 0.0;
     }
     let x = (w as f64 + d as f64 / 2.0) / n;
-    let var = (w as f64 * (1.0 - x).powi(2) + d as f64 * (0.5 - x).powi(2) + l as f64 * x.powi(2)) / n;
-    if var <= 0.0 {
-        return 0.0;
-    }
+    // A floor on the variance keeps one-sided results (all wins, all draws) from stalling the
+    // test at an undefined ratio: they count as strong evidence, as they are.
+    let var = ((w as f64 * (1.0 - x).powi(2) + d as f64 * (0.5 - x).powi(2) + l as f64 * x.powi(2)) / n).max(1e-3);
     let s = |e: f64| 1.0 / (1.0 + 10f64.powf(-e / 400.0));
     let (s0, s1) = (s(elo0), s(elo1));
     (s1 - s0) * (2.0 * x - s0 - s1) * n / (2.0 * var)
@@ -583,7 +582,9 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
                 pos.submit_unchecked();
                 state.actions.push(a.clone());
                 record.actions.push(a);
-                match pos.outcome(Budget::DEFAULT) {
+                // A cheap look for the end of the game: when it cannot decide, the next engine
+                // plays on (and a `nobestmove` claim gets the full budget below).
+                match pos.outcome(Budget::tests(200_000)) {
                     Outcome::Checkmate => {
                         record.result = GameResult::win_for(side);
                         record.termination = "checkmate".into();
@@ -613,6 +614,22 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
                 break;
             }
             Err(err) => {
+                // A side without a legal action cannot lose on time or by misbehaving: the game
+                // had ended (the cheap look after the last action could not tell).
+                if let EngineError::Timeout { .. } | EngineError::NoBestMove = err {
+                    match pos.outcome(Budget::DEFAULT) {
+                        Outcome::Checkmate => {
+                            record.result = GameResult::win_for(side.other());
+                            record.termination = "checkmate".into();
+                            break;
+                        }
+                        Outcome::Stalemate => {
+                            record.termination = "stalemate".into();
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
                 record.result = GameResult::win_for(side.other());
                 record.termination = match err {
                     EngineError::Timeout { .. } => format!("{name} ({side}) lost on time: {err}"),

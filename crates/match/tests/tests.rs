@@ -34,7 +34,7 @@ fn config(a: EngineSpec, b: EngineSpec, games: usize) -> MatchConfig {
         tc: TimeControl::MoveTime(Duration::from_millis(30)),
         concurrency: 2,
         max_actions: 16,
-        margin: Duration::from_millis(300),
+        margin: Duration::from_millis(1500),
         ..MatchConfig::default()
     }
 }
@@ -127,15 +127,17 @@ fn our_engine_beats_random_without_failures() {
     let mut c = config(ours, fake("random"), 2);
     c.openings = vec![Opening::variant("Small").unwrap()];
     c.max_actions = 40;
-    c.tc = TimeControl::Clock {
-        base: Duration::from_secs(2),
-        inc: Duration::from_millis(20),
-    };
+    c.margin = Duration::from_secs(2);
+    c.tc = TimeControl::MoveTime(Duration::from_millis(60));
     let r = run_match(&c, &mut |_| {}).unwrap();
     for g in &r.games {
         assert!(!g.termination.contains("chess5d ("), "{}", g.termination);
     }
-    assert!(r.losses == 0, "{r}");
+    assert!(
+        r.losses == 0,
+        "{r}: {:?}",
+        r.games.iter().map(|g| &g.termination).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -155,6 +157,9 @@ fn statistics() {
         alpha: 0.05,
         beta: 0.05,
     };
+    // One-sided results still decide.
+    assert!(sprt_llr(10, 0, 0, 0.0, 20.0) > 2.94);
+    assert!(sprt_llr(0, 40, 0, 0.0, 20.0) < -2.94);
     let (lo, hi) = s.bounds();
     assert!((lo + 2.944).abs() < 0.01 && (hi - 2.944).abs() < 0.01);
 }
@@ -164,6 +169,7 @@ fn sprt_stops_the_match_early() {
     // Our engine against one that always plays an illegal move: H1 is accepted quickly.
     let mut c = config(fake("random"), fake("illegal:3"), 60);
     c.max_actions = 8;
+    c.margin = Duration::from_secs(2);
     c.sprt = Some(Sprt {
         elo0: -400.0,
         elo1: 0.0,
