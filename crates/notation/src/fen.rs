@@ -102,13 +102,22 @@ impl FenBoard {
                 size.to_string(),
             ));
         }
-        Board::from_fen(&self.placement, size).map_err(|(offset, msg)| {
+        let mut board = Board::from_fen(&self.placement, size).map_err(|(offset, msg)| {
             ParseError::new(
                 self.span.shifted(offset.min(self.placement.len())),
                 format!("a valid {size} piece placement ({msg})"),
                 self.placement.clone(),
             )
-        })
+        })?;
+        // `*` only means something on pawns, brawns, kings and rooks; elsewhere it is dropped so
+        // that reading and writing agree.
+        let pieces: Vec<_> = board.pieces().collect();
+        for (sq, p) in pieces {
+            if p.unmoved() && !matches!(p.role(), Role::Pawn | Role::Brawn | Role::King | Role::Rook) {
+                board.set(sq, Some(p.moved()));
+            }
+        }
+        Ok(board)
     }
 }
 

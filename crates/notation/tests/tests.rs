@@ -239,6 +239,9 @@ mod fen {
         // `+` before a letter is allowed; `*` marks unmoved pieces.
         let p = read_position("[+k3/4/4/R*2K*:0:1:w]", None).unwrap();
         assert_eq!(write_boards(&p), vec!["[k3/4/4/R*2K*:0:1:w]".to_string()]);
+        // `*` on other pieces is dropped (found by fuzzing: it changed the position's hash).
+        let u = read_position("[k3/4/4/U*2K*:0:1:w]", None).unwrap();
+        assert_eq!(u.hash(), read_position("[k3/4/4/U2K*:0:1:w]", None).unwrap().hash());
     }
 
     #[test]
