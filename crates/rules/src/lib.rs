@@ -85,7 +85,7 @@ impl Position {
         let mut it = LegalActions::new(self, budget);
         let mut total = 0;
         let mut child = self.clone();
-        while let Some(action) = it.next() {
+        for action in it.by_ref() {
             if depth == 1 {
                 total += 1;
                 continue;

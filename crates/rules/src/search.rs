@@ -130,6 +130,12 @@ enum Need {
 
 type Region = Vec<u64>;
 
+/// A box of candidates that fail for one reason: restricted axes with their allowed options.
+type Reason = Vec<(usize, Region)>;
+
+/// The squares an attack needs on one axis's board: axis, board half-turn, square needs.
+type AxisNeeds = (usize, i32, Vec<(Square, Need)>);
+
 /// The lazy iterator over legal actions; see the module documentation.
 #[derive(Debug)]
 pub struct LegalActions {
@@ -187,10 +193,8 @@ fn board_after(base: &Board, opt: Opt, moves: &[Move], sq: Square) -> Option<Opt
                 return Some(None);
             }
             match m.kind {
-                MoveKind::EnPassant => {
-                    if base.en_passant().is_some_and(|(_, p)| p == sq) {
-                        return Some(None);
-                    }
+                MoveKind::EnPassant if base.en_passant().is_some_and(|(_, p)| p == sq) => {
+                    return Some(None);
                 }
                 MoveKind::Castle { rook_from, rook_to } => {
                     if sq == rook_from {
@@ -392,7 +396,7 @@ impl LegalActions {
     }
 
     /// A reason covering exactly the axes listed, each restricted to the given options.
-    fn reason_of(&self, parts: &[(usize, Vec<usize>)]) -> Vec<(usize, Region)> {
+    fn reason_of(&self, parts: &[(usize, Vec<usize>)]) -> Reason {
         parts
             .iter()
             .map(|(a, opts)| {
@@ -419,7 +423,7 @@ impl LegalActions {
 
     /// Tests a point. `Ok(moves)` if legal; otherwise the reason, as a box given by its
     /// restricted axes (all other axes are unrestricted).
-    fn test(&mut self, region: &Region, point: &[usize]) -> Result<(Vec<Move>, u64), Vec<(usize, Region)>> {
+    fn test(&mut self, region: &Region, point: &[usize]) -> Result<(Vec<Move>, u64), Reason> {
         let opts: Vec<Opt> = self.axes.iter().zip(point).map(|(a, &i)| a.opts[i]).collect();
         // At least one move.
         if self.base_moves == 0 && opts.iter().all(|o| *o == Opt::Pass) {
@@ -537,7 +541,7 @@ impl LegalActions {
     }
 
     /// With the point played on `self.pos`: `None` if legal, or the reason it is not.
-    fn judge(&self, region: &Region, point: &[usize]) -> Option<Vec<(usize, Region)>> {
+    fn judge(&self, region: &Region, point: &[usize]) -> Option<Reason> {
         let p = self.pos.present();
         if Color::of_time(p) == self.mover {
             return Some(self.present_reason(region, point, p));
@@ -546,7 +550,7 @@ impl LegalActions {
         Some(self.attack_reason(region, &attack))
     }
 
-    fn present_reason(&self, region: &Region, point: &[usize], p: i32) -> Vec<(usize, Region)> {
+    fn present_reason(&self, region: &Region, point: &[usize], p: i32) -> Reason {
         // The present is the mover's: some active timeline's latest board at `p` was passed.
         let stuck = self
             .pos
@@ -626,14 +630,14 @@ impl LegalActions {
         (self.first_slot..self.axes.len()).find(|&s| matches!(self.axes[s].kind, AxisKind::Slot { l } if l == id.l))
     }
 
-    fn attack_reason(&self, region: &Region, attack: &Attack) -> Vec<(usize, Region)> {
+    fn attack_reason(&self, region: &Region, attack: &Attack) -> Reason {
         let victim = self.mover;
         let mut needs: Vec<(Coord, Need)> = vec![
             (attack.from, Need::Piece(attack.piece)),
             (attack.to, Need::RoyalOf(victim)),
         ];
         needs.extend(attack.path.iter().map(|c| (*c, Need::Empty)));
-        let mut per_axis: Vec<(usize, i32, Vec<(Square, Need)>)> = Vec::new();
+        let mut per_axis: Vec<AxisNeeds> = Vec::new();
         for (c, need) in needs {
             if let Some(a) = self.axis_of_board(c.board) {
                 match per_axis.iter_mut().find(|(x, _, _)| *x == a) {
@@ -700,7 +704,7 @@ impl LegalActions {
         self.pos.board(id).expect("base board exists")
     }
 
-    fn subtract(&mut self, region: Region, point: &[usize], mut reason: Vec<(usize, Region)>) {
+    fn subtract(&mut self, region: Region, point: &[usize], mut reason: Reason) {
         // A reason must contain the point it was found for; if not, it is a bug, and removing
         // the point alone keeps the search exact and finite.
         let contains = reason.iter().all(|(a, mask)| bit(mask, 0, point[*a]));

@@ -30,17 +30,33 @@ fn compare(pos: &Position) -> Option<usize> {
         for m in &action {
             p.play(m).expect("yielded moves are playable");
         }
-        assert!(p.can_submit().is_ok(), "yielded an action that cannot be submitted:\n{}", pos.describe());
+        assert!(
+            p.can_submit().is_ok(),
+            "yielded an action that cannot be submitted:\n{}",
+            pos.describe()
+        );
         assert!(seen.insert(p.hash()), "yielded one position twice:\n{}", pos.describe());
     }
     assert!(!it.exhausted());
-    assert_eq!(seen, reference, "fast {} vs brute force {}:\n{}", seen.len(), reference.len(), pos.describe());
+    assert_eq!(
+        seen,
+        reference,
+        "fast {} vs brute force {}:\n{}",
+        seen.len(),
+        reference.len(),
+        pos.describe()
+    );
     let outcome = pos.outcome(Budget::DEFAULT);
     match (reference.is_empty(), &outcome) {
         (false, Outcome::Ongoing(_)) => {}
         (true, Outcome::Checkmate) => assert!(pos.in_check()),
         (true, Outcome::Stalemate) => assert!(!pos.in_check()),
-        _ => panic!("outcome {} with {} legal actions:\n{}", outcome.name(), reference.len(), pos.describe()),
+        _ => panic!(
+            "outcome {} with {} legal actions:\n{}",
+            outcome.name(),
+            reference.len(),
+            pos.describe()
+        ),
     }
     Some(reference.len())
 }

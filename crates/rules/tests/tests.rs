@@ -2,6 +2,6 @@
 
 mod brute;
 mod crosscheck;
-mod epdebug;
+mod debug;
 mod oracle;
 mod perft;
