@@ -1,0 +1,235 @@
+//! The positions of the public corpus with expected verdicts (`expected.tsv`, copied with the
+//! corpus into `crates/notation/tests/data/corpus/`).
+
+use chess5d_notation::{load, LoadedGame};
+use chess5d_rules::{Budget, Color, Coord, Move, Outcome, Position, Square};
+use std::collections::BTreeSet;
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/notation/tests/data/corpus");
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(format!("{CORPUS}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn game(path: &str) -> LoadedGame {
+    load(&read(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn position(path: &str) -> Position {
+    game(path).game.position().clone()
+}
+
+/// Plays a long-form action (moves separated by spaces) and submits it.
+fn play(pos: &Position, action: &str) -> Position {
+    let mut p = pos.clone();
+    for text in action.split_whitespace() {
+        let mv: chess5d_notation::LongMove = text.parse().unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let m = mv.resolve(&p).unwrap_or_else(|e| panic!("{text}: {e}"));
+        p.play(&m).unwrap();
+    }
+    p.submit().unwrap_or_else(|e| panic!("{action}: {e}"));
+    p
+}
+
+/// Whether the side to move mates at once with some action.
+fn mate_in_one(pos: &Position) -> Option<Vec<Move>> {
+    for action in pos.legal_actions(Budget::DEFAULT) {
+        let mut p = pos.clone();
+        for m in &action {
+            p.play_unchecked(m);
+        }
+        p.submit_unchecked();
+        if p.outcome(Budget::DEFAULT) == Outcome::Checkmate {
+            return Some(action);
+        }
+    }
+    None
+}
+
+/// Whether, after `first` is played, every defence allows a mate in one.
+fn forces_mate_in_two(pos: &Position, first: &str) -> bool {
+    let after = play(pos, first);
+    let mut defences = 0;
+    for reply in after.legal_actions(Budget::DEFAULT) {
+        defences += 1;
+        let mut p = after.clone();
+        for m in &reply {
+            p.play_unchecked(m);
+        }
+        p.submit_unchecked();
+        if mate_in_one(&p).is_none() {
+            return false;
+        }
+    }
+    defences > 0
+}
+
+/// The destinations of the piece on `square` of board `board` (long form of the destination).
+fn destinations(pos: &Position, from: &str) -> BTreeSet<String> {
+    let mv: chess5d_notation::LongMove = format!("{from}{from}").parse().expect("coordinate");
+    let _ = mv;
+    let (board_text, sq) = from.split_at(from.len() - 2);
+    let all = pos.playable_moves();
+    all.iter()
+        .filter(|m| pos.board_name(m.from.board) == board_text && m.from.square == Square::parse(sq).unwrap())
+        .map(|m| {
+            if m.to.board == m.from.board {
+                m.to.square.to_string()
+            } else {
+                format!("{}{}", pos.board_name(m.to.board), m.to.square)
+            }
+        })
+        .collect()
+}
+
+fn set(items: &[&str]) -> BTreeSet<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+/// Every row of expected.tsv with a verdict on the side to move.
+#[test]
+fn expected_verdicts() {
+    let tsv = read("expected.tsv");
+    let mut checked = 0;
+    for line in tsv.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (path, verdict, side) = (cols[0], cols[1], cols[2]);
+        if !matches!(verdict, "checkmate" | "nomate" | "stalemate" | "check") {
+            continue;
+        }
+        let pos = match load(&read(path)) {
+            Ok(g) => g.game.position().clone(),
+            Err(e) => {
+                // Documented exceptions: see `unreadable_records`.
+                assert_eq!(path, "tools-v2/reflected-checkmate.alexbay", "{path}: {e}");
+                continue;
+            }
+        };
+        let want_side = if side == "white" { Color::White } else { Color::Black };
+        assert_eq!(pos.to_move(), want_side, "{path}: side to move");
+        let outcome = pos.outcome(Budget::DEFAULT);
+        assert_ne!(outcome, Outcome::Unknown, "{path}: undecided");
+        match verdict {
+            "checkmate" => assert_eq!(outcome, Outcome::Checkmate, "{path}"),
+            "stalemate" => assert_eq!(outcome, Outcome::Stalemate, "{path}"),
+            "nomate" => assert!(matches!(outcome, Outcome::Ongoing(_)), "{path}: {}", outcome.name()),
+            "check" => assert!(pos.in_check(), "{path}: not in check"),
+            _ => unreachable!(),
+        }
+        checked += 1;
+    }
+    assert_eq!(
+        checked, 23,
+        "rows checked (24 with a verdict, less the unreadable reflected-checkmate)"
+    );
+}
+
+#[test]
+fn castling_rows() {
+    // standard-castle: Ke1 on (0T4) may go to f1, castle to g1, or travel to (0T3)e2.
+    let pos = position("tools-v2/standard-castle.alexbay");
+    assert_eq!(destinations(&pos, "(0T4)e1"), set(&["f1", "g1", "(0T3)e2"]));
+    // white-castle: O-O was legal; afterwards Black's Bd6xh2 is available.
+    let g = game("tools-v2/bitboard/white-castle.5dpgn");
+    let pos = g.game.position();
+    assert_eq!(pos.to_move(), Color::Black);
+    assert!(destinations(pos, "(0T4)d6").contains("h2"));
+    // white-castle-illegal: the recorded O-O castles out of check and is refused, and the move
+    // list before it has no castling.
+    let text = read("tools-v2/bitboard/white-castle-illegal.5dpgn");
+    let err = load(&text)
+        .expect_err("castling out of check must be refused")
+        .to_string();
+    assert!(err.contains("O-O"), "{err}");
+    let before: String = text
+        .lines()
+        .filter(|l| !l.contains("O-O"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let pos = load(&before).unwrap().game.position().clone();
+    assert_eq!(pos.to_move(), Color::White);
+    assert!(!destinations(&pos, "(0T4)e1").contains("g1"));
+}
+
+#[test]
+fn pawn_and_piece_rows() {
+    let pos = position("tools-v2/standard-empty.5dpgn");
+    assert!(!pos.in_check());
+    assert_eq!(destinations(&pos, "(0T1)b1"), set(&["a3", "c3"]));
+    assert_eq!(destinations(&pos, "(0T1)e2"), set(&["e3", "e4"]));
+
+    let pos = position("tools-v2/standard-d4.5dpgn");
+    assert!(!pos.in_check());
+    let board = pos.board(chess5d_rules::BoardId::new(0, 3)).unwrap();
+    assert_eq!(
+        board.en_passant().map(|(skipped, _)| skipped.to_string()),
+        Some("d3".into())
+    );
+
+    let pos = position("tools-v2/standard-d4d5.5dpgn");
+    assert_eq!(destinations(&pos, "(0T2)c1"), set(&["d2", "e3", "f4", "g5", "h6"]));
+    assert_eq!(destinations(&pos, "(0T2)e1"), set(&["d2"]));
+    assert_eq!(destinations(&pos, "(0T2)b1"), set(&["a3", "c3", "d2", "(0T1)b3"]));
+
+    let pos = position("tools-v2/standard-t0-empty.5dpgn");
+    assert_eq!(pos.timeline_count(), 1);
+    assert_eq!(pos.timeline_start(0), Some(1), "T0 black board first");
+    assert_eq!(pos.to_move(), Color::White);
+    assert_eq!(pos.present_turn(), 1);
+
+    // Brawns: the double step and en passant.
+    let pos = position("tools-v2/brawns-en-passant.5dpgn");
+    assert_eq!(destinations(&pos, "(0T3)c3"), set(&["c4", "b4"]));
+    assert_eq!(destinations(&pos, "(0T3)d1"), set(&["d2", "d3"]));
+    assert_eq!(destinations(&pos, "(0T3)e3"), set(&["e4"]));
+    let pre = position("tools-v2/brawns-pre-en-passant.5dpgn");
+    let after = play(&pre, "(0T2)b5(0T2)b3");
+    assert_eq!(destinations(&after, "(0T3)c3"), destinations(&pos, "(0T3)c3"));
+    let mut ep = after.clone();
+    let m = ep
+        .find_move(
+            Coord::new(0, 6, Square::parse("c3").unwrap()),
+            Coord::new(0, 6, Square::parse("b4").unwrap()),
+            None,
+        )
+        .unwrap();
+    ep.play(&m).unwrap();
+    let b = ep.board(chess5d_rules::BoardId::new(0, 7)).unwrap();
+    assert!(b
+        .get(Square::parse("b4").unwrap())
+        .is_some_and(|p| p.color() == Color::White));
+    assert!(b.get(Square::parse("b3").unwrap()).is_none());
+    assert!(b.get(Square::parse("b5").unwrap()).is_none());
+}
+
+#[test]
+fn puzzles() {
+    // Rook Tactics I: (0T3)Re1-e5 mates, attacking (0T1)Ke5 through time.
+    let pos = position("tools-v2/puzzles/rook-tactics-1.5dpgn");
+    assert_eq!(
+        play(&pos, "(0T3)e1(0T3)e5").outcome(Budget::DEFAULT),
+        Outcome::Checkmate
+    );
+    // Rook Tactics II: from the recorded line, (0T2)Rb1-f1 forces mate in two.
+    let pos = position("tools-v2/puzzles/rook-tactics-2.5dpgn");
+    assert!(forces_mate_in_two(&pos, "(0T2)b1(0T2)f1"));
+    // Rook Tactics III: (1T3)Rd1-d5 mates.
+    let pos = position("tools-v2/puzzles/rook-tactics-3.5dpgn");
+    assert_eq!(pos.to_move(), Color::White);
+    assert_eq!(
+        play(&pos, "(1T3)d1(1T3)d5").outcome(Budget::DEFAULT),
+        Outcome::Checkmate
+    );
+    // Advanced Branching II: Black, to move on the new timeline, mates in one.
+    let pos = position("tools-v2/puzzles/advanced-branching-2.5dpgn");
+    assert_eq!(pos.to_move(), Color::Black);
+    assert!(mate_in_one(&pos).is_some());
+    // A standard-board puzzle: (0T2)Qd1-f3 mates at once (upstream: the depth-3 search equals
+    // the depth-1 result).
+    let pos = position("tools-v2/puzzles/standard-mate-1.5dpgn");
+    assert_eq!(pos.to_move(), Color::White);
+    assert_eq!(
+        play(&pos, "(0T2)d1(0T2)f3").outcome(Budget::DEFAULT),
+        Outcome::Checkmate
+    );
+}

@@ -1,0 +1,4 @@
+//! Integration tests of the `chess5d` binary and of the libraries working together.
+
+mod cli;
+mod corpus;
