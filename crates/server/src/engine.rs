@@ -1,0 +1,91 @@
+//! Engine players: one engine process (or in-process engine) per engine player of a game.
+
+use crate::session::Player;
+use crate::{EngineConfig, ServerError};
+use chess5d_engine::{Engine, EngineOptions, Limits};
+use chess5d_protocol::{EngineAnswer, EngineProcess, GameState, StartPos};
+use chess5d_rules::{Game, Move};
+use std::time::Duration;
+
+/// A running engine.
+#[derive(Debug)]
+pub enum Runner {
+    /// A 5DUCI process.
+    Process(Box<EngineProcess>),
+    /// The built-in engine, searched on a blocking thread.
+    Internal(Box<Engine>),
+}
+
+impl Runner {
+    /// Starts the engine configured for `player`.
+    pub fn start(engines: &[EngineConfig], player: &Player) -> Result<Runner, ServerError> {
+        let Player::Engine { engine, .. } = player else {
+            return Err(ServerError::Internal("not an engine player".into()));
+        };
+        let cfg = find(engines, engine.as_deref())?;
+        let bot = player.bot();
+        if cfg.command == "@internal" {
+            return Ok(Runner::Internal(Box::new(Engine::new(EngineOptions {
+                bot,
+                hash_mb: 8,
+                ..EngineOptions::default()
+            }))));
+        }
+        let err = |e: chess5d_protocol::EngineError| ServerError::Internal(format!("engine '{}': {e}", cfg.name));
+        let mut p = EngineProcess::start(&cfg.command, Duration::from_secs(10)).map_err(err)?;
+        if p.id().options.iter().any(|o| o.contains("name Bot ")) {
+            p.set_option("Bot", bot.name()).map_err(err)?;
+        }
+        p.new_game(Duration::from_secs(10)).map_err(err)?;
+        Ok(Runner::Process(Box::new(p)))
+    }
+
+    /// Asks for an action.
+    pub fn think(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        timeout: Duration,
+    ) -> Result<(Vec<Move>, String), ServerError> {
+        let pos = game.position();
+        match self {
+            Runner::Internal(e) => {
+                let r = e.search(pos, limits, &mut |_| {});
+                let info = format!("depth {} score {}", r.depth, r.score);
+                r.best
+                    .map(|b| (b, info))
+                    .ok_or_else(|| ServerError::Internal("the engine found no legal action".into()))
+            }
+            Runner::Process(p) => {
+                let start = match chess5d_notation::start::variant_of(game.start()) {
+                    Some(v) => StartPos::Variant(v.name.to_string()),
+                    None => StartPos::Fen(game.start().to_setup()),
+                };
+                let state = GameState {
+                    start,
+                    actions: game.actions().iter().map(|a| a.moves.clone()).collect(),
+                };
+                match p.go(&state, pos, limits, timeout) {
+                    Ok(EngineAnswer::Action(moves)) => Ok((moves, p.last_info.clone().unwrap_or_default())),
+                    Ok(EngineAnswer::NoMove) => Err(ServerError::Internal("the engine answered nobestmove".into())),
+                    Err(e) => Err(ServerError::Internal(format!("engine error: {e}"))),
+                }
+            }
+        }
+    }
+}
+
+/// The engine of a given name (the first configured one if `None`).
+pub fn find<'a>(engines: &'a [EngineConfig], name: Option<&str>) -> Result<&'a EngineConfig, ServerError> {
+    match name {
+        None => engines
+            .first()
+            .ok_or_else(|| ServerError::BadRequest("no engine is configured on this server".into())),
+        Some(n) => engines.iter().find(|e| e.name == n).ok_or_else(|| {
+            ServerError::BadRequest(format!(
+                "unknown engine '{n}'; configured engines: {}",
+                engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")
+            ))
+        }),
+    }
+}

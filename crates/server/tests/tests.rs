@@ -1,0 +1,675 @@
+//! API tests of the chess5d server, through the router (no network): every endpoint's errors,
+//! the happy paths, persistence across a restart, puzzles, engines, clocks and a short load
+//! test (set `CHESS5D_LOAD_SECS=60` for the full minute).
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use chess5d_server::{router, AppState, Config, EngineConfig};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tower::ServiceExt;
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+fn temp_db() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "chess5d-server-test-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("games.db")
+}
+
+fn config(db: PathBuf) -> Config {
+    Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db,
+        engines: vec![EngineConfig {
+            name: "fast".into(),
+            command: "@internal".into(),
+        }],
+    }
+}
+
+struct Server {
+    app: Router,
+    state: AppState,
+    db: PathBuf,
+}
+
+fn server() -> Server {
+    let db = temp_db();
+    let state = AppState::open(config(db.clone())).unwrap();
+    Server {
+        app: router(state.clone()),
+        state,
+        db,
+    }
+}
+
+async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let ctype = res
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap_or("").to_string())
+        .unwrap_or_default();
+    let bytes = axum::body::to_bytes(res.into_body(), 16 << 20).await.unwrap();
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    if ctype.starts_with("application/json") {
+        (status, serde_json::from_str(&text).unwrap())
+    } else {
+        (status, Value::String(text))
+    }
+}
+
+async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", uri, Some(&body.to_string())).await
+}
+
+/// Asserts a JSON error with this status whose message contains `needle`.
+fn assert_error((status, body): &(StatusCode, Value), want: StatusCode, needle: &str) {
+    assert_eq!(*status, want, "{body}");
+    let msg = body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error message in {body}"));
+    assert!(msg.contains(needle), "'{msg}' does not contain '{needle}'");
+}
+
+async fn new_game(app: &Router, body: Value) -> i64 {
+    let (status, v) = post(app, "/api/games", body).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    v["id"].as_i64().unwrap()
+}
+
+async fn play(app: &Router, id: i64, moves: &[&str]) -> Value {
+    let mut last = Value::Null;
+    for m in moves {
+        let (status, v) = post(app, &format!("/api/games/{id}/move"), json!({ "move": m })).await;
+        assert_eq!(status, StatusCode::OK, "{m}: {v}");
+        last = v;
+    }
+    last
+}
+
+async fn submit(app: &Router, id: i64) -> Value {
+    let (status, v) = call(app, "POST", &format!("/api/games/{id}/submit"), None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
+async fn wait_for(app: &Router, id: i64, what: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..300 {
+        let (_, v) = call(app, "GET", &format!("/api/games/{id}"), None).await;
+        if what(&v) {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("condition not reached");
+}
+
+const MATE_LINE: &str = "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K1R2:0:1:w]\n";
+
+mod errors {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bad_bodies() {
+        let s = server();
+        assert_error(
+            &call(&s.app, "POST", "/api/games", Some("{bad")).await,
+            StatusCode::BAD_REQUEST,
+            "invalid JSON",
+        );
+        assert_error(
+            &call(&s.app, "POST", "/api/games", Some("[1,2]")).await,
+            StatusCode::BAD_REQUEST,
+            "invalid JSON",
+        );
+        assert_error(
+            &post(&s.app, "/api/games", json!({"colour": 1})).await,
+            StatusCode::BAD_REQUEST,
+            "unknown field",
+        );
+        let huge = format!("{{\"import\": \"{}\"}}", "x".repeat(300 * 1024));
+        assert_error(
+            &call(&s.app, "POST", "/api/games", Some(&huge)).await,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "larger than",
+        );
+        assert_error(
+            &post(&s.app, "/api/games", json!({"variant": "Chess 6D"})).await,
+            StatusCode::BAD_REQUEST,
+            "unknown variant 'Chess 6D'",
+        );
+        assert_error(
+            &post(&s.app, "/api/games", json!({"variant": "Standard", "import": "1. e4"})).await,
+            StatusCode::BAD_REQUEST,
+            "either",
+        );
+        assert_error(
+            &post(&s.app, "/api/games", json!({"import": "  "})).await,
+            StatusCode::BAD_REQUEST,
+            "empty",
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bad_notation_has_line_and_column() {
+        let s = server();
+        let r = post(
+            &s.app,
+            "/api/games",
+            json!({"import": "[Board \"Standard\"]\n\n1. e4 / e5\n2. Qh9"}),
+        )
+        .await;
+        assert_error(&r, StatusCode::BAD_REQUEST, "line 4, column 4");
+        let r = post(&s.app, "/api/games", json!({"import": "1. e4 / e5\n2. Ke3"})).await;
+        assert_error(&r, StatusCode::BAD_REQUEST, "cannot import: action 3");
+        let r = post(
+            &s.app,
+            "/api/games",
+            json!({"import": "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K1R2/5:0:1:w]"}),
+        )
+        .await;
+        assert_eq!(r.0, StatusCode::BAD_REQUEST, "{}", r.1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn bad_players_and_clocks() {
+        let s = server();
+        let e = |b: Value| post(&s.app, "/api/games", b);
+        assert_error(
+            &e(json!({"white": {"type": "engine", "engine": "stockfish"}})).await,
+            StatusCode::BAD_REQUEST,
+            "unknown engine 'stockfish'",
+        );
+        assert_error(
+            &e(json!({"white": {"type": "engine", "bot": "genius"}})).await,
+            StatusCode::BAD_REQUEST,
+            "unknown bot",
+        );
+        assert_error(
+            &e(json!({"white": {"type": "engine", "movetime_ms": 0}})).await,
+            StatusCode::BAD_REQUEST,
+            "movetime_ms",
+        );
+        assert_error(
+            &e(json!({"white": {"type": "program", "cmd": "rm -rf /"}})).await,
+            StatusCode::BAD_REQUEST,
+            "invalid JSON",
+        );
+        assert_error(
+            &e(json!({"clock": {"initial_ms": 5}})).await,
+            StatusCode::BAD_REQUEST,
+            "clock",
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn unknown_ids_and_routes() {
+        let s = server();
+        for (m, uri) in [
+            ("GET", "/api/games/999"),
+            ("DELETE", "/api/games/999"),
+            ("GET", "/api/games/999/pgn"),
+            ("GET", "/api/games/999/moves?l=0&t=2&square=e2"),
+            ("POST", "/api/games/999/undo"),
+            ("POST", "/api/games/999/submit"),
+            ("GET", "/api/games/abc"),
+            ("GET", "/api/games/-1"),
+            ("GET", "/api/games/999/ws"),
+            ("POST", "/api/puzzles/no-such-puzzle"),
+            ("GET", "/api/nothing"),
+        ] {
+            let r = call(&s.app, m, uri, None).await;
+            assert_eq!(r.0, StatusCode::NOT_FOUND, "{m} {uri}: {}", r.1);
+            assert!(r.1["error"].is_string(), "{m} {uri}: {}", r.1);
+        }
+        assert_error(
+            &post(&s.app, "/api/games/999/move", json!({"move": "(0T1)e2(0T1)e4"})).await,
+            StatusCode::NOT_FOUND,
+            "no game with id 999",
+        );
+        assert_error(
+            &post(&s.app, "/api/games/999/resign", json!({})).await,
+            StatusCode::NOT_FOUND,
+            "no game",
+        );
+        let id = new_game(&s.app, json!({})).await;
+        assert_error(
+            &call(&s.app, "GET", &format!("/api/games/{id}/ws"), None).await,
+            StatusCode::BAD_REQUEST,
+            "WebSocket",
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn illegal_moves_and_actions() {
+        let s = server();
+        let id = new_game(&s.app, json!({"variant": "Standard"})).await;
+        let uri = format!("/api/games/{id}/move");
+        let mv = |m: &str| post(&s.app, &uri, json!({ "move": m }));
+        assert_error(
+            &mv("(0T1)e2(0T1)e5").await,
+            StatusCode::BAD_REQUEST,
+            "cannot move to (0T1)e5",
+        );
+        assert_error(
+            &mv("(0T1)e7(0T1)e5").await,
+            StatusCode::BAD_REQUEST,
+            "belongs to the other player",
+        );
+        assert_error(&mv("(0T1)e4(0T1)e5").await, StatusCode::BAD_REQUEST, "no piece");
+        assert_error(&mv("(3T9)e2(3T9)e4").await, StatusCode::BAD_REQUEST, "illegal move");
+        assert_error(&mv("e2 to e4").await, StatusCode::BAD_REQUEST, "bad move");
+        assert_error(&mv(&"x".repeat(200)).await, StatusCode::BAD_REQUEST, "at most 100");
+        assert_error(
+            &post(&s.app, &format!("/api/games/{id}/move"), json!({"mv": 1})).await,
+            StatusCode::BAD_REQUEST,
+            "invalid JSON",
+        );
+        assert_error(
+            &call(&s.app, "POST", &format!("/api/games/{id}/submit"), None).await,
+            StatusCode::BAD_REQUEST,
+            "at least one move",
+        );
+        assert_error(
+            &call(&s.app, "POST", &format!("/api/games/{id}/undo"), None).await,
+            StatusCode::CONFLICT,
+            "no move",
+        );
+        assert_error(
+            &call(&s.app, "GET", &format!("/api/games/{id}/moves?l=0&t=2"), None).await,
+            StatusCode::BAD_REQUEST,
+            "square",
+        );
+        assert_error(
+            &call(&s.app, "GET", &format!("/api/games/{id}/moves?l=x&t=2&square=e2"), None).await,
+            StatusCode::BAD_REQUEST,
+            "integer",
+        );
+        assert_error(
+            &call(&s.app, "GET", &format!("/api/games/{id}/moves?l=0&t=2&square=z9"), None).await,
+            StatusCode::BAD_REQUEST,
+            "not a square",
+        );
+        assert_error(
+            &call(&s.app, "GET", &format!("/api/games/{id}/moves?l=5&t=2&square=e2"), None).await,
+            StatusCode::BAD_REQUEST,
+            "no board",
+        );
+        assert_error(
+            &call(&s.app, "GET", &format!("/api/games/{id}?at=x"), None).await,
+            StatusCode::BAD_REQUEST,
+            "'at'",
+        );
+        assert_error(
+            &post(&s.app, &format!("/api/games/{id}/resign"), json!({"color": "green"})).await,
+            StatusCode::BAD_REQUEST,
+            "color",
+        );
+        // A king left in check cannot be submitted: the rules' reason is given.
+        let id = new_game(
+            &s.app,
+            json!({"import": "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K3r:0:1:b]"}),
+        )
+        .await;
+        play(&s.app, id, &["(0T1)e1(0T1)d1"]).await;
+        submit(&s.app, id).await;
+        play(&s.app, id, &["(0T2)a1(0T2)b1"]).await;
+        assert_error(
+            &call(&s.app, "POST", &format!("/api/games/{id}/submit"), None).await,
+            StatusCode::BAD_REQUEST,
+            "could be captured",
+        );
+        // Game over: no more moves.
+        post(&s.app, &format!("/api/games/{id}/resign"), json!({})).await;
+        assert_error(
+            &post(
+                &s.app,
+                &format!("/api/games/{id}/move"),
+                json!({"move": "(0T2)a1(0T2)a2"}),
+            )
+            .await,
+            StatusCode::CONFLICT,
+            "game is over",
+        );
+        assert_error(
+            &post(&s.app, &format!("/api/games/{id}/resign"), json!({})).await,
+            StatusCode::CONFLICT,
+            "already over",
+        );
+    }
+}
+
+mod play {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn static_files() {
+        let s = server();
+        for (uri, needle) in [
+            ("/", "<svg id=\"view\""),
+            ("/app.js", "data-square"),
+            ("/style.css", ".board"),
+            ("/favicon.svg", "<svg"),
+            ("/favicon.ico", "<svg"),
+        ] {
+            let (status, body) = call(&s.app, "GET", uri, None).await;
+            assert_eq!(status, StatusCode::OK, "{uri}");
+            assert!(body.as_str().unwrap().contains(needle), "{uri}");
+        }
+        let (_, info) = call(&s.app, "GET", "/api/info", None).await;
+        assert_eq!(info["engines"], json!(["fast"]));
+        assert_eq!(info["bots"], json!(["alphabeta", "greedy", "random"]));
+        assert_eq!(
+            info["variants"].as_array().unwrap().len(),
+            chess5d_rules::VARIANTS.len()
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn mate_with_branch_and_hop() {
+        let s = server();
+        let id = new_game(
+            &s.app,
+            json!({ "import": MATE_LINE, "white": {"type": "human", "name": "Ann"} }),
+        )
+        .await;
+        let (_, moves) = call(&s.app, "GET", &format!("/api/games/{id}/moves?l=0&t=2&square=a1"), None).await;
+        let targets: Vec<&str> = moves["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["to"]["name"].as_str().unwrap())
+            .collect();
+        assert!(targets.contains(&"(0T1)a2"), "{targets:?}");
+        play(&s.app, id, &["(0T1)a1(0T1)a2"]).await;
+        submit(&s.app, id).await;
+        play(&s.app, id, &["(0T1)e5(0T1)d4"]).await;
+        submit(&s.app, id).await;
+        let v = play(&s.app, id, &["(0T2)a2(0T1)a2"]).await;
+        assert_eq!(v["timelines"].as_array().unwrap().len(), 2);
+        assert_eq!(v["pending"][0]["kind"], "branch");
+        submit(&s.app, id).await;
+        let v = play(&s.app, id, &["(0T2)d4(1T1)e3"]).await;
+        assert_eq!(v["pending"][0]["kind"], "hop");
+        submit(&s.app, id).await;
+        let v = play(&s.app, id, &["(0T3)c1(0T3)b1"]).await;
+        assert_eq!(v["can_submit"], false);
+        assert!(v["submit_error"].as_str().unwrap().contains("(1T2)"), "{v}");
+        let (_, v) = call(&s.app, "POST", &format!("/api/games/{id}/undo"), None).await;
+        assert_eq!(v["pending"], json!([]));
+        play(&s.app, id, &["(0T3)c1(0T3)b1", "(1T2)c1(1T2)e1"]).await;
+        let v = submit(&s.app, id).await;
+        assert_eq!(v["result"], "1-0");
+        assert_eq!(v["termination"], "checkmate");
+        assert!(v["check"].is_object());
+        let (status, pgn) = call(&s.app, "GET", &format!("/api/games/{id}/pgn"), None).await;
+        assert_eq!(status, StatusCode::OK);
+        let pgn = pgn.as_str().unwrap();
+        assert!(
+            pgn.contains("[White \"Ann\"]") && pgn.contains("(1T2)Re1#") && pgn.contains("1-0"),
+            "{pgn}"
+        );
+        // Review an earlier position.
+        let (_, r) = call(&s.app, "GET", &format!("/api/games/{id}?at=2"), None).await;
+        assert_eq!(r["review"], 2);
+        assert_eq!(r["timelines"].as_array().unwrap().len(), 1);
+        // The list shows it; it can be deleted.
+        let (_, list) = call(&s.app, "GET", "/api/games", None).await;
+        let g = &list["games"][0];
+        assert_eq!(
+            (g["id"].as_i64(), g["white"].as_str(), g["result"].as_str()),
+            (Some(id), Some("Ann"), Some("1-0"))
+        );
+        let (status, _) = call(&s.app, "DELETE", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            call(&s.app, "GET", &format!("/api/games/{id}"), None).await.0,
+            StatusCode::NOT_FOUND
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_variant_starts() {
+        let s = server();
+        for v in chess5d_rules::VARIANTS {
+            let (status, g) = post(&s.app, "/api/games", json!({ "variant": v.name })).await;
+            assert_eq!(status, StatusCode::CREATED, "{}: {g}", v.name);
+            assert_eq!(g["variant"], v.name);
+            assert!(!g["boards"].as_array().unwrap().is_empty());
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn survives_restart() {
+        let s = server();
+        let id = new_game(&s.app, json!({"variant": "Standard - Two Timelines"})).await;
+        play(&s.app, id, &["(-0T1)e2(-0T1)e4", "(+0T1)d2(+0T1)d4"]).await;
+        submit(&s.app, id).await;
+        play(&s.app, id, &["(-0T1)e7(-0T1)e5"]).await; // unsubmitted: not stored
+        s.state.shutdown();
+        let state = AppState::open(config(s.db.clone())).unwrap();
+        let app = router(state);
+        let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["action_count"], 1);
+        assert_eq!(v["to_move"], "black");
+        assert!(v["pgn"].as_str().unwrap().contains("(-0T1)e4 (+0T1)d4"), "{}", v["pgn"]);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn engine_answers_and_engine_vs_engine() {
+        let s = server();
+        let black = json!({"type": "engine", "engine": "fast", "bot": "greedy", "movetime_ms": 50});
+        let id = new_game(&s.app, json!({ "variant": "Standard", "black": black })).await;
+        play(&s.app, id, &["(0T1)e2(0T1)e4"]).await;
+        submit(&s.app, id).await;
+        let v = wait_for(&s.app, id, |v| v["action_count"] == 2).await;
+        assert_eq!(v["to_move"], "white");
+        assert_eq!(v["engine_error"], Value::Null);
+        // The engine's turn cannot be played by a request.
+        let id2 = new_game(
+            &s.app,
+            json!({ "variant": "Very Small", "white": black, "black": black }),
+        )
+        .await;
+        let v = wait_for(&s.app, id2, |v| v["action_count"].as_u64() >= Some(4)).await;
+        assert_eq!(v["engine_error"], Value::Null);
+        let (status, _) = post(&s.app, &format!("/api/games/{id2}/resign"), json!({})).await;
+        assert_eq!(status, StatusCode::OK);
+        let id3 = new_game(
+            &s.app,
+            json!({ "variant": "Standard", "white": {"type": "engine", "engine": "fast", "movetime_ms": 3000} }),
+        )
+        .await;
+        assert_error(
+            &post(
+                &s.app,
+                &format!("/api/games/{id3}/move"),
+                json!({"move": "(0T1)e2(0T1)e4"}),
+            )
+            .await,
+            StatusCode::CONFLICT,
+            "engine's turn",
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn clock_runs_out() {
+        let s = server();
+        let id = new_game(
+            &s.app,
+            json!({ "variant": "Standard", "clock": {"initial_ms": 1000, "increment_ms": 0} }),
+        )
+        .await;
+        let v = wait_for(&s.app, id, |v| !v["result"].is_null()).await;
+        assert_eq!(v["result"], "0-1");
+        assert_eq!(v["termination"], "time");
+        assert_eq!(v["clock"]["white_ms"], 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn puzzles_load_and_solve() {
+        let s = server();
+        let (_, list) = call(&s.app, "GET", "/api/puzzles", None).await;
+        let list = list["puzzles"].as_array().unwrap();
+        assert!(list.len() >= 6);
+        for p in list {
+            assert!(p["mate_in"].is_number(), "puzzle does not load: {p}");
+            assert_eq!(p["status"], "unsolved");
+        }
+        let (status, v) = call(&s.app, "POST", "/api/puzzles/rook-tactics-1", None).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let id = v["id"].as_i64().unwrap();
+        play(&s.app, id, &["(0T3)e1(0T3)e5"]).await;
+        let v = submit(&s.app, id).await;
+        assert_eq!(v["puzzle"]["status"], "solved");
+        // A wrong answer fails.
+        let (_, v) = call(&s.app, "POST", "/api/puzzles/brawn-tactics-1", None).await;
+        let id = v["id"].as_i64().unwrap();
+        play(&s.app, id, &["(0T3)a1(0T3)a2"]).await;
+        let v = submit(&s.app, id).await;
+        assert_eq!(v["puzzle"]["status"], "failed");
+        let (_, list) = call(&s.app, "GET", "/api/puzzles", None).await;
+        let status = |pid: &str| {
+            list["puzzles"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["id"] == pid)
+                .unwrap()["status"]
+                .clone()
+        };
+        assert_eq!(status("rook-tactics-1"), "solved");
+        assert_eq!(status("brawn-tactics-1"), "failed");
+    }
+
+    /// Every mate-in-1 puzzle of the collection has a mating action (checked with the rules).
+    #[test]
+    fn mate_in_one_puzzles_are_sound() {
+        use chess5d_rules::{Budget, Outcome};
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/puzzles");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let loaded = chess5d_notation::load(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if loaded
+                .header("Puzzle")
+                .is_some_and(|p| !p.to_ascii_lowercase().ends_with("-1"))
+            {
+                continue;
+            }
+            let pos = loaded.game.position();
+            let mates = pos.legal_actions(Budget::DEFAULT).any(|a| {
+                let mut c = pos.clone();
+                for m in &a {
+                    c.play_unchecked(m);
+                }
+                c.submit_unchecked();
+                c.outcome(Budget::DEFAULT) == Outcome::Checkmate
+            });
+            assert!(mates, "{}: no mate in one", path.display());
+            checked += 1;
+        }
+        assert!(checked >= 5);
+    }
+}
+
+mod load {
+    use super::*;
+    use chess5d_rules::{Budget, Game};
+
+    /// Many games at once through the API, each playing legal actions until time is up; then the
+    /// database must hold every submitted action. `CHESS5D_LOAD_SECS` (default 3) and
+    /// `CHESS5D_LOAD_GAMES` (default 50) set the size.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_games() {
+        let secs: u64 = std::env::var("CHESS5D_LOAD_SECS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(3);
+        let games: usize = std::env::var("CHESS5D_LOAD_GAMES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(50);
+        let s = server();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+        let mut tasks = Vec::new();
+        for g in 0..games {
+            let app = s.app.clone();
+            tasks.push(tokio::spawn(async move {
+                let variant = ["Standard", "Very Small", "Small", "Standard - Two Timelines"][g % 4];
+                let id = new_game(&app, json!({ "variant": variant })).await;
+                let mut mirror = Game::new(chess5d_rules::Variant::by_name(variant).unwrap().position());
+                let mut submitted = 0usize;
+                let mut requests = 1usize;
+                while tokio::time::Instant::now() < deadline {
+                    let pos = mirror.position().clone();
+                    let actions: Vec<_> = pos.legal_actions(Budget::tests(50_000)).take(8).collect();
+                    let Some(action) = actions.get((g + submitted) % actions.len().max(1)).cloned() else {
+                        break;
+                    };
+                    for m in &action {
+                        let (status, v) = post(
+                            &app,
+                            &format!("/api/games/{id}/move"),
+                            json!({ "move": chess5d_notation::long::write_move(m, pos.even()) }),
+                        )
+                        .await;
+                        assert_eq!(status, StatusCode::OK, "{v}");
+                        requests += 1;
+                    }
+                    let v = submit(&app, id).await;
+                    requests += 1;
+                    mirror.play_action(&action).unwrap();
+                    submitted += 1;
+                    assert_eq!(v["action_count"].as_u64(), Some(submitted as u64));
+                    if !v["result"].is_null() {
+                        break;
+                    }
+                }
+                (id, submitted, requests)
+            }));
+        }
+        let mut total_actions = 0;
+        let mut total_requests = 0;
+        let mut results = Vec::new();
+        for t in tasks {
+            let (id, n, r) = t.await.unwrap();
+            total_actions += n;
+            total_requests += r;
+            results.push((id, n));
+        }
+        // Every action is in the database (read it directly, not through the server's memory).
+        s.state.shutdown();
+        let conn = rusqlite::Connection::open(&s.db).unwrap();
+        for (id, n) in results {
+            let (stored, text): (i64, String) = conn
+                .query_row("SELECT n_actions, actions FROM games WHERE id = ?1", [id], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .unwrap();
+            assert_eq!(stored as usize, n, "game {id}");
+            assert_eq!(text.lines().count(), n, "game {id}");
+        }
+        eprintln!("load: {games} games, {secs} s, {total_actions} actions, {total_requests} requests");
+        assert!(total_actions >= games);
+    }
+}

@@ -1,0 +1,97 @@
+// Shared helpers of the browser tests: a Chromium from the system driven by playwright-core,
+// servers started on free ports with fresh databases, and click helpers for the SVG view.
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const SHOTS = join(here, 'screenshots');
+mkdirSync(SHOTS, { recursive: true });
+
+/** Launches Chromium (CHROMIUM_PATH, default /usr/bin/chromium) with a fresh profile. */
+export async function launch() {
+  const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'pw-')), {
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 800 },
+  });
+  const page = ctx.pages()[0] ?? await ctx.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { ctx, page, errors };
+}
+
+/**
+ * Starts a server with SERVER_CMD (e.g. "target/release/chess5d serve") on a free port with the
+ * given database; resolves to { url, proc, stop() } once it printed its address.
+ */
+export function startServer(db) {
+  const cmd = process.env.SERVER_CMD;
+  if (!cmd) throw new Error('SERVER_CMD is not set (run tests/browser/run.sh)');
+  const parts = cmd.split(/\s+/).filter(Boolean);
+  const proc = spawn(parts[0], [...parts.slice(1), '--addr', '127.0.0.1:0', '--db', db], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20000);
+    const onData = (d) => {
+      out += d;
+      const m = out.match(/listening on (http:\/\/\S+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1], proc, output: () => out,
+          stop: () => new Promise((res) => { proc.once('exit', (code, sig) => res({ code, sig })); proc.kill('SIGTERM'); }),
+        });
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', (d) => { out += d; });
+    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}): ${out}`)); });
+  });
+}
+
+/** A fresh database path. */
+export function freshDb() {
+  return join(mkdtempSync(join(tmpdir(), 'chess5d-db-')), 'games.db');
+}
+
+/** The locator of a board: [timeline label, turn, colour]. */
+export function board(page, [l, t, color]) {
+  return page.locator(`#world .board[data-l="${l}"][data-t="${t}"][data-color="${color}"]`);
+}
+
+/** The square of a board. */
+export function square(page, b, sq) {
+  return board(page, b).locator(`rect[data-square="${sq}"]`);
+}
+
+/** Plays a move by two clicks: the piece, then its destination (highlighted first). */
+export async function move(page, from, fromSq, to, toSq) {
+  await square(page, from, fromSq).click();
+  const dest = square(page, to, toSq);
+  await dest.and(page.locator('[data-dest]')).waitFor({ timeout: 5000 });
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/move') && r.request().method() === 'POST'),
+    dest.click(),
+  ]);
+}
+
+/** Clicks Submit and waits for the server's answer. */
+export async function submit(page) {
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/submit')),
+    page.getByRole('button', { name: 'Submit', exact: true }).click(),
+  ]);
+}
+
+/** The id of the game open in the page. */
+export function gameId(page) {
+  const m = page.url().match(/#\/game\/(\d+)/);
+  return m ? Number(m[1]) : null;
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs the browser tests of the web GUI on a fresh machine: installs Chromium if missing,
+# npm ci (playwright-core only), builds the server, starts it on a free port with a fresh
+# database, runs `node --test tests/browser/`, stops the server, exits with node's status.
+# SERVER_CMD may name an already built server command (e.g. "target/release/chess5d serve").
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if [ -z "${CHROMIUM_PATH:-}" ]; then
+  if ! command -v chromium >/dev/null 2>&1; then
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+    $SUDO apt-get update
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium fonts-dejavu-core
+  fi
+  CHROMIUM_PATH="$(command -v chromium)"
+fi
+export CHROMIUM_PATH
+
+[ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+
+if [ -z "${SERVER_CMD:-}" ]; then
+  target="${CARGO_TARGET_DIR:-target}"
+  if [ -x "$target/release/chess5d" ] && "$target/release/chess5d" serve --help 2>&1 | grep -q 'chess5d serve'; then
+    SERVER_CMD="$target/release/chess5d serve"
+  else
+    cargo build --release -p chess5d-server --example serve
+    SERVER_CMD="$target/release/examples/serve"
+  fi
+fi
+export SERVER_CMD
+
+tmp="$(mktemp -d)"
+# shellcheck disable=SC2086
+$SERVER_CMD --addr 127.0.0.1:0 --db "$tmp/games.db" > "$tmp/server.log" 2>&1 &
+pid=$!
+cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$tmp"; }
+trap cleanup EXIT
+for _ in $(seq 200); do grep -q 'http://' "$tmp/server.log" && break; sleep 0.1; done
+BASE_URL="$(grep -o 'http://[^ ]*' "$tmp/server.log" | head -1)"
+if [ -z "$BASE_URL" ]; then echo "server did not start:"; cat "$tmp/server.log"; exit 1; fi
+export BASE_URL
+echo "server: $SERVER_CMD at $BASE_URL"
+status=0
+node --test tests/browser/ || status=$?
+exit $status
