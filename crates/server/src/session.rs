@@ -128,6 +128,9 @@ pub struct Session {
     /// Cached: whether the side to move is in check and the checking move.
     check: Option<(Coord, Coord)>,
     pub deleted: bool,
+    /// Cached 5DPGN and action texts (rebuilt when an action is submitted or the game ends).
+    pgn_text: String,
+    actions_json: Vec<Value>,
 }
 
 pub fn color_name(c: Color) -> &'static str {
@@ -200,6 +203,8 @@ impl Session {
             engine_info: None,
             check: None,
             deleted: false,
+            pgn_text: String::new(),
+            actions_json: Vec::new(),
         };
         s.after_change(true);
         if let Some(c) = &mut s.clock {
@@ -243,8 +248,10 @@ impl Session {
             engine_info: None,
             check: None,
             deleted: false,
+            pgn_text: String::new(),
+            actions_json: Vec::new(),
         };
-        s.after_change(false);
+        s.after_change(true);
         Ok(s)
     }
 
@@ -324,6 +331,14 @@ impl Session {
                 _ => {}
             }
         }
+        if submitted {
+            self.refresh_texts();
+        }
+    }
+
+    fn refresh_texts(&mut self) {
+        self.pgn_text = self.build_pgn();
+        self.actions_json = self.action_texts();
     }
 
     pub fn finish(&mut self, result: &str, termination: &str) {
@@ -344,6 +359,7 @@ impl Session {
             }
         }
         self.version += 1;
+        self.refresh_texts();
     }
 
     /// The pseudo-legal moves of the piece on `(l, t, square)`.
@@ -482,6 +498,10 @@ impl Session {
 
     /// The game as 5DPGN.
     pub fn pgn(&self) -> String {
+        self.pgn_text.clone()
+    }
+
+    fn build_pgn(&self) -> String {
         let mut headers = self.headers.clone();
         headers.push(("White".into(), self.players[0].display()));
         headers.push(("Black".into(), self.players[1].display()));
@@ -616,10 +636,10 @@ impl Session {
             "promotions": promotions,
             "result": self.result,
             "termination": self.termination,
-            "actions": self.action_texts(),
+            "actions": self.actions_json,
             "action_count": n,
             "review": review,
-            "pgn": self.pgn(),
+            "pgn": self.pgn_text,
             "clock": self.clock.as_ref().map(|c| json!({
                 "initial_ms": c.initial_ms, "increment_ms": c.increment_ms,
                 "white_ms": c.now_ms(Color::White, self.to_move()).max(0),

@@ -673,3 +673,54 @@ mod load {
         assert!(total_actions >= games);
     }
 }
+
+mod config {
+    use chess5d_server::Config;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn command_line_and_file() {
+        let c = Config::from_args(&args(&[
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            "x.db",
+            "--engine",
+            "a=@internal",
+        ]))
+        .unwrap();
+        assert_eq!(c.addr.port(), 0);
+        assert_eq!(c.db, std::path::PathBuf::from("x.db"));
+        assert_eq!(
+            (c.engines[0].name.as_str(), c.engines[0].command.as_str()),
+            ("a", "@internal")
+        );
+        let default = Config::from_args(&[]).unwrap();
+        assert_eq!(default.engines[0].name, "chess5d");
+        assert!(default.engines[0].command.ends_with(" engine"));
+        let file = super::temp_db().with_file_name("server.conf");
+        std::fs::write(
+            &file,
+            "# engines\naddr = 127.0.0.1:9999\nengine fast = @internal\nengine other = ./my-engine --x\n",
+        )
+        .unwrap();
+        let c = Config::from_args(&args(&["--config", file.to_str().unwrap()])).unwrap();
+        assert_eq!(c.addr.port(), 9999);
+        assert_eq!(c.engines.len(), 2);
+        assert_eq!(c.engines[1].command, "./my-engine --x");
+        for bad in [
+            &["--addr"][..],
+            &["--addr", "nowhere"],
+            &["--engine", "noequals"],
+            &["--bogus", "1"],
+        ] {
+            assert!(Config::from_args(&args(bad)).is_err(), "{bad:?}");
+        }
+        std::fs::write(&file, "what is this\n").unwrap();
+        let e = Config::from_args(&args(&["--config", file.to_str().unwrap()])).unwrap_err();
+        assert!(e.contains(":1:"), "{e}");
+    }
+}
