@@ -99,6 +99,7 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 fn report(pos: &Position, ply: usize, o: &Options) {
+    let started = Instant::now();
     let even = pos.even();
     let moves: Vec<String> = match o.moves {
         MovesShown::Present => pos.present_moves().iter().map(|m| m.long(even)).collect(),
@@ -109,6 +110,10 @@ fn report(pos: &Position, ply: usize, o: &Options) {
     let in_check = pos.in_check();
     let count = o.count_cap.map(|cap| pos.count_actions(cap, Budget::DEFAULT));
     let present = pos.present_turn();
+    // Work figures for tuning the search, on request.
+    if std::env::var_os("CHESS5D_TIMING").is_some() {
+        eprintln!("ply {ply}: {:.1} ms", started.elapsed().as_secs_f64() * 1000.0);
+    }
     if o.json {
         let (n, bound) = match count {
             None => (serde_json::Value::Null, serde_json::Value::Null),

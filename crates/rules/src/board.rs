@@ -41,6 +41,7 @@ pub(crate) fn place_hash(board_hash: u64, l: i32, t: i32) -> u64 {
 pub struct Board {
     squares: [Option<Piece>; 64],
     by_color: [u64; 2],
+    royals: [u64; 2],
     /// En passant: the square a pawn skipped and the square of that pawn, if the move that made
     /// this board was a double step along y.
     ep: Option<(Square, Square)>,
@@ -59,6 +60,7 @@ impl Board {
         Board {
             squares: [None; 64],
             by_color: [0; 2],
+            royals: [0; 2],
             ep: None,
             hash: 0,
         }
@@ -76,10 +78,14 @@ impl Board {
         let i = sq.index();
         if let Some(old) = self.squares[i] {
             self.by_color[old.color().index()] &= !(1u64 << i);
+            self.royals[old.color().index()] &= !(1u64 << i);
             self.hash ^= ZOBRIST[i][old.code() as usize & 63];
         }
         if let Some(new) = piece {
             self.by_color[new.color().index()] |= 1u64 << i;
+            if new.role().is_royal() {
+                self.royals[new.color().index()] |= 1u64 << i;
+            }
             self.hash ^= ZOBRIST[i][new.code() as usize & 63];
         }
         self.squares[i] = piece;
@@ -89,6 +95,12 @@ impl Board {
     #[inline]
     pub fn occupied_by(&self, color: Color) -> u64 {
         self.by_color[color.index()]
+    }
+
+    /// Squares of the royal pieces (kings, royal queens) of a colour.
+    #[inline]
+    pub fn royals(&self, color: Color) -> u64 {
+        self.royals[color.index()]
     }
 
     /// All occupied squares.
@@ -122,7 +134,7 @@ impl Board {
 
     /// Whether a royal piece of `color` stands on the board.
     pub fn has_royal(&self, color: Color) -> bool {
-        self.pieces().any(|(_, p)| p.is_royal_of(color))
+        self.royals[color.index()] != 0
     }
 
     /// The piece placement in 5DFEN (ranks from the top, `*` on unmoved pawns, brawns, kings

@@ -16,6 +16,9 @@ pub(crate) struct Dirs {
     /// The vectors that stay on the board (`dt = dl = 0`), listed first.
     pub(crate) spatial: usize,
     pub(crate) slides: bool,
+    /// The vectors leaving the board, grouped by their board step `(dt, dl)`, each with its
+    /// `(dx, dy)` parts.
+    pub(crate) groups: Vec<(i32, i32, Vec<(i32, i32)>)>,
 }
 
 fn all_unit_vectors() -> Vec<Vector> {
@@ -41,10 +44,18 @@ fn axes(v: &Vector) -> usize {
 fn make_dirs(mut vectors: Vec<Vector>, slides: bool) -> Dirs {
     vectors.sort_by_key(|v| (v[2] != 0 || v[3] != 0, *v));
     let spatial = vectors.iter().filter(|v| v[2] == 0 && v[3] == 0).count();
+    let mut groups: Vec<(i32, i32, Vec<(i32, i32)>)> = Vec::new();
+    for v in &vectors[spatial..] {
+        match groups.iter_mut().find(|g| g.0 == v[2] && g.1 == v[3]) {
+            Some(g) => g.2.push((v[0], v[1])),
+            None => groups.push((v[2], v[3], vec![(v[0], v[1])])),
+        }
+    }
     Dirs {
         vectors,
         spatial,
         slides,
+        groups,
     }
 }
 
@@ -397,6 +408,28 @@ impl Position {
     pub(crate) fn find_attack_from(&self, id: BoardId, path: &mut Vec<Coord>) -> Option<Attack> {
         let board = self.board(id)?;
         let attacker = id.color();
+        let victim = attacker.other();
+        let size = self.size();
+        // Royal pieces on this very board: look backwards from each of them.
+        let mut royals = board.royals(victim);
+        while royals != 0 {
+            let i = royals.trailing_zeros() as usize;
+            royals &= royals - 1;
+            let target = Square::from_index(i);
+            path.clear();
+            if let Some((sq, piece)) = in_board_attacker(board, target, attacker, size, path, id) {
+                return Some(Attack {
+                    from: Coord { board: id, square: sq },
+                    to: Coord {
+                        board: id,
+                        square: target,
+                    },
+                    piece,
+                    path: path.clone(),
+                });
+            }
+        }
+        // Attacks leaving the board.
         let mut own = board.occupied_by(attacker);
         while own != 0 {
             let i = own.trailing_zeros() as usize;
@@ -404,107 +437,171 @@ impl Position {
             let sq = Square::from_index(i);
             let piece = board.get(sq).expect("occupied");
             let from = Coord { board: id, square: sq };
-            if let Some(a) = self.piece_attack(from, piece, board, path) {
+            if let Some(a) = self.cross_board_attack(from, piece, path) {
                 return Some(a);
             }
         }
         None
     }
 
-    fn piece_attack(&self, from: Coord, piece: Piece, home: &Board, path: &mut Vec<Coord>) -> Option<Attack> {
+    fn cross_board_attack(&self, from: Coord, piece: Piece, path: &mut Vec<Coord>) -> Option<Attack> {
         let attacker = piece.color();
         let victim = attacker.other();
         let size = self.size();
         let (x0, y0) = (from.square.x(), from.square.y());
         let (l0, t0) = (from.board.l, from.board.t);
         let role = piece.role();
-        let found = |to: Coord, path: &Vec<Coord>| Attack {
-            from,
-            to,
-            piece,
-            path: path.clone(),
-        };
         if role.is_pawnlike() {
             let f = forward_y(attacker);
             let fl = forward_l(attacker);
-            let mut cands: [(i32, i32, i32, i32); 7] = [
-                (0, 0, -1, f),
-                (0, 0, 1, f),
-                (fl, -1, 0, 0),
-                (fl, 1, 0, 0),
-                (i32::MIN, 0, 0, 0),
-                (i32::MIN, 0, 0, 0),
-                (i32::MIN, 0, 0, 0),
+            let brawn = role == Role::Brawn;
+            let cands: [(bool, i32, i32, i32, i32); 5] = [
+                (true, fl, -1, 0, 0),
+                (true, fl, 1, 0, 0),
+                (brawn, fl, 0, -1, 0),
+                (brawn, fl, 0, 1, 0),
+                (brawn, fl, 0, 0, f),
             ];
-            if role == Role::Brawn {
-                cands[4] = (fl, 0, -1, 0);
-                cands[5] = (fl, 0, 1, 0);
-                cands[6] = (fl, 0, 0, f);
-            }
-            let brawn_back = (0, -1, 0, f);
-            for (dl, dt, dx, dy) in cands.into_iter().chain((role == Role::Brawn).then_some(brawn_back)) {
-                if dl == i32::MIN {
+            let back = (brawn, 0, -1, 0, f);
+            for (on, dl, dt, dx, dy) in cands.into_iter().chain(std::iter::once(back)) {
+                if !on || !size.contains(x0 + dx, y0 + dy) {
                     continue;
                 }
-                let (x, y) = (x0 + dx, y0 + dy);
-                if !size.contains(x, y) {
+                let Some(b) = self.board_at(l0 + dl, t0 + 2 * dt) else {
                     continue;
-                }
-                let b = if dl == 0 && dt == 0 {
-                    home
-                } else {
-                    match self.board_at(l0 + dl, t0 + 2 * dt) {
-                        Some(b) => b,
-                        None => continue,
-                    }
                 };
-                let sq = Square::new(x as u8, y as u8);
-                if b.get(sq).is_some_and(|p| p.is_royal_of(victim)) {
+                let sq = Square::new((x0 + dx) as u8, (y0 + dy) as u8);
+                if b.royals(victim) & (1u64 << sq.index()) != 0 {
                     path.clear();
-                    return Some(found(Coord::new(l0 + dl, t0 + 2 * dt, sq), path));
+                    return Some(Attack {
+                        from,
+                        to: Coord::new(l0 + dl, t0 + 2 * dt, sq),
+                        piece,
+                        path: Vec::new(),
+                    });
                 }
             }
             return None;
         }
         let d = dirs(role);
-        for (i, v) in d.vectors.iter().enumerate() {
-            let spatial = i < d.spatial;
-            path.clear();
+        for (dt, dl, dxys) in &d.groups {
             let mut k = 1;
             loop {
-                let (x, y) = (x0 + k * v[0], y0 + k * v[1]);
-                if !size.contains(x, y) {
+                let (l, t) = (l0 + k * dl, t0 + 2 * k * dt);
+                let Some(b) = self.board_at(l, t) else { break };
+                let mut royals = b.royals(victim);
+                while royals != 0 {
+                    let i = royals.trailing_zeros() as usize;
+                    royals &= royals - 1;
+                    let r = Square::from_index(i);
+                    let (ddx, ddy) = (r.x() - x0, r.y() - y0);
+                    if ddx % k != 0 || ddy % k != 0 || !dxys.contains(&(ddx / k, ddy / k)) {
+                        continue;
+                    }
+                    let (dx, dy) = (ddx / k, ddy / k);
+                    // Every square strictly between must exist and be empty.
+                    path.clear();
+                    let mut clear = true;
+                    for j in 1..k {
+                        let c = Coord::new(
+                            l0 + j * dl,
+                            t0 + 2 * j * dt,
+                            Square::new((x0 + j * dx) as u8, (y0 + j * dy) as u8),
+                        );
+                        match self.board_at(c.board.l, c.board.t) {
+                            Some(pb) if pb.get(c.square).is_none() => path.push(c),
+                            _ => {
+                                clear = false;
+                                break;
+                            }
+                        }
+                    }
+                    if clear {
+                        return Some(Attack {
+                            from,
+                            to: Coord::new(l, t, r),
+                            piece,
+                            path: path.clone(),
+                        });
+                    }
+                }
+                if !d.slides || k >= 64 {
                     break;
                 }
-                let (l, t) = (l0 + k * v[3], t0 + 2 * k * v[2]);
-                let b = if spatial {
-                    home
-                } else {
-                    match self.board_at(l, t) {
-                        Some(b) => b,
-                        None => break,
-                    }
-                };
-                let sq = Square::new(x as u8, y as u8);
-                match b.get(sq) {
-                    None => {
-                        if !d.slides {
-                            break;
-                        }
-                        path.push(Coord::new(l, t, sq));
-                    }
-                    Some(p) => {
-                        if p.is_royal_of(victim) {
-                            return Some(found(Coord::new(l, t, sq), path));
-                        }
-                        break;
-                    }
+                // A ray that moves on the board ends at its edge.
+                if dxys
+                    .iter()
+                    .all(|&(dx, dy)| !size.contains(x0 + (k + 1) * dx, y0 + (k + 1) * dy))
+                {
+                    break;
                 }
                 k += 1;
             }
         }
         None
     }
+}
+
+/// The attacker of colour `by` on this board that could capture on `target` without leaving the
+/// board, with the empty squares between (pushed onto `path`).
+fn in_board_attacker(
+    board: &Board,
+    target: Square,
+    by: Color,
+    size: Size,
+    path: &mut Vec<Coord>,
+    id: BoardId,
+) -> Option<(Square, Piece)> {
+    let (x0, y0) = (target.x(), target.y());
+    let at = |x: i32, y: i32| -> Option<(Square, Piece)> {
+        if size.contains(x, y) {
+            let sq = Square::new(x as u8, y as u8);
+            board.get(sq).filter(|p| p.color() == by).map(|p| (sq, p))
+        } else {
+            None
+        }
+    };
+    for (dx, dy) in [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)] {
+        if let Some(found) = at(x0 + dx, y0 + dy).filter(|(_, p)| p.role() == Role::Knight) {
+            return Some(found);
+        }
+    }
+    let f = forward_y(by);
+    for dx in [-1, 1] {
+        if let Some(found) = at(x0 + dx, y0 - f).filter(|(_, p)| p.role().is_pawnlike()) {
+            return Some(found);
+        }
+    }
+    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        let diagonal = dx != 0 && dy != 0;
+        let start = path.len();
+        let mut k = 1;
+        loop {
+            let (x, y) = (x0 + k * dx, y0 + k * dy);
+            if !size.contains(x, y) {
+                break;
+            }
+            let sq = Square::new(x as u8, y as u8);
+            match board.get(sq) {
+                None => path.push(Coord { board: id, square: sq }),
+                Some(p) => {
+                    if p.color() == by {
+                        let r = p.role();
+                        let slider = matches!(r, Role::Queen | Role::RoyalQueen | Role::Princess)
+                            || (diagonal && r == Role::Bishop)
+                            || (!diagonal && r == Role::Rook);
+                        if slider || (k == 1 && matches!(r, Role::King | Role::CommonKing)) {
+                            return Some((sq, p));
+                        }
+                    }
+                    break;
+                }
+            }
+            k += 1;
+        }
+        path.truncate(start);
+    }
+    None
 }
 
 /// Whether a piece of colour `by` standing on this board could capture on `sq` without leaving

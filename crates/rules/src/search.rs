@@ -156,7 +156,17 @@ pub struct LegalActions {
     budget: u64,
     tests: u64,
     yielded: std::collections::HashSet<u64>,
+    /// Per move: its option index on its source axis, on its landing axis (hops), and on every
+    /// slot (`usize::MAX` where it has none).
+    play_index: Vec<usize>,
+    arrive_index: Vec<usize>,
+    branch_index: Vec<usize>,
     exhausted: bool,
+    /// How many candidates failed for each kind of reason (for tuning).
+    stats: [u64; 10],
+    /// With a single playable board and nothing played yet, every action is one move of it:
+    /// the moves are tried one by one, with no boxes (`Some(next move index)`).
+    single: Option<usize>,
 }
 
 fn bit(r: &Region, word: usize, i: usize) -> bool {
@@ -309,6 +319,19 @@ impl LegalActions {
                 words: 0,
             });
         }
+        let mut play_index = vec![usize::MAX; moves.len()];
+        let mut arrive_index = vec![usize::MAX; moves.len()];
+        let mut branch_index = vec![usize::MAX; moves.len()];
+        for (a, axis) in axes.iter().enumerate() {
+            for (i, o) in axis.opts.iter().enumerate() {
+                match *o {
+                    Opt::Play(m) => play_index[m as usize] = i,
+                    Opt::Arrive(m) => arrive_index[m as usize] = i,
+                    Opt::Branch(m) if a == first_slot => branch_index[m as usize] = i,
+                    _ => {}
+                }
+            }
+        }
         let mut words = 0;
         for axis in &mut axes {
             axis.word = words;
@@ -323,6 +346,7 @@ impl LegalActions {
         }
         let base_moves = pos.action_len();
         let (base_min, base_max) = (pos.min_timeline(), pos.max_timeline());
+        let single = (first_slot == 1 && base_moves == 0).then_some(0);
         LegalActions {
             pos,
             mover,
@@ -339,7 +363,12 @@ impl LegalActions {
             budget: budget.tests,
             tests: 0,
             yielded: std::collections::HashSet::new(),
+            play_index,
+            arrive_index,
+            branch_index,
+            single,
             exhausted: false,
+            stats: [0; 10],
         }
     }
 
@@ -347,6 +376,13 @@ impl LegalActions {
     /// not be all of them).
     pub fn exhausted(&self) -> bool {
         self.exhausted
+    }
+
+    /// Counts of failed candidates by kind of reason: `[judged (present or check), no move, jump
+    /// without landing, double landing, hop without departure, branch without departure, branch
+    /// onto an unplayed board, branch before its board's own branch, timeline gap, ...]`.
+    pub fn failure_stats(&self) -> [u64; 10] {
+        self.stats
     }
 
     /// The number of candidates tested so far.
@@ -360,8 +396,10 @@ impl LegalActions {
             .iter()
             .map(|a| first_bit(region, a.word, a.words).expect("non-empty axis"))
             .collect();
-        // Repair: give each jump a landing if the region allows one.
-        let mut slot_used = vec![false; self.axes.len() - self.first_slot];
+        // Give each departing jump a landing the region allows: a hop if possible, else the
+        // next free slot; slots left over take "no timeline" where they can.
+        let slots = self.axes.len() - self.first_slot;
+        let mut slot_taken = vec![false; slots];
         for a in 0..self.first_slot {
             let Opt::Play(m) = self.axes[a].opts[point[a]] else {
                 continue;
@@ -371,28 +409,55 @@ impl LegalActions {
                 continue;
             }
             if let Some(h) = self.hop_axis[mi] {
-                if let Some(i) = self.axes[h].opts.iter().position(|o| *o == Opt::Arrive(m)) {
+                if let Some(i) = self.opt_index(h, Opt::Arrive(m)) {
                     if bit(region, self.axes[h].word, i) && matches!(self.axes[h].opts[point[h]], Opt::Pass) {
                         point[h] = i;
                         continue;
                     }
                 }
             }
-            for (k, used) in slot_used.iter_mut().enumerate() {
-                let s = self.first_slot + k;
-                if *used {
-                    continue;
-                }
-                if let Some(i) = self.axes[s].opts.iter().position(|o| *o == Opt::Branch(m)) {
-                    if bit(region, self.axes[s].word, i) {
-                        point[s] = i;
-                        *used = true;
-                        break;
-                    }
-                }
+            let bi = self.branch_index[mi];
+            if bi == usize::MAX {
+                continue;
+            }
+            if let Some(k) =
+                (0..slots).find(|&k| !slot_taken[k] && bit(region, self.axes[self.first_slot + k].word, bi))
+            {
+                point[self.first_slot + k] = bi;
+                slot_taken[k] = true;
+            }
+        }
+        for (k, taken) in slot_taken.iter().enumerate() {
+            let s = self.first_slot + k;
+            if !taken && bit(region, self.axes[s].word, 0) {
+                point[s] = 0;
             }
         }
         point
+    }
+
+    /// Whether a box can hold a legal point at all: every slot that must create a timeline needs
+    /// a jump its source board may still play.
+    fn feasible(&self, region: &Region) -> bool {
+        for s in self.first_slot..self.axes.len() {
+            let slot = &self.axes[s];
+            if bit(region, slot.word, 0) {
+                continue;
+            }
+            let possible = slot.opts.iter().enumerate().any(|(i, o)| match *o {
+                Opt::Branch(m) => {
+                    bit(region, slot.word, i) && {
+                        let src = &self.axes[self.src_axis[m as usize]];
+                        bit(region, src.word, self.play_index[m as usize])
+                    }
+                }
+                _ => false,
+            });
+            if !possible {
+                return false;
+            }
+        }
+        true
     }
 
     /// A reason covering exactly the axes listed, each restricted to the given options.
@@ -418,7 +483,13 @@ impl LegalActions {
     }
 
     fn opt_index(&self, a: usize, o: Opt) -> Option<usize> {
-        self.axes[a].opts.iter().position(|x| *x == o)
+        let i = match o {
+            Opt::Play(m) if self.src_axis[m as usize] == a => self.play_index[m as usize],
+            Opt::Arrive(m) if self.hop_axis[m as usize] == Some(a) => self.arrive_index[m as usize],
+            Opt::Branch(m) if a >= self.first_slot => self.branch_index[m as usize],
+            _ => return self.axes[a].opts.iter().position(|x| *x == o),
+        };
+        (i != usize::MAX).then_some(i)
     }
 
     /// Tests a point. `Ok(moves)` if legal; otherwise the reason, as a box given by its
@@ -428,6 +499,7 @@ impl LegalActions {
         // At least one move.
         if self.base_moves == 0 && opts.iter().all(|o| *o == Opt::Pass) {
             let parts: Vec<(usize, Vec<usize>)> = (0..self.axes.len()).map(|a| (a, vec![point[a]])).collect();
+            self.stats[1] += 1;
             return Err(self.reason_of(&parts));
         }
         // Every jump departs once and lands once.
@@ -450,6 +522,7 @@ impl LegalActions {
                             let bi = self.opt_index(s, Opt::Branch(m)).expect("branch option");
                             parts.push((s, self.all_but(s, region, &[bi])));
                         }
+                        self.stats[2] += 1;
                         return Err(self.reason_of(&parts));
                     }
                     if landings > 1 {
@@ -461,6 +534,7 @@ impl LegalActions {
                         for &s in slots.iter().take(2 - parts.len()) {
                             parts.push((s, vec![point[s]]));
                         }
+                        self.stats[3] += 1;
                         return Err(self.reason_of(&parts));
                     }
                 }
@@ -469,6 +543,7 @@ impl LegalActions {
                     if opts[src] != Opt::Play(m) {
                         let pi = self.opt_index(src, Opt::Play(m)).expect("play option");
                         let parts = vec![(a, vec![point[a]]), (src, self.all_but(src, region, &[pi]))];
+                        self.stats[4] += 1;
                         return Err(self.reason_of(&parts));
                     }
                 }
@@ -480,8 +555,23 @@ impl LegalActions {
                 let mi = m as usize;
                 let src = self.src_axis[mi];
                 if opts[src] != Opt::Play(m) {
-                    let pi = self.opt_index(src, Opt::Play(m)).expect("play option");
-                    let parts = vec![(s, vec![point[s]]), (src, self.all_but(src, region, &[pi]))];
+                    // Every branch from the same board that this board does not play fails here.
+                    let slot = &self.axes[s];
+                    let mut branches = Vec::new();
+                    let mut excluded = Vec::new();
+                    for (i, o) in slot.opts.iter().enumerate() {
+                        if let Opt::Branch(m2) = *o {
+                            if bit(region, slot.word, i)
+                                && self.src_axis[m2 as usize] == src
+                                && opts[src] != Opt::Play(m2)
+                            {
+                                branches.push(i);
+                                excluded.push(self.play_index[m2 as usize]);
+                            }
+                        }
+                    }
+                    let parts = vec![(s, branches), (src, self.all_but(src, region, &excluded))];
+                    self.stats[5] += 1;
                     return Err(self.reason_of(&parts));
                 }
                 // A branch onto a playable board's current board needs that board played first:
@@ -489,11 +579,13 @@ impl LegalActions {
                 if let Some(h) = self.hop_axis[mi] {
                     if opts[h] == Opt::Pass {
                         let parts = vec![(s, vec![point[s]]), (h, vec![self.axes[h].pass])];
+                        self.stats[6] += 1;
                         return Err(self.reason_of(&parts));
                     }
                     if let Opt::Play(m2) = opts[h] {
                         if let Some(later) = (s + 1..self.axes.len()).find(|&k| opts[k] == Opt::Branch(m2)) {
                             let parts = vec![(s, vec![point[s]]), (later, vec![point[later]])];
+                            self.stats[7] += 1;
                             return Err(self.reason_of(&parts));
                         }
                     }
@@ -503,6 +595,7 @@ impl LegalActions {
                         (s, self.all_but(s, region, &[self.axes[s].pass])),
                         (s - 1, vec![self.axes[s - 1].pass]),
                     ];
+                    self.stats[8] += 1;
                     return Err(self.reason_of(&parts));
                 }
             }
@@ -528,6 +621,9 @@ impl LegalActions {
             }
         }
         let verdict = self.judge(region, point);
+        if verdict.is_some() {
+            self.stats[0] += 1;
+        }
         let hash = self.pos.hash();
         let played: Vec<Move> = self.pos.action_moves().skip(self.base_moves).copied().collect();
         debug_assert_eq!(played.len(), count);
@@ -704,6 +800,25 @@ impl LegalActions {
         self.pos.board(id).expect("base board exists")
     }
 
+    /// Removes one point from a box.
+    fn subtract_point(&mut self, region: Region, point: &[usize]) {
+        let mut cur = region;
+        for (a, &p) in point.iter().enumerate() {
+            let axis = &self.axes[a];
+            let (w0, n) = (axis.word, axis.words);
+            let (pw, pb) = (w0 + p / 64, 1u64 << (p % 64));
+            let rest = (0..n).any(|w| cur[w0 + w] & if w0 + w == pw { !pb } else { !0 } != 0);
+            if rest {
+                let mut outside = cur.clone();
+                outside[pw] &= !pb;
+                self.boxes.push(outside);
+            }
+            for w in 0..n {
+                cur[w0 + w] = if w0 + w == pw { cur[w0 + w] & pb } else { 0 };
+            }
+        }
+    }
+
     fn subtract(&mut self, region: Region, point: &[usize], mut reason: Reason) {
         // A reason must contain the point it was found for; if not, it is a bug, and removing
         // the point alone keeps the search exact and finite.
@@ -736,24 +851,56 @@ impl LegalActions {
     }
 }
 
+impl LegalActions {
+    /// The single-board case: each move is an action; legal if it leaves the present to the
+    /// opponent and no royal piece capturable.
+    fn next_single(&mut self, mut i: usize) -> Option<Vec<Move>> {
+        while i < self.moves.len() {
+            if self.tests >= self.budget {
+                self.exhausted = true;
+                return None;
+            }
+            self.tests += 1;
+            let mv = self.moves[i];
+            i += 1;
+            self.single = Some(i);
+            self.pos.play_unchecked(&mv);
+            let legal = Color::of_time(self.pos.present()) != self.mover && self.find_attack().is_none();
+            let played = self.pos.action_moves().last().copied();
+            self.pos.undo_move();
+            if legal {
+                return played.map(|m| vec![m]);
+            }
+        }
+        self.single = Some(i);
+        None
+    }
+}
+
 impl Iterator for LegalActions {
     type Item = Vec<Move>;
 
     fn next(&mut self) -> Option<Vec<Move>> {
+        if let Some(i) = self.single {
+            return self.next_single(i);
+        }
         loop {
             if self.tests >= self.budget {
                 self.exhausted = !self.boxes.is_empty();
                 return None;
             }
             let region = self.boxes.pop()?;
+            if !self.feasible(&region) {
+                self.tests += 1;
+                self.stats[9] += 1;
+                continue;
+            }
             let point = self.pick(&region);
             self.tests += 1;
             let verdict = self.test(&region, &point);
             match verdict {
                 Ok((moves, hash)) => {
-                    let parts: Vec<(usize, Vec<usize>)> = (0..self.axes.len()).map(|a| (a, vec![point[a]])).collect();
-                    let reason = self.reason_of(&parts);
-                    self.subtract(region, &point, reason);
+                    self.subtract_point(region, &point);
                     // Different pieces of one kind trading destinations reach the same position;
                     // an action is counted once per position.
                     if self.yielded.insert(hash) {
