@@ -9,6 +9,9 @@ use std::sync::OnceLock;
 /// A direction `[dx, dy, dt, dl]`, `dt` in whole turns (two half-turns).
 pub(crate) type Vector = [i32; 4];
 
+/// Vectors leaving the board that share a board step: `(dt, dl, [(dx, dy)...])`.
+pub(crate) type StepGroup = (i32, i32, Vec<(i32, i32)>);
+
 /// The directions of one role and whether it slides along them.
 #[derive(Debug)]
 pub(crate) struct Dirs {
@@ -18,7 +21,7 @@ pub(crate) struct Dirs {
     pub(crate) slides: bool,
     /// The vectors leaving the board, grouped by their board step `(dt, dl)`, each with its
     /// `(dx, dy)` parts.
-    pub(crate) groups: Vec<(i32, i32, Vec<(i32, i32)>)>,
+    pub(crate) groups: Vec<StepGroup>,
 }
 
 fn all_unit_vectors() -> Vec<Vector> {
@@ -44,7 +47,7 @@ fn axes(v: &Vector) -> usize {
 fn make_dirs(mut vectors: Vec<Vector>, slides: bool) -> Dirs {
     vectors.sort_by_key(|v| (v[2] != 0 || v[3] != 0, *v));
     let spatial = vectors.iter().filter(|v| v[2] == 0 && v[3] == 0).count();
-    let mut groups: Vec<(i32, i32, Vec<(i32, i32)>)> = Vec::new();
+    let mut groups: Vec<StepGroup> = Vec::new();
     for v in &vectors[spatial..] {
         match groups.iter_mut().find(|g| g.0 == v[2] && g.1 == v[3]) {
             Some(g) => g.2.push((v[0], v[1])),
