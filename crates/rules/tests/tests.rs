@@ -5,3 +5,5 @@ mod crosscheck;
 mod debug;
 mod oracle;
 mod perft;
+mod scripted;
+mod variants;
