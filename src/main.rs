@@ -27,6 +27,8 @@ COMMANDS:
                   Run the engine on stdin/stdout (5DUCI), or check an engine's protocol compliance
     match --engine CMD ... --engine CMD ... [--games N] [--tc 10+0.1] ...
                   Play engines against each other (see `chess5d match --help`)
+    serve [--addr 127.0.0.1:8080] [--db FILE] [--engine NAME=CMD]... [--config FILE]
+                  Serve the web GUI (see `chess5d serve --help`)
     help          Show this text
 
 Input files may be 5DPGN (and its dialects), 5DFEN, the long coordinate form, alexbay's action
@@ -54,6 +56,7 @@ fn run(args: &[String]) -> Result<()> {
         "perft" => analyze::perft(rest),
         "engine" => chess5d_protocol::engine_main(rest).map_err(anyhow::Error::msg),
         "match" => chess5d_match::match_main(rest).map_err(anyhow::Error::msg),
+        "serve" => chess5d_server::serve_main(rest).map_err(anyhow::Error::msg),
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             Ok(())
