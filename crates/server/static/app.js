@@ -300,6 +300,17 @@ function render() {
   const parts = [];
   const tlByL = new Map(s.timelines.map((t) => [t.l, t]));
   const files = 'abcdefgh';
+  const dense = s.boards.length > 60;
+  if (dense) {
+    // The checkerboard as a pattern: a1 is dark (bottom-left), flipped or not.
+    const w = s.size.w, h = s.size.h;
+    const a1dark = app.flip ? ((w - 1) + 0) % 2 === 0 : (h - 1) % 2 === 0;
+    const pat = `<pattern id="chk" width="${2 * SQ}" height="${2 * SQ}" patternUnits="userSpaceOnUse">
+      <rect width="${2 * SQ}" height="${2 * SQ}" class="sq-light"/>
+      <rect x="${a1dark ? 0 : SQ}" y="0" width="${SQ}" height="${SQ}" class="sq-dark"/>
+      <rect x="${a1dark ? SQ : 0}" y="${SQ}" width="${SQ}" height="${SQ}" class="sq-dark"/></pattern>`;
+    parts.push(pat);
+  }
   // Timeline rows and labels.
   for (const tl of s.timelines) {
     const y = L.row(tl.l) + L.h / 2;
@@ -331,15 +342,19 @@ function render() {
     const g = [`<g class="board ${tl && !tl.active ? 'inactive' : ''}" data-l="${esc(b.label)}" data-t="${b.turn}" data-color="${b.color}" data-li="${b.l}" data-ti="${b.t}" data-playable="${b.playable}" data-mandatory="${b.mandatory}" transform="translate(${x} ${y})">`];
     const sw = b.playable ? 9 : 3;
     g.push(`<rect class="board-outline ${b.color} ${b.mandatory ? 'mandatory' : ''}" x="${-sw / 2 - 2}" y="${-sw / 2 - 2}" width="${L.w + sw + 4}" height="${L.h + sw + 4}" stroke-width="${sw}" rx="4"/>`);
+    // With many boards only playable boards get one element per square (others use a pattern;
+    // squares are added on demand for highlights), so that panning and zooming stay smooth.
+    if (dense) g.push(`<rect x="0" y="0" width="${L.w}" height="${L.h}" fill="url(#chk)"/>`);
     for (let yy = 0; yy < s.size.h; yy++) {
       for (let xx = 0; xx < s.size.w; xx++) {
         const name = files[xx] + (yy + 1);
-        const [sx, sy] = squareXY(s, name);
         const key = `${b.l},${b.t},${name}`;
         let cls = (xx + yy) % 2 === 0 ? 'sq sq-dark' : 'sq sq-light';
         if (key === checkTo) cls += ' check-royal';
         else if (key === checkFrom) cls += ' check-from';
         else if (lastSq.has(key)) cls += ' last-to';
+        else if (dense && !b.playable) continue;
+        const [sx, sy] = squareXY(s, name);
         g.push(`<rect class="${cls}" data-square="${name}" x="${sx}" y="${sy}" width="${SQ}" height="${SQ}"/>`);
       }
     }
@@ -349,19 +364,17 @@ function render() {
       const stroke = p.c === 'white' ? '#222' : '#ddd';
       if (GLYPH[p.p]) {
         const tx = `x="${sx + SQ / 2}" y="${sy + SQ * 0.8}" font-size="${SQ * 0.86}" text-anchor="middle"`;
-        const under = p.c === 'black'
-          ? `<text ${tx} fill="${fill}" stroke="${fill}" stroke-width="5" stroke-linejoin="round">${GLYPH[p.p]}</text>`
-          : `<text ${tx} fill="${fill}" stroke="${fill}" stroke-width="3" stroke-linejoin="round">${GLYPH[p.p]}</text>`;
+        const under = dense ? '' : `<text ${tx} fill="${fill}" stroke="${fill}" stroke-width="${p.c === 'black' ? 5 : 3}" stroke-linejoin="round">${GLYPH[p.p]}</text>`;
         g.push(`<g class="piece" data-piece="${p.p}" data-piece-color="${p.c}" data-at="${p.sq}">${under}<text ${tx} fill="${fill}" stroke="${stroke}" stroke-width="${p.c === 'black' ? 0.6 : 1.1}">${GLYPH[p.p]}</text></g>`);
       } else {
         g.push(`<g class="piece" data-piece="${p.p}" data-piece-color="${p.c}" data-at="${p.sq}"><circle cx="${sx + SQ / 2}" cy="${sy + SQ / 2}" r="${SQ * 0.38}" fill="${fill}" stroke="${stroke}" stroke-width="2"/><text x="${sx + SQ / 2}" y="${sy + SQ * 0.68}" font-size="${SQ * 0.5}" font-weight="bold" text-anchor="middle" fill="${stroke}">${p.p}</text></g>`);
       }
     }
-    for (let xx = 0; xx < s.size.w; xx++) {
+    for (let xx = 0; xx < s.size.w && !dense; xx++) {
       const [sx] = squareXY(s, files[xx] + '1');
       g.push(`<text class="coord" x="${sx + SQ / 2}" y="${L.h + 11}" text-anchor="middle">${files[xx]}</text>`);
     }
-    for (let yy = 0; yy < s.size.h; yy++) {
+    for (let yy = 0; yy < s.size.h && !dense; yy++) {
       const [, sy] = squareXY(s, 'a' + (yy + 1));
       g.push(`<text class="coord" x="-4" y="${sy + SQ / 2 + 3}" text-anchor="end">${yy + 1}</text>`);
     }
@@ -441,7 +454,17 @@ function applyHighlights() {
   }
   for (const [key, moves] of app.dests) {
     const [l, t, sq] = key.split(',');
-    const el = world.querySelector(`.board[data-li="${l}"][data-ti="${t}"] rect[data-square="${sq}"]`);
+    let el = world.querySelector(`.board[data-li="${l}"][data-ti="${t}"] rect[data-square="${sq}"]`);
+    const boardEl = world.querySelector(`.board[data-li="${l}"][data-ti="${t}"]`);
+    if (!el && boardEl) {
+      // Dense mode: the square has no element yet.
+      const [sx, sy] = squareXY(app.shown, sq);
+      el = document.createElementNS(SVGNS, 'rect');
+      el.setAttribute('class', 'sq');
+      el.setAttribute('data-square', sq);
+      for (const [k, v] of [['x', sx], ['y', sy], ['width', SQ], ['height', SQ]]) el.setAttribute(k, v);
+      boardEl.insertBefore(el, boardEl.querySelector('.piece'));
+    }
     if (el) { el.classList.add(moves[0].capture ? 'dest-cap' : 'dest'); el.setAttribute('data-dest', moves[0].kind); }
   }
 }
