@@ -2,6 +2,7 @@
 //! libraries in `crates/`.
 
 mod analyze;
+mod bench;
 mod show;
 
 use anyhow::{bail, Context, Result};
@@ -29,6 +30,8 @@ COMMANDS:
                   Play engines against each other (see `chess5d match --help`)
     serve [--addr 127.0.0.1:8080] [--db FILE] [--engine NAME=CMD]... [--config FILE]
                   Serve the web GUI (see `chess5d serve --help`)
+    bench [--quick]
+                  Speed figures: move generation, check detection, outcomes, counting, perft
     help          Show this text
 
 Input files may be 5DPGN (and its dialects), 5DFEN, the long coordinate form, alexbay's action
@@ -54,6 +57,7 @@ fn run(args: &[String]) -> Result<()> {
         "show" => show::run(rest),
         "variants" => variants(),
         "perft" => analyze::perft(rest),
+        "bench" => bench::run(rest),
         "engine" => chess5d_protocol::engine_main(rest).map_err(anyhow::Error::msg),
         "match" => chess5d_match::match_main(rest).map_err(anyhow::Error::msg),
         "serve" => chess5d_server::serve_main(rest).map_err(anyhow::Error::msg),

@@ -207,32 +207,87 @@ impl Position {
         let (l0, t0) = (from.board.l, from.board.t);
         let d = dirs(role);
         let home = self.board(from.board).expect("source board");
-        for (i, v) in d.vectors.iter().enumerate() {
-            let spatial = i < d.spatial;
+        // Within the board.
+        for v in &d.vectors[..d.spatial] {
             let mut k = 1;
             loop {
                 let (x, y) = (x0 + k * v[0], y0 + k * v[1]);
                 if !size.contains(x, y) {
                     break;
                 }
-                let b = if spatial {
-                    home
-                } else {
-                    match self.board_at(l0 + k * v[3], t0 + 2 * k * v[2]) {
-                        Some(b) => b,
-                        None => break,
-                    }
-                };
                 let sq = Square::new(x as u8, y as u8);
-                let to = Coord::new(l0 + k * v[3], t0 + 2 * k * v[2], sq);
-                match b.get(sq) {
-                    None => out.push(self.make_move(from, piece, to, None, MoveKind::Normal)),
+                let to = Coord {
+                    board: from.board,
+                    square: sq,
+                };
+                match home.get(sq) {
+                    None => out.push(Move {
+                        from,
+                        to,
+                        piece,
+                        captured: None,
+                        promotion: None,
+                        kind: MoveKind::Normal,
+                    }),
                     Some(p) => {
                         if p.color() != mover {
-                            out.push(self.make_move(from, piece, to, Some(p), MoveKind::Normal));
+                            out.push(Move {
+                                from,
+                                to,
+                                piece,
+                                captured: Some(p),
+                                promotion: None,
+                                kind: MoveKind::Normal,
+                            });
                         }
                         break;
                     }
+                }
+                if !d.slides {
+                    break;
+                }
+                k += 1;
+            }
+        }
+        // Through time and timelines: the vectors sharing a board step walk the same boards, so
+        // each board is looked up once, and a missing board ends them all.
+        for (dt, dl, dxys) in &d.groups {
+            let mut alive: u32 = (1u32 << dxys.len()) - 1;
+            let mut k = 1;
+            while alive != 0 {
+                let (l, t) = (l0 + k * dl, t0 + 2 * k * dt);
+                let Some(b) = self.board_at(l, t) else { break };
+                let kind = if self.timeline_end(l) == Some(t) {
+                    MoveKind::Hop
+                } else {
+                    MoveKind::Branch
+                };
+                let mut bits = alive;
+                while bits != 0 {
+                    let j = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let (dx, dy) = dxys[j];
+                    let (x, y) = (x0 + k * dx, y0 + k * dy);
+                    if !size.contains(x, y) {
+                        alive &= !(1 << j);
+                        continue;
+                    }
+                    let sq = Square::new(x as u8, y as u8);
+                    let captured = b.get(sq);
+                    if let Some(p) = captured {
+                        alive &= !(1 << j);
+                        if p.color() == mover {
+                            continue;
+                        }
+                    }
+                    out.push(Move {
+                        from,
+                        to: Coord::new(l, t, sq),
+                        piece,
+                        captured,
+                        promotion: None,
+                        kind,
+                    });
                 }
                 if !d.slides {
                     break;

@@ -1,0 +1,191 @@
+//! `chess5d bench`: fixed workloads with their medians, so that speed can be compared between
+//! builds in one run on one machine (ratios, not absolute times, are what to compare).
+
+use anyhow::Result;
+use chess5d_rules::{Budget, Position};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Corpus games used as hard positions (many timelines, checks, mates), embedded at build time.
+const HARD: &[(&str, &str)] = &[
+    (
+        "standard-checkmate (8 timelines, mate)",
+        include_str!("../crates/notation/tests/data/corpus/tools-v2/standard-checkmate.alexbay"),
+    ),
+    (
+        "reflected: standard-checkmate-3 (mate)",
+        include_str!("../crates/notation/tests/data/corpus/tools-v2/standard-checkmate-3.alexbay"),
+    ),
+    (
+        "dead-timeline-2 (9 timelines)",
+        include_str!("../crates/notation/tests/data/corpus/tools-v2/dead-timeline-2.5dpgn"),
+    ),
+    (
+        "standard-nonmate (13 timelines)",
+        include_str!("../crates/notation/tests/data/corpus/tools-v2/standard-nonmate.5dpgn"),
+    ),
+    (
+        "standard-nonmate-2 (14 timelines)",
+        include_str!("../crates/notation/tests/data/corpus/tools-v2/standard-nonmate-2.5dpgn"),
+    ),
+    (
+        "standard-stalemate (stalemate)",
+        include_str!("../crates/notation/tests/data/corpus/tools-v2/standard-stalemate.5dpgn"),
+    ),
+    (
+        "inc_timelines/13",
+        include_str!("../crates/notation/tests/data/corpus/tools-v2/inc_timelines/13.alexbay"),
+    ),
+    (
+        "tricky-nonmate (3 start timelines)",
+        include_str!("../crates/notation/tests/data/corpus/tools-v2/tricky-nonmate.5dpgn"),
+    ),
+];
+
+/// A middle-game board: the Kiwipete position (unmoved flags as its FEN implies).
+const MIDDLE_GAME: &str = "[Board \"custom\"]\n[Size \"8x8\"]\n[r*3k*2r*/p*1p*p*qp*b1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P*P*P*BBP*P*P*/R*3K*2R*:0:1:w]\n";
+
+fn median(mut xs: Vec<Duration>) -> Duration {
+    xs.sort();
+    xs[xs.len() / 2]
+}
+
+fn time<F: FnMut()>(runs: usize, mut f: F) -> (Duration, Duration) {
+    let samples: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    let max = *samples.iter().max().unwrap();
+    (median(samples), max)
+}
+
+fn load(text: &str) -> Result<Position> {
+    let g = chess5d_notation::load(text).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut p = g.game.position().clone();
+    p.undo_action_moves();
+    Ok(p)
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let quick = args.iter().any(|a| a == "--quick");
+    let reps = if quick { 3 } else { 9 };
+    println!(
+        "chess5d bench ({} runs per figure, median; max where it matters)\n",
+        reps
+    );
+
+    // Per-board move generation.
+    for (name, pos) in [
+        ("standard start", Position::standard()),
+        ("middle game (Kiwipete)", load(MIDDLE_GAME)?),
+    ] {
+        let board = pos.playable_boards()[0];
+        let mut out = Vec::with_capacity(256);
+        let per_call = {
+            pos.moves_from(board, &mut out);
+            out.len()
+        };
+        let calls = if quick { 200_000 } else { 1_000_000 };
+        let (m, _) = time(reps, || {
+            for _ in 0..calls {
+                out.clear();
+                pos.moves_from(black_box(board), &mut out);
+                black_box(&out);
+            }
+        });
+        let rate = (per_call * calls) as f64 / m.as_secs_f64() / 1e6;
+        println!("movegen  {name:<28} {per_call:>3} moves/board  {rate:>7.1} M moves/s");
+    }
+
+    // Check detection.
+    let mut hard = Vec::new();
+    for (name, text) in HARD {
+        hard.push((*name, load(text)?));
+    }
+    let calls = if quick { 2_000 } else { 10_000 };
+    for (name, pos) in hard.iter().take(3) {
+        let (m, _) = time(reps, || {
+            for _ in 0..calls {
+                black_box(black_box(pos).in_check());
+            }
+        });
+        println!("in_check {name:<40} {:>8.2} us", m.as_secs_f64() * 1e6 / calls as f64);
+    }
+
+    // Outcomes of hard positions and of every position of those games.
+    println!();
+    for (name, pos) in &hard {
+        let (m, max) = time(reps, || {
+            black_box(pos.outcome(Budget::DEFAULT));
+        });
+        println!(
+            "outcome  {name:<40} {:>9.3} ms (max {:.3} ms) {}",
+            m.as_secs_f64() * 1e3,
+            max.as_secs_f64() * 1e3,
+            pos.outcome(Budget::DEFAULT).name()
+        );
+    }
+    let mut all = Vec::new();
+    for (_, text) in HARD {
+        let g = chess5d_notation::load(text).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut p = g.game.start().clone();
+        all.push(p.clone());
+        for a in g.game.actions() {
+            for m in &a.moves {
+                p.play_unchecked(m);
+            }
+            p.submit_unchecked();
+            all.push(p.clone());
+        }
+    }
+    let times: Vec<Duration> = all
+        .iter()
+        .map(|p| {
+            let t = Instant::now();
+            black_box(p.outcome(Budget::DEFAULT));
+            t.elapsed()
+        })
+        .collect();
+    let max = *times.iter().max().unwrap();
+    println!(
+        "outcome  every position of those games ({} positions): median {:.3} ms, max {:.3} ms",
+        times.len(),
+        median(times).as_secs_f64() * 1e3,
+        max.as_secs_f64() * 1e3
+    );
+
+    // Counting legal actions with a cap.
+    let cap = 1000;
+    let times: Vec<Duration> = all
+        .iter()
+        .map(|p| {
+            let t = Instant::now();
+            black_box(p.count_actions(cap, Budget::DEFAULT));
+            t.elapsed()
+        })
+        .collect();
+    let total: Duration = times.iter().sum();
+    let max = *times.iter().max().unwrap();
+    println!(
+        "count    up to {cap} actions, same positions: median {:.3} ms, max {:.1} ms, total {:.2} s",
+        median(times).as_secs_f64() * 1e3,
+        max.as_secs_f64() * 1e3,
+        total.as_secs_f64()
+    );
+
+    // Perft from the standard start.
+    println!();
+    let start = Position::standard();
+    for depth in 1..=if quick { 3 } else { 4 } {
+        let t = Instant::now();
+        let n = start.perft(depth, Budget::UNLIMITED).unwrap_or(0);
+        println!(
+            "perft({depth}) standard start = {n:>8}  {:.3} s",
+            t.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
