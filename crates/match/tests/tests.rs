@@ -23,7 +23,7 @@ fn spec(name: &str, command: String) -> EngineSpec {
 }
 
 fn fake(mode: &str) -> EngineSpec {
-    spec(&format!("fake-{mode}"), format!("{} {mode}", example("fake_engine")))
+    spec(&format!("fake-{mode}"), format!("{} {mode}", example("match_fake_engine")))
 }
 
 fn config(a: EngineSpec, b: EngineSpec, games: usize) -> MatchConfig {
@@ -121,7 +121,7 @@ fn a_missing_engine_loses_every_game() {
 fn our_engine_beats_random_without_failures() {
     let ours = EngineSpec {
         name: "chess5d".into(),
-        command: example("engine"),
+        command: example("match_engine"),
         options: vec![("Hash".into(), "4".into())],
     };
     let mut c = config(ours, fake("random"), 2);
