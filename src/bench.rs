@@ -71,6 +71,15 @@ fn load(text: &str) -> Result<Position> {
 
 pub fn run(args: &[String]) -> Result<()> {
     let quick = args.iter().any(|a| a == "--quick");
+    // `--big N`: only the 100-timeline workload, counting N actions (for profiling).
+    if let Some(i) = args.iter().position(|a| a == "--big") {
+        let cap: u64 = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(1000);
+        let big = big_multiverse(100, 50)?;
+        let t = Instant::now();
+        let n = big.count_actions(cap, Budget::DEFAULT);
+        println!("counted {} actions in {:.3} s", n.value(), t.elapsed().as_secs_f64());
+        return Ok(());
+    }
     let reps = if quick { 3 } else { 9 };
     println!(
         "chess5d bench ({} runs per figure, median; max where it matters)\n",
@@ -176,6 +185,28 @@ pub fn run(args: &[String]) -> Result<()> {
         total.as_secs_f64()
     );
 
+    // Memory: a multiverse of 100 timelines of 50 turns (10,000 boards) while searching.
+    let big = big_multiverse(100, 50)?;
+    let before = peak_rss_kib();
+    let t = Instant::now();
+    let outcome = big.outcome(Budget::DEFAULT);
+    let outcome_time = t.elapsed();
+    let counted = big.count_actions(1000, Budget::DEFAULT);
+    println!(
+        "memory   outcome of the big multiverse alone: {:.3} s",
+        outcome_time.as_secs_f64()
+    );
+    println!(
+        "\nmemory   {} timelines x {} boards: outcome {} + {} actions counted in {:.2} s; peak RSS {} MiB (before search {} MiB)",
+        big.timeline_count(),
+        big.boards().count() / big.timeline_count(),
+        outcome.name(),
+        counted.value(),
+        t.elapsed().as_secs_f64(),
+        peak_rss_kib() / 1024,
+        before / 1024
+    );
+
     // Perft from the standard start.
     println!();
     let start = Position::standard();
@@ -188,4 +219,38 @@ pub fn run(args: &[String]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A synthetic multiverse: `lines` timelines of `turns` turns of standard boards (both colours),
+/// White to move everywhere, all timelines active (as many White as Black ones).
+fn big_multiverse(lines: i32, turns: i32) -> Result<Position> {
+    use chess5d_rules::{BoardId, Setup};
+    let start = Position::standard();
+    let board = start.board(BoardId::new(0, 2)).expect("start board").clone();
+    let half = lines / 2;
+    let mut boards = Vec::new();
+    for l in -half..lines - half {
+        for t in 2..2 + 2 * turns {
+            boards.push((BoardId::new(l, t), board.clone()));
+        }
+    }
+    let setup = Setup {
+        size: start.size(),
+        even: false,
+        boards,
+        promotions: vec![chess5d_rules::Role::Queen],
+    };
+    Position::from_setup(setup).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// The peak resident set size of this process, in KiB (0 where /proc is not available).
+fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        })
+        .unwrap_or(0)
 }

@@ -543,54 +543,43 @@ impl Position {
         }
         let d = dirs(role);
         for (dt, dl, dxys) in &d.groups {
+            // Each ray of this board step stays alive until it leaves the board or meets a piece.
+            let mut alive: u32 = (1u32 << dxys.len()) - 1;
             let mut k = 1;
-            loop {
+            while alive != 0 {
                 let (l, t) = (l0 + k * dl, t0 + 2 * k * dt);
                 let Some(b) = self.board_at(l, t) else { break };
-                let mut royals = b.royals(victim);
-                while royals != 0 {
-                    let i = royals.trailing_zeros() as usize;
-                    royals &= royals - 1;
-                    let r = Square::from_index(i);
-                    let (ddx, ddy) = (r.x() - x0, r.y() - y0);
-                    if ddx % k != 0 || ddy % k != 0 || !dxys.contains(&(ddx / k, ddy / k)) {
+                let mut bits = alive;
+                while bits != 0 {
+                    let j = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let (dx, dy) = dxys[j];
+                    let (x, y) = (x0 + k * dx, y0 + k * dy);
+                    if !size.contains(x, y) {
+                        alive &= !(1 << j);
                         continue;
                     }
-                    let (dx, dy) = (ddx / k, ddy / k);
-                    // Every square strictly between must exist and be empty.
-                    path.clear();
-                    let mut clear = true;
-                    for j in 1..k {
-                        let c = Coord::new(
-                            l0 + j * dl,
-                            t0 + 2 * j * dt,
-                            Square::new((x0 + j * dx) as u8, (y0 + j * dy) as u8),
-                        );
-                        match self.board_at(c.board.l, c.board.t) {
-                            Some(pb) if pb.get(c.square).is_none() => path.push(c),
-                            _ => {
-                                clear = false;
-                                break;
-                            }
+                    let sq = Square::new(x as u8, y as u8);
+                    let Some(p) = b.get(sq) else { continue };
+                    alive &= !(1 << j);
+                    if p.is_royal_of(victim) {
+                        path.clear();
+                        for i in 1..k {
+                            path.push(Coord::new(
+                                l0 + i * dl,
+                                t0 + 2 * i * dt,
+                                Square::new((x0 + i * dx) as u8, (y0 + i * dy) as u8),
+                            ));
                         }
-                    }
-                    if clear {
                         return Some(Attack {
                             from,
-                            to: Coord::new(l, t, r),
+                            to: Coord::new(l, t, sq),
                             piece,
                             path: path.clone(),
                         });
                     }
                 }
-                if !d.slides || k >= 64 {
-                    break;
-                }
-                // A ray that moves on the board ends at its edge.
-                if dxys
-                    .iter()
-                    .all(|&(dx, dy)| !size.contains(x0 + (k + 1) * dx, y0 + (k + 1) * dy))
-                {
+                if !d.slides {
                     break;
                 }
                 k += 1;

@@ -19,6 +19,7 @@ use crate::movegen::Attack;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{BoardId, Color, Coord, Piece, Square};
+use std::sync::Arc;
 
 /// How much work a search may do, counted in candidate actions tested.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,10 +129,15 @@ enum Need {
     RoyalOf(Color),
 }
 
-type Region = Vec<u64>;
+/// A set of options of one axis, as bits.
+type Bits = Vec<u64>;
+
+/// A box of candidates: one set of options per axis. Boxes made by splitting share the sets of
+/// the axes they do not change.
+type Region = Vec<Arc<Bits>>;
 
 /// A box of candidates that fail for one reason: restricted axes with their allowed options.
-type Reason = Vec<(usize, Region)>;
+type Reason = Vec<(usize, Bits)>;
 
 /// The squares an attack needs on one axis's board: axis, board half-turn, square needs.
 type AxisNeeds = (usize, i32, Vec<(Square, Need)>);
@@ -169,23 +175,25 @@ pub struct LegalActions {
     single: Option<usize>,
 }
 
-fn bit(r: &Region, word: usize, i: usize) -> bool {
-    r[word + i / 64] >> (i % 64) & 1 != 0
+#[inline]
+fn bit(r: &Region, a: usize, i: usize) -> bool {
+    r[a][i / 64] >> (i % 64) & 1 != 0
 }
 
-fn set_bit(r: &mut Region, word: usize, i: usize) {
-    r[word + i / 64] |= 1 << (i % 64);
+#[inline]
+fn mask_bit(m: &Bits, i: usize) -> bool {
+    m[i / 64] >> (i % 64) & 1 != 0
 }
 
-fn first_bit(r: &Region, word: usize, words: usize) -> Option<usize> {
-    (0..words).find_map(|w| {
-        let v = r[word + w];
-        (v != 0).then(|| w * 64 + v.trailing_zeros() as usize)
-    })
+#[inline]
+fn set_mask_bit(m: &mut Bits, i: usize) {
+    m[i / 64] |= 1 << (i % 64);
 }
 
-fn axis_empty(r: &Region, word: usize, words: usize) -> bool {
-    r[word..word + words].iter().all(|&w| w == 0)
+fn first_bit(r: &Region, a: usize) -> Option<usize> {
+    r[a].iter()
+        .enumerate()
+        .find_map(|(w, &v)| (v != 0).then(|| w * 64 + v.trailing_zeros() as usize))
 }
 
 fn board_after(base: &Board, opt: Opt, moves: &[Move], sq: Square) -> Option<Option<Piece>> {
@@ -332,18 +340,20 @@ impl LegalActions {
                 }
             }
         }
-        let mut words = 0;
-        for axis in &mut axes {
-            axis.word = words;
+        for (a, axis) in axes.iter_mut().enumerate() {
+            axis.word = a;
             axis.words = axis.opts.len().div_ceil(64);
-            words += axis.words;
         }
-        let mut full = vec![0u64; words];
-        for axis in &axes {
-            for i in 0..axis.opts.len() {
-                set_bit(&mut full, axis.word, i);
-            }
-        }
+        let full: Region = axes
+            .iter()
+            .map(|axis| {
+                let mut bits = vec![0u64; axis.words];
+                for i in 0..axis.opts.len() {
+                    set_mask_bit(&mut bits, i);
+                }
+                Arc::new(bits)
+            })
+            .collect();
         let base_moves = pos.action_len();
         let (base_min, base_max) = (pos.min_timeline(), pos.max_timeline());
         let single = (first_slot == 1 && base_moves == 0).then_some(0);
@@ -394,7 +404,7 @@ impl LegalActions {
         let mut point: Vec<usize> = self
             .axes
             .iter()
-            .map(|a| first_bit(region, a.word, a.words).expect("non-empty axis"))
+            .map(|a| first_bit(region, a.word).expect("non-empty axis"))
             .collect();
         // Give each departing jump a landing the region allows: a hop if possible, else the
         // next free slot; slots left over take "no timeline" where they can.
@@ -468,7 +478,7 @@ impl LegalActions {
                 let axis = &self.axes[*a];
                 let mut r = vec![0u64; axis.words];
                 for &o in opts {
-                    set_bit(&mut r, 0, o);
+                    set_mask_bit(&mut r, o);
                 }
                 (*a, r)
             })
@@ -804,25 +814,28 @@ impl LegalActions {
     fn subtract_point(&mut self, region: Region, point: &[usize]) {
         let mut cur = region;
         for (a, &p) in point.iter().enumerate() {
-            let axis = &self.axes[a];
-            let (w0, n) = (axis.word, axis.words);
-            let (pw, pb) = (w0 + p / 64, 1u64 << (p % 64));
-            let rest = (0..n).any(|w| cur[w0 + w] & if w0 + w == pw { !pb } else { !0 } != 0);
+            let (pw, pb) = (p / 64, 1u64 << (p % 64));
+            let rest = cur[a]
+                .iter()
+                .enumerate()
+                .any(|(w, &x)| x & if w == pw { !pb } else { !0 } != 0);
             if rest {
+                let mut bits = (*cur[a]).clone();
+                bits[pw] &= !pb;
                 let mut outside = cur.clone();
-                outside[pw] &= !pb;
+                outside[a] = Arc::new(bits);
                 self.boxes.push(outside);
             }
-            for w in 0..n {
-                cur[w0 + w] = if w0 + w == pw { cur[w0 + w] & pb } else { 0 };
-            }
+            let mut only = vec![0u64; cur[a].len()];
+            only[pw] = pb;
+            cur[a] = Arc::new(only);
         }
     }
 
     fn subtract(&mut self, region: Region, point: &[usize], mut reason: Reason) {
         // A reason must contain the point it was found for; if not, it is a bug, and removing
         // the point alone keeps the search exact and finite.
-        let contains = reason.iter().all(|(a, mask)| bit(mask, 0, point[*a]));
+        let contains = reason.iter().all(|(a, mask)| mask_bit(mask, point[*a]));
         debug_assert!(contains, "reason does not contain its point");
         if !contains {
             let parts: Vec<(usize, Vec<usize>)> = (0..self.axes.len()).map(|a| (a, vec![point[a]])).collect();
@@ -830,21 +843,16 @@ impl LegalActions {
         }
         let mut cur = region;
         for (a, mask) in reason {
-            let axis = &self.axes[a];
-            let (w0, n) = (axis.word, axis.words);
-            let mut outside = cur.clone();
-            let mut any = false;
-            for w in 0..n {
-                outside[w0 + w] = cur[w0 + w] & !mask[w];
-                any |= outside[w0 + w] != 0;
+            let inside: Bits = cur[a].iter().zip(&mask).map(|(x, m)| x & m).collect();
+            let outside: Bits = cur[a].iter().zip(&mask).map(|(x, m)| x & !m).collect();
+            if outside.iter().any(|&w| w != 0) {
+                let mut b = cur.clone();
+                b[a] = Arc::new(outside);
+                self.boxes.push(b);
             }
-            if any {
-                self.boxes.push(outside);
-            }
-            for w in 0..n {
-                cur[w0 + w] &= mask[w];
-            }
-            if axis_empty(&cur, w0, n) {
+            let empty = inside.iter().all(|&w| w == 0);
+            cur[a] = Arc::new(inside);
+            if empty {
                 return;
             }
         }
