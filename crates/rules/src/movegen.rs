@@ -204,7 +204,6 @@ impl Position {
         let mover = piece.color();
         let size = self.size();
         let (x0, y0) = (from.square.x(), from.square.y());
-        let (l0, t0) = (from.board.l, from.board.t);
         let d = dirs(role);
         let home = self.board(from.board).expect("source board");
         // Within the board.
@@ -249,52 +248,25 @@ impl Position {
                 k += 1;
             }
         }
-        // Through time and timelines: the vectors sharing a board step walk the same boards, so
-        // each board is looked up once, and a missing board ends them all.
-        for (dt, dl, dxys) in &d.groups {
-            let mut alive: u32 = (1u32 << dxys.len()) - 1;
-            let mut k = 1;
-            while alive != 0 {
-                let (l, t) = (l0 + k * dl, t0 + 2 * k * dt);
-                let Some(b) = self.board_at(l, t) else { break };
-                let kind = if self.timeline_end(l) == Some(t) {
+        // Through time and timelines.
+        self.walk_rays(from, d, |to, _, captured| {
+            if captured.is_none_or(|p| p.color() != mover) {
+                let kind = if self.timeline_end(to.board.l) == Some(to.board.t) {
                     MoveKind::Hop
                 } else {
                     MoveKind::Branch
                 };
-                let mut bits = alive;
-                while bits != 0 {
-                    let j = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let (dx, dy) = dxys[j];
-                    let (x, y) = (x0 + k * dx, y0 + k * dy);
-                    if !size.contains(x, y) {
-                        alive &= !(1 << j);
-                        continue;
-                    }
-                    let sq = Square::new(x as u8, y as u8);
-                    let captured = b.get(sq);
-                    if let Some(p) = captured {
-                        alive &= !(1 << j);
-                        if p.color() == mover {
-                            continue;
-                        }
-                    }
-                    out.push(Move {
-                        from,
-                        to: Coord::new(l, t, sq),
-                        piece,
-                        captured,
-                        promotion: None,
-                        kind,
-                    });
-                }
-                if !d.slides {
-                    break;
-                }
-                k += 1;
+                out.push(Move {
+                    from,
+                    to,
+                    piece,
+                    captured,
+                    promotion: None,
+                    kind,
+                });
             }
-        }
+            false
+        });
         if role == Role::King && piece.unmoved() {
             self.gen_castling(from, piece, home, out);
         }
@@ -541,9 +513,55 @@ impl Position {
             }
             return None;
         }
-        let d = dirs(role);
+        let mut found = None;
+        self.walk_rays(from, dirs(role), |to, _, p| {
+            if p.is_some_and(|p| p.is_royal_of(victim)) {
+                found = Some(to);
+                return true;
+            }
+            false
+        });
+        let to = found?;
+        // The squares between, on the line from `from` to `to` (none for leapers).
+        let k = if !dirs(role).slides {
+            1
+        } else {
+            (to.board.t - from.board.t)
+                .abs()
+                .max(2 * (to.board.l - from.board.l).abs())
+                .max(2 * (to.square.x() - x0).abs())
+                .max(2 * (to.square.y() - y0).abs())
+                / 2
+        };
+        path.clear();
+        for i in 1..k {
+            path.push(Coord::new(
+                l0 + i * (to.board.l - l0) / k,
+                t0 + i * (to.board.t - t0) / k,
+                Square::new(
+                    (x0 + i * (to.square.x() - x0) / k) as u8,
+                    (y0 + i * (to.square.y() - y0) / k) as u8,
+                ),
+            ));
+        }
+        Some(Attack {
+            from,
+            to,
+            piece,
+            path: path.clone(),
+        })
+    }
+
+    /// Walks the rays of a piece that leave its board. Rays sharing a board step `(dt, dl)`
+    /// advance together, so each board is looked up once and a missing board ends them all; a
+    /// ray ends at the board's edge or at the first piece it meets (after showing it to `visit`),
+    /// and leapers take one step. `visit` gets the square reached, its board and what stands
+    /// there; returning `true` stops the walk.
+    fn walk_rays(&self, from: Coord, d: &Dirs, mut visit: impl FnMut(Coord, &Board, Option<Piece>) -> bool) -> bool {
+        let size = self.size();
+        let (x0, y0) = (from.square.x(), from.square.y());
+        let (l0, t0) = (from.board.l, from.board.t);
         for (dt, dl, dxys) in &d.groups {
-            // Each ray of this board step stays alive until it leaves the board or meets a piece.
             let mut alive: u32 = (1u32 << dxys.len()) - 1;
             let mut k = 1;
             while alive != 0 {
@@ -560,23 +578,12 @@ impl Position {
                         continue;
                     }
                     let sq = Square::new(x as u8, y as u8);
-                    let Some(p) = b.get(sq) else { continue };
-                    alive &= !(1 << j);
-                    if p.is_royal_of(victim) {
-                        path.clear();
-                        for i in 1..k {
-                            path.push(Coord::new(
-                                l0 + i * dl,
-                                t0 + 2 * i * dt,
-                                Square::new((x0 + i * dx) as u8, (y0 + i * dy) as u8),
-                            ));
-                        }
-                        return Some(Attack {
-                            from,
-                            to: Coord::new(l, t, sq),
-                            piece,
-                            path: path.clone(),
-                        });
+                    let piece = b.get(sq);
+                    if piece.is_some() {
+                        alive &= !(1 << j);
+                    }
+                    if visit(Coord::new(l, t, sq), b, piece) {
+                        return true;
                     }
                 }
                 if !d.slides {
@@ -585,7 +592,7 @@ impl Position {
                 k += 1;
             }
         }
-        None
+        false
     }
 }
 
@@ -654,47 +661,6 @@ fn in_board_attacker(
 /// Whether a piece of colour `by` standing on this board could capture on `sq` without leaving
 /// the board (used for castling, which only looks at its own board).
 pub(crate) fn attacked_in_board(board: &Board, sq: Square, by: Color, size: Size) -> bool {
-    let (x0, y0) = (sq.x(), sq.y());
-    let at = |x: i32, y: i32| -> Option<Piece> {
-        if size.contains(x, y) {
-            board.get(Square::new(x as u8, y as u8)).filter(|p| p.color() == by)
-        } else {
-            None
-        }
-    };
-    for (dx, dy) in [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)] {
-        if at(x0 + dx, y0 + dy).is_some_and(|p| p.role() == Role::Knight) {
-            return true;
-        }
-    }
-    let f = forward_y(by);
-    for dx in [-1, 1] {
-        if at(x0 + dx, y0 - f).is_some_and(|p| p.role().is_pawnlike()) {
-            return true;
-        }
-    }
-    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
-        let diagonal = dx != 0 && dy != 0;
-        let mut k = 1;
-        loop {
-            let (x, y) = (x0 + k * dx, y0 + k * dy);
-            if !size.contains(x, y) {
-                break;
-            }
-            if let Some(p) = board.get(Square::new(x as u8, y as u8)) {
-                if p.color() == by {
-                    let r = p.role();
-                    let slider = matches!(r, Role::Queen | Role::RoyalQueen | Role::Princess)
-                        || (diagonal && r == Role::Bishop)
-                        || (!diagonal && r == Role::Rook);
-                    if slider || (k == 1 && matches!(r, Role::King | Role::CommonKing)) {
-                        return true;
-                    }
-                }
-                break;
-            }
-            k += 1;
-        }
-    }
-    false
+    let mut path = Vec::new();
+    in_board_attacker(board, sq, by, size, &mut path, BoardId::new(0, 0)).is_some()
 }

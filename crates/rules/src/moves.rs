@@ -63,15 +63,7 @@ impl Move {
 
     /// The long coordinate form, e.g. `(0T1)e2(0T1)e4`, `(0T9)g7(0T9)g8=Q`.
     pub fn long(&self, even: bool) -> String {
-        let mut s = format!(
-            "({}T{}){}({}T{}){}",
-            timeline_label(self.from.board.l, even),
-            self.from.board.turn(),
-            self.from.square,
-            timeline_label(self.to.board.l, even),
-            self.to.board.turn(),
-            self.to.square
-        );
+        let mut s = format!("{}{}", place(self.from, even), place(self.to, even));
         if let Some(r) = self.promotion {
             s.push('=');
             s.push(r.letter());
@@ -83,15 +75,11 @@ impl Move {
     /// timeline".
     pub fn describe(&self, even: bool) -> String {
         let mut s = format!(
-            "{} {} from ({}T{}){} to ({}T{}){}",
+            "{} {} from {} to {}",
             self.piece.color(),
             self.piece.role(),
-            timeline_label(self.from.board.l, even),
-            self.from.board.turn(),
-            self.from.square,
-            timeline_label(self.to.board.l, even),
-            self.to.board.turn(),
-            self.to.square
+            place(self.from, even),
+            place(self.to, even)
         );
         if let Some(c) = self.captured {
             s.push_str(&format!(", capturing a {}", c.role()));
@@ -108,6 +96,11 @@ impl Move {
         }
         s
     }
+}
+
+/// A square of a board as written in notation, e.g. `(-1T4)e5`.
+fn place(c: Coord, even: bool) -> String {
+    format!("({}T{}){}", timeline_label(c.board.l, even), c.board.turn(), c.square)
 }
 
 impl fmt::Display for Move {
