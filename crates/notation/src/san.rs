@@ -275,7 +275,11 @@ impl SanMove {
                 .collect();
             // The roles a letter may stand for, most likely first: no letter is a pawn (or a
             // brawn); 5d-chess-js writes the princess `P`.
+            // A move written with both full squares and no letter (the long form inside a
+            // 5DPGN file) names its piece by its square.
+            let full_source = self.from_file.is_some() && self.from_rank.is_some();
             let roles: Vec<Role> = match self.piece {
+                None if full_source => Role::ALL.to_vec(),
                 None => vec![Role::Pawn, Role::Brawn],
                 Some(Role::Pawn) => vec![Role::Pawn, Role::Brawn, Role::Princess],
                 Some(r) => vec![r],

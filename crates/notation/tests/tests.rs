@@ -292,6 +292,23 @@ mod pgn {
     }
 
     #[test]
+    fn letterless_long_moves_name_the_piece_by_its_square() {
+        // As the match runner and other programs write them: both full squares, no letter.
+        let g =
+            load_ok("[Board \"Standard\"]\n\n1. (0T1)g1(0T1)f3 / (0T1)b8(0T1)c6\n2. (0T2)e2(0T2)e4 / (0T2)c6(0T1)c4\n");
+        assert_eq!(g.game.actions().len(), 4);
+        assert_eq!(g.game.actions()[0].moves[0].piece.role(), chess5d_rules::Role::Knight);
+        assert_eq!(g.game.position().timeline_count(), 2);
+        // Without the source square, no letter still means a pawn.
+        assert!(
+            load("[Board \"Standard\"]\n\n1. f3\n").unwrap().game.actions()[0].moves[0]
+                .piece
+                .role()
+                == chess5d_rules::Role::Pawn
+        );
+    }
+
+    #[test]
     fn headers_in_order_and_promotions() {
         let g = load_ok("[White \"A\"]\n[Board \"standard\"]\n[Promotions \"Q R,N\"]\n[Black \"B\"]\n\n1. e4 *");
         let names: Vec<&str> = g.headers.iter().map(|(k, _)| k.as_str()).collect();
