@@ -23,7 +23,10 @@ fn spec(name: &str, command: String) -> EngineSpec {
 }
 
 fn fake(mode: &str) -> EngineSpec {
-    spec(&format!("fake-{mode}"), format!("{} {mode}", example("match_fake_engine")))
+    spec(
+        &format!("fake-{mode}"),
+        format!("{} {mode}", example("match_fake_engine")),
+    )
 }
 
 fn config(a: EngineSpec, b: EngineSpec, games: usize) -> MatchConfig {
