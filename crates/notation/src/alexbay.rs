@@ -184,12 +184,8 @@ fn parse_lines(text: &str) -> Result<(Headers, Vec<Entry>), Error> {
         if trimmed.is_empty() {
             continue;
         }
-        if trimmed.starts_with('[') {
-            let g = crate::pgn::PgnGame::parse(trimmed).map_err(|mut e| {
-                e.span.line = i + 1;
-                e
-            })?;
-            headers.extend(g.headers);
+        // Boards are not part of this notation; headers name the variant.
+        if crate::replay::header_line(trimmed, i, &mut headers, &mut Vec::new())? {
             continue;
         }
         let indent = line.chars().take_while(|c| c.is_whitespace()).count();
@@ -255,6 +251,9 @@ pub fn read(text: &str) -> Result<LoadedGame, Error> {
         start,
         game,
         result: None,
-        warnings: Vec::new(),
+        warnings: warnings
+            .into_iter()
+            .map(|(span, message)| crate::Warning { span, message })
+            .collect(),
     })
 }

@@ -4,10 +4,10 @@
 
 use crate::coords::{BoardRef, Timeline};
 use crate::error::{Error, ParseError, Reason, Span, StartError};
-use crate::replay::{self, Written};
+use crate::replay;
 use crate::scan::Scanner;
-use crate::{start, Format, LoadedGame};
-use chess5d_rules::{Board, BoardId, Color, Coord, Game, MoveKind, Piece, Position, Role, Setup, Size, Square};
+use crate::{Format, LoadedGame};
+use chess5d_rules::{Board, BoardId, Color, Coord, MoveKind, Piece, Position, Role, Setup, Size, Square};
 
 /// A move of the coordinate notation, as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -150,13 +150,7 @@ pub fn read(text: &str, start: Option<Position>) -> Result<LoadedGame, Error> {
         if trimmed.is_empty() {
             continue;
         }
-        if trimmed.starts_with('[') {
-            let g = crate::pgn::PgnGame::parse(trimmed).map_err(|mut e| {
-                e.span.line = i + 1;
-                e
-            })?;
-            headers.extend(g.headers);
-            boards.extend(g.boards);
+        if replay::header_line(trimmed, i, &mut headers, &mut boards)? {
             continue;
         }
         let indent = line.chars().take_while(|c| c.is_whitespace()).count();
@@ -178,32 +172,8 @@ pub fn read(text: &str, start: Option<Position>) -> Result<LoadedGame, Error> {
         }
         actions.push(action);
     }
-    let start = match start {
-        Some(p) => p,
-        None => start::position(&headers, &boards)?,
-    };
-    let mut game = Game::new(start.clone());
-    let mut warnings = Vec::new();
-    for (i, action) in actions.iter().enumerate() {
-        let written: Vec<Written<'_, CoordMove>> = action
-            .iter()
-            .map(|(m, text, span)| Written {
-                item: m,
-                text,
-                span: *span,
-            })
-            .collect();
-        replay::play_action(&mut game, i + 1, None, &written, &mut warnings, |m, pos| {
-            m.resolve(pos).map(|m| (m, None))
-        })?;
-    }
-    Ok(LoadedGame {
-        format: Format::Coordinate,
-        headers,
-        start,
-        game,
-        result: None,
-        warnings: Vec::new(),
+    replay::play_all(Format::Coordinate, headers, &boards, start, &actions, |m, pos| {
+        m.resolve(pos).map(|m| (m, None))
     })
 }
 

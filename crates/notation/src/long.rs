@@ -3,10 +3,10 @@
 
 use crate::coords::{board_name, BoardRef};
 use crate::error::{Error, ParseError, Reason, Span};
-use crate::replay::{self, Written};
+use crate::replay;
 use crate::scan::Scanner;
-use crate::{start, Format, LoadedGame};
-use chess5d_rules::{Coord, Game, Move, Position, Role, Square};
+use crate::{Format, LoadedGame};
+use chess5d_rules::{Coord, Move, Position, Role, Square};
 use std::fmt;
 
 /// A move in long form, as written.
@@ -157,44 +157,14 @@ pub fn read_game(text: &str, start: Option<Position>) -> Result<LoadedGame, Erro
         if trimmed.is_empty() {
             continue;
         }
-        if trimmed.starts_with('[') {
-            let g = crate::pgn::PgnGame::parse(trimmed).map_err(|mut e| {
-                e.span.line = i + 1;
-                e
-            })?;
-            headers.extend(g.headers);
-            boards.extend(g.boards);
+        if replay::header_line(trimmed, i, &mut headers, &mut boards)? {
             continue;
         }
         let indent = line.len() - trimmed.len();
         actions.push(parse_line(trimmed, at.shifted(indent))?);
     }
-    let start = match start {
-        Some(p) => p,
-        None => start::position(&headers, &boards)?,
-    };
-    let mut game = Game::new(start.clone());
-    let mut warnings = Vec::new();
-    for (i, action) in actions.iter().enumerate() {
-        let written: Vec<Written<'_, LongMove>> = action
-            .iter()
-            .map(|(m, text, span)| Written {
-                item: m,
-                text,
-                span: *span,
-            })
-            .collect();
-        replay::play_action(&mut game, i + 1, None, &written, &mut warnings, |m, pos| {
-            m.resolve(pos).map(|m| (m, None))
-        })?;
-    }
-    Ok(LoadedGame {
-        format: Format::Long,
-        headers,
-        start,
-        game,
-        result: None,
-        warnings: Vec::new(),
+    replay::play_all(Format::Long, headers, &boards, start, &actions, |m, pos| {
+        m.resolve(pos).map(|m| (m, None))
     })
 }
 

@@ -1,6 +1,8 @@
 //! Playing written actions on a game, turning failures into [`ResolveError`]s.
 
-use crate::error::{Reason, ResolveError, Span};
+use crate::error::{Error, Reason, ResolveError, Span, Warning};
+use crate::fen::FenBoard;
+use crate::{start, Format, LoadedGame};
 use chess5d_rules::{BoardId, Color, Game, Move, Position, SetupError};
 
 /// A move as written in some notation, with its text and place.
@@ -13,6 +15,69 @@ pub(crate) struct Written<'a, T> {
 
 /// What resolving a written move gives: the move and maybe a warning.
 pub(crate) type Resolved = Result<(Move, Option<String>), Reason>;
+
+/// Reads a header or 5DFEN line (`[...]`, line number `index` from 0) of a move-list format
+/// into `headers` and `boards`; `false` if the line is not one.
+pub(crate) fn header_line(
+    trimmed: &str,
+    index: usize,
+    headers: &mut Vec<(String, String)>,
+    boards: &mut Vec<FenBoard>,
+) -> Result<bool, crate::ParseError> {
+    if !trimmed.starts_with('[') {
+        return Ok(false);
+    }
+    let g = crate::pgn::PgnGame::parse(trimmed).map_err(|mut e| {
+        e.span.line = index + 1;
+        e
+    })?;
+    headers.extend(g.headers);
+    boards.extend(g.boards);
+    Ok(true)
+}
+
+/// Moves of one action as parsed: each with its text and place.
+pub(crate) type ParsedAction<T> = Vec<(T, String, Span)>;
+
+/// Builds the start position (given, or from the headers and 5DFEN boards) and plays every
+/// parsed action on it, keeping the warnings.
+pub(crate) fn play_all<T>(
+    format: Format,
+    headers: Vec<(String, String)>,
+    boards: &[FenBoard],
+    start: Option<Position>,
+    actions: &[ParsedAction<T>],
+    resolve: impl Fn(&T, &Position) -> Resolved,
+) -> Result<LoadedGame, Error> {
+    let start = match start {
+        Some(p) => p,
+        None => start::position(&headers, boards)?,
+    };
+    let mut game = Game::new(start.clone());
+    let mut warnings = Vec::new();
+    for (i, action) in actions.iter().enumerate() {
+        let written: Vec<Written<'_, T>> = action
+            .iter()
+            .map(|(m, text, span)| Written {
+                item: m,
+                text,
+                span: *span,
+            })
+            .collect();
+        play_action(&mut game, i + 1, None, &written, &mut warnings, &resolve)?;
+    }
+    Ok(LoadedGame {
+        format,
+        headers,
+        start,
+        game,
+        result: None,
+        warnings: warnings
+            .into_iter()
+            .map(|(span, message)| Warning { span, message })
+            .collect(),
+    })
+}
 
 /// Plays one action (`number` counts from 1): resolves each move against the position reached
 /// so far, plays it, then submits. `color` is the player the text assigns the action to.
