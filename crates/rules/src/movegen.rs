@@ -251,19 +251,7 @@ impl Position {
         // Through time and timelines.
         self.walk_rays(from, d, |to, _, captured| {
             if captured.is_none_or(|p| p.color() != mover) {
-                let kind = if self.timeline_end(to.board.l) == Some(to.board.t) {
-                    MoveKind::Hop
-                } else {
-                    MoveKind::Branch
-                };
-                out.push(Move {
-                    from,
-                    to,
-                    piece,
-                    captured,
-                    promotion: None,
-                    kind,
-                });
+                out.push(self.make_move(from, piece, to, captured, MoveKind::Normal));
             }
             false
         });

@@ -116,8 +116,7 @@ struct Axis {
     opts: Vec<Opt>,
     /// Index of the pass option.
     pass: usize,
-    /// First word of this axis in a box.
-    word: usize,
+    /// Words of its option bitset.
     words: usize,
 }
 
@@ -283,7 +282,6 @@ impl LegalActions {
                 },
                 opts,
                 pass: 0,
-                word: 0,
                 words: 0,
             });
         }
@@ -323,7 +321,6 @@ impl LegalActions {
                 kind: AxisKind::Slot { l: next + step * k },
                 opts,
                 pass: 0,
-                word: 0,
                 words: 0,
             });
         }
@@ -340,8 +337,7 @@ impl LegalActions {
                 }
             }
         }
-        for (a, axis) in axes.iter_mut().enumerate() {
-            axis.word = a;
+        for axis in &mut axes {
             axis.words = axis.opts.len().div_ceil(64);
         }
         let full: Region = axes
@@ -404,7 +400,8 @@ impl LegalActions {
         let mut point: Vec<usize> = self
             .axes
             .iter()
-            .map(|a| first_bit(region, a.word).expect("non-empty axis"))
+            .enumerate()
+            .map(|(a, _)| first_bit(region, a).expect("non-empty axis"))
             .collect();
         // Give each departing jump a landing the region allows: a hop if possible, else the
         // next free slot; slots left over take "no timeline" where they can.
@@ -420,7 +417,7 @@ impl LegalActions {
             }
             if let Some(h) = self.hop_axis[mi] {
                 if let Some(i) = self.opt_index(h, Opt::Arrive(m)) {
-                    if bit(region, self.axes[h].word, i) && matches!(self.axes[h].opts[point[h]], Opt::Pass) {
+                    if bit(region, h, i) && matches!(self.axes[h].opts[point[h]], Opt::Pass) {
                         point[h] = i;
                         continue;
                     }
@@ -430,16 +427,14 @@ impl LegalActions {
             if bi == usize::MAX {
                 continue;
             }
-            if let Some(k) =
-                (0..slots).find(|&k| !slot_taken[k] && bit(region, self.axes[self.first_slot + k].word, bi))
-            {
+            if let Some(k) = (0..slots).find(|&k| !slot_taken[k] && bit(region, self.first_slot + k, bi)) {
                 point[self.first_slot + k] = bi;
                 slot_taken[k] = true;
             }
         }
         for (k, taken) in slot_taken.iter().enumerate() {
             let s = self.first_slot + k;
-            if !taken && bit(region, self.axes[s].word, 0) {
+            if !taken && bit(region, s, 0) {
                 point[s] = 0;
             }
         }
@@ -451,15 +446,12 @@ impl LegalActions {
     fn feasible(&self, region: &Region) -> bool {
         for s in self.first_slot..self.axes.len() {
             let slot = &self.axes[s];
-            if bit(region, slot.word, 0) {
+            if bit(region, s, 0) {
                 continue;
             }
             let possible = slot.opts.iter().enumerate().any(|(i, o)| match *o {
                 Opt::Branch(m) => {
-                    bit(region, slot.word, i) && {
-                        let src = &self.axes[self.src_axis[m as usize]];
-                        bit(region, src.word, self.play_index[m as usize])
-                    }
+                    bit(region, s, i) && bit(region, self.src_axis[m as usize], self.play_index[m as usize])
                 }
                 _ => false,
             });
@@ -488,7 +480,7 @@ impl LegalActions {
     fn all_but(&self, a: usize, region: &Region, keep_out: &[usize]) -> Vec<usize> {
         let axis = &self.axes[a];
         (0..axis.opts.len())
-            .filter(|i| bit(region, axis.word, *i) && !keep_out.contains(i))
+            .filter(|i| bit(region, a, *i) && !keep_out.contains(i))
             .collect()
     }
 
@@ -571,10 +563,7 @@ impl LegalActions {
                     let mut excluded = Vec::new();
                     for (i, o) in slot.opts.iter().enumerate() {
                         if let Opt::Branch(m2) = *o {
-                            if bit(region, slot.word, i)
-                                && self.src_axis[m2 as usize] == src
-                                && opts[src] != Opt::Play(m2)
-                            {
+                            if bit(region, s, i) && self.src_axis[m2 as usize] == src && opts[src] != Opt::Play(m2) {
                                 branches.push(i);
                                 excluded.push(self.play_index[m2 as usize]);
                             }
@@ -694,7 +683,7 @@ impl LegalActions {
             let axis = &self.axes[s];
             let mut keep = Vec::new();
             for (i, o) in axis.opts.iter().enumerate() {
-                if !bit(region, axis.word, i) {
+                if !bit(region, s, i) {
                     continue;
                 }
                 let safe = match *o {
@@ -760,7 +749,7 @@ impl LegalActions {
                 AxisKind::Board { id, .. } => {
                     let base = self.base_board(id);
                     for (i, o) in axis.opts.iter().enumerate() {
-                        if !bit(region, axis.word, i) {
+                        if !bit(region, a, i) {
                             continue;
                         }
                         let ok = list
@@ -776,7 +765,7 @@ impl LegalActions {
                 }
                 AxisKind::Slot { .. } => {
                     for (i, o) in axis.opts.iter().enumerate() {
-                        if !bit(region, axis.word, i) {
+                        if !bit(region, a, i) {
                             continue;
                         }
                         let Opt::Branch(m) = *o else { continue };
