@@ -251,9 +251,6 @@ pub fn read(text: &str) -> Result<LoadedGame, Error> {
         start,
         game,
         result: None,
-        warnings: warnings
-            .into_iter()
-            .map(|(span, message)| crate::Warning { span, message })
-            .collect(),
+        warnings: crate::replay::into_warnings(warnings),
     })
 }

@@ -36,6 +36,14 @@ pub(crate) fn header_line(
     Ok(true)
 }
 
+/// The warnings gathered while playing, as the loaded game keeps them.
+pub(crate) fn into_warnings(warnings: Vec<(Span, String)>) -> Vec<Warning> {
+    warnings
+        .into_iter()
+        .map(|(span, message)| Warning { span, message })
+        .collect()
+}
+
 /// Moves of one action as parsed: each with its text and place.
 pub(crate) type ParsedAction<T> = Vec<(T, String, Span)>;
 

@@ -6,7 +6,7 @@ mod write;
 pub use write::write;
 
 use crate::coords::Timeline;
-use crate::error::{Error, ParseError, Span, Warning};
+use crate::error::{Error, ParseError, Span};
 use crate::fen::FenBoard;
 use crate::replay::{self, Written};
 use crate::san::SanMove;
@@ -113,10 +113,7 @@ impl PgnGame {
             start,
             game,
             result: self.result.clone(),
-            warnings: warnings
-                .into_iter()
-                .map(|(span, message)| Warning { span, message })
-                .collect(),
+            warnings: replay::into_warnings(warnings),
         })
     }
 }
