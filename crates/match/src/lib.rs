@@ -305,6 +305,23 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// Ends the game on a proven outcome of a position where `to_move` is to move: checkmate
+    /// (`to_move` loses) or stalemate. False, and nothing written, for any other outcome.
+    fn end_by(&mut self, outcome: &Outcome, to_move: Color) -> bool {
+        match outcome {
+            Outcome::Checkmate => {
+                self.result = GameResult::win_for(to_move.other());
+                self.termination = "checkmate".into();
+                true
+            }
+            Outcome::Stalemate => {
+                self.termination = "stalemate".into();
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The score of engine 0: 1, 0.5 or 0.
     pub fn score_of_first(&self) -> f64 {
         match (self.result, self.white) {
@@ -584,29 +601,17 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
                 record.actions.push(a);
                 // A cheap look for the end of the game: when it cannot decide, the next engine
                 // plays on (and a `nobestmove` claim gets the full budget below).
-                match pos.outcome(Budget::tests(200_000)) {
-                    Outcome::Checkmate => {
-                        record.result = GameResult::win_for(side);
-                        record.termination = "checkmate".into();
-                        break;
-                    }
-                    Outcome::Stalemate => {
-                        record.termination = "stalemate".into();
-                        break;
-                    }
-                    _ => {}
+                if record.end_by(&pos.outcome(Budget::tests(200_000)), side.other()) {
+                    break;
                 }
             }
             Ok(EngineAnswer::NoMove) => {
                 // Check the claim: the engine may be right where the outcome is hard to prove.
-                match pos.outcome(Budget::DEFAULT) {
-                    Outcome::Checkmate => {
-                        record.result = GameResult::win_for(side.other());
-                        record.termination = "checkmate".into();
-                    }
-                    Outcome::Stalemate => record.termination = "stalemate".into(),
-                    Outcome::Unknown => record.termination = "adjudicated: outcome unknown (nobestmove)".into(),
-                    Outcome::Ongoing(_) => {
+                let outcome = pos.outcome(Budget::DEFAULT);
+                if !record.end_by(&outcome, side) {
+                    if outcome == Outcome::Unknown {
+                        record.termination = "adjudicated: outcome unknown (nobestmove)".into();
+                    } else {
                         record.result = GameResult::win_for(side.other());
                         record.termination = format!("{name} ({side}): {}", EngineError::NoBestMove);
                     }
@@ -616,19 +621,10 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
             Err(err) => {
                 // A side without a legal action cannot lose on time or by misbehaving: the game
                 // had ended (the cheap look after the last action could not tell).
-                if let EngineError::Timeout { .. } | EngineError::NoBestMove = err {
-                    match pos.outcome(Budget::DEFAULT) {
-                        Outcome::Checkmate => {
-                            record.result = GameResult::win_for(side.other());
-                            record.termination = "checkmate".into();
-                            break;
-                        }
-                        Outcome::Stalemate => {
-                            record.termination = "stalemate".into();
-                            break;
-                        }
-                        _ => {}
-                    }
+                if matches!(err, EngineError::Timeout { .. } | EngineError::NoBestMove)
+                    && record.end_by(&pos.outcome(Budget::DEFAULT), side)
+                {
+                    break;
                 }
                 record.result = GameResult::win_for(side.other());
                 record.termination = match err {
