@@ -2,7 +2,7 @@
 // servers started on free ports with fresh databases, and click helpers for the SVG view.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,15 @@ export async function launch() {
     viewport: { width: 1280, height: 800 },
   });
   const page = ctx.pages()[0] ?? await ctx.newPage();
+  if (process.env.STATIC_DIR) {
+    // Serve app.js and style.css from this folder instead of the server's embedded copies (to
+    // try changes to crates/server/static without rebuilding the server; not index.html).
+    await page.route(/\/(app\.js|style\.css)(\?.*)?$/, async (route) => {
+      const name = new URL(route.request().url()).pathname.slice(1);
+      const type = { js: 'text/javascript', css: 'text/css' }[name.split('.').pop()];
+      await route.fulfill({ body: readFileSync(join(process.env.STATIC_DIR, name)), contentType: `${type}; charset=utf-8` });
+    });
+  }
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));

@@ -5,6 +5,19 @@ const $ = (s) => document.querySelector(s);
 const SVGNS = 'http://www.w3.org/2000/svg';
 const SQ = 40;
 
+// Piece outlines (filled silhouette and line drawing) of the chess glyphs of DejaVu Sans
+// (U+265A-F and U+2654-9; free licence, see https://dejavu-fonts.github.io/License.html),
+// scaled to a 40-unit square. Each path starts with one absolute M and is otherwise relative,
+// so a piece is moved to a square by rewriting that first M only.
+const PIECE_PATHS = {
+  K: { fill: "M18.8 16.3q0 0 .1 -.1q-.6 -.7 -1.5 -1.2q-1.2 -.7 -2.5 -.7q-1.3 0 -2.6 .7q-1.2 .7 -1.9 2q-.7 1.2 -.7 2.5q0 1.4 .7 2.6q.7 1.3 1.9 1.9q.4 .3 .8 .4l5.7 0zm2.4 8.1l5.7 0q.4 -.1 .8 -.4q1.3 -.6 1.9 -1.9q.7 -1.2 .7 -2.6q0 -1.3 -.7 -2.5q-.7 -1.3 -1.9 -2q-1.3 -.7 -2.6 -.7q-1.3 0 -2.5 .7q-.9 .5 -1.5 1.2q.1 .1 .1 .1zm-7.5 1.7l0 5.1l12.7 0l0 -5.1zm-1.4 6.5l0 -6.5q-.7 -.2 -1.4 -.6q-1.1 -.9 -2 -2.5q-.9 -1.7 -.9 -3.5q0 -1.8 .9 -3.4q.9 -1.7 2.6 -2.6q1.6 -.9 3.4 -.9q1.3 0 2.6 .6l0 -.1q0 -.6 .3 -1.1q.3 -.5 .8 -.8q.3 -.2 .5 -.2l0 -.9l-1.8 0l0 -1.2l1.8 0l0 -1.5l1.8 0l0 1.5l1.8 0l0 1.2l-1.8 0l0 .9q.3 0 .5 .2q.5 .3 .8 .8q.3 .5 .3 1.1l0 .1q1.3 -.6 2.6 -.6q1.8 0 3.4 .9q1.7 .9 2.6 2.6q.9 1.6 .9 3.4q0 1.8 -.9 3.5q-.9 1.6 -2 2.5q-.7 .4 -1.4 .6l0 6.5zm6.1 -19.3q0 .4 .2 .7q.3 .4 .6 .6q.4 .2 .8 .2q.4 0 .8 -.2q.4 -.2 .6 -.6q.2 -.3 .2 -.7q0 -.4 -.2 -.8q-.2 -.4 -.6 -.6q-.4 -.2 -.8 -.2q-.4 0 -.8 .2q-.3 .2 -.6 .6q-.2 .4 -.2 .8zm7.1 13.7l0 3.4l-11 0l0 -3.4zm-7.5 -3.5l-4.7 0q-.3 -.1 -.6 -.3q-1 -.5 -1.6 -1.5q-.5 -1.1 -.5 -2.2q0 -1.1 .5 -2.1q.6 -1.1 1.6 -1.6q1 -.6 2.1 -.6q1 0 2 .6q.7 .4 1.2 1q0 0 0 0zm4 -6.7q0 0 0 0q.5 -.6 1.2 -1q1 -.6 2 -.6q1.1 0 2.1 .6q1 .5 1.6 1.6q.6 1 .6 2.1q0 1.1 -.6 2.2q-.6 1 -1.6 1.5q-.3 .2 -.6 .3l-4.7 0z", line: "M18.8 16.3q0 0 .1 -.1q-.6 -.7 -1.5 -1.2q-1.2 -.7 -2.5 -.7q-1.3 0 -2.6 .7q-1.2 .7 -1.9 2q-.7 1.2 -.7 2.5q0 1.4 .7 2.6q.7 1.3 1.9 1.9q.4 .3 .8 .4l5.7 0zm2.4 8.1l5.7 0q.4 -.1 .8 -.4q1.3 -.6 1.9 -1.9q.7 -1.2 .7 -2.6q0 -1.3 -.7 -2.5q-.7 -1.3 -1.9 -2q-1.3 -.7 -2.6 -.7q-1.3 0 -2.5 .7q-.9 .5 -1.5 1.2q.1 .1 .1 .1zm-7.5 1.7l0 5.1l12.7 0l0 -5.1zm-1.4 6.5l0 -6.5q-.7 -.2 -1.4 -.6q-1.1 -.9 -2 -2.5q-.9 -1.7 -.9 -3.5q0 -1.8 .9 -3.4q.9 -1.7 2.6 -2.6q1.6 -.9 3.4 -.9q1.3 0 2.6 .6l0 -.1q0 -.6 .3 -1.1q.3 -.5 .8 -.8q.3 -.2 .5 -.2l0 -.9l-1.8 0l0 -1.2l1.8 0l0 -1.5l1.8 0l0 1.5l1.8 0l0 1.2l-1.8 0l0 .9q.3 0 .5 .2q.5 .3 .8 .8q.3 .5 .3 1.1l0 .1q1.3 -.6 2.6 -.6q1.8 0 3.4 .9q1.7 .9 2.6 2.6q.9 1.6 .9 3.4q0 1.8 -.9 3.5q-.9 1.6 -2 2.5q-.7 .4 -1.4 .6l0 6.5zm6.1 -19.3q0 .4 .2 .7q.3 .4 .6 .6q.4 .2 .8 .2q.4 0 .8 -.2q.4 -.2 .6 -.6q.2 -.3 .2 -.7q0 -.4 -.2 -.8q-.2 -.4 -.6 -.6q-.4 -.2 -.8 -.2q-.4 0 -.8 .2q-.3 .2 -.6 .6q-.2 .4 -.2 .8z" },
+  Q: { fill: "M10.2 15.4q-1.6 0 -1.8 -1.6q0 -.5 .2 -.9q.3 -.4 .7 -.6q.5 -.3 1 -.3q.4 0 .9 .3q.4 .2 .7 .6q.2 .4 .2 .9q-.1 1.1 -1 1.5l4 8.5l-.9 -11.8q-1.4 0 -1.7 -1.6q0 -.5 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.5 0 .9 .3q.5 .2 .7 .6q.3 .4 .3 .9q-.1 .8 -.8 1.3l3.1 12.6l.8 -13.8q-1.2 -.5 -1.2 -1.3q0 -.5 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.4 0 .9 .3q.4 .2 .7 .6q.2 .4 .2 .9q0 .9 -1.1 1.3l.6 13.8l3.1 -12.4q-.8 -.8 -.8 -1.5q0 -.4 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.5 0 .9 .3q.5 .2 .7 .6q.3 .5 .3 .9q-.2 1.4 -1.7 1.7l-1.5 11.7l4.3 -8.7q-.7 -.6 -.7 -1.3q0 -.5 .2 -.9q.3 -.4 .7 -.6q.5 -.3 .9 -.3q.5 0 1 .3q.4 .2 .7 .6q.2 .4 .2 .9q-.2 1.6 -1.9 1.6l-2.6 7.8l0 9.4l-14.5 0l0 -9.4zm15.9 11.2l0 -1.3l-12.2 0l0 1.3zm0 5l0 -1.3l-12.2 0l0 1.3z", line: "M10.2 15.4q-1.6 0 -1.8 -1.6q0 -.5 .2 -.9q.3 -.4 .7 -.6q.5 -.3 1 -.3q.4 0 .9 .3q.4 .2 .7 .6q.2 .4 .2 .9q-.1 1.1 -1 1.5l4 8.5l-.9 -11.8q-1.4 0 -1.7 -1.6q0 -.5 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.5 0 .9 .3q.5 .2 .7 .6q.3 .4 .3 .9q-.1 .8 -.8 1.3l3.1 12.6l.8 -13.8q-1.2 -.5 -1.2 -1.3q0 -.5 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.4 0 .9 .3q.4 .2 .7 .6q.2 .4 .2 .9q0 .9 -1.1 1.3l.6 13.8l3.1 -12.4q-.8 -.8 -.8 -1.5q0 -.4 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.5 0 .9 .3q.5 .2 .7 .6q.3 .5 .3 .9q-.2 1.4 -1.7 1.7l-1.5 11.7l4.3 -8.7q-.7 -.6 -.7 -1.3q0 -.5 .2 -.9q.3 -.4 .7 -.6q.5 -.3 .9 -.3q.5 0 1 .3q.4 .2 .7 .6q.2 .4 .2 .9q-.2 1.6 -1.9 1.6l-2.6 7.8l0 9.4l-14.5 0l0 -9.4zm15.9 12.6l0 -3.8l-3 1.3l-6.1 0l-3.1 -1l0 3.5zm-12.2 .8l0 2.8l12.2 0l0 -2.8zm-.7 -5.7l1.3 .7l-3.9 -8.8q.1 -.1 .2 -.1q.3 -.2 .5 -.5q.2 -.3 .2 -.6q0 -.3 -.2 -.6q-.2 -.3 -.5 -.5q-.3 -.2 -.6 -.2q-.3 0 -.6 .2q-.3 .2 -.5 .5q-.1 .3 -.1 .6q0 .3 .1 .6q.2 .3 .5 .5q.3 .1 .6 .1q.1 0 .3 0zm2.5 .7l2.3 .5l-3.2 -12.8q.1 0 .2 -.1q.3 -.1 .5 -.4q.1 -.3 .1 -.6q0 -.4 -.1 -.7q-.2 -.3 -.5 -.4q-.3 -.2 -.6 -.2q-.3 0 -.6 .2q-.3 .1 -.5 .4q-.2 .3 -.2 .7q0 .3 .2 .6q.2 .3 .5 .4q.3 .2 .6 .2q.1 0 .2 0zm6.1 .4l2 -.5l1.6 -12.1q.1 0 .2 0q.3 0 .6 -.1q.3 -.2 .5 -.5q.1 -.3 .1 -.6q0 -.3 -.2 -.6q-.1 -.3 -.4 -.5q-.3 -.2 -.6 -.2q-.3 0 -.6 .2q-.3 .2 -.5 .5q-.2 .3 -.2 .6q0 .3 .2 .6q.2 .3 .5 .5q.1 0 .2 .1zm-2.6 .1l1.7 0l-.8 -14q.3 0 .6 -.2q.2 -.1 .4 -.4q.2 -.3 .2 -.7q0 -.3 -.2 -.6q-.2 -.3 -.5 -.4q-.2 -.2 -.6 -.2q-.3 0 -.6 .2q-.3 .1 -.4 .4q-.2 .3 -.2 .6q0 .4 .2 .7q.1 .3 .4 .4q.3 .2 .5 .2zm5.7 -.5l1.8 -.7l2.7 -8.2q.2 0 .4 0q.3 0 .6 -.1q.3 -.2 .5 -.5q.2 -.3 .2 -.6q0 -.3 -.2 -.6q-.2 -.3 -.5 -.5q-.3 -.2 -.6 -.2q-.3 0 -.6 .2q-.3 .2 -.5 .5q-.1 .3 -.1 .6q0 .3 .1 .6q.2 .3 .5 .5q.1 0 .1 0z" },
+  R: { fill: "M25.4 13.1l0 -1.6l-10.8 0l0 1.6zm1.2 16.4l0 -1.8l-13.2 0l0 1.8zm-9 -22.1l4.7 0l0 2.6l2.8 0l0 -2.6l4.6 0l0 2.8l-1.9 0l0 2.4l-1.6 2.5l0 9.8l1.6 2.5l0 2.4l1.9 0l0 2.8l-19.4 0l0 -2.8l1.9 0l0 -2.4l1.6 -2.5l0 0l0 -9.8l0 0l-1.6 -2.5l0 -2.4l-1.9 0l0 -2.8l4.5 0l0 2.6l2.8 0zm11.2 24.2l0 -.9l-17.5 0l0 .9z", line: "M17.6 7.4l4.7 0l0 2.6l2.8 0l0 -2.6l4.6 0l0 2.8l-1.9 0l0 2.4l-1.6 2.5l0 9.8l1.6 2.5l0 2.4l1.9 0l0 2.8l-19.4 0l0 -2.8l1.9 0l0 -2.4l1.6 -2.5l0 0l0 -9.8l0 0l-1.6 -2.5l0 -2.4l-1.9 0l0 -2.8l4.5 0l0 2.6l2.8 0zm11.2 24.2l0 -.9l-17.5 0l0 .9zm-3.4 -16.8l1.4 -2.2l0 -1.6l-13.6 0l0 1.6l1.4 2.2zm-10.8 10.9l-1.2 2l0 2.1l13.2 0l0 -2.1l-1.2 -2zm10.8 -.9l0 -9.1l0 -.1l-10.8 0l0 9.2z" },
+  B: { fill: "M16.1 23.9q0 -1 .5 -1.9q.1 -.3 .3 -.5q-1 -.6 -1.6 -1.7q-.7 -1.2 -.7 -2.5l0 -.1q0 -1.3 .7 -2.6q.7 -1.2 2 -1.9q.5 -.3 1 -.4q-.4 -.3 -.7 -.8q-.4 -.7 -.4 -1.4q0 -.7 .4 -1.3q.4 -.7 1 -1q.7 -.4 1.4 -.4q.7 0 1.3 .4q.7 .3 1.1 1q.4 .6 .4 1.3q0 .7 -.4 1.4q-.3 .5 -.7 .8q.5 .1 1 .4q1.2 .7 2 1.9q.7 1.3 .7 2.6l0 .1q0 1.3 -.7 2.5q-.6 1.1 -1.6 1.7q.2 .2 .3 .5q.5 .9 .5 1.9q0 1 -.5 1.9l4.7 6.8l-16.2 0l4.6 -6.8q-.4 -.9 -.4 -1.9zm4.9 -3.7l0 -2.1l2.9 0l0 -1.8l-2.9 0l0 -2.1l-2 0l0 2.1l-2.9 0l0 1.8l2.9 0l0 2.1z", line: "M16.6 25.8q-.5 -.9 -.5 -1.9q0 -1 .5 -1.9q.1 -.3 .3 -.5q-1 -.6 -1.6 -1.7q-.7 -1.2 -.7 -2.5l0 -.1q0 -1.3 .7 -2.6q.7 -1.2 2 -1.9q.5 -.3 1 -.4q-.4 -.3 -.7 -.8q-.4 -.7 -.4 -1.4q0 -.7 .4 -1.3q.4 -.7 1 -1q.7 -.4 1.4 -.4q.7 0 1.3 .4q.7 .3 1.1 1q.4 .6 .4 1.3q0 .7 -.4 1.4q-.3 .5 -.7 .8q.5 .1 1 .4q1.2 .7 2 1.9q.7 1.3 .7 2.6l0 .1q0 1.3 -.7 2.5q-.6 1.1 -1.6 1.7q.2 .2 .3 .5q.5 .9 .5 1.9q0 1 -.5 1.9q0 .1 -.1 .1l4.8 6.7l-16.2 0l4.6 -6.8zm4.4 -5.6l0 -2.1l2.9 0l0 -1.8l-2.9 0l0 -2.1l-2 0l0 2.1l-2.9 0l0 1.8l2.9 0l0 2.1zm.7 5.6q1 -.8 1 -2q0 -.7 -.3 -1.4q-.4 -.6 -1.1 -1q-.6 -.3 -1.3 -.3q-.7 0 -1.4 .3q-.6 .4 -1 1q-.4 .7 -.4 1.4q0 1.1 1.1 2l-3.7 5.7l10.9 0zm-1.7 -17.6q-.5 0 -.9 .3q-.5 .2 -.7 .6q-.3 .5 -.3 1q0 .4 .3 .9q.2 .4 .7 .7q.4 .2 .9 .2q.5 0 .9 -.2q.5 -.3 .7 -.7q.3 -.5 .3 -.9q0 -.5 -.3 -1q-.2 -.4 -.7 -.6q-.4 -.3 -.9 -.3z" },
+  N: { fill: "M17.9 11.5q.6 -.4 .6 -1q0 -.5 -.3 -.9q-.2 -.5 -.2 -.9q0 -.8 .9 -1.3q1.5 1.4 1.6 2.1q.1 .8 .1 1q0 .8 -.5 1l0 0q0 0 0 0q9 5.7 9.7 21.1l-16.2 0q-.3 -1 -.3 -2q0 -2.6 3.4 -5q3.4 -2.4 3.4 -4.3q0 -.1 0 -.2q-1.1 2.8 -3.1 2.8q0 0 -.1 0q-1.5 2.4 -3.3 2.4q0 0 -.1 0l.8 -1.7l-1.8 1.3q-1.9 -.5 -2.3 -1.9q1.4 -3.8 1.4 -7q0 -.4 0 -.9q.8 -1.8 2.5 -3.6q0 -.1 0 -.3q0 -.4 -.4 -.7q-.3 -.2 -.3 -.8q0 -.6 .3 -1.7q1.7 .5 2.7 2.5zm-4.4 4.3l0 .3q.1 .5 .2 .5l.4 0q1.1 0 1.1 -.9q0 -.5 .8 -1.3l-.1 0q-1.6 0 -2.3 1zm-1.8 7.5l0 .4q0 .5 .5 .5l.1 0q1.3 -.2 1.3 -1.1l-.2 -.6q-1 0 -1.7 .8zm8.4 -10.5l.8 1.5q6.3 4.6 6.4 17.4l1.3 0q-.7 -14.3 -8.5 -18.9z", line: "M18 11.5q.1 -.2 .1 -.4q0 -.3 -.2 -.7q-.2 -.3 -.2 -.6q0 -.8 1.2 -2.4q2 1.8 2 3.5q0 .4 -.1 .9q8.2 5.4 9 20.8l-16.3 0q-.3 -1 -.3 -2q0 -2.6 3.4 -5.1q3.3 -2.5 3.3 -3.6q0 0 0 -.1q-1.5 1.9 -2.5 2q-.8 2.4 -3.4 2.7l-.2 -.4l-.7 .5q-2.3 -.8 -2.9 -2.1q1.4 -4.2 1.4 -7.4q0 -.5 -.1 -1q.8 -1.8 2 -3.9q-.3 -.5 -.4 -.7q0 -.1 0 -.2q0 -.5 .5 -2.3q1.8 .5 2.7 2.5zm-4.4 4.6q.6 -1 2.2 -1l.1 0q-.7 .7 -.7 1.3q0 .8 -1.2 .8l-.3 0q-.2 0 -.3 -.5l0 -.2zm-.3 7.1l.2 .6q0 .9 -1.2 1.1l-.2 0q-.5 0 -.5 -.5l0 -.4q.7 -.8 1.7 -.8zm2.6 -11.4q-.6 -1.6 -1.8 -2.2q-.5 1 -.5 1.6q0 .5 .3 .7q.2 .3 .2 .6q0 .3 -.2 .5q-1 1.7 -1.7 3.3q.1 .8 .1 1.5q0 3.3 -1.3 6.6q.5 1.2 2.2 1.6l1.6 -1.2l-.6 1.3q2.3 -.2 2.8 -2.6q1.7 -.1 3.1 -3q.2 .5 .2 1q0 2 -3.2 4.3q-3.2 2.4 -3.2 4.5q0 .9 .2 1.7l14.7 0q-.7 -13.8 -9 -20.2q0 0 0 0l0 0q.5 -.2 .5 -.9q0 -.2 -.1 -.9q-.1 -.6 -1.4 -1.9q-.5 1.3 -.5 2q0 .3 .1 .6q.2 .2 .2 .6q0 .3 -.2 .5z" },
+  P: { fill: "M9.9 32.6q-.2 -1 -.2 -2q0 -2.7 1.4 -5.1q1.4 -2.5 3.8 -3.8q.7 -.3 1.3 -.6q-.5 -.5 -.8 -1.1q-.7 -1.3 -.7 -2.7q0 -1.3 .7 -2.6q.7 -1.3 2 -2q.4 -.2 .9 -.4q-.4 -.3 -.7 -.8q-.3 -.7 -.3 -1.4q0 -.7 .3 -1.3q.4 -.7 1 -1q.7 -.4 1.4 -.4q.7 0 1.3 .4q.7 .3 1.1 1q.3 .6 .3 1.3q0 .7 -.3 1.4q-.3 .5 -.7 .8q.4 .2 .9 .4q1.3 .7 2 2q.7 1.3 .7 2.6q0 1.4 -.7 2.7q-.3 .6 -.8 1.1q.6 .3 1.2 .6q2.5 1.3 3.9 3.8q1.4 2.4 1.4 5.1q0 1 -.2 2z", line: "M20 20.9q.9 0 1.8 -.5q.8 -.4 1.3 -1.3q.5 -.8 .5 -1.8q0 -.9 -.5 -1.8q-.5 -.8 -1.3 -1.3q-.9 -.4 -1.8 -.4q-.9 0 -1.8 .4q-.8 .5 -1.3 1.3q-.5 .9 -.5 1.8q0 1 .5 1.8q.5 .9 1.3 1.3q.9 .5 1.8 .5zm-1 -10.8q0 .3 .1 .5q.2 .3 .4 .4q.2 .1 .5 .1q.3 0 .5 -.1q.2 -.1 .4 -.4q.1 -.2 .1 -.5q0 -.2 -.1 -.4q-.2 -.3 -.4 -.4q-.3 -.2 -.5 -.2q-.2 0 -.5 .2q-.2 .1 -.4 .4q-.1 .2 -.1 .4zm10.1 22.4l0 .1l-17.8 0l0 -.1l-1.4 .1q-.2 -1 -.2 -2q0 -2.7 1.4 -5.1q1.4 -2.5 3.8 -3.8q.7 -.3 1.3 -.6q-.5 -.5 -.8 -1.1q-.7 -1.3 -.7 -2.7q0 -1.3 .7 -2.6q.7 -1.3 2 -2q.4 -.2 .9 -.4q-.4 -.3 -.7 -.8q-.3 -.7 -.3 -1.4q0 -.7 .3 -1.3q.4 -.7 1 -1q.7 -.4 1.4 -.4q.7 0 1.3 .4q.7 .3 1.1 1q.3 .6 .3 1.3q0 .7 -.3 1.4q-.3 .5 -.7 .8q.4 .2 .9 .4q1.3 .7 2 2q.7 1.3 .7 2.6q0 1.4 -.7 2.7q-.3 .6 -.8 1.1q.6 .3 1.2 .6q2.5 1.3 3.9 3.8q1.4 2.4 1.4 5.1q0 1 -.2 2zm-.5 -2.2q-.1 -2.1 -1.2 -4q-1.1 -2 -3.2 -3.1q-2.1 -1.1 -4.2 -1.1q-2.2 0 -4.2 1.1q-2.1 1.1 -3.2 3.1q-1.1 1.9 -1.2 4z" },
+};
+
 const app = {
   info: null,
   state: null,        // the live game state from the server
@@ -185,6 +198,7 @@ async function openGame(id) {
     app.layoutKey = '';
     app.selected = null;
     app.dests.clear();
+    resetDrawing();
   }
   showError(null);
   try {
@@ -249,8 +263,36 @@ async function setReview(n) {
 }
 
 // ---------- drawing ----------
+//
+// The multiverse is drawn for speed with hundreds of boards:
+// - only the boards in (or near) the visible part of the world are in the DOM (culling, redone
+//   after every pan or zoom, at most once per animation frame);
+// - each board is one <g> built from a string and kept while its content is unchanged: a new
+//   state, a selection or a pan only rebuilds the boards whose signature (pieces, flags,
+//   highlights, level of detail) changed;
+// - pieces are drawn as a few <path>s per board (every piece of a colour in one path) from the
+//   glyph outlines above, not as one text element per piece;
+// - the level of detail follows the size of a square on screen: 'near' boards have one rect per
+//   square, coordinates and one (empty) marker per piece for scripts; 'mid' boards a
+//   checkerboard pattern and the piece paths; 'far' boards (squares of a few pixels) a flat
+//   fill and a dot per piece. Highlighted squares are rects at every level.
+// Clicks are found from the pointer's position (hitTest), so they work at every level.
 
-const GLYPH = { K: '\u265A', Q: '\u265B', R: '\u265C', B: '\u265D', N: '\u265E', P: '\u265F' };
+const FILES = 'abcdefghijklmnopqrstuvwxyz';
+const NEAR_PX = 14;   // a square at least this many pixels wide: full detail
+const FAR_PX = 5;     // below this: flat boards with dots
+const FEW_BOARDS = 40; // with this many boards in view or fewer, always full detail
+
+const draw = {
+  cache: new Map(),   // "l,t" -> { sig, el }
+  shown: new Map(),   // "l,t" -> el currently in the layer
+  scheduled: false,
+  hl: new Map(),      // "l,t" -> Map(sq -> { cls, dest })
+  boards: new Map(),  // "l,t" -> board of app.shown
+  piecesKey: new Map(), // "l,t" -> string of its pieces
+  bgKey: '',
+  lod: 'near',
+};
 
 function layout(s) {
   const w = s.size.w * SQ, h = s.size.h * SQ;
@@ -270,7 +312,7 @@ function squareXY(s, sq) {
 function existing(s, c) {
   // A coordinate on a board that does not exist yet (e.g. the board a check would come from
   // after a pass) is drawn on the latest board of its timeline.
-  if (s.boards.some((b) => b.l === c.l && b.t === c.t)) return c;
+  if (draw.boards.has(`${c.l},${c.t}`)) return c;
   const tl = s.timelines.find((t) => t.l === c.l);
   return tl && c.t > tl.end ? { ...c, t: tl.end } : c;
 }
@@ -293,24 +335,104 @@ function arrow(s, L, m, cls, marker) {
   return `<path class="arrow ${cls}" d="M${x1} ${y1} Q${cx} ${cy} ${x2} ${y2}" marker-end="url(#${marker})"/>`;
 }
 
+/** The path of a piece glyph placed on the square whose top-left corner is (x, y). */
+function glyphAt(d, x, y) {
+  const m = d.match(/^M([-\d.]+) ([-\d.]+)/);
+  return `M${(x + Number(m[1])).toFixed(1)} ${(y + Number(m[2])).toFixed(1)}${d.slice(m[0].length)}`;
+}
+const GLYPH_HEAD = {};
+for (const [k, v] of Object.entries(PIECE_PATHS)) {
+  for (const part of ['fill', 'line']) {
+    const m = v[part].match(/^M([-\d.]+) ([-\d.]+)/);
+    GLYPH_HEAD[k + part] = { x: Number(m[1]), y: Number(m[2]), rest: v[part].slice(m[0].length) };
+  }
+}
+function glyph(p, part, x, y) {
+  const g = GLYPH_HEAD[p + part];
+  return `M${Math.round((x + g.x) * 10) / 10} ${Math.round((y + g.y) * 10) / 10}${g.rest}`;
+}
+
+/** The SVG markup of one board at a level of detail. */
+function boardMarkup(s, b, L, lod, hl, inactive) {
+  const x = L.left + L.col(b.t), y = L.row(b.l);
+  const out = [`<g class="board" data-l="${esc(b.label)}" data-t="${b.turn}" data-color="${b.color}" data-li="${b.l}" data-ti="${b.t}" data-playable="${b.playable}" data-mandatory="${b.mandatory}" data-lod="${lod}" transform="translate(${x} ${y})">`];
+  // The outline has the colour to move on the board, thick when playable; a mandatory board
+  // (one that must be played before Submit) gets a dashed accent frame around it.
+  const sw = b.playable ? 9 : 3;
+  out.push(`<rect class="board-outline ${b.color}" x="${-sw / 2 - 1}" y="${-sw / 2 - 1}" width="${L.w + sw + 2}" height="${L.h + sw + 2}" stroke-width="${sw}" rx="3"/>`);
+  if (b.mandatory) out.push(`<rect class="board-mandatory" x="-16" y="-16" width="${L.w + 32}" height="${L.h + 32}" rx="8"/>`);
+  const W = s.size.w, H = s.size.h;
+  if (lod === 'near') {
+    for (let yy = 0; yy < H; yy++) {
+      for (let xx = 0; xx < W; xx++) {
+        const name = FILES[xx] + (yy + 1);
+        const h = hl && hl.get(name);
+        const [sx, sy] = squareXY(s, name);
+        out.push(`<rect class="sq ${(xx + yy) % 2 === 0 ? 'sq-dark' : 'sq-light'}${h ? ' ' + h.cls : ''}" data-square="${name}"${h && h.dest ? ` data-dest="${h.dest}"` : ''} x="${sx}" y="${sy}" width="${SQ}" height="${SQ}"/>`);
+      }
+    }
+  } else {
+    out.push(lod === 'far' ? `<rect class="far-fill" width="${L.w}" height="${L.h}"/>` : `<rect width="${L.w}" height="${L.h}" fill="url(#chk)"/>`);
+    if (hl) {
+      for (const [name, h] of hl) {
+        const [sx, sy] = squareXY(s, name);
+        out.push(`<rect class="sq ${h.cls}" data-square="${name}"${h.dest ? ` data-dest="${h.dest}"` : ''} x="${sx}" y="${sy}" width="${SQ}" height="${SQ}"/>`);
+      }
+    }
+  }
+  // Pieces: every piece of a colour in one path (dots when far), other roles one element each.
+  const paths = { whiteFill: [], whiteLine: [], blackFill: [] };
+  const extra = [];
+  for (const p of b.pieces) {
+    const [sx, sy] = squareXY(s, p.sq);
+    if (lod === 'far') {
+      (p.c === 'white' ? paths.whiteFill : paths.blackFill).push(`M${sx + 8} ${sy + 8}h24v24h-24z`);
+    } else if (PIECE_PATHS[p.p]) {
+      if (p.c === 'white') { paths.whiteFill.push(glyph(p.p, 'fill', sx, sy)); paths.whiteLine.push(glyph(p.p, 'line', sx, sy)); }
+      else paths.blackFill.push(glyph(p.p, 'fill', sx, sy));
+    } else {
+      const fill = p.c === 'white' ? '#fbfbf5' : '#15151a', stroke = p.c === 'white' ? '#222' : '#ddd';
+      extra.push(`<circle cx="${sx + SQ / 2}" cy="${sy + SQ / 2}" r="${SQ * 0.38}" fill="${fill}" stroke="${stroke}" stroke-width="2"/><text class="fairy" x="${sx + SQ / 2}" y="${sy + SQ * 0.68}" fill="${stroke}">${esc(p.p)}</text>`);
+    }
+    if (lod === 'near') extra.push(`<g class="piece" data-piece="${esc(p.p)}" data-piece-color="${p.c}" data-at="${p.sq}"/>`);
+  }
+  if (paths.whiteFill.length) out.push(`<path class="pc-white${lod === 'far' ? ' dot' : ''}" d="${paths.whiteFill.join('')}"/>`);
+  if (paths.whiteLine.length) out.push(`<path class="pc-white-line" d="${paths.whiteLine.join('')}"/>`);
+  if (paths.blackFill.length) out.push(`<path class="pc-black${lod === 'far' ? ' dot' : ''}" d="${paths.blackFill.join('')}"/>`);
+  out.push(...extra);
+  if (lod === 'near') {
+    // Coordinates inside the edge squares (files along the bottom, ranks along the left side).
+    const bottom = app.flip ? H - 1 : 0, left = app.flip ? W - 1 : 0;
+    for (let xx = 0; xx < W; xx++) {
+      const [sx] = squareXY(s, FILES[xx] + '1');
+      out.push(`<text class="coord ${(xx + bottom) % 2 === 0 ? 'on-dark' : 'on-light'}" x="${sx + SQ - 2}" y="${L.h - 2}" text-anchor="end">${FILES[xx]}</text>`);
+    }
+    for (let yy = 0; yy < H; yy++) {
+      const [, sy] = squareXY(s, FILES[left] + (yy + 1));
+      out.push(`<text class="coord ${(left + yy) % 2 === 0 ? 'on-dark' : 'on-light'}" x="2" y="${sy + 9}">${yy + 1}</text>`);
+    }
+  }
+  if (lod !== 'far') out.push(`<text class="board-label" x="${L.w}" y="-${b.mandatory ? 21 : b.playable ? 12 : 8}" text-anchor="end">(${esc(b.label)}T${b.turn})</text>`);
+  if (inactive) out.push(`<rect class="inactive-veil" x="-8" y="-8" width="${L.w + 16}" height="${L.h + 16}"/>`);
+  out.push('</g>');
+  return out.join('');
+}
+
+/** Redraws everything for a new state (or flip): layout, background, arrows, then the boards. */
 function render() {
   const s = app.shown;
   if (!s) return;
   const L = layout(s);
-  const parts = [];
-  const tlByL = new Map(s.timelines.map((t) => [t.l, t]));
-  const files = 'abcdefgh';
-  const dense = s.boards.length > 60;
-  if (dense) {
-    // The checkerboard as a pattern: a1 is dark (bottom-left), flipped or not.
-    const w = s.size.w, h = s.size.h;
-    const a1dark = app.flip ? ((w - 1) + 0) % 2 === 0 : (h - 1) % 2 === 0;
-    const pat = `<pattern id="chk" width="${2 * SQ}" height="${2 * SQ}" patternUnits="userSpaceOnUse">
-      <rect width="${2 * SQ}" height="${2 * SQ}" class="sq-light"/>
-      <rect x="${a1dark ? 0 : SQ}" y="0" width="${SQ}" height="${SQ}" class="sq-dark"/>
-      <rect x="${a1dark ? SQ : 0}" y="${SQ}" width="${SQ}" height="${SQ}" class="sq-dark"/></pattern>`;
-    parts.push(pat);
-  }
+  app.layout = L;
+  draw.boards = new Map(s.boards.map((b) => [`${b.l},${b.t}`, b]));
+  draw.piecesKey = new Map(s.boards.map((b) => [`${b.l},${b.t}`, b.pieces.map((p) => p.sq + p.p + p.c[0]).join('')]));
+  draw.inactive = new Set(s.timelines.filter((t) => !t.active).map((t) => t.l));
+  // The checkerboard pattern: a1 is dark (bottom-left), flipped or not.
+  const a1dark = app.flip ? (s.size.w - 1) % 2 === 0 : (s.size.h - 1) % 2 === 0;
+  const parts = [`<defs><pattern id="chk" width="${2 * SQ}" height="${2 * SQ}" patternUnits="userSpaceOnUse">
+    <rect width="${2 * SQ}" height="${2 * SQ}" class="sq-light"/>
+    <rect x="${a1dark ? 0 : SQ}" y="0" width="${SQ}" height="${SQ}" class="sq-dark"/>
+    <rect x="${a1dark ? SQ : 0}" y="${SQ}" width="${SQ}" height="${SQ}" class="sq-dark"/></pattern></defs>`];
   // Timeline rows and labels.
   for (const tl of s.timelines) {
     const y = L.row(tl.l) + L.h / 2;
@@ -320,7 +442,7 @@ function render() {
       const ox = L.left + L.col(tl.origin.t) + L.w / 2, oy = L.row(tl.origin.l) + L.h / 2;
       parts.push(`<path class="tl-line" fill="none" d="M${ox} ${oy} C${ox + L.w} ${oy} ${x1 - L.w} ${y} ${x1} ${y}"/>`);
     }
-    parts.push(`<text class="tl-label ${tl.active ? '' : 'inactive'}" x="${L.left + L.col(tl.start) - 12}" y="${y + 6}" text-anchor="end">L${esc(tl.label)}</text>`);
+    parts.push(`<text class="tl-label ${tl.active ? '' : 'inactive'}" x="${L.left + L.col(tl.start) - 22}" y="${y + 6}" text-anchor="end">L${esc(tl.label)}</text>`);
   }
   // Present.
   const rows = L.maxL - L.minL + 1;
@@ -330,76 +452,133 @@ function render() {
   for (let t = L.minT; t <= L.maxT; t++) {
     parts.push(`<text class="turn-label" x="${L.left + L.col(t) + L.w / 2}" y="${-L.gy / 2 - 6}" text-anchor="middle">T${Math.floor(t / 2)}${t % 2 ? 'b' : 'w'}</text>`);
   }
-  // Boards.
-  const ck = (c) => { c = existing(s, c); return `${c.l},${c.t},${c.sq}`; };
-  const checkFrom = s.check ? ck(s.check.from) : null;
-  const checkTo = s.check ? ck(s.check.to) : null;
-  const lastSq = new Set();
-  for (const m of s.last_action.concat(s.pending)) { lastSq.add(`${m.from.l},${m.from.t},${m.from.sq}`); lastSq.add(`${m.to.l},${m.to.t},${m.to.sq}`); }
-  for (const b of s.boards) {
-    const tl = tlByL.get(b.l);
-    const x = L.left + L.col(b.t), y = L.row(b.l);
-    const g = [`<g class="board ${tl && !tl.active ? 'inactive' : ''}" data-l="${esc(b.label)}" data-t="${b.turn}" data-color="${b.color}" data-li="${b.l}" data-ti="${b.t}" data-playable="${b.playable}" data-mandatory="${b.mandatory}" transform="translate(${x} ${y})">`];
-    const sw = b.playable ? 9 : 3;
-    g.push(`<rect class="board-outline ${b.color} ${b.mandatory ? 'mandatory' : ''}" x="${-sw / 2 - 2}" y="${-sw / 2 - 2}" width="${L.w + sw + 4}" height="${L.h + sw + 4}" stroke-width="${sw}" rx="4"/>`);
-    // With many boards only playable boards get one element per square (others use a pattern;
-    // squares are added on demand for highlights), so that panning and zooming stay smooth.
-    if (dense) g.push(`<rect x="0" y="0" width="${L.w}" height="${L.h}" fill="url(#chk)"/>`);
-    for (let yy = 0; yy < s.size.h; yy++) {
-      for (let xx = 0; xx < s.size.w; xx++) {
-        const name = files[xx] + (yy + 1);
-        const key = `${b.l},${b.t},${name}`;
-        let cls = (xx + yy) % 2 === 0 ? 'sq sq-dark' : 'sq sq-light';
-        if (key === checkTo) cls += ' check-royal';
-        else if (key === checkFrom) cls += ' check-from';
-        else if (lastSq.has(key)) cls += ' last-to';
-        else if (dense && !b.playable) continue;
-        const [sx, sy] = squareXY(s, name);
-        g.push(`<rect class="${cls}" data-square="${name}" x="${sx}" y="${sy}" width="${SQ}" height="${SQ}"/>`);
-      }
-    }
-    for (const p of b.pieces) {
-      const [sx, sy] = squareXY(s, p.sq);
-      const fill = p.c === 'white' ? '#fbfbf5' : '#15151a';
-      const stroke = p.c === 'white' ? '#222' : '#ddd';
-      if (GLYPH[p.p]) {
-        const tx = `x="${sx + SQ / 2}" y="${sy + SQ * 0.8}" font-size="${SQ * 0.86}" text-anchor="middle"`;
-        const under = dense ? '' : `<text ${tx} fill="${fill}" stroke="${fill}" stroke-width="${p.c === 'black' ? 5 : 3}" stroke-linejoin="round">${GLYPH[p.p]}</text>`;
-        g.push(`<g class="piece" data-piece="${p.p}" data-piece-color="${p.c}" data-at="${p.sq}">${under}<text ${tx} fill="${fill}" stroke="${stroke}" stroke-width="${p.c === 'black' ? 0.6 : 1.1}">${GLYPH[p.p]}</text></g>`);
-      } else {
-        g.push(`<g class="piece" data-piece="${p.p}" data-piece-color="${p.c}" data-at="${p.sq}"><circle cx="${sx + SQ / 2}" cy="${sy + SQ / 2}" r="${SQ * 0.38}" fill="${fill}" stroke="${stroke}" stroke-width="2"/><text x="${sx + SQ / 2}" y="${sy + SQ * 0.68}" font-size="${SQ * 0.5}" font-weight="bold" text-anchor="middle" fill="${stroke}">${p.p}</text></g>`);
-      }
-    }
-    for (let xx = 0; xx < s.size.w && !dense; xx++) {
-      const [sx] = squareXY(s, files[xx] + '1');
-      g.push(`<text class="coord" x="${sx + SQ / 2}" y="${L.h + 11}" text-anchor="middle">${files[xx]}</text>`);
-    }
-    for (let yy = 0; yy < s.size.h && !dense; yy++) {
-      const [, sy] = squareXY(s, 'a' + (yy + 1));
-      g.push(`<text class="coord" x="-4" y="${sy + SQ / 2 + 3}" text-anchor="end">${yy + 1}</text>`);
-    }
-    g.push(`<text class="coord" x="${L.w}" y="-5" text-anchor="end">(${esc(b.label)}T${b.turn})</text>`);
-    g.push('</g>');
-    parts.push(g.join(''));
-  }
-  for (const m of s.last_action) parts.push(arrow(s, L, m, 'last', 'arrow-last'));
-  for (const m of s.pending) parts.push(arrow(s, L, m, 'pending', 'arrow-pending'));
-  if (s.check) parts.push(arrow(s, L, { from: s.check.from, to: s.check.to }, 'check', 'arrow-check'));
-  $('#world').innerHTML = parts.join('');
+  $('#bg-layer').innerHTML = parts.join('');
+  const arrows = [];
+  for (const m of s.last_action) arrows.push(arrow(s, L, m, 'last', 'arrow-last'));
+  for (const m of s.pending) arrows.push(arrow(s, L, m, 'pending', 'arrow-pending'));
+  if (s.check) arrows.push(arrow(s, L, { from: s.check.from, to: s.check.to }, 'check', 'arrow-check'));
+  $('#arrow-layer').innerHTML = arrows.join('');
   app.bounds = { x: -20, y: -L.gy - 10, w: L.left + L.col(L.maxT) + L.w + 40, h: rows * (L.h + L.gy) + L.gy };
   const key = `${s.id}:${L.minT}:${L.maxT}:${L.minL}:${L.maxL}:${app.flip}`;
   if (key !== app.layoutKey) {
     app.layoutKey = key;
     if (!app.userMoved) fitAll();
   }
-  app.layout = L;
-  applyHighlights();
+  computeHighlights();
+  drawBoards();
   renderSide();
 }
 
-function setViewBox() {
+/** The highlighted squares of each board: check, last action, pending moves, selection. */
+function computeHighlights() {
+  const s = app.shown;
+  const hl = new Map();
+  const put = (c, cls, dest) => {
+    const k = `${c.l},${c.t}`;
+    if (!hl.has(k)) hl.set(k, new Map());
+    const m = hl.get(k);
+    const old = m.get(c.sq);
+    // selection and destinations win over check, which wins over the last action
+    if (!old || cls !== 'last-to') m.set(c.sq, { cls, dest });
+  };
+  if (s) {
+    for (const m of s.last_action.concat(s.pending)) { put(m.from, 'last-to'); put(m.to, 'last-to'); }
+    if (s.check) { put(existing(s, s.check.from), 'check-from'); put(existing(s, s.check.to), 'check-royal'); }
+  }
+  if (app.selected) put(app.selected, 'selected');
+  for (const [key, moves] of app.dests) {
+    const [l, t, sq] = key.split(',');
+    put({ l: Number(l), t: Number(t), sq }, moves[0].capture ? 'dest-cap' : 'dest', moves[0].kind);
+  }
+  draw.hl = hl;
+}
+
+function applyHighlights() {
+  computeHighlights();
+  drawBoards();
+}
+
+/** The world rectangle visible in the view, and the scale (pixels per world unit). */
+function visibleRect() {
+  const svg = $('#view');
+  const cw = svg.clientWidth || 1000, ch = svg.clientHeight || 700;
   const v = app.vb;
-  $('#view').setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
+  const scale = Math.min(cw / v.w, ch / v.h);
+  const w = cw / scale, h = ch / scale;
+  return { x: v.x - (w - v.w) / 2, y: v.y - (h - v.h) / 2, w, h, scale };
+}
+
+/** Adds, keeps, rebuilds or removes board groups for the current view; cheap when nothing changed. */
+function drawBoards() {
+  const s = app.shown, L = app.layout;
+  if (!s || !L) return;
+  const layer = $('#board-layer');
+  const r = visibleRect();
+  const mx = r.w * 0.25, my = r.h * 0.25;
+  const x0 = r.x - mx, x1 = r.x + r.w + mx, y0 = r.y - my, y1 = r.y + r.h + my;
+  const inView = [];
+  for (const b of s.boards) {
+    const bx = L.left + L.col(b.t), by = L.row(b.l);
+    if (bx + L.w + 10 < x0 || bx - 10 > x1 || by + L.h + 10 < y0 || by - 10 > y1) continue;
+    inView.push(b);
+  }
+  const sp = SQ * r.scale;
+  const lod = inView.length <= FEW_BOARDS || sp >= NEAR_PX ? 'near' : sp >= FAR_PX ? 'mid' : 'far';
+  draw.lod = lod;
+  const want = new Set();
+  const fresh = [];
+  const freshKeys = new Set();
+  for (const b of inView) {
+    const k = `${b.l},${b.t}`;
+    want.add(k);
+    const hl = draw.hl.get(k);
+    const inactive = draw.inactive.has(b.l);
+    const sig = `${lod}|${app.flip}|${b.label}|${b.turn}|${b.color}|${b.playable}|${b.mandatory}|${inactive}|${L.left + L.col(b.t)},${L.row(b.l)}|${draw.piecesKey.get(k)}|${hl ? [...hl].map(([q, h]) => q + h.cls + (h.dest || '')).join() : ''}`;
+    const c = draw.cache.get(k);
+    if (c && c.sig === sig) {
+      if (draw.shown.get(k) !== c.el) { fresh.push([k, c.el]); freshKeys.add(k); }
+      continue;
+    }
+    fresh.push([k, null, sig, boardMarkup(s, b, L, lod, hl, inactive)]);
+    freshKeys.add(k);
+  }
+  for (const [k, el] of draw.shown) {
+    if (!want.has(k) || freshKeys.has(k)) { el.remove(); draw.shown.delete(k); }
+  }
+  const build = fresh.filter((f) => !f[1]);
+  if (build.length) {
+    const tmp = document.createElementNS(SVGNS, 'g');
+    tmp.innerHTML = build.map((f) => f[3]).join('');
+    const els = [...tmp.children];
+    build.forEach((f, i) => { f[1] = els[i]; draw.cache.set(f[0], { sig: f[2], el: els[i] }); });
+  }
+  if (fresh.length) {
+    const frag = document.createDocumentFragment();
+    for (const [k, el] of fresh) { frag.appendChild(el); draw.shown.set(k, el); }
+    layer.appendChild(frag);
+  }
+  // Forget cached boards that no longer exist (another game, review of an earlier position).
+  if (draw.cache.size > 2 * s.boards.length + 200) {
+    for (const k of draw.cache.keys()) if (!draw.boards.has(k) && !draw.shown.has(k)) draw.cache.delete(k);
+  }
+}
+
+/** Applies the view box and redraws the boards at the next animation frame (once per frame). */
+function setViewBox() {
+  if (draw.scheduled) return;
+  draw.scheduled = true;
+  requestAnimationFrame(() => {
+    draw.scheduled = false;
+    const v = app.vb;
+    $('#view').setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
+    drawBoards();
+  });
+}
+
+function resetDrawing() {
+  for (const el of draw.shown.values()) el.remove();
+  draw.shown.clear();
+  draw.cache.clear();
 }
 
 function fitAll() {
@@ -411,6 +590,20 @@ function fitAll() {
   app.vb = { x, y, w, h };
   setViewBox();
 }
+
+/** Centres the view on the board (l, t) (timeline and half-turn indices) at a readable size. */
+function showBoard(l, t) {
+  const L = app.layout;
+  if (!L) return;
+  const svg = $('#view');
+  const ar = (svg.clientWidth || 1000) / (svg.clientHeight || 700);
+  const h = (L.h + L.gy) * 3, w = h * ar;
+  const cx = L.left + L.col(t) + L.w / 2, cy = L.row(l) + L.h / 2;
+  app.vb = { x: cx - w / 2, y: cy - h / 2, w, h };
+  app.userMoved = true;
+  setViewBox();
+}
+window.__chess5dShow = showBoard;
 
 function goPresent() {
   const s = app.shown, L = app.layout;
@@ -427,7 +620,7 @@ function goPresent() {
 
 function zoomAt(factor, px, py) {
   const v = app.vb;
-  const nw = Math.min(Math.max(v.w * factor, 80), 200000), f = nw / v.w;
+  const nw = Math.min(Math.max(v.w * factor, 80), 400000), f = nw / v.w;
   app.vb = { x: px - (px - v.x) * f, y: py - (py - v.y) * f, w: nw, h: v.h * f };
   app.userMoved = true;
   setViewBox();
@@ -442,31 +635,20 @@ function svgPoint(ev) {
   return [v.x + (ev.clientX - r.left - ox) / scale, v.y + (ev.clientY - r.top - oy) / scale, scale];
 }
 
-function applyHighlights() {
-  const world = $('#world');
-  for (const el of world.querySelectorAll('.sq.selected, .sq.dest, .sq.dest-cap')) {
-    el.classList.remove('selected', 'dest', 'dest-cap');
-    el.removeAttribute('data-dest');
-  }
-  if (app.selected) {
-    const el = world.querySelector(`.board[data-li="${app.selected.l}"][data-ti="${app.selected.t}"] [data-square="${app.selected.sq}"]`);
-    if (el) el.classList.add('selected');
-  }
-  for (const [key, moves] of app.dests) {
-    const [l, t, sq] = key.split(',');
-    let el = world.querySelector(`.board[data-li="${l}"][data-ti="${t}"] rect[data-square="${sq}"]`);
-    const boardEl = world.querySelector(`.board[data-li="${l}"][data-ti="${t}"]`);
-    if (!el && boardEl) {
-      // Dense mode: the square has no element yet.
-      const [sx, sy] = squareXY(app.shown, sq);
-      el = document.createElementNS(SVGNS, 'rect');
-      el.setAttribute('class', 'sq');
-      el.setAttribute('data-square', sq);
-      for (const [k, v] of [['x', sx], ['y', sy], ['width', SQ], ['height', SQ]]) el.setAttribute(k, v);
-      boardEl.insertBefore(el, boardEl.querySelector('.piece'));
-    }
-    if (el) { el.classList.add(moves[0].capture ? 'dest-cap' : 'dest'); el.setAttribute('data-dest', moves[0].kind); }
-  }
+/** The board and square under a pointer event, or null: {l, t, sq, board}. */
+function hitTest(ev) {
+  const s = app.shown, L = app.layout;
+  if (!s || !L) return null;
+  const [wx, wy] = svgPoint(ev);
+  const cx = wx - L.left, ci = Math.floor(cx / (L.w + L.gx)), bx = cx - ci * (L.w + L.gx);
+  const ri = Math.floor(wy / (L.h + L.gy)), by = wy - ri * (L.h + L.gy);
+  if (bx < 0 || bx >= L.w || by < 0 || by >= L.h) return null;
+  const t = L.minT + ci, l = app.flip ? L.maxL - ri : L.minL + ri;
+  const board = draw.boards.get(`${l},${t}`);
+  if (!board) return null;
+  const x = Math.floor(bx / SQ), y = Math.floor(by / SQ);
+  const sq = app.flip ? FILES[s.size.w - 1 - x] + (y + 1) : FILES[x] + (s.size.h - y);
+  return { l, t, sq, board };
 }
 
 function fmtClock(ms) {
@@ -596,44 +778,100 @@ function choose(moves) {
   };
 }
 
-async function clickSquare(boardEl, sq) {
+/** Whether the player at the browser may pick pieces now. */
+function canPlay() {
   const s = app.state;
-  if (!s || app.review !== null) return;
-  const l = Number(boardEl.dataset.li), t = Number(boardEl.dataset.ti);
-  const key = `${l},${t},${sq}`;
-  if (app.selected && app.dests.has(key)) { choose(app.dests.get(key)); return; }
-  const board = s.boards.find((b) => b.l === l && b.t === t);
-  const piece = board && board.pieces.find((p) => p.sq === sq);
+  return !!s && app.review === null && s.human_to_move && !s.result;
+}
+
+/** Selects the piece on (l, t, sq) and asks the server for its destinations. */
+function select(l, t, sq) {
+  const s = app.state;
+  app.selected = { l, t, sq };
+  app.dests.clear();
+  applyHighlights();
+  const version = s.version;
+  const p = api('GET', `/api/games/${s.id}/moves?l=${l}&t=${t}&square=${sq}`).then((r) => {
+    if (!app.selected || app.selected.l !== l || app.selected.t !== t || app.selected.sq !== sq || app.state.version !== version) return;
+    app.dests.clear();
+    for (const m of r.moves) {
+      const k = `${m.to.l},${m.to.t},${m.to.sq}`;
+      if (!app.dests.has(k)) app.dests.set(k, []);
+      app.dests.get(k).push(m);
+    }
+    applyHighlights();
+  }).catch((e) => showError(e.message));
+  app.selecting = p;
+  return p;
+}
+
+function deselect() {
+  if (!app.selected && !app.dests.size) return;
   app.selected = null;
   app.dests.clear();
-  if (s.human_to_move && board && board.playable && piece && piece.c === s.to_move) {
-    try {
-      const r = await api('GET', `/api/games/${s.id}/moves?l=${l}&t=${t}&square=${sq}`);
-      app.selected = { l, t, sq };
-      for (const m of r.moves) {
-        const k = `${m.to.l},${m.to.t},${m.to.sq}`;
-        if (!app.dests.has(k)) app.dests.set(k, []);
-        app.dests.get(k).push(m);
-      }
-    } catch (e) { showError(e.message); }
-  }
   applyHighlights();
 }
 
-// Pan (drag), zoom (wheel, pinch) and clicks on squares.
+/** Whether (l, t, sq) holds a piece of the side to move on a playable board. */
+function ownPiece(hit) {
+  const s = app.state;
+  if (!hit || !hit.board.playable) return false;
+  const piece = hit.board.pieces.find((p) => p.sq === hit.sq);
+  return !!piece && piece.c === s.to_move;
+}
+
+const keyOf = (h) => `${h.l},${h.t},${h.sq}`;
+
+// Pointer handling on the view: a press on a piece that may move selects it, and dragging it
+// carries it (release on a destination to move); a press elsewhere pans (drag) or, without a
+// drag, is a click: on a destination it moves the selected piece, on another square it clears
+// the selection. Two pointers pinch-zoom; the wheel zooms.
 (() => {
   const svg = $('#view');
   const pointers = new Map();
-  let drag = null, pinch = null;
+  let press = null, pinch = null;
+  const ghost = $('#drag-layer');
+
+  const showGhost = (ev) => {
+    const [wx, wy] = svgPoint(ev);
+    const piece = press.piece;
+    const x = wx - SQ / 2, y = wy - SQ / 2;
+    if (PIECE_PATHS[piece.p]) {
+      ghost.innerHTML = piece.c === 'white'
+        ? `<path class="pc-white" d="${glyph(piece.p, 'fill', x, y)}"/><path class="pc-white-line" d="${glyph(piece.p, 'line', x, y)}"/>`
+        : `<path class="pc-black" d="${glyph(piece.p, 'fill', x, y)}"/>`;
+    } else {
+      ghost.innerHTML = `<circle cx="${wx}" cy="${wy}" r="${SQ * 0.38}" class="ghost-fairy"/>`;
+    }
+  };
+
   svg.addEventListener('pointerdown', (ev) => {
+    if (ev.button !== undefined && ev.button > 0) return;
     pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
-    if (pointers.size === 1) drag = { x: ev.clientX, y: ev.clientY, vb: { ...app.vb }, moved: false, target: ev.target };
     if (pointers.size === 2) {
       const [a, b] = [...pointers.values()];
       pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), vb: { ...app.vb } };
-      drag = null;
+      if (press && press.mode === 'piece') ghost.innerHTML = '';
+      press = null;
+      return;
+    }
+    if (pointers.size !== 1) return;
+    const hit = hitTest(ev);
+    press = { x: ev.clientX, y: ev.clientY, vb: { ...app.vb }, moved: false, hit, mode: 'pan' };
+    if (!canPlay() || !hit) return;
+    const k = keyOf(hit);
+    if (app.selected && app.dests.has(k)) {
+      press.mode = 'dest';
+    } else if (ownPiece(hit)) {
+      press.mode = 'piece';
+      press.piece = hit.board.pieces.find((p) => p.sq === hit.sq);
+      const same = app.selected && keyOf(app.selected) === k;
+      press.again = same;
+      if (!same) select(hit.l, hit.t, hit.sq);
+      svg.setPointerCapture(ev.pointerId);
     }
   });
+
   svg.addEventListener('pointermove', (ev) => {
     if (!pointers.has(ev.pointerId)) return;
     pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
@@ -645,27 +883,47 @@ async function clickSquare(boardEl, sq) {
       zoomAt(pinch.d / d, px, py);
       return;
     }
-    if (!drag) return;
-    const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
-    if (!drag.moved && Math.hypot(dx, dy) < 5) return;
-    if (!drag.moved) { drag.moved = true; svg.setPointerCapture(ev.pointerId); svg.classList.add('dragging'); }
+    if (!press) return;
+    const dx = ev.clientX - press.x, dy = ev.clientY - press.y;
+    if (!press.moved && Math.hypot(dx, dy) < 5) return;
+    if (!press.moved) {
+      press.moved = true;
+      if (press.mode === 'dest') press.mode = 'pan';
+      if (press.mode === 'pan') { svg.setPointerCapture(ev.pointerId); svg.classList.add('dragging'); }
+      else svg.classList.add('carrying');
+    }
+    if (press.mode === 'piece') { showGhost(ev); return; }
     const r = svg.getBoundingClientRect();
-    const scale = Math.min(r.width / drag.vb.w, r.height / drag.vb.h);
-    app.vb = { ...drag.vb, x: drag.vb.x - dx / scale, y: drag.vb.y - dy / scale };
+    const scale = Math.min(r.width / press.vb.w, r.height / press.vb.h);
+    app.vb = { ...press.vb, x: press.vb.x - dx / scale, y: press.vb.y - dy / scale };
     app.userMoved = true;
     setViewBox();
   });
-  const up = (ev) => {
+
+  const up = async (ev) => {
     pointers.delete(ev.pointerId);
-    svg.classList.remove('dragging');
+    svg.classList.remove('dragging', 'carrying');
     if (pointers.size < 2) pinch = null;
-    if (drag && !drag.moved && ev.type === 'pointerup') {
-      const sqEl = drag.target.closest && drag.target.closest('rect[data-square]');
-      const boardEl = sqEl && sqEl.closest('.board');
-      if (sqEl && boardEl) clickSquare(boardEl, sqEl.dataset.square);
-      else { app.selected = null; app.dests.clear(); applyHighlights(); }
+    const p = press;
+    press = null;
+    if (!p) return;
+    if (p.mode === 'piece') ghost.innerHTML = '';
+    if (ev.type !== 'pointerup') return;
+    if (p.mode === 'piece') {
+      if (!p.moved) {
+        if (p.again) deselect();
+        return;
+      }
+      // Dropped: wait for the destinations if they are still coming, then move if allowed.
+      const at = hitTest(ev);
+      await app.selecting;
+      if (at && app.dests.has(keyOf(at))) choose(app.dests.get(keyOf(at)));
+      return;
     }
-    drag = null;
+    if (p.moved) return;
+    const at = hitTest(ev);
+    if (p.mode === 'dest' && at && app.dests.has(keyOf(at))) { choose(app.dests.get(keyOf(at))); return; }
+    deselect();
   };
   svg.addEventListener('pointerup', up);
   svg.addEventListener('pointercancel', up);
@@ -674,7 +932,7 @@ async function clickSquare(boardEl, sq) {
     const [px, py] = svgPoint(ev);
     zoomAt(Math.exp(ev.deltaY * 0.0015), px, py);
   }, { passive: false });
-  window.addEventListener('resize', () => { if (!app.userMoved) fitAll(); });
+  window.addEventListener('resize', () => { if (!app.userMoved) fitAll(); else setViewBox(); });
 })();
 
 route();
