@@ -154,6 +154,8 @@ pub struct LegalActions {
     axes: Vec<Axis>,
     board_axis_of_line: std::collections::HashMap<i32, usize>,
     first_slot: usize,
+    /// The jumps among the moves.
+    jumps: Vec<u32>,
     boxes: Vec<Region>,
     base_moves: usize,
     base_min: i32,
@@ -182,6 +184,11 @@ fn bit(r: &Region, a: usize, i: usize) -> bool {
 #[inline]
 fn mask_bit(m: &Bits, i: usize) -> bool {
     m[i / 64] >> (i % 64) & 1 != 0
+}
+
+#[inline]
+fn clear_bit(r: &mut Region, a: usize, i: usize) {
+    Arc::make_mut(&mut r[a])[i / 64] &= !(1 << (i % 64));
 }
 
 #[inline]
@@ -362,6 +369,7 @@ impl LegalActions {
             axes,
             board_axis_of_line,
             first_slot,
+            jumps,
             boxes: vec![full],
             base_moves,
             base_min,
@@ -403,33 +411,63 @@ impl LegalActions {
             .enumerate()
             .map(|(a, _)| first_bit(region, a).expect("non-empty axis"))
             .collect();
-        // Give each departing jump a landing the region allows: a hop if possible, else the
-        // next free slot; slots left over take "no timeline" where they can.
         let slots = self.axes.len() - self.first_slot;
         let mut slot_taken = vec![false; slots];
-        for a in 0..self.first_slot {
-            let Opt::Play(m) = self.axes[a].opts[point[a]] else {
-                continue;
-            };
-            let mi = m as usize;
-            if !self.moves[mi].is_jump() {
-                continue;
-            }
-            if let Some(h) = self.hop_axis[mi] {
-                if let Some(i) = self.opt_index(h, Opt::Arrive(m)) {
-                    if bit(region, h, i) && matches!(self.axes[h].opts[point[h]], Opt::Pass) {
-                        point[h] = i;
-                        continue;
-                    }
+        let mut fixed = vec![false; self.first_slot];
+        // Slots that must be filled take jumps from the boards a matching gives them.
+        let required: Vec<usize> = (self.first_slot..self.axes.len())
+            .filter(|&s| !bit(region, s, 0))
+            .collect();
+        if let Some(sources) = (!required.is_empty())
+            .then(|| self.slot_matching(region, &required))
+            .flatten()
+        {
+            for (&s, &a) in required.iter().zip(&sources) {
+                let found = self.jumps.iter().map(|&m| m as usize).find(|&m| {
+                    self.src_axis[m] == a && bit(region, s, self.branch_index[m]) && bit(region, a, self.play_index[m])
+                });
+                if let Some(m) = found {
+                    point[a] = self.play_index[m];
+                    point[s] = self.branch_index[m];
+                    fixed[a] = true;
+                    slot_taken[s - self.first_slot] = true;
                 }
             }
-            let bi = self.branch_index[mi];
-            if bi == usize::MAX {
+        }
+        // Give each other departing jump a landing the region allows: a hop if possible, else
+        // the next free slot; an arrival gets its departure.
+        for a in 0..self.first_slot {
+            if fixed[a] {
                 continue;
             }
-            if let Some(k) = (0..slots).find(|&k| !slot_taken[k] && bit(region, self.first_slot + k, bi)) {
-                point[self.first_slot + k] = bi;
-                slot_taken[k] = true;
+            match self.axes[a].opts[point[a]] {
+                Opt::Play(m) if self.moves[m as usize].is_jump() => {
+                    let mi = m as usize;
+                    if let Some(h) = self.hop_axis[mi] {
+                        let i = self.arrive_index[mi];
+                        if bit(region, h, i) && !fixed[h] && (point[h] == i || point[h] == self.axes[h].pass) {
+                            point[h] = i;
+                            fixed[h] = true;
+                            fixed[a] = true;
+                            continue;
+                        }
+                    }
+                    let bi = self.branch_index[mi];
+                    if let Some(k) = (0..slots).find(|&k| !slot_taken[k] && bit(region, self.first_slot + k, bi)) {
+                        point[self.first_slot + k] = bi;
+                        slot_taken[k] = true;
+                    }
+                }
+                Opt::Arrive(m) => {
+                    let src = self.src_axis[m as usize];
+                    let pi = self.play_index[m as usize];
+                    if !fixed[src] && bit(region, src, pi) {
+                        point[src] = pi;
+                        fixed[src] = true;
+                        fixed[a] = true;
+                    }
+                }
+                _ => {}
             }
         }
         for (k, taken) in slot_taken.iter().enumerate() {
@@ -439,6 +477,139 @@ impl LegalActions {
             }
         }
         point
+    }
+
+    /// Shrinks a box to the points that can be consistent (every jump departs once and lands
+    /// once, new timelines in order without gaps, at least one move), without splitting it:
+    /// the points removed all fail one of those rules, whatever the other axes choose. Returns
+    /// `false` if no point can be consistent.
+    fn tighten(&self, r: &mut Region) -> bool {
+        let slots = self.first_slot..self.axes.len();
+        loop {
+            let mut changed = false;
+            // Timelines are created in order: a slot after a filled one is filled too, so a slot
+            // followed by one that must be filled must be filled.
+            for s in (self.first_slot..self.axes.len().saturating_sub(1)).rev() {
+                if !bit(r, s + 1, 0) && bit(r, s, 0) {
+                    clear_bit(r, s, 0);
+                    changed = true;
+                }
+            }
+            for &m in &self.jumps {
+                let mi = m as usize;
+                let (src, pi, bi) = (self.src_axis[mi], self.play_index[mi], self.branch_index[mi]);
+                let plays = bit(r, src, pi);
+                let arrive = self.hop_axis[mi].map(|h| (h, self.arrive_index[mi]));
+                // A branch onto a playable board's current board needs that board played.
+                let target_played = self.hop_axis[mi].is_none_or(|h| {
+                    let pass = self.axes[h].pass;
+                    r[h].iter().enumerate().any(|(w, &x)| {
+                        let x = if w == pass / 64 { x & !(1 << (pass % 64)) } else { x };
+                        x != 0
+                    })
+                });
+                let mut lands = false;
+                if let Some((h, ai)) = arrive {
+                    if bit(r, h, ai) {
+                        if plays {
+                            lands = true;
+                        } else {
+                            clear_bit(r, h, ai);
+                            changed = true;
+                        }
+                    }
+                }
+                for s in slots.clone() {
+                    if bit(r, s, bi) {
+                        if plays && target_played {
+                            lands = true;
+                        } else {
+                            clear_bit(r, s, bi);
+                            changed = true;
+                        }
+                    }
+                }
+                if plays && !lands {
+                    clear_bit(r, src, pi);
+                    changed = true;
+                }
+            }
+            if r.iter().any(|b| b.iter().all(|&w| w == 0)) {
+                return false;
+            }
+            if !changed {
+                break;
+            }
+        }
+        if self.base_moves == 0
+            && self.axes.iter().enumerate().all(|(a, axis)| {
+                r[a].iter().enumerate().all(|(w, &x)| {
+                    let pass = if w == axis.pass / 64 {
+                        1u64 << (axis.pass % 64)
+                    } else {
+                        0
+                    };
+                    x & !pass == 0
+                })
+            })
+        {
+            return false;
+        }
+        // The slots that must be filled need jumps from different boards.
+        let required: Vec<usize> = slots.filter(|&s| !bit(r, s, 0)).collect();
+        required.is_empty() || self.slot_matching(r, &required).is_some()
+    }
+
+    /// A source board for each slot in `required`, all different, each able to play a jump the
+    /// slot allows; `None` if there is no such matching.
+    fn slot_matching(&self, r: &Region, required: &[usize]) -> Option<Vec<usize>> {
+        let sources: Vec<Vec<usize>> = required
+            .iter()
+            .map(|&s| {
+                let mut v: Vec<usize> = Vec::new();
+                for &m in &self.jumps {
+                    let a = self.src_axis[m as usize];
+                    if bit(r, s, self.branch_index[m as usize]) && !v.contains(&a) {
+                        v.push(a);
+                    }
+                }
+                v
+            })
+            .collect();
+        // Kuhn's augmenting paths: tiny graphs (at most one slot per jumping board).
+        let mut owner: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        fn augment(
+            k: usize,
+            sources: &[Vec<usize>],
+            owner: &mut std::collections::HashMap<usize, usize>,
+            seen: &mut Vec<usize>,
+        ) -> bool {
+            for &a in &sources[k] {
+                if seen.contains(&a) {
+                    continue;
+                }
+                seen.push(a);
+                let free = match owner.get(&a) {
+                    None => true,
+                    Some(&j) => augment(j, sources, owner, seen),
+                };
+                if free {
+                    owner.insert(a, k);
+                    return true;
+                }
+            }
+            false
+        }
+        for k in 0..required.len() {
+            if !augment(k, &sources, &mut owner, &mut Vec::new()) {
+                return None;
+            }
+        }
+        let mut by_slot = vec![0; required.len()];
+        for (a, k) in owner {
+            by_slot[k] = a;
+        }
+        Some(by_slot)
     }
 
     /// Whether a box can hold a legal point at all: every slot that must create a timeline needs
@@ -886,7 +1057,12 @@ impl Iterator for LegalActions {
                 self.exhausted = !self.boxes.is_empty();
                 return None;
             }
-            let region = self.boxes.pop()?;
+            let mut region = self.boxes.pop()?;
+            if !self.tighten(&mut region) {
+                self.tests += 1;
+                self.stats[9] += 1;
+                continue;
+            }
             if !self.feasible(&region) {
                 self.tests += 1;
                 self.stats[9] += 1;
