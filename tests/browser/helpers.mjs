@@ -38,13 +38,14 @@ export async function launch() {
 
 /**
  * Starts a server with SERVER_CMD (e.g. "target/release/chess5d serve") on a free port with the
- * given database; resolves to { url, proc, stop() } once it printed its address.
+ * given database (and extra arguments, e.g. engines); resolves to { url, proc, stop() } once it
+ * printed its address.
  */
-export function startServer(db) {
+export function startServer(db, extraArgs = []) {
   const cmd = process.env.SERVER_CMD;
   if (!cmd) throw new Error('SERVER_CMD is not set (run tests/browser/run.sh)');
   const parts = cmd.split(/\s+/).filter(Boolean);
-  const proc = spawn(parts[0], [...parts.slice(1), '--addr', '127.0.0.1:0', '--db', db], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(parts[0], [...parts.slice(1), '--addr', '127.0.0.1:0', '--db', db, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20000);

@@ -319,10 +319,43 @@ impl AppState {
         }
     }
 
+    /// After an engine failure: forgets the failed engine of the side to move (a new process is
+    /// started) and asks again.
+    fn retry_engine(&self, id: i64) -> Result<Value, ServerError> {
+        let slot = self.slot(id)?;
+        let ci = {
+            let mut s = lock(&slot.session);
+            if s.is_over() {
+                return Err(ServerError::Conflict("the game is over".into()));
+            }
+            if !s.engine_to_move() {
+                return Err(ServerError::Conflict("it is not an engine's turn".into()));
+            }
+            if s.engine_busy {
+                return Err(ServerError::Conflict("the engine is already thinking".into()));
+            }
+            if s.engine_error.is_none() {
+                return Err(ServerError::Conflict("the engine has had no problem to retry".into()));
+            }
+            s.engine_error = None;
+            s.version += 1;
+            s.to_move().index()
+        };
+        let old = lock(&slot.engines)[ci].take();
+        if let Some(Runner::Process(p)) = old {
+            p.quit(Duration::from_millis(300));
+        }
+        let _ = slot.tx.send(());
+        self.kick_engine(&slot);
+        let v = lock(&slot.session).view(None);
+        Ok(v)
+    }
+
     fn engine_failed(&self, slot: &Slot, e: ServerError) {
         let mut s = lock(&slot.session);
         s.engine_busy = false;
-        s.engine_error = Some(e.to_string());
+        let side = if s.to_move() == Color::White { "White" } else { "Black" };
+        s.engine_error = Some(format!("{side}'s engine failed: {e}"));
         s.version += 1;
         drop(s);
         let _ = slot.tx.send(());
@@ -400,6 +433,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/:id/undo", post(undo))
         .route("/api/games/:id/submit", post(submit))
         .route("/api/games/:id/resign", post(resign))
+        .route("/api/games/:id/retry-engine", post(retry_engine))
         .route("/api/games/:id/pgn", get(pgn))
         .route("/api/games/:id/ws", get(ws))
         .route("/api/puzzles", get(list_puzzles))
@@ -633,6 +667,12 @@ async fn undo(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
 async fn submit(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
     let id = parse_id(&id)?;
     let v = blocking(move || st.mutate(id, Session::submit)).await?;
+    Ok(Json(v).into_response())
+}
+
+async fn retry_engine(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    let id = parse_id(&id)?;
+    let v = blocking(move || st.retry_engine(id)).await?;
     Ok(Json(v).into_response())
 }
 

@@ -186,17 +186,36 @@ impl Session {
         let created = db::now();
         headers.push(("Date".into(), created[..10].replace('-', ".")));
         let mut s = Session {
-            id: 0,
             variant: variant_name(&loaded.start),
             start_text: write_5dfen(&loaded.start),
             created,
             headers,
-            game: loaded.game,
+            clock,
+            puzzle,
+            ..Session::with_defaults(loaded.game, players)
+        };
+        s.after_change(true);
+        if let Some(c) = &mut s.clock {
+            c.turn_started = Some(Instant::now());
+        }
+        s
+    }
+
+    /// A session of `game` with everything else empty and the runtime state (version, engine
+    /// flags, caches) at its start values; the constructors fill in the rest.
+    fn with_defaults(game: Game, players: [Player; 2]) -> Session {
+        Session {
+            id: 0,
+            created: String::new(),
+            variant: String::new(),
+            start_text: String::new(),
+            headers: Vec::new(),
+            game,
             players,
             result: None,
             termination: None,
-            clock,
-            puzzle,
+            clock: None,
+            puzzle: None,
             version: 1,
             engine_busy: false,
             engine_error: None,
@@ -205,12 +224,7 @@ impl Session {
             deleted: false,
             pgn_text: String::new(),
             actions_json: Vec::new(),
-        };
-        s.after_change(true);
-        if let Some(c) = &mut s.clock {
-            c.turn_started = Some(Instant::now());
         }
-        s
     }
 
     /// Rebuilds a stored game.
@@ -236,20 +250,11 @@ impl Session {
             variant: row.variant.clone(),
             start_text: row.start.clone(),
             headers,
-            game: loaded.game,
-            players,
             result: row.result.clone(),
             termination: row.termination.clone(),
             clock,
             puzzle: row.puzzle.as_deref().and_then(|p| serde_json::from_str(p).ok()),
-            version: 1,
-            engine_busy: false,
-            engine_error: None,
-            engine_info: None,
-            check: None,
-            deleted: false,
-            pgn_text: String::new(),
-            actions_json: Vec::new(),
+            ..Session::with_defaults(loaded.game, players)
         };
         s.after_change(true);
         Ok(s)
@@ -578,7 +583,7 @@ impl Session {
                     "l": id.l, "t": id.t, "label": pos.timeline_label(id.l), "turn": id.turn(),
                     "color": color_name(id.color()),
                     "playable": live && pos.is_playable(id) && !played_boards.contains(&id) && !self.is_over(),
-                    "mandatory": live && mandatory.contains(&id),
+                    "mandatory": live && !self.is_over() && mandatory.contains(&id),
                     "pieces": pieces,
                 })
             })

@@ -360,7 +360,7 @@ function boardMarkup(s, b, L, lod, hl, inactive) {
   // (one that must be played before Submit) gets a dashed accent frame around it.
   const sw = b.playable ? 9 : 3;
   out.push(`<rect class="board-outline ${b.color}" x="${-sw / 2 - 1}" y="${-sw / 2 - 1}" width="${L.w + sw + 2}" height="${L.h + sw + 2}" stroke-width="${sw}" rx="3"/>`);
-  if (b.mandatory) out.push(`<rect class="board-mandatory" x="-16" y="-16" width="${L.w + 32}" height="${L.h + 32}" rx="8"/>`);
+  if (b.mandatory) out.push(`<rect class="board-mandatory" x="-13" y="-13" width="${L.w + 26}" height="${L.h + 26}" rx="7"/>`);
   const W = s.size.w, H = s.size.h;
   if (lod === 'near') {
     for (let yy = 0; yy < H; yy++) {
@@ -446,8 +446,8 @@ function render() {
   }
   // Present.
   const rows = L.maxL - L.minL + 1;
-  const px = L.left + L.col(s.present.t) - L.gx / 4;
-  parts.push(`<rect class="present-line" x="${px}" y="${-L.gy / 2}" width="${L.w + L.gx / 2}" height="${rows * (L.h + L.gy)}" rx="10"/>`);
+  const px = L.left + L.col(s.present.t) - L.gx / 3;
+  parts.push(`<rect class="present-line" x="${px}" y="${-L.gy / 2}" width="${L.w + (2 * L.gx) / 3}" height="${rows * (L.h + L.gy)}" rx="10"/>`);
   // Turn labels.
   for (let t = L.minT; t <= L.maxT; t++) {
     parts.push(`<text class="turn-label" x="${L.left + L.col(t) + L.w / 2}" y="${-L.gy / 2 - 6}" text-anchor="middle">T${Math.floor(t / 2)}${t % 2 ? 'b' : 'w'}</text>`);
@@ -692,10 +692,13 @@ function renderSide() {
     if (s.check) status += ' Check!';
     if (s.human_to_move && !s.can_submit && s.submit_error) status += ` (${s.submit_error})`;
   }
-  if (s.engine_error) status += ` Engine problem: ${s.engine_error}`;
   if (s.engine_info && !s.result) status += ` [${s.engine_info}]`;
   if (s.puzzle) status = `Puzzle “${s.puzzle.name}”: ${cap(s.puzzle.solver)} mates in ${s.puzzle.mate_in}. Status: ${s.puzzle.status}. ` + status;
   $('#status').textContent = status;
+  // An engine that failed (crash, timeout, illegal answer): say so and offer a restart.
+  const ep = $('#engine-problem');
+  ep.classList.toggle('hidden', !(s.engine_error && !s.result));
+  ep.querySelector('span').textContent = s.engine_error ? `${s.engine_error} ` : '';
   const go = $('#gameover');
   if (s.result) {
     const winner = s.result === '1-0' ? 'White wins' : s.result === '0-1' ? 'Black wins' : 'Draw';
@@ -753,6 +756,7 @@ async function act(path, body) {
 
 $('#btn-submit').addEventListener('click', () => act('submit'));
 $('#btn-undo').addEventListener('click', () => act('undo'));
+$('#btn-retry').addEventListener('click', () => act('retry-engine'));
 $('#btn-resign').addEventListener('click', () => { if (confirm('Resign this game?')) act('resign', {}); });
 $('#btn-flip').addEventListener('click', () => { app.flip = !app.flip; render(); fitAll(); });
 $('#btn-fit').addEventListener('click', () => { app.userMoved = false; fitAll(); });

@@ -510,6 +510,96 @@ mod play {
         );
     }
 
+    /// A fake 5DUCI engine (`sh -c`): it fails to start while `marker` does not exist (and
+    /// creates it), then answers every `go` with `answer`.
+    fn flaky_engine(marker: &std::path::Path, answer: &str) -> String {
+        format!(
+            "if [ -e '{m}' ]; then while read -r line; do case \"$line\" in \
+             5duci) echo 'id name flaky'; echo 5duciok;; isready) echo readyok;; \
+             go*) echo 'bestmove {answer}';; quit) echo bye; exit 0;; esac; done; \
+             else touch '{m}'; echo 'cannot start' >&2; exit 3; fi",
+            m = marker.display()
+        )
+    }
+
+    /// An engine that fails (does not start, or answers an illegal move) leaves a clear error,
+    /// and retry-engine restarts it and asks again.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn engine_failure_and_retry() {
+        let db = temp_db();
+        let dir = db.parent().unwrap().to_path_buf();
+        let mut cfg = config(db);
+        cfg.engines.push(EngineConfig {
+            name: "flaky".into(),
+            command: flaky_engine(&dir.join("started"), "(0T1)e7(0T1)e5"),
+        });
+        cfg.engines.push(EngineConfig {
+            name: "illegal".into(),
+            command: flaky_engine(&dir.join("started-too"), "(0T1)e7(0T1)e3"),
+        });
+        let app = router(AppState::open(cfg).unwrap());
+        let engine = |name: &str| json!({"type": "engine", "engine": name, "movetime_ms": 50});
+        let id = new_game(&app, json!({ "variant": "Standard", "black": engine("flaky") })).await;
+        let retry = format!("/api/games/{id}/retry-engine");
+        // Nothing to retry while White (a human) is to move.
+        assert_error(
+            &post(&app, &retry, json!({})).await,
+            StatusCode::CONFLICT,
+            "not an engine's turn",
+        );
+        play(&app, id, &["(0T1)e2(0T1)e4"]).await;
+        submit(&app, id).await;
+        let v = wait_for(&app, id, |v| !v["engine_error"].is_null() && v["engine_busy"] == false).await;
+        let msg = v["engine_error"].as_str().unwrap();
+        assert!(msg.starts_with("Black's engine failed: engine 'flaky'"), "{msg}");
+        assert_eq!(v["action_count"], 1);
+        // Retry: a new process starts (the marker now exists) and answers.
+        let (status, v) = post(&app, &retry, json!({})).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["engine_error"], Value::Null);
+        let v = wait_for(&app, id, |v| v["action_count"] == 2).await;
+        assert_eq!(v["engine_error"], Value::Null);
+        assert_eq!(v["to_move"], "white");
+        // No problem now: nothing to retry (and the engine is not to move).
+        assert_error(
+            &post(&app, &retry, json!({})).await,
+            StatusCode::CONFLICT,
+            "not an engine's turn",
+        );
+        assert_error(
+            &post(&app, "/api/games/999/retry-engine", json!({})).await,
+            StatusCode::NOT_FOUND,
+            "no game",
+        );
+        assert_error(
+            &post(&app, "/api/games/x/retry-engine", json!({})).await,
+            StatusCode::NOT_FOUND,
+            "no game",
+        );
+
+        // An illegal answer: the error names the move and the reason; a retry asks again (and
+        // fails again the same way), the game stays playable for neither side but is not stuck.
+        let id = new_game(&app, json!({ "variant": "Standard", "black": engine("illegal") })).await;
+        play(&app, id, &["(0T1)e2(0T1)e4"]).await;
+        submit(&app, id).await;
+        wait_for(&app, id, |v| !v["engine_error"].is_null() && v["engine_busy"] == false).await;
+        let (status, _) = post(&app, &format!("/api/games/{id}/retry-engine"), json!({})).await;
+        assert_eq!(status, StatusCode::OK);
+        let v = wait_for(&app, id, |v| !v["engine_error"].is_null() && v["engine_busy"] == false).await;
+        let msg = v["engine_error"].as_str().unwrap();
+        assert!(msg.contains("(0T1)e7(0T1)e3"), "{msg}");
+        assert_eq!(v["action_count"], 1);
+        // The player can still resign the stuck game.
+        let (status, v) = post(&app, &format!("/api/games/{id}/resign"), json!({"color": "white"})).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(v["result"], "0-1");
+        assert_error(
+            &post(&app, &format!("/api/games/{id}/retry-engine"), json!({})).await,
+            StatusCode::CONFLICT,
+            "game is over",
+        );
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn clock_runs_out() {
         let s = server();
