@@ -63,39 +63,38 @@ impl Position {
     /// Counts the legal actions, stopping at `cap`.
     pub fn count_actions(&self, cap: u64, budget: Budget) -> ActionCount {
         let mut it = LegalActions::new(self, budget);
-        let mut n = 0;
-        while n < cap {
-            if it.next().is_none() {
-                return if it.exhausted() {
-                    ActionCount::Unknown(n)
-                } else {
-                    ActionCount::Exact(n)
-                };
-            }
-            n += 1;
+        let n = it.count_up_to(cap);
+        if n == cap {
+            ActionCount::AtLeast(n)
+        } else if it.exhausted() {
+            ActionCount::Unknown(n)
+        } else {
+            ActionCount::Exact(n)
         }
-        ActionCount::AtLeast(n)
     }
 
     /// The number of legal action sequences of `depth` actions (`None` if a budget ran out).
     pub fn perft(&self, depth: u32, budget: Budget) -> Option<u64> {
+        self.clone().perft_in_place(depth, budget)
+    }
+
+    fn perft_in_place(&mut self, depth: u32, budget: Budget) -> Option<u64> {
         if depth == 0 {
             return Some(1);
         }
         let mut it = LegalActions::new(self, budget);
+        if depth == 1 {
+            let n = it.count_up_to(u64::MAX);
+            return (!it.exhausted()).then_some(n);
+        }
         let mut total = 0;
-        let mut child = self.clone();
         for action in it.by_ref() {
-            if depth == 1 {
-                total += 1;
-                continue;
-            }
             for m in &action {
-                child.play_unchecked(m);
+                self.play_unchecked(m);
             }
-            child.submit_unchecked();
-            let sub = child.perft(depth - 1, budget);
-            child = self.clone();
+            let submitted = self.submit_for_take_back();
+            let sub = self.perft_in_place(depth - 1, budget);
+            self.take_back(submitted);
             total += sub?;
         }
         if it.exhausted() {

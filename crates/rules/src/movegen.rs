@@ -414,12 +414,9 @@ impl Position {
     /// active or not) that captures a royal piece of the other side.
     pub fn find_attack(&self, attacker: Color) -> Option<Attack> {
         let mut path = Vec::new();
-        for b in self.latest_boards_of(attacker) {
-            if let Some(a) = self.find_attack_from(b, &mut path) {
-                return Some(a);
-            }
-        }
-        None
+        self.latest_boards()
+            .filter(|b| b.color() == attacker)
+            .find_map(|b| self.find_attack_from(b, &mut path))
     }
 
     /// Finds a royal capture by a piece of board `id`'s colour standing on board `id`.
@@ -469,8 +466,18 @@ impl Position {
         let (x0, y0) = (from.square.x(), from.square.y());
         let (l0, t0) = (from.board.l, from.board.t);
         let role = piece.role();
+        let targets = self.royal_targets(attacker);
         if role.is_pawnlike() {
             let f = forward_y(attacker);
+            // Pawns capture across boards onto their own square; brawns also one square aside
+            // or ahead.
+            let mut reach = square_mask(x0, y0);
+            if role == Role::Brawn {
+                reach |= square_mask(x0 - 1, y0) | square_mask(x0 + 1, y0) | square_mask(x0, y0 + f);
+            }
+            if reach & targets == 0 {
+                return None;
+            }
             let fl = forward_l(attacker);
             let brawn = role == Role::Brawn;
             let cands: [(bool, i32, i32, i32, i32); 5] = [
@@ -502,6 +509,10 @@ impl Position {
             return None;
         }
         let mut found = None;
+        // Skip pieces that reach no square where some board holds a royal piece.
+        if cross_board_reach(role, from.square) & targets == 0 {
+            return None;
+        }
         self.walk_rays(from, dirs(role), |to, _, p| {
             if p.is_some_and(|p| p.is_royal_of(victim)) {
                 found = Some(to);
@@ -584,6 +595,51 @@ impl Position {
     }
 }
 
+/// The bit of square `(x, y)` on an 8x8 board, or 0 off it.
+#[inline]
+fn square_mask(x: i32, y: i32) -> u64 {
+    if (0..8).contains(&x) && (0..8).contains(&y) {
+        1 << (y * 8 + x)
+    } else {
+        0
+    }
+}
+
+/// The squares (as if on an 8x8 board) a piece of `role` on `sq` could land on with a move that
+/// leaves its board, over all boards: the spatial shadow of its rays through time and
+/// timelines.
+#[inline]
+fn cross_board_reach(role: Role, sq: Square) -> u64 {
+    static TABLE: OnceLock<Vec<[u64; 64]>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        Role::ALL
+            .iter()
+            .map(|&r| {
+                let d = dirs(r);
+                let mut row = [0u64; 64];
+                for (i, m) in row.iter_mut().enumerate() {
+                    let (x0, y0) = ((i % 8) as i32, (i / 8) as i32);
+                    for (_, _, dxys) in &d.groups {
+                        for &(dx, dy) in dxys {
+                            let mut k = 1;
+                            loop {
+                                let bit = square_mask(x0 + k * dx, y0 + k * dy);
+                                *m |= bit;
+                                if bit == 0 || !d.slides || (dx, dy) == (0, 0) {
+                                    break;
+                                }
+                                k += 1;
+                            }
+                        }
+                    }
+                }
+                row
+            })
+            .collect()
+    });
+    table[role as usize - 1][sq.index()]
+}
+
 /// The attacker of colour `by` on this board that could capture on `target` without leaving the
 /// board, with the empty squares between (pushed onto `path`).
 fn in_board_attacker(
@@ -616,7 +672,6 @@ fn in_board_attacker(
     }
     for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
         let diagonal = dx != 0 && dy != 0;
-        let start = path.len();
         let mut k = 1;
         loop {
             let (x, y) = (x0 + k * dx, y0 + k * dy);
@@ -624,24 +679,25 @@ fn in_board_attacker(
                 break;
             }
             let sq = Square::new(x as u8, y as u8);
-            match board.get(sq) {
-                None => path.push(Coord { board: id, square: sq }),
-                Some(p) => {
-                    if p.color() == by {
-                        let r = p.role();
-                        let slider = matches!(r, Role::Queen | Role::RoyalQueen | Role::Princess)
-                            || (diagonal && r == Role::Bishop)
-                            || (!diagonal && r == Role::Rook);
-                        if slider || (k == 1 && matches!(r, Role::King | Role::CommonKing)) {
-                            return Some((sq, p));
-                        }
+            if let Some(p) = board.get(sq) {
+                if p.color() == by {
+                    let r = p.role();
+                    let slider = matches!(r, Role::Queen | Role::RoyalQueen | Role::Princess)
+                        || (diagonal && r == Role::Bishop)
+                        || (!diagonal && r == Role::Rook);
+                    if slider || (k == 1 && matches!(r, Role::King | Role::CommonKing)) {
+                        // The empty squares between, recorded only for the attack found.
+                        path.extend((1..k).map(|i| Coord {
+                            board: id,
+                            square: Square::new((x0 + i * dx) as u8, (y0 + i * dy) as u8),
+                        }));
+                        return Some((sq, p));
                     }
-                    break;
                 }
+                break;
             }
             k += 1;
         }
-        path.truncate(start);
     }
     None
 }

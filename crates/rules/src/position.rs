@@ -61,6 +61,10 @@ enum Undo {
     Branch { new_l: i32 },
 }
 
+/// A submitted action that can be taken back (see [`Position::take_back`]).
+#[derive(Debug)]
+pub(crate) struct Submitted(Vec<(Move, Undo)>);
+
 /// A validated multiverse with the side to move and the moves of its unfinished action.
 ///
 /// Reachable only through [`Position::from_setup`] (or the variants), so that every
@@ -76,6 +80,47 @@ pub struct Position {
     to_move: Color,
     hash: u64,
     action: Vec<(Move, Undo)>,
+    /// Where a piece of each colour could capture a royal piece, over every board: for a colour
+    /// `c`, the squares holding a royal piece of the other colour on some board where `c` is to
+    /// move (captures land on boards of the mover's colour). Kept with per-square counts so that
+    /// taking a board back clears a square only when no board holds a royal there any more.
+    royal_targets: RoyalTargets,
+}
+
+/// See [`Position::royal_targets`].
+#[derive(Clone)]
+struct RoyalTargets {
+    mask: [u64; 2],
+    count: [[u32; 64]; 2],
+}
+
+impl RoyalTargets {
+    fn new() -> RoyalTargets {
+        RoyalTargets {
+            mask: [0; 2],
+            count: [[0; 64]; 2],
+        }
+    }
+
+    /// Adds (`add`) or removes a board at half-turn `t`.
+    fn update(&mut self, t: i32, board: &Board, add: bool) {
+        let c = Color::of_time(t);
+        let mut royals = board.royals(c.other());
+        while royals != 0 {
+            let i = royals.trailing_zeros() as usize;
+            royals &= royals - 1;
+            let n = &mut self.count[c.index()][i];
+            if add {
+                *n += 1;
+                self.mask[c.index()] |= 1 << i;
+            } else {
+                *n -= 1;
+                if *n == 0 {
+                    self.mask[c.index()] &= !(1 << i);
+                }
+            }
+        }
+    }
 }
 
 impl fmt::Debug for Position {
@@ -154,7 +199,13 @@ impl Position {
             to_move: Color::White,
             hash: 0,
             action: Vec::new(),
+            royal_targets: RoyalTargets::new(),
         };
+        for line in &pos.lines {
+            for (j, b) in line.boards.iter().enumerate() {
+                pos.royal_targets.update(line.start + j as i32, b, true);
+            }
+        }
         pos.to_move = Color::of_time(pos.present());
         pos.hash = pos.compute_hash();
         Ok(pos)
@@ -289,6 +340,12 @@ impl Position {
         self.board_at(id.l, id.t)
     }
 
+    /// The squares where a piece of `attacker` could capture a royal piece on some board.
+    #[inline]
+    pub(crate) fn royal_targets(&self, attacker: Color) -> u64 {
+        self.royal_targets.mask[attacker.index()]
+    }
+
     #[inline]
     pub(crate) fn board_at(&self, l: i32, t: i32) -> Option<&Board> {
         let line = self.line(l)?;
@@ -406,6 +463,14 @@ impl Position {
     /// The boards the side to move may move on (every timeline, active or not).
     pub fn playable_boards(&self) -> Vec<BoardId> {
         self.latest_boards_of(self.to_move)
+    }
+
+    /// The latest board of every timeline.
+    pub(crate) fn latest_boards(&self) -> impl Iterator<Item = BoardId> + '_ {
+        self.lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| BoardId::new(self.min_l + i as i32, line.end()))
     }
 
     /// The latest boards of every timeline whose latest board is of `color`.
@@ -562,6 +627,7 @@ impl Position {
                 origin: Some(to.board),
             };
             self.hash ^= place_hash(line.boards[0].hash(), new_l, to.board.t + 1);
+            self.royal_targets.update(line.start, &line.boards[0], true);
             if new_l < self.min_l {
                 self.lines.insert(0, line);
                 self.min_l = new_l;
@@ -579,6 +645,7 @@ impl Position {
         let line = &mut self.lines[idx];
         let t = line.end() + 1;
         self.hash ^= place_hash(board.hash(), l, t);
+        self.royal_targets.update(t, &board, true);
         line.boards.push(board);
     }
 
@@ -588,6 +655,7 @@ impl Position {
         let t = line.end();
         let b = line.boards.pop().expect("a board to pop");
         self.hash ^= place_hash(b.hash(), l, t);
+        self.royal_targets.update(t, &b, false);
     }
 
     /// Takes back the last move of the action being built.
@@ -607,6 +675,7 @@ impl Position {
                     self.lines.pop().expect("the new timeline")
                 };
                 self.hash ^= place_hash(line.boards[0].hash(), new_l, line.start);
+                self.royal_targets.update(line.start, &line.boards[0], false);
                 self.pop_board(mv.from.board.l);
             }
         }
@@ -640,6 +709,19 @@ impl Position {
     pub fn submit(&mut self) -> Result<Vec<Move>, SubmitError> {
         self.can_submit()?;
         Ok(self.submit_unchecked())
+    }
+
+    /// Submits the action (unchecked) so that [`Position::take_back`] can restore it.
+    pub(crate) fn submit_for_take_back(&mut self) -> Submitted {
+        self.to_move = self.to_move.other();
+        Submitted(std::mem::take(&mut self.action))
+    }
+
+    /// Takes back an action submitted by [`Position::submit_for_take_back`], moves and all.
+    pub(crate) fn take_back(&mut self, submitted: Submitted) {
+        self.to_move = self.to_move.other();
+        self.action = submitted.0;
+        self.undo_action_moves();
     }
 
     /// Hands the turn over without checking the action.
@@ -689,5 +771,52 @@ impl Position {
             ));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The royal-target masks kept while moves are played and taken back equal the masks
+    /// recomputed from every board.
+    #[test]
+    fn royal_targets_follow_play_and_undo() {
+        fn fresh(pos: &Position) -> [u64; 2] {
+            let mut t = RoyalTargets::new();
+            for (id, b) in pos.boards() {
+                t.update(id.t, b, true);
+            }
+            t.mask
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for variant in crate::VARIANTS.iter().take(12) {
+            let mut pos = variant.position();
+            for _ in 0..60 {
+                let boards = pos.playable_boards();
+                let mut moves = Vec::new();
+                for b in boards {
+                    pos.moves_from(b, &mut moves);
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rand(moves.len())];
+                pos.play_unchecked(&mv);
+                assert_eq!(pos.royal_targets.mask, fresh(&pos), "{} after {mv:?}", variant.name);
+                if rand(4) == 0 {
+                    pos.undo_move();
+                    assert_eq!(pos.royal_targets.mask, fresh(&pos), "{} after undo", variant.name);
+                } else if pos.mandatory_boards().is_empty() {
+                    pos.submit_unchecked();
+                }
+            }
+        }
     }
 }

@@ -1022,7 +1022,7 @@ impl LegalActions {
 impl LegalActions {
     /// The single-board case: each move is an action; legal if it leaves the present to the
     /// opponent and no royal piece capturable.
-    fn next_single(&mut self, mut i: usize) -> Option<Vec<Move>> {
+    fn next_single(&mut self, mut i: usize) -> Option<Move> {
         while i < self.moves.len() {
             if self.tests >= self.budget {
                 self.exhausted = true;
@@ -1037,11 +1037,28 @@ impl LegalActions {
             let played = self.pos.action_moves().last().copied();
             self.pos.undo_move();
             if legal {
-                return played.map(|m| vec![m]);
+                return played;
             }
         }
         self.single = Some(i);
         None
+    }
+
+    /// Counts the legal actions not yet yielded, stopping at `cap`: what `count()` on the
+    /// iterator gives, without building the actions when each is a single move.
+    pub fn count_up_to(&mut self, cap: u64) -> u64 {
+        let mut n = 0;
+        while n < cap {
+            let found = match self.single {
+                Some(i) => self.next_single(i).is_some(),
+                None => self.next().is_some(),
+            };
+            if !found {
+                break;
+            }
+            n += 1;
+        }
+        n
     }
 }
 
@@ -1050,7 +1067,7 @@ impl Iterator for LegalActions {
 
     fn next(&mut self) -> Option<Vec<Move>> {
         if let Some(i) = self.single {
-            return self.next_single(i);
+            return self.next_single(i).map(|m| vec![m]);
         }
         loop {
             if self.tests >= self.budget {
