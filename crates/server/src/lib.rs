@@ -31,6 +31,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 pub use api::{router, AppState};
+pub use puzzles::forced_mate_in;
 
 /// The usage of [`serve_main`].
 pub const SERVE_USAGE: &str = "\

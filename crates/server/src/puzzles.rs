@@ -1,9 +1,13 @@
 //! The built-in puzzle collection (files in `data/puzzles/`, embedded in the binary).
 //!
 //! Each file is a 5DPGN record; the puzzle is the position after its last action, and the side
-//! to move must mate within the `Puzzle "mate-in-N"` header's N actions (1 if absent).
+//! to move must mate within the `Puzzle "mate-in-N"` header's N actions (1 if absent). Most come
+//! from the puzzles of the shared corpus; the `engine-game-*` ones are positions of games between
+//! the built-in engines, found and proven by `examples/engine_puzzles.rs` with
+//! [`forced_mate_in`] (see `data/puzzles/README.md`).
 
 use chess5d_notation::LoadedGame;
+use chess5d_rules::{Budget, Position};
 
 /// A puzzle of the collection.
 #[derive(Clone, Debug)]
@@ -36,6 +40,13 @@ pub const PUZZLES: &[Puzzle] = &[
     puzzle!("advanced-branching-2", "Advanced branching 2"),
     puzzle!("rook-tactics-2", "Rook tactics 2 (mate in 2)"),
     puzzle!("underpromotion", "Underpromotion (mate in 2)"),
+    puzzle!("engine-game-1", "Engine game 1"),
+    puzzle!("engine-game-2", "Engine game 2"),
+    puzzle!("engine-game-3", "Engine game 3"),
+    puzzle!("engine-game-4", "Engine game 4 (two timelines)"),
+    puzzle!("engine-game-5", "Engine game 5 (mate in 2)"),
+    puzzle!("engine-game-6", "Engine game 6 (mate in 2)"),
+    puzzle!("engine-game-7", "Engine game 7 (mate in 2)"),
 ];
 
 impl Puzzle {
@@ -60,4 +71,61 @@ impl Puzzle {
     pub fn by_id(id: &str) -> Option<&'static Puzzle> {
         PUZZLES.iter().find(|p| p.id == id)
     }
+}
+
+/// Whether the side to move can force checkmate within `n` of its actions whatever the other
+/// side answers: `Some(true)` or `Some(false)`, or `None` if a list of legal actions could not be
+/// completed within `budget` (each list gets the whole budget). Every legal action of both sides
+/// is tried, so this is a proof, meant for the small positions of puzzles.
+pub fn forced_mate_in(pos: &Position, n: usize, budget: Budget) -> Option<bool> {
+    if n == 0 {
+        return Some(false);
+    }
+    let mut unknown = false;
+    for action in all_actions(pos, budget)? {
+        let mut after = pos.clone();
+        for m in &action {
+            after.play_unchecked(m);
+        }
+        after.submit_unchecked();
+        match escapes(&after, n - 1, budget) {
+            Some(false) => return Some(true),
+            Some(true) => {}
+            None => unknown = true,
+        }
+    }
+    (!unknown).then_some(false)
+}
+
+/// With the defender to move: whether it has an answer after which no mate in `n` is forced
+/// (checkmate: no; stalemate: yes).
+fn escapes(pos: &Position, n: usize, budget: Budget) -> Option<bool> {
+    let replies = all_actions(pos, budget)?;
+    if replies.is_empty() {
+        return Some(!pos.in_check());
+    }
+    if n == 0 {
+        return Some(true);
+    }
+    let mut unknown = false;
+    for reply in replies {
+        let mut after = pos.clone();
+        for m in &reply {
+            after.play_unchecked(m);
+        }
+        after.submit_unchecked();
+        match forced_mate_in(&after, n, budget) {
+            Some(false) => return Some(true),
+            Some(true) => {}
+            None => unknown = true,
+        }
+    }
+    (!unknown).then_some(false)
+}
+
+/// Every legal action of the side to move, or `None` if the budget ran out.
+fn all_actions(pos: &Position, budget: Budget) -> Option<Vec<Vec<chess5d_rules::Move>>> {
+    let mut it = pos.legal_actions(budget);
+    let all: Vec<_> = it.by_ref().collect();
+    (!it.exhausted()).then_some(all)
 }

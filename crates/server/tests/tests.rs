@@ -658,6 +658,9 @@ mod play {
         let mut checked = 0;
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) != Some("5dpgn") {
+                continue;
+            }
             let text = std::fs::read_to_string(&path).unwrap();
             let loaded = chess5d_notation::load(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             if loaded
@@ -680,6 +683,48 @@ mod play {
         }
         assert!(checked >= 5);
     }
+}
+
+/// The puzzles taken from engine games (`engine-game-*`) are forced wins, proven over every
+/// legal action of both sides, and need all their moves (a mate in 2 has no mate in 1).
+#[test]
+fn engine_game_puzzles_are_forced_mates() {
+    use chess5d_rules::Budget;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/puzzles");
+    let mut checked = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.starts_with("engine-game-") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let loaded = chess5d_notation::load(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            loaded.header("Source").is_some_and(|s| s.starts_with("engine game: ")),
+            "{name}: no Source header naming the engine game"
+        );
+        let n: usize = loaded
+            .header("Puzzle")
+            .and_then(|p| p.strip_prefix("mate-in-").and_then(|n| n.parse().ok()))
+            .unwrap_or_else(|| panic!("{name}: no Puzzle \"mate-in-N\" header"));
+        let pos = loaded.game.position();
+        let budget = Budget::tests(1_000_000);
+        assert_eq!(
+            chess5d_server::forced_mate_in(pos, n, budget),
+            Some(true),
+            "{name}: no forced mate in {n}"
+        );
+        assert_eq!(
+            chess5d_server::forced_mate_in(pos, n - 1, budget),
+            Some(false),
+            "{name}: already a forced mate in {}",
+            n - 1
+        );
+        checked.push((name, n));
+    }
+    assert!(checked.len() >= 7, "{checked:?}");
+    assert!(checked.iter().filter(|(_, n)| *n == 2).count() >= 3, "{checked:?}");
 }
 
 mod load {
