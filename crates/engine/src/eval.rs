@@ -1,6 +1,6 @@
 //! Static evaluation: material and 5D ideas, read on the latest board of every timeline.
 
-use chess5d_rules::{BoardId, Color, Position, Role};
+use chess5d_rules::{BoardId, Color, Piece, Position, Role, Square};
 
 /// Centipawn value of a piece; royal pieces are not counted (losing one loses the game).
 pub fn piece_value(role: Role) -> i32 {
@@ -22,9 +22,11 @@ pub fn piece_value(role: Role) -> i32 {
 /// Weights, in quarters: a piece on an active timeline counts fully, on an inactive one half.
 const ACTIVE_WEIGHT: i32 = 4;
 const INACTIVE_WEIGHT: i32 = 2;
-/// An extra timeline of one's own, active or not.
-const ACTIVE_TIMELINE: i32 = 110;
-const INACTIVE_TIMELINE: i32 = 35;
+/// An extra timeline of one's own, active or not: a cost. Every timeline a player creates is
+/// one more board of its own to defend (and, active, makes one more of the opponent's active),
+/// and the multiverse grows with it; a branching jump must win material to be worth it.
+const ACTIVE_TIMELINE: i32 = -250;
+const INACTIVE_TIMELINE: i32 = -60;
 /// Per enemy piece near a royal piece (Chebyshev distance 2 on its board).
 const ROYAL_DANGER: i32 = 14;
 /// Per own piece next to a royal piece (a shield), at most three counted.
@@ -42,26 +44,56 @@ const CENTRE: i32 = 4;
 
 /// The static evaluation of `pos` in centipawns, from the point of view of the side to move.
 ///
-/// Material is summed over the latest board of every timeline (active timelines count double
+/// Material is averaged over the latest board of every timeline (active timelines weigh double
 /// inactive ones); on top of it: pawn advancement and centralisation, danger around royal
-/// pieces and check, extra timelines of each side (active ones worth about a pawn), pieces
+/// pieces and check, extra timelines of each side (a cost of over two pawns when active), pieces
 /// standing where they could travel through time, and a tempo for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_checked(pos, pos.in_check())
+}
+
+/// [`evaluate`] when whether the side to move is in check is already known.
+pub(crate) fn evaluate_checked(pos: &Position, in_check: bool) -> i32 {
     let white = evaluate_white(pos);
-    let check = if pos.in_check() { IN_CHECK } else { 0 };
+    let check = if in_check { IN_CHECK } else { 0 };
     match pos.to_move() {
         Color::White => white - check + TEMPO,
         Color::Black => -white - check + TEMPO,
     }
 }
 
+/// The placement bonus of a piece on a square of a `w` x `h` board: pawn advancement, and
+/// centralisation of minor pieces.
+pub(crate) fn placement(p: Piece, sq: Square, w: i32, h: i32) -> i32 {
+    let role = p.role();
+    let (x, y) = (sq.x(), sq.y());
+    if role.is_pawnlike() {
+        let adv = if p.color() == Color::White { y - 1 } else { h - 2 - y };
+        PAWN_ADVANCE * adv.max(0)
+    } else if matches!(role, Role::Knight | Role::Bishop | Role::Unicorn | Role::Dragon) {
+        let dx = (2 * x - (w - 1)).abs();
+        let dy = (2 * y - (h - 1)).abs();
+        CENTRE * ((w + h - 2) - (dx + dy)) / 2
+    } else {
+        0
+    }
+}
+
 /// The evaluation from White's point of view, without the check and tempo terms.
+///
+/// Material and placement are averaged over the timelines (weighted by activity), not summed:
+/// a branching jump copies a past board with everything on it, and a sum would count that copy
+/// as a gain, so that creating timelines would look good in itself. The safety of royal pieces
+/// is summed: a royal piece lost on any board loses the game.
 fn evaluate_white(pos: &Position) -> i32 {
     let size = pos.size();
     let (w, h) = (size.width as i32, size.height as i32);
     let (init_min, init_max) = pos.initial_timelines();
-    let mut score4 = 0i32; // in quarter centipawns
+    let mut material = 0i64; // weighted sum, in quarter centipawns times weight
+    let mut weights = 0i64;
+    let mut safety4 = 0i32; // in quarter centipawns
     let mut score = 0i32;
+    let multi = pos.timeline_count() > 1;
     for l in pos.timelines() {
         let Some(t) = pos.timeline_end(l) else { continue };
         let Some(board) = pos.board(BoardId::new(l, t)) else {
@@ -69,22 +101,20 @@ fn evaluate_white(pos: &Position) -> i32 {
         };
         let active = pos.is_active(l);
         let weight = if active { ACTIVE_WEIGHT } else { INACTIVE_WEIGHT };
-        let has_past = pos.timeline_start(l).is_some_and(|s| s < t) || pos.timeline_count() > 1;
+        let has_past = multi || pos.timeline_start(l).is_some_and(|s| s < t);
         if l > init_max {
             score += if active { ACTIVE_TIMELINE } else { INACTIVE_TIMELINE };
         } else if l < init_min {
             score -= if active { ACTIVE_TIMELINE } else { INACTIVE_TIMELINE };
         }
         let pieces: Vec<_> = board.pieces().collect();
+        let mut line = 0i32;
         for &(sq, p) in &pieces {
             let sign = if p.color() == Color::White { 1 } else { -1 };
             let role = p.role();
-            let mut v = piece_value(role);
+            let mut v = piece_value(role) + placement(p, sq, w, h);
             let (x, y) = (sq.x(), sq.y());
-            if role.is_pawnlike() {
-                let adv = if p.color() == Color::White { y - 1 } else { h - 2 - y };
-                v += PAWN_ADVANCE * adv.max(0);
-            } else if role.is_royal() {
+            if role.is_royal() {
                 let mut danger = 0;
                 let mut shield = 0;
                 for &(sq2, q) in &pieces {
@@ -98,20 +128,15 @@ fn evaluate_white(pos: &Position) -> i32 {
                         shield += 1;
                     }
                 }
-                v -= ROYAL_DANGER * danger;
-                v += ROYAL_SHIELD * shield.min(3);
-            } else {
-                if matches!(role, Role::Knight | Role::Bishop | Role::Unicorn | Role::Dragon) {
-                    let dx = (2 * x - (w - 1)).abs();
-                    let dy = (2 * y - (h - 1)).abs();
-                    v += CENTRE * ((w + h - 2) - (dx + dy)) / 2;
-                }
-                if has_past {
-                    v += TRAVELLER;
-                }
+                safety4 += sign * (ROYAL_SHIELD * shield.min(3) - ROYAL_DANGER * danger) * weight;
+            } else if has_past && !role.is_pawnlike() {
+                v += TRAVELLER;
             }
-            score4 += sign * v * weight;
+            line += sign * v;
         }
+        material += i64::from(line) * i64::from(weight);
+        weights += i64::from(weight);
     }
-    score + score4 / 4
+    let material = if weights > 0 { (material / weights) as i32 } else { 0 };
+    score + material + safety4 / 4
 }

@@ -100,7 +100,7 @@ impl Default for EngineOptions {
             action_cap: 96,
             node_budget: 10_000,
             seed: 1,
-            move_overhead_ms: 30,
+            move_overhead_ms: 50,
         }
     }
 }
@@ -223,12 +223,28 @@ impl Limits {
     /// The (soft, hard) time limits of a search by `side`, with `overhead` kept in reserve.
     /// `None` means no time limit.
     pub fn time_for(&self, side: Color, overhead: Duration) -> (Option<Duration>, Option<Duration>) {
+        let t = self.time_limits(side, overhead);
+        (t.soft, t.hard)
+    }
+
+    /// The time limits of a search by `side`, with `overhead` kept in reserve for process and
+    /// pipe latency. `None` means no time limit.
+    pub fn time_limits(&self, side: Color, overhead: Duration) -> TimeLimits {
+        let none = TimeLimits {
+            soft: None,
+            hard: None,
+            emergency: None,
+        };
         if self.infinite {
-            return (None, None);
+            return none;
         }
         if let Some(mt) = self.movetime {
             let hard = mt.saturating_sub(overhead.min(mt / 4)).max(Duration::from_millis(1));
-            return (Some(hard), Some(hard));
+            return TimeLimits {
+                soft: Some(hard),
+                hard: Some(hard),
+                emergency: Some(hard),
+            };
         }
         let (time, inc) = match side {
             Color::White => (self.wtime, self.winc),
@@ -237,17 +253,38 @@ impl Limits {
         if let Some(time) = time {
             let inc = inc.unwrap_or_default();
             let usable = time.saturating_sub(overhead);
-            let target = usable / 25 + inc * 3 / 4;
-            let hard = (target * 2).min(usable / 2).max(Duration::from_millis(1));
+            let target = usable / 30 + inc * 3 / 4;
+            let hard = (target * 2).min(usable / 3).max(Duration::from_millis(1));
             let soft = (hard * 3 / 10).max(Duration::from_millis(1));
-            return (Some(soft), Some(hard));
+            let emergency = (usable * 2 / 5).max(hard);
+            return TimeLimits {
+                soft: Some(soft),
+                hard: Some(hard),
+                emergency: Some(emergency),
+            };
         }
         if self.depth.is_some() || self.nodes.is_some() {
-            return (None, None);
+            return none;
         }
         let hard = Duration::from_secs(1);
-        (Some(hard / 3), Some(hard))
+        TimeLimits {
+            soft: Some(hard / 3),
+            hard: Some(hard),
+            emergency: Some(hard),
+        }
     }
+}
+
+/// The time limits of one search, from its start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLimits {
+    /// No new iteration starts after this.
+    pub soft: Option<Duration>,
+    /// The search stops at this time.
+    pub hard: Option<Duration>,
+    /// When no legal action is known at the hard limit, looking for one may go on until this
+    /// (an action a little late beats none).
+    pub emergency: Option<Duration>,
 }
 
 /// A score from the point of view of the side to move.
@@ -440,14 +477,24 @@ impl Engine {
     /// Searches `pos` (the side to move, between actions) within `limits`, reporting progress
     /// to `on_info`, and returns the best action found.
     pub fn search(&mut self, pos: &Position, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
-        let start = Instant::now();
+        self.search_since(pos, limits, Instant::now(), on_info)
+    }
+
+    /// [`Engine::search`], with the clock started at `start` (for instance when the command
+    /// that asked for the search arrived, so that the time spent reading it counts).
+    pub fn search_since(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        start: Instant,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let overhead = Duration::from_millis(self.opts.move_overhead_ms);
+        let t = limits.time_limits(pos.to_move(), overhead);
+        let at = |d: Option<Duration>| d.map(|d| start + d);
         let result = match self.opts.bot {
             Bot::AlphaBeta => self.search_alphabeta(pos, limits, start, on_info),
-            Bot::Greedy | Bot::Random => {
-                let overhead = Duration::from_millis(self.opts.move_overhead_ms);
-                let hard = limits.time_for(pos.to_move(), overhead).1;
-                self.search_simple(pos, hard.map(|h| start + h), start)
-            }
+            Bot::Greedy | Bot::Random => self.search_simple(pos, at(t.hard), at(t.emergency), start),
         };
         self.stop.store(false, Ordering::Relaxed);
         result
@@ -461,11 +508,13 @@ impl Engine {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let overhead = Duration::from_millis(self.opts.move_overhead_ms);
-        let (soft, hard) = limits.time_for(pos.to_move(), overhead);
+        let t = limits.time_limits(pos.to_move(), overhead);
+        let at = |d: Option<Duration>| d.map(|d| start + d);
         let cap = self.opts.action_cap.max(1);
         let params = Params {
-            deadline: hard.map(|d| start + d),
-            soft: soft.map(|d| start + d),
+            deadline: at(t.hard),
+            soft: at(t.soft),
+            emergency: at(t.emergency),
             max_depth: limits
                 .depth
                 .unwrap_or(search::MAX_PLY as u32 - 1)
@@ -476,7 +525,7 @@ impl Engine {
             node_budget: Budget::tests(self.opts.node_budget),
         };
         let stop = Arc::clone(&self.stop);
-        let mut s = Searcher::new(&mut self.tt, &stop, params);
+        let mut s = Searcher::new(&mut self.tt, &stop, params, start);
         let found = s.root(pos, on_info);
         SearchResult {
             best: found.best,
@@ -499,9 +548,15 @@ impl Engine {
         x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
-    fn search_simple(&mut self, pos: &Position, deadline: Option<Instant>, start: Instant) -> SearchResult {
+    fn search_simple(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+        emergency: Option<Instant>,
+        start: Instant,
+    ) -> SearchResult {
         let cap = self.opts.action_cap.max(1);
-        let mut actions = gather_actions(pos, cap, deadline);
+        let mut actions = gather_actions(pos, cap, deadline, emergency);
         let n = actions.len() as u64;
         let (best, score) = if actions.is_empty() {
             (None, Score::Cp(0))

@@ -1,9 +1,9 @@
 //! Iterative-deepening principal-variation alpha-beta (negamax) over whole actions.
 
-use crate::eval::{evaluate, piece_value};
+use crate::eval::{evaluate_checked, piece_value, placement};
 use crate::tt::{Bound, Table};
 use crate::{Score, SearchInfo};
-use chess5d_rules::{Budget, Move, MoveKind, Position};
+use chess5d_rules::{Budget, Move, MoveKind, Piece, Position};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -50,53 +50,106 @@ pub(crate) fn child_of(pos: &Position, action: &[Move]) -> Position {
     child
 }
 
-/// The legal actions of a position, at most `cap`, with whether the budget ran out before the
-/// list was complete.
-pub(crate) fn collect_actions(pos: &Position, cap: usize, budget: Budget) -> (Vec<Vec<Move>>, bool) {
-    let mut it = pos.legal_actions(budget);
-    let mut out = Vec::new();
-    while out.len() < cap {
-        match it.next() {
-            Some(a) => out.push(a),
-            None => break,
+/// Finds legal actions with the full legal-action search (which also finds actions with
+/// optional moves and proves that there is none), at most `cap` of them, skipping those whose
+/// order-independent key is in `seen`. The budget starts at `budget` tests and, while nothing is
+/// found and the budget runs out, grows fourfold up to `max_budget` as long as the next round
+/// is expected to end before `until`. Returns the actions and whether the list may be
+/// incomplete because a budget ran out (with no action found: nothing is proven).
+pub(crate) fn full_actions(
+    pos: &Position,
+    cap: usize,
+    budget: u64,
+    max_budget: u64,
+    until: Option<Instant>,
+    seen: &mut HashSet<u64>,
+) -> (Vec<Vec<Move>>, bool) {
+    let mut b = budget.max(1).min(max_budget.max(1));
+    loop {
+        let t0 = Instant::now();
+        let mut it = pos.legal_actions(Budget::tests(b));
+        let mut out = Vec::new();
+        while out.len() < cap {
+            if !out.is_empty() && until.is_some_and(|u| Instant::now() >= u) {
+                return (out, true);
+            }
+            match it.next() {
+                Some(a) => {
+                    let k = action_set_key(&a);
+                    if seen.contains(&k) {
+                        continue;
+                    }
+                    if let Some(a) = playable_order(pos, a) {
+                        seen.insert(k);
+                        out.push(a);
+                    }
+                }
+                None => break,
+            }
         }
+        if !out.is_empty() || !it.exhausted() || b >= max_budget {
+            return (out, it.exhausted());
+        }
+        // Nothing found and the budget ran out: try again with more, if it fits in the time.
+        let mut next = b.saturating_mul(4).min(max_budget);
+        if let Some(u) = until {
+            let per_test = (t0.elapsed().as_nanos() / u128::from(it.tests().max(1))).max(1);
+            let left = u.saturating_duration_since(Instant::now()).as_nanos();
+            let fits = (left / per_test) as u64;
+            if fits < b.saturating_mul(2) {
+                return (out, true);
+            }
+            next = next.min(fits);
+        }
+        b = next;
     }
-    let exhausted = it.exhausted();
-    (out, exhausted)
 }
 
 /// Up to `cap` legal actions for the simple bots: the quick generator's, else the full
-/// search's (given all the work it needs to find one when there is one).
-pub(crate) fn gather_actions(pos: &Position, cap: usize, deadline: Option<Instant>) -> Vec<Vec<Move>> {
+/// search's (given all the time until `until` to find one when there is one).
+pub(crate) fn gather_actions(
+    pos: &Position,
+    cap: usize,
+    deadline: Option<Instant>,
+    until: Option<Instant>,
+) -> Vec<Vec<Move>> {
     let out = QuickGen::new(cap, cap as u64 * 16 + 256, deadline).run(pos);
     if !out.is_empty() {
         return out;
     }
-    let budget = match deadline {
-        Some(d) => time_budget(d),
-        None => Budget::DEFAULT,
-    };
-    let (mut out, exhausted) = collect_actions(pos, cap, budget);
-    if out.is_empty() && exhausted {
-        // Better late than no answer: look for one action past the deadline if need be.
-        let more = if deadline.is_none() {
-            Budget::UNLIMITED
-        } else {
-            LATE_BUDGET
-        };
-        out = collect_actions(pos, 1, more).0;
-    }
-    out.retain(|a| replays(pos, a));
-    out
+    full_actions(pos, cap, FIRST_FIND_BUDGET, MAX_FIND_BUDGET, until, &mut HashSet::new()).0
 }
 
-/// The work allowed past the deadline to find one action when none was found in time (a
-/// fraction of a second): an answer a little late beats `nobestmove` in a position with moves.
-const LATE_BUDGET: Budget = Budget { tests: 100_000 };
+/// The first budget of the full search when the quick generator found nothing.
+const FIRST_FIND_BUDGET: u64 = 20_000;
+/// The largest budget spent to find one action (without a clock, this bounds the time taken
+/// in the rare positions the legal-action search cannot decide).
+pub(crate) const MAX_FIND_BUDGET: u64 = 50_000_000;
 
-/// Whether an action can be played move after move and submitted. The full legal-action search
-/// may list the moves of an action in an order that cannot be played one by one (two pieces
-/// hopping onto each other's boards); such actions are left out.
+/// The action in an order in which its moves can be played one by one and submitted, if there
+/// is one. The full legal-action search may list the moves of an action in an order that
+/// cannot be played one by one (two pieces hopping onto each other's boards).
+pub(crate) fn playable_order(pos: &Position, action: Vec<Move>) -> Option<Vec<Move>> {
+    if replays(pos, &action) {
+        return Some(action);
+    }
+    // Play any move that can be played, until all are (a few moves: quadratic is fine).
+    let mut p = pos.clone();
+    let mut left = action;
+    let mut out = Vec::with_capacity(left.len());
+    while !left.is_empty() {
+        let i = left.iter().position(|m| {
+            let mut q = p.clone();
+            q.play(m).is_ok()
+        })?;
+        let m = left.remove(i);
+        p.play(&m).ok()?;
+        out.push(m);
+    }
+    p.can_submit().is_ok().then_some(out)
+}
+
+/// Whether an action can be played move after move and submitted.
 pub(crate) fn replays(pos: &Position, action: &[Move]) -> bool {
     let mut p = pos.clone();
     action.iter().all(|m| p.play(m).is_ok()) && p.can_submit().is_ok()
@@ -104,9 +157,9 @@ pub(crate) fn replays(pos: &Position, action: &[Move]) -> bool {
 
 /// A budget for the full legal-action search that fits, roughly, in a tenth of the time left
 /// before `deadline` (at a few microseconds per candidate test).
-pub(crate) fn time_budget(deadline: Instant) -> Budget {
+pub(crate) fn time_budget(deadline: Instant) -> u64 {
     let ms = deadline.saturating_duration_since(Instant::now()).as_millis() as u64;
-    Budget::tests((ms * 20).clamp(200, Budget::DEFAULT.tests))
+    (ms * 20).clamp(200, Budget::DEFAULT.tests)
 }
 
 /// An order-independent key of an action (the same moves in another order give the same key).
@@ -129,6 +182,7 @@ pub(crate) struct QuickGen {
     pub tries: u64,
     pub deadline: Option<Instant>,
     pub complete: bool,
+    visits: u64,
 }
 
 impl QuickGen {
@@ -139,6 +193,7 @@ impl QuickGen {
             tries: 0,
             deadline,
             complete: true,
+            visits: 0,
         }
     }
 
@@ -154,8 +209,14 @@ impl QuickGen {
     /// subtree stops after a few actions or tries, so that the first board's moves all get a
     /// turn instead of one of them taking the whole cap with combinations of the others.
     fn dfs(&mut self, pos: &mut Position, acc: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) {
+        // The mover's boards in the same order for both colours (White's timelines count up,
+        // Black's down), so that mirrored positions get mirrored actions.
         let mandatory = pos.mandatory_boards();
-        let Some(&board) = mandatory.first() else {
+        let board = match pos.to_move() {
+            chess5d_rules::Color::White => mandatory.first(),
+            chess5d_rules::Color::Black => mandatory.last(),
+        };
+        let Some(&board) = board else {
             if !acc.is_empty() {
                 self.tries += 1;
                 if pos.can_submit().is_ok() {
@@ -168,7 +229,8 @@ impl QuickGen {
         let (found0, tries0) = (out.len(), self.tries);
         let mut moves = Vec::new();
         pos.moves_from(board, &mut moves);
-        moves.sort_by_key(|m| std::cmp::Reverse(cheap_order(std::slice::from_ref(m))));
+        let (w, h) = (pos.size().width as i32, pos.size().height as i32);
+        moves.sort_by_cached_key(|m| std::cmp::Reverse(move_score(m, w, h)));
         for m in moves {
             if out.len() >= self.cap || self.tries >= self.max_tries {
                 self.complete = false;
@@ -178,8 +240,10 @@ impl QuickGen {
                 self.complete = false;
                 return;
             }
-            if self.tries & 31 == 31 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.visits += 1;
+            if self.visits & 7 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
                 self.complete = false;
+                self.max_tries = 0;
                 return;
             }
             pos.play_unchecked(&m);
@@ -189,6 +253,23 @@ impl QuickGen {
             pos.undo_move();
         }
     }
+}
+
+/// An ordering score for one move on a board of `size`: [`cheap_order`], plus the change of
+/// the moving piece's placement bonus for moves within a board, minus a cost for branching
+/// jumps that capture nothing (the engine does not create timelines for nothing).
+pub(crate) fn move_score(m: &Move, w: i32, h: i32) -> i32 {
+    let mut s = cheap_order(std::slice::from_ref(m));
+    if m.from.board == m.to.board {
+        let placed = match m.promotion {
+            Some(r) => Piece::new(r, m.piece.color(), false),
+            None => m.piece,
+        };
+        s += placement(placed, m.to.square, w, h) - placement(m.piece, m.from.square, w, h);
+    } else if m.captured.is_none() {
+        s -= 60;
+    }
+    s
 }
 
 /// A cheap ordering score for an action: captures of valuable pieces first (royal captures
@@ -250,8 +331,13 @@ fn score_from_tt(v: i32, ply: usize) -> i32 {
 
 /// The knobs of one search.
 pub(crate) struct Params {
+    /// No new node after this.
     pub deadline: Option<Instant>,
+    /// No new iteration after this.
     pub soft: Option<Instant>,
+    /// The latest time to answer when no legal action is known yet (finding one may take
+    /// longer than the planned time: an action a little late beats no action).
+    pub emergency: Option<Instant>,
     pub max_depth: u32,
     pub max_nodes: Option<u64>,
     pub node_cap: usize,
@@ -279,13 +365,16 @@ pub(crate) struct Found {
     pub pv: Vec<Vec<Move>>,
 }
 
+/// Positions with at most this many timelines get the more expensive move ordering (checks).
+const ORDER_CHECKS_MAX_TIMELINES: usize = 12;
+
 impl<'a> Searcher<'a> {
-    pub fn new(tt: &'a mut Table, stop: &'a AtomicBool, p: Params) -> Searcher<'a> {
+    pub fn new(tt: &'a mut Table, stop: &'a AtomicBool, p: Params, start: Instant) -> Searcher<'a> {
         Searcher {
             tt,
             stop,
             p,
-            start: Instant::now(),
+            start,
             nodes: 0,
             actions: 0,
             aborted: false,
@@ -304,67 +393,92 @@ impl<'a> Searcher<'a> {
         }
         self.aborted = self.stop.load(Ordering::Relaxed)
             || self.p.max_nodes.is_some_and(|n| self.nodes >= n)
-            || (self.nodes & 63 == 0 && self.p.deadline.is_some_and(|d| Instant::now() >= d));
+            || self.p.deadline.is_some_and(|d| Instant::now() >= d);
         self.aborted
     }
 
-    /// The actions to search at a node: the quick generator's, completed by the full legal-action
-    /// search at the root (optional moves) and wherever the quick one found nothing (to prove
-    /// mate or stalemate, or find the actions it cannot). The flag is true when no action was
-    /// found but the budget ran out, so nothing is proven.
-    fn gen(&mut self, pos: &Position, cap: usize, budget: Budget, root: bool) -> (Vec<Vec<Move>>, bool) {
+    /// The actions to search at an interior node: the quick generator's, else (to prove mate or
+    /// stalemate, or find the actions it cannot) the full legal-action search's. The flag is true
+    /// when no action was found but the budget ran out, so nothing is proven.
+    fn gen(&mut self, pos: &Position, in_check: bool) -> (Vec<Vec<Move>>, bool) {
+        let cap = self.p.node_cap;
         let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, self.p.deadline);
-        let mut out = quick.run(pos);
-        let mut unknown = false;
-        if root || out.is_empty() {
-            let mut seen: HashSet<u64> = out.iter().map(|a| action_set_key(a)).collect();
-            let found_before = out.len();
-            let mut budget = if out.is_empty() && pos.in_check() {
-                // A mate must be proven: allow more work.
-                Budget::tests(budget.tests.saturating_mul(4))
-            } else {
-                budget
-            };
-            if let Some(d) = self.p.deadline {
-                budget.tests = budget.tests.min(time_budget(d).tests);
-            }
-            let mut it = pos.legal_actions(budget);
-            let mut added = 0;
-            while added < cap {
-                if !out.is_empty() && added & 7 == 7 && self.p.deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
-                match it.next() {
-                    Some(a) => {
-                        if seen.insert(action_set_key(&a)) && replays(pos, &a) {
-                            out.push(a);
-                            added += 1;
-                        }
-                    }
-                    None => break,
-                }
-            }
-            unknown = found_before == 0 && out.is_empty() && it.exhausted();
+        let out = quick.run(pos);
+        if !out.is_empty() {
+            self.actions += out.len() as u64;
+            return (out, false);
         }
+        if self.p.deadline.is_some_and(|d| Instant::now() >= d) {
+            return (out, true);
+        }
+        // A mate must be proven: allow more work when in check.
+        let mut budget = self.p.node_budget.tests;
+        if in_check {
+            budget = budget.saturating_mul(4);
+        }
+        if let Some(d) = self.p.deadline {
+            budget = budget.min(time_budget(d));
+        }
+        let (out, unknown) = full_actions(pos, cap, budget, budget, self.p.deadline, &mut HashSet::new());
         self.actions += out.len() as u64;
+        let unknown = out_is_unknown(&out, unknown);
+        (out, unknown)
+    }
+
+    /// The root's actions: the quick generator's, completed by the full legal-action search
+    /// (actions with optional moves). When neither finds one in the planned time, the search
+    /// goes on, with growing budgets, until the emergency deadline. The flag is true when no
+    /// action was found and nothing is proven.
+    fn root_gen(&mut self, pos: &Position) -> (Vec<Vec<Move>>, bool) {
+        let cap = self.p.root_cap;
+        let quick_deadline = match (self.p.soft, self.p.deadline) {
+            (Some(s), _) => Some(s),
+            (None, d) => d,
+        };
+        let mut out = QuickGen::new(cap, cap as u64 * 16 + 256, quick_deadline).run(pos);
+        let mut seen: HashSet<u64> = out.iter().map(|a| action_set_key(a)).collect();
+        if !out.is_empty() {
+            // More actions (optional moves on other boards), within a small part of the time.
+            let budget = match self.p.soft {
+                Some(s) => time_budget(s) / 2,
+                None => self.p.node_budget.tests.saturating_mul(10),
+            };
+            let room = cap.saturating_sub(out.len()).max(cap / 4);
+            let (more, _) = full_actions(pos, room, budget, budget, self.p.soft, &mut seen);
+            out.extend(more);
+            self.actions += out.len() as u64;
+            return (out, false);
+        }
+        let (out, unknown) = full_actions(
+            pos,
+            cap,
+            FIRST_FIND_BUDGET,
+            MAX_FIND_BUDGET,
+            self.p.emergency,
+            &mut seen,
+        );
+        self.actions += out.len() as u64;
+        let unknown = out_is_unknown(&out, unknown);
         (out, unknown)
     }
 
     fn order(&self, pos: &Position, actions: Vec<Vec<Move>>, tt_best: u64, ply: usize, depth: i32) -> Vec<Vec<Move>> {
         let killers = self.killers[ply.min(MAX_PLY)];
+        let checks = depth >= 2 && pos.timeline_count() <= ORDER_CHECKS_MAX_TIMELINES;
+        let (w, h) = (pos.size().width as i32, pos.size().height as i32);
         let mut scored: Vec<(i32, Vec<Move>)> = actions
             .into_iter()
             .enumerate()
             .map(|(i, a)| {
                 let k = action_set_key(&a);
-                let mut s = cheap_order(&a);
+                let mut s: i32 = a.iter().map(|m| move_score(m, w, h)).sum();
                 if k == tt_best {
                     s += 1 << 28;
                 } else if k == killers[0] || k == killers[1] {
                     s += 900;
                 }
                 // Checks, where the subtree is worth the test.
-                if depth >= 2 && i < 64 && child_of(pos, &a).in_check() {
+                if checks && i < 48 && child_of(pos, &a).in_check() {
                     s += 700;
                 }
                 (s, a)
@@ -372,6 +486,38 @@ impl<'a> Searcher<'a> {
             .collect();
         scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         scored.into_iter().map(|(_, a)| a).collect()
+    }
+
+    /// The score of a leaf: the static evaluation, unless the side to move is in check and has
+    /// no legal action (mated: found here so that the search sees mates on its horizon).
+    fn leaf(&mut self, pos: &Position, ply: usize) -> i32 {
+        let in_check = pos.in_check();
+        if in_check && self.mated(pos) {
+            return -MATE + ply as i32;
+        }
+        evaluate_checked(pos, in_check)
+    }
+
+    /// Whether the side to move (in check) provably has no legal action.
+    fn mated(&mut self, pos: &Position) -> bool {
+        if !QuickGen::new(1, 96, self.p.deadline).run(pos).is_empty() {
+            return false;
+        }
+        let mut budget = self.p.node_budget.tests.saturating_mul(2);
+        if let Some(d) = self.p.deadline {
+            budget = budget.min(time_budget(d));
+        }
+        let mut it = pos.legal_actions(Budget::tests(budget));
+        loop {
+            match it.next() {
+                Some(a) => {
+                    if replays(pos, &a) {
+                        return false;
+                    }
+                }
+                None => return !it.exhausted(),
+            }
+        }
     }
 
     fn negamax(
@@ -389,7 +535,7 @@ impl<'a> Searcher<'a> {
         }
         self.nodes += 1;
         if depth <= 0 || ply >= MAX_PLY {
-            return evaluate(pos);
+            return self.leaf(pos, ply);
         }
         // Mate distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -411,14 +557,15 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let (actions, exhausted) = self.gen(pos, self.p.node_cap, self.p.node_budget, false);
-        if self.aborted {
+        let in_check = pos.in_check();
+        let (actions, unknown) = self.gen(pos, in_check);
+        if self.check_abort() {
             return 0;
         }
         if actions.is_empty() {
-            return if exhausted {
-                evaluate(pos)
-            } else if pos.in_check() {
+            return if unknown {
+                evaluate_checked(pos, in_check)
+            } else if in_check {
                 -MATE + ply as i32
             } else {
                 0
@@ -474,26 +621,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// Iterative deepening from the root; `on_info` is called after every finished depth.
-    /// `first` is called as soon as a legal action is known, so a caller always has one.
     pub fn root(&mut self, pos: &Position, on_info: &mut dyn FnMut(&SearchInfo)) -> Found {
         self.tt.new_search();
-        let root_budget = match self.p.deadline {
-            Some(d) => time_budget(d),
-            None => Budget::DEFAULT,
-        };
-        let (mut actions, exhausted) = self.gen(pos, self.p.root_cap, root_budget, true);
-        if actions.is_empty() && exhausted {
-            // Better late than no answer: keep looking for a single action, past the deadline if
-            // need be (without a time limit, as long as it takes).
-            let more = if self.p.deadline.is_none() {
-                Budget::UNLIMITED
-            } else {
-                LATE_BUDGET
-            };
-            let (a, _) = collect_actions(pos, 1, more);
-            actions = a.into_iter().filter(|a| replays(pos, a)).collect();
-        }
-        self.aborted = false;
+        let (actions, _unknown) = self.root_gen(pos);
         if actions.is_empty() {
             let score = if pos.in_check() { -MATE } else { 0 };
             return Found {
@@ -596,4 +726,8 @@ impl<'a> Searcher<'a> {
         }
         found
     }
+}
+
+fn out_is_unknown(out: &[Vec<Move>], exhausted: bool) -> bool {
+    out.is_empty() && exhausted
 }

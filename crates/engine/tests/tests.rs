@@ -58,6 +58,69 @@ fn play(pos: &Position, action: &[Move]) -> Position {
     p
 }
 
+/// Whether the side to move can mate in one: some legal action of it leaves the opponent
+/// checkmated (a brute-force check over every legal action).
+fn has_mate_in_one(pos: &Position) -> bool {
+    let mut it = pos.legal_actions(Budget::DEFAULT);
+    let found = it.by_ref().any(|a| {
+        let mut p = pos.clone();
+        for m in &a {
+            p.play_unchecked(m);
+        }
+        p.submit_unchecked();
+        p.outcome(Budget::DEFAULT) == Outcome::Checkmate
+    });
+    assert!(found || !it.exhausted(), "budget ran out");
+    found
+}
+
+/// A 5DFEN placement seen from the other side: ranks reversed, colours swapped.
+fn mirror_fen(fen: &str) -> String {
+    fen.split('/')
+        .rev()
+        .map(|rank| {
+            rank.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The position seen from the other side: every board mirrored, timeline `l` becomes `-l` and
+/// every board is one half-turn later (so that it belongs to the other colour). Odd starts only.
+fn mirror_position(pos: &Position) -> Position {
+    assert!(!pos.even());
+    let size = pos.size();
+    let boards = pos
+        .boards()
+        .map(|(id, b)| {
+            let fen = mirror_fen(&b.fen(size));
+            (BoardId::new(-id.l, id.t + 1), Board::from_fen(&fen, size).unwrap())
+        })
+        .collect();
+    Position::from_setup(Setup {
+        size,
+        even: false,
+        boards,
+        promotions: pos.promotions().to_vec(),
+    })
+    .expect("a mirrored setup")
+}
+
+fn load_5dpgn(file: &str) -> Position {
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let game = chess5d_notation::load(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    game.game.position().clone()
+}
+
 mod mates {
     use super::*;
 
@@ -112,6 +175,81 @@ mod mates {
                 let mut e2 = Engine::default();
                 let r2 = e2.search(&after, &Limits::depth(2 * case.mate_in as u32 - 1), &mut |_| {});
                 assert_eq!(r2.score, Score::Mate(-(case.mate_in - 1)), "{}", case.name);
+            }
+        }
+    }
+
+    /// The corpus puzzles (5DPGN), with several timelines and time travel, solved at a fixed
+    /// depth (no clock): the best action mates, or leaves the opponent mated next.
+    #[test]
+    fn corpus_puzzles_are_solved_at_a_fixed_depth() {
+        let list = include_str!("data/puzzles.txt");
+        let mut n = 0;
+        for line in list
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let (file, mate_in) = line.split_once(';').unwrap();
+            let mate_in: i32 = mate_in.trim().parse().unwrap();
+            let pos = load_5dpgn(file.trim());
+            let mut engine = Engine::default();
+            let r = engine.search(&pos, &Limits::depth(2 * mate_in as u32), &mut |_| {});
+            assert_eq!(r.score, Score::Mate(mate_in), "{file}");
+            let after = play(&pos, &r.best.unwrap());
+            if mate_in == 1 {
+                assert_eq!(after.outcome(Budget::DEFAULT), Outcome::Checkmate, "{file}");
+            } else {
+                let mut e2 = Engine::default();
+                let r2 = e2.search(&after, &Limits::depth(2 * mate_in as u32 - 1), &mut |_| {});
+                assert_eq!(r2.score, Score::Mate(-(mate_in - 1)), "{file}");
+            }
+            n += 1;
+        }
+        assert!(n >= 5);
+    }
+
+    /// A mate in one is seen by a one-ply search: the leaves test whether the side to move is
+    /// mated (before, a depth-1 search scored the mating action as a mere check).
+    #[test]
+    fn mate_in_one_is_found_at_depth_one_for_both_colours() {
+        let mut colours = std::collections::HashSet::new();
+        for case in cases().into_iter().filter(|c| c.mate_in == 1) {
+            let mut engine = Engine::default();
+            let r = engine.search(&case.pos, &Limits::depth(1), &mut |_| {});
+            assert_eq!(r.score, Score::Mate(1), "{}", case.name);
+            let after = play(&case.pos, &r.best.unwrap());
+            assert_eq!(after.outcome(Budget::DEFAULT), Outcome::Checkmate, "{}", case.name);
+            colours.insert(case.pos.to_move());
+        }
+        assert_eq!(colours.len(), 2, "mates in one for both colours");
+    }
+
+    /// Both colours avoid a mate in one that a free queen invites: the defender of the mating
+    /// square may not take the bait. A depth-2 search must see the mate on its horizon.
+    #[test]
+    fn engine_avoids_a_mate_in_one_against_itself() {
+        // White: Kh1 (smothered by Rg1, g2, h2), Qe1 guards f2; Black: Ng4 threatens Nf2#, and
+        // offers its queen on a5 (Qe1xa5 walks into Nf2#).
+        let white = "7k/6pp/8/q7/6n1/8/6PP/4Q1RK";
+        for (fen, black) in [(white.to_string(), false), (mirror_fen(white), true)] {
+            let placement = format!("[{fen}:0:1:{}]", if black { "b" } else { "w" });
+            let pos = position_from_fen("8x8", &placement);
+            // The bait is real: taking the queen does allow the mate.
+            let bait = if black { "(0T1)e8(0T1)a4" } else { "(0T1)e1(0T1)a5" };
+            let mut baited = pos.clone();
+            play_actions(&mut baited, bait);
+            assert!(has_mate_in_one(&baited), "{fen}: the bait must allow a mate");
+            for depth in [2, 3] {
+                let mut engine = Engine::default();
+                let r = engine.search(&pos, &Limits::depth(depth), &mut |_| {});
+                let best = r.best.unwrap();
+                let after = play(&pos, &best);
+                assert!(
+                    !has_mate_in_one(&after),
+                    "{fen} depth {depth}: {} allows a mate in one",
+                    best[0].long(false)
+                );
             }
         }
     }
@@ -257,6 +395,159 @@ mod legality {
         let r = engine.search(&pos, &limits, &mut |_| {});
         assert!(t.elapsed() < Duration::from_millis(200), "{:?}", t.elapsed());
         play(&pos, &r.best.unwrap());
+    }
+}
+
+/// The actions of a game of the random bot from the standard start (seeded), with time travel
+/// and several timelines after a few actions.
+fn random_game(seed: u64, actions: usize) -> Vec<Vec<Move>> {
+    let mut pos = Position::standard();
+    let mut bot = Engine::new(EngineOptions {
+        bot: Bot::Random,
+        seed,
+        ..EngineOptions::default()
+    });
+    let mut out = Vec::new();
+    for _ in 0..actions {
+        let Some(a) = bot.search(&pos, &Limits::depth(1), &mut |_| {}).best else {
+            break;
+        };
+        pos = play(&pos, &a);
+        out.push(a);
+    }
+    out
+}
+
+/// The positions after each action of a game from `start`.
+fn positions_of(start: &Position, actions: &[Vec<Move>]) -> Vec<Position> {
+    let mut pos = start.clone();
+    actions
+        .iter()
+        .map(|a| {
+            pos = play(&pos, a);
+            pos.clone()
+        })
+        .collect()
+}
+
+/// Positions reached by the random bot from the standard start (seeded).
+fn random_positions(seed: u64, actions: usize) -> Vec<Position> {
+    positions_of(&Position::standard(), &random_game(seed, actions))
+}
+
+/// A move seen from the other side (see [`mirror_position`]).
+fn mirror_move(pos: &Position, m: &Move) -> Move {
+    let h = pos.size().height as i32;
+    let c = |c: chess5d_rules::Coord| {
+        let sq = chess5d_rules::Square::new(c.square.x() as u8, (h - 1 - c.square.y()) as u8);
+        chess5d_rules::Coord::new(-c.board.l, c.board.t + 1, sq)
+    };
+    pos.find_move(c(m.from), c(m.to), m.promotion)
+        .unwrap_or_else(|e| panic!("mirror of {}: {e}", m.long(false)))
+}
+
+/// A game seen from the other side: the mirrored start, and every action mirrored.
+fn mirror_game(start: &Position, actions: &[Vec<Move>]) -> Vec<Position> {
+    let mut pos = mirror_position(start);
+    actions
+        .iter()
+        .map(|a| {
+            for m in a {
+                let mm = mirror_move(&pos, m);
+                pos.play(&mm).unwrap();
+            }
+            pos.submit().unwrap();
+            pos.clone()
+        })
+        .collect()
+}
+
+mod symmetry {
+    use super::*;
+    use chess5d_engine::evaluate;
+
+    /// The evaluation does not depend on the colour: a position and its mirror image (colours
+    /// swapped, timelines negated, reached by the mirrored actions) score the same for the side
+    /// to move, timelines created by each side included.
+    #[test]
+    fn evaluation_is_symmetric_under_colour_flip() {
+        let start = Position::standard();
+        assert_eq!(evaluate(&start), evaluate(&mirror_position(&start)));
+        let mut multi = 0;
+        for seed in 1..=4 {
+            let game = random_game(seed, 24);
+            let plain = positions_of(&start, &game);
+            let mirrored = mirror_game(&start, &game);
+            for (pos, m) in plain.iter().zip(&mirrored) {
+                if pos.timeline_count() > 1 {
+                    multi += 1;
+                }
+                assert_eq!(m.to_move(), pos.to_move().other());
+                assert_eq!(m.timeline_count(), pos.timeline_count());
+                assert_eq!(m.in_check(), pos.in_check());
+                assert_eq!(evaluate(pos), evaluate(m), "{}", pos.describe());
+            }
+        }
+        assert!(multi >= 4, "the test needs positions with several timelines");
+    }
+
+    /// The search agrees with itself on mirrored positions: the same score.
+    #[test]
+    fn search_is_symmetric_under_colour_flip() {
+        let start = Position::standard();
+        let game = random_game(9, 10);
+        let plain = positions_of(&start, &game);
+        let mirrored = mirror_game(&start, &game);
+        for (pos, m) in plain.iter().zip(&mirrored).step_by(3) {
+            let r1 = Engine::default().search(pos, &Limits::depth(2), &mut |_| {});
+            let r2 = Engine::default().search(m, &Limits::depth(2), &mut |_| {});
+            let pv = |r: &chess5d_engine::SearchResult| {
+                r.pv.iter()
+                    .map(|a| a.iter().map(|m| m.long(false)).collect::<Vec<_>>().join(" "))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            };
+            assert_eq!(r1.score, r2.score, "{}\n{}\n{}", pos.describe(), pv(&r1), pv(&r2));
+        }
+    }
+}
+
+mod clock {
+    use super::*;
+
+    /// In multiverses grown by random play, on a short clock, the engine answers in time and
+    /// with a legal action whenever the side to move has one.
+    #[test]
+    fn big_multiverses_get_a_legal_action_in_time() {
+        let mut checked = 0;
+        for seed in [3, 5] {
+            for pos in random_positions(seed, 40).into_iter().skip(20).step_by(5) {
+                let clock = Duration::from_millis(1500);
+                let limits = Limits {
+                    wtime: Some(clock),
+                    btime: Some(clock),
+                    winc: Some(Duration::from_millis(20)),
+                    binc: Some(Duration::from_millis(20)),
+                    ..Limits::default()
+                };
+                let t = Instant::now();
+                let r = Engine::default().search(&pos, &limits, &mut |_| {});
+                let took = t.elapsed();
+                // The engine plans about a tenth of this; a loaded machine gets slack.
+                assert!(took < clock, "{} timelines: {took:?}", pos.timeline_count());
+                match r.best {
+                    Some(a) => {
+                        play(&pos, &a);
+                    }
+                    None => assert!(matches!(
+                        pos.outcome(Budget::DEFAULT),
+                        Outcome::Checkmate | Outcome::Stalemate
+                    )),
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 4);
     }
 }
 
