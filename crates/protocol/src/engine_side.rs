@@ -75,8 +75,12 @@ where
         }
     };
 
+    // How long the last `position` command took to read (its moves are replayed and checked):
+    // the search clock starts that much before `go`, since the GUI's clock was running.
+    let mut position_took = std::time::Duration::ZERO;
     for line in reader.lines() {
         let line = line?;
+        let received = std::time::Instant::now();
         let line = line.trim();
         let (cmd, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let args = args.trim();
@@ -114,6 +118,7 @@ where
                 position = PositionCommand::parse(args)
                     .and_then(|p| p.position())
                     .map_err(|e| e.to_string());
+                position_took = received.elapsed();
                 if let Err(e) = &position {
                     say(&out, &format!("info string bad position: {e}"))?;
                 }
@@ -129,6 +134,8 @@ where
                     }
                 };
                 let limits = parse_go(args);
+                let start = received.checked_sub(position_took).unwrap_or(received);
+                position_took = std::time::Duration::ZERO;
                 let mut eng = engine.take().unwrap_or_default();
                 let halt = Arc::new(AtomicBool::new(false));
                 let (o, h) = (Arc::clone(&out), Arc::clone(&halt));
@@ -147,7 +154,7 @@ where
                             }
                         }
                     } else {
-                        let r = eng.search(&pos, &limits, &mut |i| {
+                        let r = eng.search_since(&pos, &limits, start, &mut |i| {
                             let _ = say(&o, &info_line(i));
                         });
                         match r.best {
