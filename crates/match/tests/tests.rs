@@ -143,6 +143,46 @@ fn our_engine_beats_random_without_failures() {
     );
 }
 
+/// A small version of the multi-variant run: one game per official variant between our engine
+/// (a fixed number of nodes per action, so the games hardly depend on the machine's speed) and
+/// our random bot. No game may end by a time loss, an illegal action, a wrong `nobestmove` or
+/// any other engine failure.
+#[test]
+fn every_official_variant_is_played_without_engine_failures() {
+    let ours = EngineSpec {
+        name: "chess5d".into(),
+        command: example("match_engine"),
+        options: vec![("Hash".into(), "2".into())],
+    };
+    let random = EngineSpec {
+        name: "random".into(),
+        command: format!("{} --bot random", example("match_engine")),
+        options: vec![],
+    };
+    // Each variant is played twice, once with each colour.
+    let mut c = config(ours, random, chess5d_rules::VARIANTS.len() * 2);
+    c.openings = chess5d_rules::VARIANTS
+        .iter()
+        .map(|v| Opening::variant(v.name).unwrap())
+        .collect();
+    c.tc = TimeControl::Nodes(60);
+    c.max_actions = 10;
+    c.margin = Duration::from_secs(5);
+    let r = run_match(&c, &mut |_| {}).unwrap();
+    assert_eq!(r.games.len(), c.games);
+    let mut boards = std::collections::HashSet::new();
+    for g in &r.games {
+        boards.insert(g.opening.board.clone());
+        let t = &g.termination;
+        assert!(
+            t == "checkmate" || t == "stalemate" || t == "adjudicated: 10 actions",
+            "{}: {t}",
+            g.opening.board
+        );
+    }
+    assert_eq!(boards.len(), chess5d_rules::VARIANTS.len());
+}
+
 #[test]
 fn statistics() {
     assert_eq!(elo(0, 0, 0), None);
