@@ -15,13 +15,67 @@ pub(crate) type StepGroup = (i32, i32, Vec<(i32, i32)>);
 /// The directions of one role and whether it slides along them.
 #[derive(Debug)]
 pub(crate) struct Dirs {
-    pub(crate) vectors: Vec<Vector>,
-    /// The vectors that stay on the board (`dt = dl = 0`), listed first.
-    pub(crate) spatial: usize,
     pub(crate) slides: bool,
     /// The vectors leaving the board, grouped by their board step `(dt, dl)`, each with its
     /// `(dx, dy)` parts.
     pub(crate) groups: Vec<StepGroup>,
+    /// The board steps of the groups, as bits of [`step_bit`]; `group_at[bit]` is the group.
+    step_mask: u32,
+    group_at: [u8; 25],
+    /// For leapers: the squares (of an 8x8 board) each square reaches within the board.
+    leaps: Vec<u64>,
+    /// For sliders: the indices into [`UNIT_STEPS`] of the directions within the board.
+    rays: Vec<usize>,
+}
+
+/// The eight unit steps `(dx, dy)` within a board, for the ray tables.
+const UNIT_STEPS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// For each unit step and square of an 8x8 board, the squares beyond it that way.
+fn unit_rays() -> &'static [[u64; 64]; 8] {
+    static TABLE: OnceLock<[[u64; 64]; 8]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0u64; 64]; 8];
+        for (d, &(dx, dy)) in UNIT_STEPS.iter().enumerate() {
+            for (i, m) in t[d].iter_mut().enumerate() {
+                let (x0, y0) = ((i % 8) as i32, (i / 8) as i32);
+                let mut k = 1;
+                while square_mask(x0 + k * dx, y0 + k * dy) != 0 {
+                    *m |= square_mask(x0 + k * dx, y0 + k * dy);
+                    k += 1;
+                }
+            }
+        }
+        t
+    })
+}
+
+impl Dirs {
+    /// The squares a piece on `sq` reaches without leaving its board: `occupied` stops
+    /// sliders (the blocker itself included), `area` is the board's squares.
+    #[inline]
+    fn spatial_targets(&self, sq: usize, occupied: u64, area: u64) -> u64 {
+        if !self.slides {
+            return self.leaps[sq] & area;
+        }
+        let rays = unit_rays();
+        let mut out = 0;
+        for &d in &self.rays {
+            let mut r = rays[d][sq] & area;
+            let blockers = r & occupied;
+            if blockers != 0 {
+                let (dx, dy) = UNIT_STEPS[d];
+                let first = if dy * 8 + dx > 0 {
+                    blockers.trailing_zeros()
+                } else {
+                    63 - blockers.leading_zeros()
+                };
+                r &= !rays[d][first as usize];
+            }
+            out |= r;
+        }
+        out
+    }
 }
 
 fn all_unit_vectors() -> Vec<Vector> {
@@ -54,11 +108,33 @@ fn make_dirs(mut vectors: Vec<Vector>, slides: bool) -> Dirs {
             None => groups.push((v[2], v[3], vec![(v[0], v[1])])),
         }
     }
+    let in_board = &vectors[..spatial];
+    let leaps = (0..64)
+        .map(|i| {
+            let (x0, y0) = (i % 8, i / 8);
+            in_board.iter().fold(0, |m, v| m | square_mask(x0 + v[0], y0 + v[1]))
+        })
+        .collect();
+    let rays = UNIT_STEPS
+        .iter()
+        .enumerate()
+        .filter(|(_, &(dx, dy))| in_board.iter().any(|v| (v[0], v[1]) == (dx, dy)))
+        .map(|(d, _)| d)
+        .collect();
+    let mut step_mask = 0;
+    let mut group_at = [u8::MAX; 25];
+    for (i, g) in groups.iter().enumerate() {
+        let b = step_bit(g.0, g.1);
+        step_mask |= b;
+        group_at[b.trailing_zeros() as usize] = i as u8;
+    }
     Dirs {
-        vectors,
-        spatial,
         slides,
         groups,
+        step_mask,
+        group_at,
+        leaps,
+        rays,
     }
 }
 
@@ -147,11 +223,14 @@ impl Position {
     /// leave a royal piece capturable: legality is a property of whole actions.
     pub fn moves_from(&self, id: BoardId, out: &mut Vec<Move>) {
         let Some(board) = self.board(id) else { return };
-        let color = id.color();
-        for (sq, piece) in board.pieces() {
-            if piece.color() == color {
-                self.gen_piece_moves(Coord { board: id, square: sq }, piece, out);
-            }
+        let steps = self.board_steps(id);
+        let mut own = board.occupied_by(id.color());
+        while own != 0 {
+            let i = own.trailing_zeros() as usize;
+            own &= own - 1;
+            let sq = Square::from_index(i);
+            let piece = board.get(sq).expect("occupied square");
+            self.gen_piece_moves(Coord { board: id, square: sq }, piece, steps, out);
         }
     }
 
@@ -195,61 +274,52 @@ impl Position {
     }
 
     /// Pseudo-legal moves of one piece standing at `from`.
-    pub(crate) fn gen_piece_moves(&self, from: Coord, piece: Piece, out: &mut Vec<Move>) {
+    /// Which board steps `(dt, dl)`, each in `-2..=2`, lead from board `id` to an existing
+    /// board: bit `(dt + 2) * 5 + dl + 2`. Rays whose first step finds no board are skipped.
+    pub(crate) fn board_steps(&self, id: BoardId) -> u32 {
+        let mut m = 0;
+        for dt in -2..=2 {
+            for dl in -2..=2 {
+                if self.board_at(id.l + dl, id.t + 2 * dt).is_some() {
+                    m |= step_bit(dt, dl);
+                }
+            }
+        }
+        m
+    }
+
+    /// Pseudo-legal moves of one piece standing at `from` (`steps` from [`Position::board_steps`]).
+    pub(crate) fn gen_piece_moves(&self, from: Coord, piece: Piece, steps: u32, out: &mut Vec<Move>) {
         let role = piece.role();
         if role.is_pawnlike() {
-            self.gen_pawn_moves(from, piece, out);
+            self.gen_pawn_moves(from, piece, steps, out);
             return;
         }
         let mover = piece.color();
         let size = self.size();
-        let (x0, y0) = (from.square.x(), from.square.y());
         let d = dirs(role);
         let home = self.board(from.board).expect("source board");
         // Within the board.
-        for v in &d.vectors[..d.spatial] {
-            let mut k = 1;
-            loop {
-                let (x, y) = (x0 + k * v[0], y0 + k * v[1]);
-                if !size.contains(x, y) {
-                    break;
-                }
-                let sq = Square::new(x as u8, y as u8);
-                let to = Coord {
+        let own = home.occupied_by(mover);
+        let mut targets = d.spatial_targets(from.square.index(), home.occupied(), size.area()) & !own;
+        while targets != 0 {
+            let i = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            let sq = Square::from_index(i);
+            out.push(Move {
+                from,
+                to: Coord {
                     board: from.board,
                     square: sq,
-                };
-                match home.get(sq) {
-                    None => out.push(Move {
-                        from,
-                        to,
-                        piece,
-                        captured: None,
-                        promotion: None,
-                        kind: MoveKind::Normal,
-                    }),
-                    Some(p) => {
-                        if p.color() != mover {
-                            out.push(Move {
-                                from,
-                                to,
-                                piece,
-                                captured: Some(p),
-                                promotion: None,
-                                kind: MoveKind::Normal,
-                            });
-                        }
-                        break;
-                    }
-                }
-                if !d.slides {
-                    break;
-                }
-                k += 1;
-            }
+                },
+                piece,
+                captured: home.get(sq),
+                promotion: None,
+                kind: MoveKind::Normal,
+            });
         }
         // Through time and timelines.
-        self.walk_rays(from, d, |to, _, captured| {
+        self.walk_rays(from, d, steps, |to, _, captured| {
             if captured.is_none_or(|p| p.color() != mover) {
                 out.push(self.make_move(from, piece, to, captured, MoveKind::Normal));
             }
@@ -323,7 +393,7 @@ impl Position {
         }
     }
 
-    fn gen_pawn_moves(&self, from: Coord, piece: Piece, out: &mut Vec<Move>) {
+    fn gen_pawn_moves(&self, from: Coord, piece: Piece, steps: u32, out: &mut Vec<Move>) {
         let mover = piece.color();
         let size = self.size();
         let f = forward_y(mover);
@@ -367,7 +437,10 @@ impl Position {
                 _ => {}
             }
         }
-        // Along L.
+        // Along L (`steps` tells which neighbouring boards exist).
+        if steps & (step_bit(0, fl) | step_bit(1, fl) | step_bit(-1, fl) | step_bit(-1, 0)) == 0 {
+            return;
+        }
         if let Some(b1) = self.board_at(l0 + fl, t0) {
             if b1.get(from.square).is_none() {
                 let to = Coord::new(l0 + fl, t0, from.square);
@@ -445,6 +518,7 @@ impl Position {
             }
         }
         // Attacks leaving the board.
+        let steps = self.board_steps(id);
         let mut own = board.occupied_by(attacker);
         while own != 0 {
             let i = own.trailing_zeros() as usize;
@@ -452,14 +526,14 @@ impl Position {
             let sq = Square::from_index(i);
             let piece = board.get(sq).expect("occupied");
             let from = Coord { board: id, square: sq };
-            if let Some(a) = self.cross_board_attack(from, piece, path) {
+            if let Some(a) = self.cross_board_attack(from, piece, steps, path) {
                 return Some(a);
             }
         }
         None
     }
 
-    fn cross_board_attack(&self, from: Coord, piece: Piece, path: &mut Vec<Coord>) -> Option<Attack> {
+    fn cross_board_attack(&self, from: Coord, piece: Piece, steps: u32, path: &mut Vec<Coord>) -> Option<Attack> {
         let attacker = piece.color();
         let victim = attacker.other();
         let size = self.size();
@@ -513,7 +587,7 @@ impl Position {
         if cross_board_reach(role, from.square) & targets == 0 {
             return None;
         }
-        self.walk_rays(from, dirs(role), |to, _, p| {
+        self.walk_rays(from, dirs(role), steps, |to, _, p| {
             if p.is_some_and(|p| p.is_royal_of(victim)) {
                 found = Some(to);
                 return true;
@@ -556,11 +630,22 @@ impl Position {
     /// ray ends at the board's edge or at the first piece it meets (after showing it to `visit`),
     /// and leapers take one step. `visit` gets the square reached, its board and what stands
     /// there; returning `true` stops the walk.
-    fn walk_rays(&self, from: Coord, d: &Dirs, mut visit: impl FnMut(Coord, &Board, Option<Piece>) -> bool) -> bool {
+    fn walk_rays(
+        &self,
+        from: Coord,
+        d: &Dirs,
+        steps: u32,
+        mut visit: impl FnMut(Coord, &Board, Option<Piece>) -> bool,
+    ) -> bool {
         let size = self.size();
         let (x0, y0) = (from.square.x(), from.square.y());
         let (l0, t0) = (from.board.l, from.board.t);
-        for (dt, dl, dxys) in &d.groups {
+        // Only the groups whose first step finds a board.
+        let mut live = steps & d.step_mask;
+        while live != 0 {
+            let b = live.trailing_zeros() as usize;
+            live &= live - 1;
+            let (dt, dl, dxys) = &d.groups[d.group_at[b] as usize];
             let mut alive: u32 = (1u32 << dxys.len()) - 1;
             let mut k = 1;
             while alive != 0 {
@@ -593,6 +678,12 @@ impl Position {
         }
         false
     }
+}
+
+/// The bit of a board step in [`Position::board_steps`].
+#[inline]
+fn step_bit(dt: i32, dl: i32) -> u32 {
+    1 << ((dt + 2) * 5 + dl + 2)
 }
 
 /// The bit of square `(x, y)` on an 8x8 board, or 0 off it.

@@ -549,7 +549,7 @@ impl Position {
             return Err(IllegalMove::NotYourPiece(self.coord_name(from)));
         }
         let mut moves = Vec::new();
-        self.gen_piece_moves(from, piece, &mut moves);
+        self.gen_piece_moves(from, piece, self.board_steps(from.board), &mut moves);
         let candidates: Vec<&Move> = moves.iter().filter(|m| m.to == to).collect();
         if candidates.is_empty() {
             return Err(IllegalMove::CannotReach {

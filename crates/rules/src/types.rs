@@ -296,6 +296,18 @@ impl Size {
     /// The standard 8x8 size.
     pub const STANDARD: Size = Size { width: 8, height: 8 };
 
+    /// The squares of a board of this size, as a mask over square indices (`y * 8 + x`).
+    #[inline]
+    pub fn area(self) -> u64 {
+        let row: u64 = if self.width >= 8 { 0xff } else { (1 << self.width) - 1 };
+        let rows: u64 = if self.height >= 8 {
+            !0
+        } else {
+            (1 << (8 * self.height)) - 1
+        };
+        (row * 0x0101_0101_0101_0101) & rows
+    }
+
     /// A size, if both sides are within 1..=8.
     pub fn new(width: u8, height: u8) -> Option<Size> {
         ((1..=8).contains(&width) && (1..=8).contains(&height)).then_some(Size { width, height })
