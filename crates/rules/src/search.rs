@@ -174,6 +174,19 @@ pub struct LegalActions {
     /// With a single playable board and nothing played yet, every action is one move of it:
     /// the moves are tried one by one, with no boxes (`Some(next move index)`).
     single: Option<usize>,
+    /// A box with one free axis, walked option by option without splitting boxes.
+    line: Option<Line>,
+    /// Scratch space for the options of the point under test.
+    opts_buf: Vec<Opt>,
+}
+
+/// A box whose axes but one hold a single option: the candidates along the free axis.
+#[derive(Debug)]
+struct Line {
+    region: Region,
+    point: Vec<usize>,
+    axis: usize,
+    rest: Bits,
 }
 
 #[inline]
@@ -381,6 +394,8 @@ impl LegalActions {
             arrive_index,
             branch_index,
             single,
+            line: None,
+            opts_buf: Vec::new(),
             exhausted: false,
             stats: [0; 10],
         }
@@ -668,7 +683,15 @@ impl LegalActions {
     /// Tests a point. `Ok(moves)` if legal; otherwise the reason, as a box given by its
     /// restricted axes (all other axes are unrestricted).
     fn test(&mut self, region: &Region, point: &[usize]) -> Result<(Vec<Move>, u64), Reason> {
-        let opts: Vec<Opt> = self.axes.iter().zip(point).map(|(a, &i)| a.opts[i]).collect();
+        let mut opts = std::mem::take(&mut self.opts_buf);
+        opts.clear();
+        opts.extend(self.axes.iter().zip(point).map(|(a, &i)| a.opts[i]));
+        let result = self.test_opts(region, point, &opts);
+        self.opts_buf = opts;
+        result
+    }
+
+    fn test_opts(&mut self, region: &Region, point: &[usize], opts: &[Opt]) -> Result<(Vec<Move>, u64), Reason> {
         // At least one move.
         if self.base_moves == 0 && opts.iter().all(|o| *o == Opt::Pass) {
             let parts: Vec<(usize, Vec<usize>)> = (0..self.axes.len()).map(|a| (a, vec![point[a]])).collect();
@@ -795,8 +818,10 @@ impl LegalActions {
             self.stats[0] += 1;
         }
         let hash = self.pos.hash();
-        let played: Vec<Move> = self.pos.action_moves().skip(self.base_moves).copied().collect();
-        debug_assert_eq!(played.len(), count);
+        let played: Vec<Move> = match verdict {
+            None => self.pos.action_moves().skip(self.base_moves).copied().collect(),
+            Some(_) => Vec::new(),
+        };
         for _ in 0..count {
             self.pos.undo_move();
         }
@@ -1062,6 +1087,45 @@ impl LegalActions {
     }
 }
 
+impl LegalActions {
+    /// Tests the next candidate of a line; keeps the line for later calls unless it is done.
+    fn step_line(&mut self, mut line: Line) -> Option<Vec<Move>> {
+        let i = line
+            .rest
+            .iter()
+            .enumerate()
+            .find_map(|(w, &v)| (v != 0).then(|| w * 64 + v.trailing_zeros() as usize))?;
+        line.rest[i / 64] &= !(1 << (i % 64));
+        line.point[line.axis] = i;
+        self.tests += 1;
+        let verdict = self.test(&line.region, &line.point);
+        let mut found = None;
+        match verdict {
+            Ok((moves, hash)) => {
+                if self.yielded.insert(hash) {
+                    found = Some(moves);
+                }
+            }
+            Err(reason) => {
+                // The reason holds the fixed axes' options (it holds the point): along the line
+                // it cuts its own options of the free axis, or all of them.
+                match reason.iter().find(|(a, _)| *a == line.axis) {
+                    Some((_, mask)) => {
+                        for (r, m) in line.rest.iter_mut().zip(mask) {
+                            *r &= !m;
+                        }
+                    }
+                    None => line.rest.iter_mut().for_each(|r| *r = 0),
+                }
+            }
+        }
+        if line.rest.iter().any(|&w| w != 0) {
+            self.line = Some(line);
+        }
+        found
+    }
+}
+
 impl Iterator for LegalActions {
     type Item = Vec<Move>;
 
@@ -1071,8 +1135,14 @@ impl Iterator for LegalActions {
         }
         loop {
             if self.tests >= self.budget {
-                self.exhausted = !self.boxes.is_empty();
+                self.exhausted = !self.boxes.is_empty() || self.line.is_some();
                 return None;
+            }
+            if let Some(line) = self.line.take() {
+                if let Some(found) = self.step_line(line) {
+                    return Some(found);
+                }
+                continue;
             }
             let mut region = self.boxes.pop()?;
             if !self.tighten(&mut region) {
@@ -1083,6 +1153,21 @@ impl Iterator for LegalActions {
             if !self.feasible(&region) {
                 self.tests += 1;
                 self.stats[9] += 1;
+                continue;
+            }
+            // A box free along one axis only is walked along it, with no splitting.
+            let mut free = (0..self.axes.len()).filter(|&a| region[a].iter().map(|w| w.count_ones()).sum::<u32>() > 1);
+            if let (Some(axis), None) = (free.next(), free.next()) {
+                let point: Vec<usize> = (0..self.axes.len())
+                    .map(|a| first_bit(&region, a).expect("non-empty axis"))
+                    .collect();
+                let rest = (*region[axis]).clone();
+                self.line = Some(Line {
+                    region,
+                    point,
+                    axis,
+                    rest,
+                });
                 continue;
             }
             let point = self.pick(&region);
