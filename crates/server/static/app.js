@@ -235,9 +235,15 @@ function connectWs(id) {
 
 function setState(s) {
   if (app.state && app.state.id === s.id && s.version < app.state.version && s.action_count <= app.state.action_count) return;
-  const changed = !app.state || app.state.version !== s.version;
+  const changed = !app.state || app.state.id !== s.id || app.state.version !== s.version;
   app.state = s;
   app.clockBase = { t: performance.now(), white: s.clock?.white_ms, black: s.clock?.black_ms };
+  // The same version again (the WebSocket echoing an answer already drawn): only the side panel.
+  if (!changed && app.shown && app.shown.id === s.id) {
+    if (app.review === null) app.shown = s;
+    renderSide();
+    return;
+  }
   if (changed) { app.selected = null; app.dests.clear(); }
   if (app.review !== null) {
     if (app.review >= s.action_count) app.review = null; else { renderSide(); return; }
@@ -363,12 +369,15 @@ function boardMarkup(s, b, L, lod, hl, inactive) {
   if (b.mandatory) out.push(`<rect class="board-mandatory" x="-13" y="-13" width="${L.w + 26}" height="${L.h + 26}" rx="7"/>`);
   const W = s.size.w, H = s.size.h;
   if (lod === 'near') {
+    // The colours come from the pattern; the square rects are unpainted (clicks and hooks) but
+    // for the highlighted ones.
+    out.push(`<rect width="${L.w}" height="${L.h}" fill="url(#chk)"/>`);
     for (let yy = 0; yy < H; yy++) {
       for (let xx = 0; xx < W; xx++) {
         const name = FILES[xx] + (yy + 1);
         const h = hl && hl.get(name);
         const [sx, sy] = squareXY(s, name);
-        out.push(`<rect class="sq ${(xx + yy) % 2 === 0 ? 'sq-dark' : 'sq-light'}${h ? ' ' + h.cls : ''}" data-square="${name}"${h && h.dest ? ` data-dest="${h.dest}"` : ''} x="${sx}" y="${sy}" width="${SQ}" height="${SQ}"/>`);
+        out.push(`<rect class="sq ${(xx + yy) % 2 === 0 ? 'sq-dark' : 'sq-light'}${h ? ' ' + h.cls : ' bare'}" data-square="${name}"${h && h.dest ? ` data-dest="${h.dest}"` : ''} x="${sx}" y="${sy}" width="${SQ}" height="${SQ}"/>`);
       }
     }
   } else {
@@ -458,7 +467,7 @@ function render() {
   for (const m of s.pending) arrows.push(arrow(s, L, m, 'pending', 'arrow-pending'));
   if (s.check) arrows.push(arrow(s, L, { from: s.check.from, to: s.check.to }, 'check', 'arrow-check'));
   $('#arrow-layer').innerHTML = arrows.join('');
-  app.bounds = { x: -20, y: -L.gy - 10, w: L.left + L.col(L.maxT) + L.w + 40, h: rows * (L.h + L.gy) + L.gy };
+  app.bounds = { x: -20, y: -L.gy - 10, w: L.left + L.col(L.maxT) + L.w + L.gx + 20, h: rows * (L.h + L.gy) + L.gy };
   const key = `${s.id}:${L.minT}:${L.maxT}:${L.minL}:${L.maxL}:${app.flip}`;
   if (key !== app.layoutKey) {
     app.layoutKey = key;
@@ -498,10 +507,29 @@ function applyHighlights() {
   drawBoards();
 }
 
+/** The size of the view in pixels, read once and then kept up to date by a ResizeObserver (so
+ * that drawing never forces a layout to read it). */
+function viewSize() {
+  if (!app.viewSize || !app.viewSize.w) {
+    const svg = $('#view');
+    app.viewSize = { w: svg.clientWidth, h: svg.clientHeight };
+    if (!app.viewObserver) {
+      app.viewObserver = new ResizeObserver((entries) => {
+        const r = entries[entries.length - 1].contentRect;
+        const was = app.viewSize;
+        app.viewSize = { w: r.width, h: r.height };
+        if (!r.width || (was && was.w === r.width && was.h === r.height)) return;
+        if (!app.userMoved) fitAll(); else setViewBox();
+      });
+      app.viewObserver.observe(svg);
+    }
+  }
+  return { w: app.viewSize.w || 1000, h: app.viewSize.h || 700 };
+}
+
 /** The world rectangle visible in the view, and the scale (pixels per world unit). */
 function visibleRect() {
-  const svg = $('#view');
-  const cw = svg.clientWidth || 1000, ch = svg.clientHeight || 700;
+  const { w: cw, h: ch } = viewSize();
   const v = app.vb;
   const scale = Math.min(cw / v.w, ch / v.h);
   const w = cw / scale, h = ch / scale;
@@ -583,9 +611,9 @@ function resetDrawing() {
 
 function fitAll() {
   if (!app.bounds) return;
-  const svg = $('#view');
-  const ar = (svg.clientWidth || 1000) / (svg.clientHeight || 700);
+  const ar = viewSize().w / viewSize().h;
   let { x, y, w, h } = app.bounds;
+  x -= w * 0.02; y -= h * 0.02; w *= 1.04; h *= 1.04;
   if (w / h < ar) { const nw = h * ar; x -= (nw - w) / 2; w = nw; } else { const nh = w / ar; y -= (nh - h) / 2; h = nh; }
   app.vb = { x, y, w, h };
   setViewBox();
@@ -595,8 +623,7 @@ function fitAll() {
 function showBoard(l, t) {
   const L = app.layout;
   if (!L) return;
-  const svg = $('#view');
-  const ar = (svg.clientWidth || 1000) / (svg.clientHeight || 700);
+  const ar = viewSize().w / viewSize().h;
   const h = (L.h + L.gy) * 3, w = h * ar;
   const cx = L.left + L.col(t) + L.w / 2, cy = L.row(l) + L.h / 2;
   app.vb = { x: cx - w / 2, y: cy - h / 2, w, h };
@@ -608,8 +635,7 @@ window.__chess5dShow = showBoard;
 function goPresent() {
   const s = app.shown, L = app.layout;
   if (!s || !L) return;
-  const svg = $('#view');
-  const ar = (svg.clientWidth || 1000) / (svg.clientHeight || 700);
+  const ar = viewSize().w / viewSize().h;
   const h = Math.min(app.bounds.h, (L.h + L.gy) * 4);
   const w = h * ar;
   const cx = L.left + L.col(s.present.t) + L.w / 2;
@@ -936,7 +962,6 @@ const keyOf = (h) => `${h.l},${h.t},${h.sq}`;
     const [px, py] = svgPoint(ev);
     zoomAt(Math.exp(ev.deltaY * 0.0015), px, py);
   }, { passive: false });
-  window.addEventListener('resize', () => { if (!app.userMoved) fitAll(); else setViewBox(); });
 })();
 
 route();
