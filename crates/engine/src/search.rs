@@ -65,6 +65,11 @@ pub(crate) fn full_actions(
     seen: &mut HashSet<u64>,
 ) -> (Vec<Vec<Move>>, bool) {
     let mut b = budget.max(1).min(max_budget.max(1));
+    if let Some(u) = until {
+        // Before any measure, assume a slow position (50 us per test) for the first round.
+        let left = u.saturating_duration_since(Instant::now()).as_micros() as u64;
+        b = b.min((left / 50).max(MIN_ROUND_BUDGET));
+    }
     loop {
         let t0 = Instant::now();
         let mut it = pos.legal_actions(Budget::tests(b));
@@ -120,6 +125,8 @@ pub(crate) fn gather_actions(
     full_actions(pos, cap, FIRST_FIND_BUDGET, MAX_FIND_BUDGET, until, &mut HashSet::new()).0
 }
 
+/// The smallest round of the full search under a clock.
+const MIN_ROUND_BUDGET: u64 = 200;
 /// The first budget of the full search when the quick generator found nothing.
 const FIRST_FIND_BUDGET: u64 = 20_000;
 /// The largest budget spent to find one action (without a clock, this bounds the time taken
