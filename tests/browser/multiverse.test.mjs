@@ -1,6 +1,6 @@
 // The multiverse view with many boards (80 timelines, 268 boards): drawn with its hooks, every
-// destination of a piece shown across the boards, a move by drag and drop, pan and zoom; and a
-// drag move on a small game (click-click is in gui.test.mjs). Timings are printed, not asserted
+// destination of a piece shown across the boards, a move by drag and drop, pan and zoom; and
+// drag moves on small games, with a promotion choice (click-click is in gui.test.mjs). Timings are printed, not asserted
 // (tests/browser/perf.mjs measures them properly).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -71,6 +71,22 @@ test('a move by dragging a piece; dragging empty space pans', async () => {
   await drag(square(page, [0, 1, 'white'], 'g1'), square(page, [0, 1, 'white'], 'g4'));
   await page.waitForTimeout(300);
   assert.equal((await state(g.id)).pending.length, 0);
+});
+
+test('a promotion by drag offers the choice of piece', async () => {
+  const g = await create({ import: '[Board "custom"]\n[Size "5x5"]\n[Promotions "Q,R,B,N"]\n[4k/P4/5/5/K4:0:1:w]\n' });
+  await page.goto(`${BASE}/#/game/${g.id}`);
+  await board(page, [0, 1, 'white']).waitFor();
+  await drag(square(page, [0, 1, 'white'], 'a4'), square(page, [0, 1, 'white'], 'a5'));
+  const box = page.locator('#promotion');
+  await box.waitFor({ state: 'visible' });
+  assert.ok(await box.getByRole('button').count() >= 2, 'several pieces to choose from');
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/move') && r.request().method() === 'POST'),
+    box.getByRole('button', { name: 'Promote to N', exact: true }).click(),
+  ]);
+  await board(page, [0, 1, 'black']).waitFor();
+  assert.equal(await board(page, [0, 1, 'black']).locator('[data-piece="N"][data-piece-color="white"][data-at="a5"]').count(), 1);
 });
 
 test('80 timelines and 268 boards: hooks, destinations on every board, drag, pan and zoom', async () => {
