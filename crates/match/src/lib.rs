@@ -504,6 +504,11 @@ fn sprt_status(s: &Sprt, w: usize, d: usize, l: usize) -> SprtStatus {
 
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
+/// The budget of the look for the end of the game after each action. It must stay cheap: in
+/// big multiverses a candidate test can take most of a millisecond, and 200,000 tests stalled
+/// a game for minutes after every action. When it cannot decide, the next engine plays on.
+const CHEAP_LOOK: u64 = 20_000;
+
 fn start_engine(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
     let mut e = EngineProcess::start(&spec.command, HANDSHAKE)?;
     for (n, v) in &spec.options {
@@ -601,7 +606,7 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
                 record.actions.push(a);
                 // A cheap look for the end of the game: when it cannot decide, the next engine
                 // plays on (and a `nobestmove` claim gets the full budget below).
-                if record.end_by(&pos.outcome(Budget::tests(200_000)), side.other()) {
+                if record.end_by(&pos.outcome(Budget::tests(CHEAP_LOOK)), side.other()) {
                     break;
                 }
             }
