@@ -278,16 +278,18 @@ async function setReview(n) {
 //   highlights, level of detail) changed;
 // - pieces are drawn as a few <path>s per board (every piece of a colour in one path) from the
 //   glyph outlines above, not as one text element per piece;
-// - the level of detail follows the size of a square on screen: 'near' boards have one rect per
-//   square, coordinates and one (empty) marker per piece for scripts; 'mid' boards a
-//   checkerboard pattern and the piece paths; 'far' boards (squares of a few pixels) a flat
-//   fill and a dot per piece. Highlighted squares are rects at every level.
+// - the level of detail follows the size of a square on screen: 'near' boards (squares of 24
+//   pixels or more, or at most 16 boards in view) have one rect per square, coordinates and one
+//   (empty) marker per piece for scripts; 'mid' boards a checkerboard pattern and the piece
+//   paths; 'far' boards (squares under 5 pixels and over 40 boards in view) a flat fill and a
+//   dot per piece. Highlighted squares are rects at every level.
 // Clicks are found from the pointer's position (hitTest), so they work at every level.
 
 const FILES = 'abcdefghijklmnopqrstuvwxyz';
-const NEAR_PX = 14;   // a square at least this many pixels wide: full detail
+const NEAR_PX = 24;   // a square at least this many pixels wide: full detail (coordinates readable)
 const FAR_PX = 5;     // below this: flat boards with dots
-const FEW_BOARDS = 40; // with this many boards in view or fewer, always full detail
+const FEW_NEAR = 16;   // with this many boards in view or fewer, always full detail
+const FEW_FAR = 40;    // with this many or fewer, never dots
 
 const draw = {
   cache: new Map(),   // "l,t" -> { sig, el }
@@ -542,7 +544,7 @@ function drawBoards() {
   if (!s || !L) return;
   const layer = $('#board-layer');
   const r = visibleRect();
-  const mx = r.w * 0.25, my = r.h * 0.25;
+  const mx = r.w * 0.15, my = r.h * 0.15;
   const x0 = r.x - mx, x1 = r.x + r.w + mx, y0 = r.y - my, y1 = r.y + r.h + my;
   const inView = [];
   for (const b of s.boards) {
@@ -551,7 +553,8 @@ function drawBoards() {
     inView.push(b);
   }
   const sp = SQ * r.scale;
-  const lod = inView.length <= FEW_BOARDS || sp >= NEAR_PX ? 'near' : sp >= FAR_PX ? 'mid' : 'far';
+  const n = inView.length;
+  const lod = n <= FEW_NEAR || sp >= NEAR_PX ? 'near' : sp >= FAR_PX || n <= FEW_FAR ? 'mid' : 'far';
   draw.lod = lod;
   const want = new Set();
   const fresh = [];
@@ -624,7 +627,7 @@ function showBoard(l, t) {
   const L = app.layout;
   if (!L) return;
   const ar = viewSize().w / viewSize().h;
-  const h = (L.h + L.gy) * 3, w = h * ar;
+  const h = (L.h + L.gy) * 2.5, w = h * ar;
   const cx = L.left + L.col(t) + L.w / 2, cy = L.row(l) + L.h / 2;
   app.vb = { x: cx - w / 2, y: cy - h / 2, w, h };
   app.userMoved = true;
