@@ -489,17 +489,57 @@ impl Position {
         let mut path = Vec::new();
         self.latest_boards()
             .filter(|b| b.color() == attacker)
-            .find_map(|b| self.find_attack_from(b, &mut path))
+            .find_map(|b| self.find_attack_from(b, None, &mut path))
     }
 
-    /// Finds a royal capture by a piece of board `id`'s colour standing on board `id`.
-    pub(crate) fn find_attack_from(&self, id: BoardId, path: &mut Vec<Coord>) -> Option<Attack> {
+    /// Like [`Position::find_attack`], for a position that differs from one without any
+    /// attack only by new boards (those for which `is_new` holds, all latest boards): only
+    /// attacks from a new board, or through or onto one, are looked for.
+    pub(crate) fn find_new_attack(&self, attacker: Color, is_new: impl Fn(BoardId) -> bool) -> Option<Attack> {
+        let mut path = Vec::new();
+        let mut new = Vec::new();
+        let mut old = Vec::new();
+        for b in self.latest_boards().filter(|b| b.color() == attacker) {
+            if is_new(b) {
+                new.push(b);
+            } else {
+                old.push(b);
+            }
+        }
+        for &b in &new {
+            if let Some(a) = self.find_attack_from(b, None, &mut path) {
+                return Some(a);
+            }
+        }
+        for &b in &old {
+            let steps = new.iter().fold(0, |m, &n| m | steps_toward(b, n));
+            if steps != 0 {
+                if let Some(a) = self.find_attack_from(b, Some(steps), &mut path) {
+                    return Some(a);
+                }
+            }
+        }
+        None
+    }
+
+    /// Finds a royal capture by a piece of board `id`'s colour standing on board `id`; with
+    /// `only_steps`, just the captures leaving the board along those board steps.
+    pub(crate) fn find_attack_from(
+        &self,
+        id: BoardId,
+        only_steps: Option<u32>,
+        path: &mut Vec<Coord>,
+    ) -> Option<Attack> {
         let board = self.board(id)?;
         let attacker = id.color();
         let victim = attacker.other();
         let size = self.size();
+        let steps = match only_steps {
+            Some(steps) => steps & self.board_steps(id),
+            None => self.board_steps(id),
+        };
+        let mut royals = if only_steps.is_some() { 0 } else { board.royals(victim) };
         // Royal pieces on this very board: look backwards from each of them.
-        let mut royals = board.royals(victim);
         while royals != 0 {
             let i = royals.trailing_zeros() as usize;
             royals &= royals - 1;
@@ -518,7 +558,6 @@ impl Position {
             }
         }
         // Attacks leaving the board.
-        let steps = self.board_steps(id);
         let mut own = board.occupied_by(attacker);
         while own != 0 {
             let i = own.trailing_zeros() as usize;
@@ -563,7 +602,7 @@ impl Position {
             ];
             let back = (brawn, 0, -1, 0, f);
             for (on, dl, dt, dx, dy) in cands.into_iter().chain(std::iter::once(back)) {
-                if !on || !size.contains(x0 + dx, y0 + dy) {
+                if !on || steps & step_bit(dt, dl) == 0 || !size.contains(x0 + dx, y0 + dy) {
                     continue;
                 }
                 let Some(b) = self.board_at(l0 + dl, t0 + 2 * dt) else {
@@ -678,6 +717,25 @@ impl Position {
         }
         false
     }
+}
+
+/// The board steps (bits of [`step_bit`]) of the rays from board `from` that meet board `to`:
+/// a leaper's single step, or a slider's unit step repeated.
+fn steps_toward(from: BoardId, to: BoardId) -> u32 {
+    let dl = to.l - from.l;
+    let dt = (to.t - from.t) / 2;
+    if (dl, dt) == (0, 0) {
+        return 0;
+    }
+    let mut bits = 0;
+    if dl.abs() <= 2 && dt.abs() <= 2 {
+        bits |= step_bit(dt, dl);
+    }
+    let k = dl.abs().max(dt.abs());
+    if (dl == 0 || dl.abs() == k) && (dt == 0 || dt.abs() == k) {
+        bits |= step_bit(dt.signum(), dl.signum());
+    }
+    bits
 }
 
 /// The bit of a board step in [`Position::board_steps`].

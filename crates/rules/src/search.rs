@@ -176,6 +176,11 @@ pub struct LegalActions {
     single: Option<usize>,
     /// A box with one free axis, walked option by option without splitting boxes.
     line: Option<Line>,
+    /// The last half-turn of each timeline when the search began (index `l - base_min`), and
+    /// whether the opponent could capture a royal piece then already: if not, only attacks
+    /// touching boards a candidate adds need looking for.
+    base_ends: Vec<i32>,
+    base_attacked: bool,
     /// Scratch space for the options of the point under test.
     opts_buf: Vec<Opt>,
 }
@@ -371,6 +376,11 @@ impl LegalActions {
             })
             .collect();
         let base_moves = pos.action_len();
+        let base_ends = pos
+            .timelines()
+            .map(|l| pos.timeline_end(l).expect("timeline"))
+            .collect();
+        let base_attacked = pos.find_attack(mover.other()).is_some();
         let (base_min, base_max) = (pos.min_timeline(), pos.max_timeline());
         let single = (first_slot == 1 && base_moves == 0).then_some(0);
         LegalActions {
@@ -395,6 +405,8 @@ impl LegalActions {
             branch_index,
             single,
             line: None,
+            base_ends,
+            base_attacked,
             opts_buf: Vec::new(),
             exhausted: false,
             stats: [0; 10],
@@ -510,11 +522,22 @@ impl LegalActions {
                     changed = true;
                 }
             }
+            // Every slot allows the same options: no timeline, or one of the jumps.
+            let words = self.axes.get(self.first_slot).map_or(0, |a| a.words);
+            let mut allowed: Bits = vec![0; words];
+            let mut landed: Bits = vec![0; words];
+            if words > 0 {
+                allowed[0] = 1;
+                for s in slots.clone() {
+                    for (l, x) in landed.iter_mut().zip(r[s].iter()) {
+                        *l |= x;
+                    }
+                }
+            }
             for &m in &self.jumps {
                 let mi = m as usize;
                 let (src, pi, bi) = (self.src_axis[mi], self.play_index[mi], self.branch_index[mi]);
                 let plays = bit(r, src, pi);
-                let arrive = self.hop_axis[mi].map(|h| (h, self.arrive_index[mi]));
                 // A branch onto a playable board's current board needs that board played.
                 let target_played = self.hop_axis[mi].is_none_or(|h| {
                     let pass = self.axes[h].pass;
@@ -523,8 +546,13 @@ impl LegalActions {
                         x != 0
                     })
                 });
-                let mut lands = false;
-                if let Some((h, ai)) = arrive {
+                let branches = plays && target_played;
+                if branches {
+                    set_mask_bit(&mut allowed, bi);
+                }
+                let mut lands = branches && mask_bit(&landed, bi);
+                if let Some(h) = self.hop_axis[mi] {
+                    let ai = self.arrive_index[mi];
                     if bit(r, h, ai) {
                         if plays {
                             lands = true;
@@ -534,18 +562,16 @@ impl LegalActions {
                         }
                     }
                 }
-                for s in slots.clone() {
-                    if bit(r, s, bi) {
-                        if plays && target_played {
-                            lands = true;
-                        } else {
-                            clear_bit(r, s, bi);
-                            changed = true;
-                        }
-                    }
-                }
                 if plays && !lands {
                     clear_bit(r, src, pi);
+                    changed = true;
+                }
+            }
+            for s in slots.clone() {
+                if r[s].iter().zip(&allowed).any(|(x, a)| x & !a != 0) {
+                    for (x, a) in Arc::make_mut(&mut r[s]).iter_mut().zip(&allowed) {
+                        *x &= a;
+                    }
                     changed = true;
                 }
             }
@@ -625,27 +651,6 @@ impl LegalActions {
             by_slot[k] = a;
         }
         Some(by_slot)
-    }
-
-    /// Whether a box can hold a legal point at all: every slot that must create a timeline needs
-    /// a jump its source board may still play.
-    fn feasible(&self, region: &Region) -> bool {
-        for s in self.first_slot..self.axes.len() {
-            let slot = &self.axes[s];
-            if bit(region, s, 0) {
-                continue;
-            }
-            let possible = slot.opts.iter().enumerate().any(|(i, o)| match *o {
-                Opt::Branch(m) => {
-                    bit(region, s, i) && bit(region, self.src_axis[m as usize], self.play_index[m as usize])
-                }
-                _ => false,
-            });
-            if !possible {
-                return false;
-            }
-        }
-        true
     }
 
     /// A reason covering exactly the axes listed, each restricted to the given options.
@@ -908,7 +913,13 @@ impl LegalActions {
     }
 
     fn find_attack(&self) -> Option<Attack> {
-        self.pos.find_attack(self.mover.other())
+        if self.base_attacked {
+            return self.pos.find_attack(self.mover.other());
+        }
+        self.pos.find_new_attack(self.mover.other(), |b| {
+            let i = b.l - self.base_min;
+            i < 0 || self.base_ends.get(i as usize) != Some(&b.t)
+        })
     }
 
     /// Which axis decides the board `id` of the played position, if any.
@@ -1146,11 +1157,6 @@ impl Iterator for LegalActions {
             }
             let mut region = self.boxes.pop()?;
             if !self.tighten(&mut region) {
-                self.tests += 1;
-                self.stats[9] += 1;
-                continue;
-            }
-            if !self.feasible(&region) {
                 self.tests += 1;
                 self.stats[9] += 1;
                 continue;
