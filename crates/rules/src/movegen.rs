@@ -278,9 +278,11 @@ impl Position {
     /// board: bit `(dt + 2) * 5 + dl + 2`. Rays whose first step finds no board are skipped.
     pub(crate) fn board_steps(&self, id: BoardId) -> u32 {
         let mut m = 0;
-        for dt in -2..=2 {
-            for dl in -2..=2 {
-                if self.board_at(id.l + dl, id.t + 2 * dt).is_some() {
+        for dl in -2..=2 {
+            let Some(line) = self.line(id.l + dl) else { continue };
+            for dt in -2..=2 {
+                let t = id.t + 2 * dt;
+                if t >= line.start && t <= line.end() {
                     m |= step_bit(dt, dl);
                 }
             }
@@ -497,21 +499,22 @@ impl Position {
     /// attacks from a new board, or through or onto one, are looked for.
     pub(crate) fn find_new_attack(&self, attacker: Color, is_new: impl Fn(BoardId) -> bool) -> Option<Attack> {
         let mut path = Vec::new();
-        let mut new = Vec::new();
-        let mut old = Vec::new();
-        for b in self.latest_boards().filter(|b| b.color() == attacker) {
-            if is_new(b) {
-                new.push(b);
-            } else {
-                old.push(b);
+        // New boards are few (two per move at most); past a fixed number, look everywhere.
+        const MAX_NEW: usize = 32;
+        let mut new = [BoardId::new(0, 0); MAX_NEW];
+        let mut count = 0;
+        for b in self.latest_boards().filter(|&b| b.color() == attacker && is_new(b)) {
+            if count == MAX_NEW {
+                return self.find_attack(attacker);
             }
-        }
-        for &b in &new {
             if let Some(a) = self.find_attack_from(b, None, &mut path) {
                 return Some(a);
             }
+            new[count] = b;
+            count += 1;
         }
-        for &b in &old {
+        let new = &new[..count];
+        for b in self.latest_boards().filter(|&b| b.color() == attacker && !is_new(b)) {
             let steps = new.iter().fold(0, |m, &n| m | steps_toward(b, n));
             if steps != 0 {
                 if let Some(a) = self.find_attack_from(b, Some(steps), &mut path) {
@@ -534,10 +537,7 @@ impl Position {
         let attacker = id.color();
         let victim = attacker.other();
         let size = self.size();
-        let steps = match only_steps {
-            Some(steps) => steps & self.board_steps(id),
-            None => self.board_steps(id),
-        };
+        let targets = self.royal_targets(attacker);
         let mut royals = if only_steps.is_some() { 0 } else { board.royals(victim) };
         // Royal pieces on this very board: look backwards from each of them.
         while royals != 0 {
@@ -557,13 +557,19 @@ impl Position {
                 });
             }
         }
-        // Attacks leaving the board.
+        // Attacks leaving the board, by the pieces whose reach meets a royal square of some
+        // board (the neighbouring boards are looked up once, for the first such piece).
         let mut own = board.occupied_by(attacker);
+        let mut steps = None;
         while own != 0 {
             let i = own.trailing_zeros() as usize;
             own &= own - 1;
             let sq = Square::from_index(i);
             let piece = board.get(sq).expect("occupied");
+            if cross_board_reach(piece, sq) & targets == 0 {
+                continue;
+            }
+            let steps = *steps.get_or_insert_with(|| self.board_steps(id) & only_steps.unwrap_or(!0));
             let from = Coord { board: id, square: sq };
             if let Some(a) = self.cross_board_attack(from, piece, steps, path) {
                 return Some(a);
@@ -579,18 +585,8 @@ impl Position {
         let (x0, y0) = (from.square.x(), from.square.y());
         let (l0, t0) = (from.board.l, from.board.t);
         let role = piece.role();
-        let targets = self.royal_targets(attacker);
         if role.is_pawnlike() {
             let f = forward_y(attacker);
-            // Pawns capture across boards onto their own square; brawns also one square aside
-            // or ahead.
-            let mut reach = square_mask(x0, y0);
-            if role == Role::Brawn {
-                reach |= square_mask(x0 - 1, y0) | square_mask(x0 + 1, y0) | square_mask(x0, y0 + f);
-            }
-            if reach & targets == 0 {
-                return None;
-            }
             let fl = forward_l(attacker);
             let brawn = role == Role::Brawn;
             let cands: [(bool, i32, i32, i32, i32); 5] = [
@@ -622,10 +618,6 @@ impl Position {
             return None;
         }
         let mut found = None;
-        // Skip pieces that reach no square where some board holds a royal piece.
-        if cross_board_reach(role, from.square) & targets == 0 {
-            return None;
-        }
         self.walk_rays(from, dirs(role), steps, |to, _, p| {
             if p.is_some_and(|p| p.is_royal_of(victim)) {
                 found = Some(to);
@@ -758,7 +750,19 @@ fn square_mask(x: i32, y: i32) -> u64 {
 /// leaves its board, over all boards: the spatial shadow of its rays through time and
 /// timelines.
 #[inline]
-fn cross_board_reach(role: Role, sq: Square) -> u64 {
+fn cross_board_reach(piece: Piece, sq: Square) -> u64 {
+    let role = piece.role();
+    if role.is_pawnlike() {
+        // Pawns capture across boards onto their own square; brawns also one square aside or
+        // ahead.
+        let (x, y) = (sq.x(), sq.y());
+        let mut reach = square_mask(x, y);
+        if role == Role::Brawn {
+            let f = forward_y(piece.color());
+            reach |= square_mask(x - 1, y) | square_mask(x + 1, y) | square_mask(x, y + f);
+        }
+        return reach;
+    }
     static TABLE: OnceLock<Vec<[u64; 64]>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         Role::ALL
