@@ -507,7 +507,12 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 /// The budget of the look for the end of the game after each action. It must stay cheap: in
 /// big multiverses a candidate test can take most of a millisecond, and 200,000 tests stalled
 /// a game for minutes after every action. When it cannot decide, the next engine plays on.
-const CHEAP_LOOK: u64 = 20_000;
+const CHEAP_LOOK: u64 = 2_000;
+
+/// The budget to check a `nobestmove` claim (or whether a side that failed had a legal action):
+/// enough for the project's corpora, bounded so that one undecidable multiverse costs a game
+/// a minute at most instead of stalling the match (an undecided claim is adjudicated a draw).
+const VERIFY: u64 = 100_000;
 
 fn start_engine(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
     let mut e = EngineProcess::start(&spec.command, HANDSHAKE)?;
@@ -612,7 +617,7 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
             }
             Ok(EngineAnswer::NoMove) => {
                 // Check the claim: the engine may be right where the outcome is hard to prove.
-                let outcome = pos.outcome(Budget::DEFAULT);
+                let outcome = pos.outcome(Budget::tests(VERIFY));
                 if !record.end_by(&outcome, side) {
                     if outcome == Outcome::Unknown {
                         record.termination = "adjudicated: outcome unknown (nobestmove)".into();
@@ -627,7 +632,7 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
                 // A side without a legal action cannot lose on time or by misbehaving: the game
                 // had ended (the cheap look after the last action could not tell).
                 if matches!(err, EngineError::Timeout { .. } | EngineError::NoBestMove)
-                    && record.end_by(&pos.outcome(Budget::DEFAULT), side)
+                    && record.end_by(&pos.outcome(Budget::tests(VERIFY)), side)
                 {
                     break;
                 }
