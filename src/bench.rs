@@ -207,6 +207,31 @@ pub fn run(args: &[String]) -> Result<()> {
         before / 1024
     );
 
+    // Engine search speed: fixed-depth searches (the same work on every run), in nodes and
+    // generated legal actions per second.
+    println!();
+    let engine_positions = [
+        ("standard start, depth 4", Position::standard(), 4),
+        ("middle game (Kiwipete), depth 3", load(MIDDLE_GAME)?, 3),
+        ("standard-nonmate (13 timelines), depth 1", hard[3].1.clone(), 1),
+    ];
+    for (name, pos, depth) in engine_positions {
+        let mut runs = Vec::new();
+        let (m, _) = time(reps.min(5), || {
+            let mut engine = chess5d_engine::Engine::default();
+            let r = engine.search(&pos, &chess5d_engine::Limits::depth(depth), &mut |_| {});
+            runs.push((r.nodes, r.actions));
+        });
+        let (nodes, actions) = runs[0];
+        let secs = m.as_secs_f64().max(1e-9);
+        println!(
+            "engine   {name:<42} {nodes:>7} nodes {:>9.0} nodes/s {:>9.0} actions/s ({:.1} ms)",
+            nodes as f64 / secs,
+            actions as f64 / secs,
+            secs * 1e3
+        );
+    }
+
     // Perft from the standard start.
     println!();
     let start = Position::standard();
