@@ -118,6 +118,9 @@ struct Axis {
     pass: usize,
     /// Words of its option bitset.
     words: usize,
+    /// Its options that are jumps leaving the board, and arrivals of hops (board axes).
+    jump_opts: Bits,
+    arrive_opts: Bits,
 }
 
 /// What a square of a board must hold for an attack to stay.
@@ -308,6 +311,8 @@ impl LegalActions {
                 opts,
                 pass: 0,
                 words: 0,
+                jump_opts: Vec::new(),
+                arrive_opts: Vec::new(),
             });
         }
         let mut hop_axis = vec![None; moves.len()];
@@ -347,6 +352,8 @@ impl LegalActions {
                 opts,
                 pass: 0,
                 words: 0,
+                jump_opts: Vec::new(),
+                arrive_opts: Vec::new(),
             });
         }
         let mut play_index = vec![usize::MAX; moves.len()];
@@ -364,6 +371,18 @@ impl LegalActions {
         }
         for axis in &mut axes {
             axis.words = axis.opts.len().div_ceil(64);
+            axis.jump_opts = vec![0; axis.words];
+            axis.arrive_opts = vec![0; axis.words];
+            if matches!(axis.kind, AxisKind::Slot { .. }) {
+                continue;
+            }
+            for (i, o) in axis.opts.iter().enumerate() {
+                match *o {
+                    Opt::Play(m) if moves[m as usize].is_jump() => set_mask_bit(&mut axis.jump_opts, i),
+                    Opt::Arrive(_) => set_mask_bit(&mut axis.arrive_opts, i),
+                    _ => {}
+                }
+            }
         }
         let full: Region = axes
             .iter()
@@ -534,37 +553,45 @@ impl LegalActions {
                     }
                 }
             }
-            for &m in &self.jumps {
-                let mi = m as usize;
-                let (src, pi, bi) = (self.src_axis[mi], self.play_index[mi], self.branch_index[mi]);
-                let plays = bit(r, src, pi);
-                // A branch onto a playable board's current board needs that board played.
-                let target_played = self.hop_axis[mi].is_none_or(|h| {
-                    let pass = self.axes[h].pass;
-                    r[h].iter().enumerate().any(|(w, &x)| {
-                        let x = if w == pass / 64 { x & !(1 << (pass % 64)) } else { x };
-                        x != 0
-                    })
-                });
-                let branches = plays && target_played;
-                if branches {
-                    set_mask_bit(&mut allowed, bi);
-                }
-                let mut lands = branches && mask_bit(&landed, bi);
-                if let Some(h) = self.hop_axis[mi] {
-                    let ai = self.arrive_index[mi];
-                    if bit(r, h, ai) {
-                        if plays {
-                            lands = true;
-                        } else {
-                            clear_bit(r, h, ai);
+            // Only the jumps and arrivals the box still allows are looked at.
+            for a in 0..self.first_slot {
+                for w in 0..self.axes[a].words {
+                    let mut departs = r[a][w] & self.axes[a].jump_opts[w];
+                    while departs != 0 {
+                        let i = w * 64 + departs.trailing_zeros() as usize;
+                        departs &= departs - 1;
+                        let Opt::Play(m) = self.axes[a].opts[i] else { continue };
+                        let mi = m as usize;
+                        let bi = self.branch_index[mi];
+                        // A branch onto a playable board's current board needs that board played.
+                        let target_played = self.hop_axis[mi].is_none_or(|h| {
+                            let pass = self.axes[h].pass;
+                            r[h].iter().enumerate().any(|(w, &x)| {
+                                let x = if w == pass / 64 { x & !(1 << (pass % 64)) } else { x };
+                                x != 0
+                            })
+                        });
+                        if target_played {
+                            set_mask_bit(&mut allowed, bi);
+                        }
+                        let lands = (target_played && mask_bit(&landed, bi))
+                            || self.hop_axis[mi].is_some_and(|h| bit(r, h, self.arrive_index[mi]));
+                        if !lands {
+                            clear_bit(r, a, i);
                             changed = true;
                         }
                     }
-                }
-                if plays && !lands {
-                    clear_bit(r, src, pi);
-                    changed = true;
+                    let mut arrivals = r[a][w] & self.axes[a].arrive_opts[w];
+                    while arrivals != 0 {
+                        let i = w * 64 + arrivals.trailing_zeros() as usize;
+                        arrivals &= arrivals - 1;
+                        let Opt::Arrive(m) = self.axes[a].opts[i] else { continue };
+                        let mi = m as usize;
+                        if !bit(r, self.src_axis[mi], self.play_index[mi]) {
+                            clear_bit(r, a, i);
+                            changed = true;
+                        }
+                    }
                 }
             }
             for s in slots.clone() {
