@@ -40,6 +40,10 @@ const HARD: &[(&str, &str)] = &[
         "tricky-nonmate (3 start timelines)",
         include_str!("../crates/notation/tests/data/corpus/tools-v2/tricky-nonmate.5dpgn"),
     ),
+    (
+        "engine vs random (34 timelines, in check)",
+        include_str!("../tests/data/hard-random-game-34-timelines.5dpgn"),
+    ),
 ];
 
 /// A middle-game board: the Kiwipete position (unmoved flags as its FEN implies).
@@ -235,7 +239,7 @@ pub fn run(args: &[String]) -> Result<()> {
     // Perft from the standard start.
     println!();
     let start = Position::standard();
-    for depth in 1..=if quick { 3 } else { 4 } {
+    for depth in 1..=4 {
         let t = Instant::now();
         let n = start.perft(depth, Budget::UNLIMITED).unwrap_or(0);
         println!(
