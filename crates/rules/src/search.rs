@@ -184,8 +184,9 @@ pub struct LegalActions {
     /// touching boards a candidate adds need looking for.
     base_ends: Vec<i32>,
     base_attacked: bool,
-    /// Scratch space for the options of the point under test.
+    /// Scratch space for the options of the point under test, and for box tightening.
     opts_buf: Vec<Opt>,
+    scratch: (Bits, Bits),
 }
 
 /// A box whose axes but one hold a single option: the candidates along the free axis.
@@ -427,6 +428,7 @@ impl LegalActions {
             base_ends,
             base_attacked,
             opts_buf: Vec::new(),
+            scratch: (Vec::new(), Vec::new()),
             exhausted: false,
             stats: [0; 10],
         }
@@ -529,7 +531,14 @@ impl LegalActions {
     /// once, new timelines in order without gaps, at least one move), without splitting it:
     /// the points removed all fail one of those rules, whatever the other axes choose. Returns
     /// `false` if no point can be consistent.
-    fn tighten(&self, r: &mut Region) -> bool {
+    fn tighten(&mut self, r: &mut Region) -> bool {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let feasible = self.tighten_with(r, &mut scratch);
+        self.scratch = scratch;
+        feasible
+    }
+
+    fn tighten_with(&self, r: &mut Region, scratch: &mut (Bits, Bits)) -> bool {
         let slots = self.first_slot..self.axes.len();
         loop {
             let mut changed = false;
@@ -543,8 +552,11 @@ impl LegalActions {
             }
             // Every slot allows the same options: no timeline, or one of the jumps.
             let words = self.axes.get(self.first_slot).map_or(0, |a| a.words);
-            let mut allowed: Bits = vec![0; words];
-            let mut landed: Bits = vec![0; words];
+            let (allowed, landed) = scratch;
+            allowed.clear();
+            allowed.resize(words, 0);
+            landed.clear();
+            landed.resize(words, 0);
             if words > 0 {
                 allowed[0] = 1;
                 for s in slots.clone() {
@@ -572,9 +584,9 @@ impl LegalActions {
                             })
                         });
                         if target_played {
-                            set_mask_bit(&mut allowed, bi);
+                            set_mask_bit(allowed, bi);
                         }
-                        let lands = (target_played && mask_bit(&landed, bi))
+                        let lands = (target_played && mask_bit(landed, bi))
                             || self.hop_axis[mi].is_some_and(|h| bit(r, h, self.arrive_index[mi]));
                         if !lands {
                             clear_bit(r, a, i);
@@ -595,8 +607,8 @@ impl LegalActions {
                 }
             }
             for s in slots.clone() {
-                if r[s].iter().zip(&allowed).any(|(x, a)| x & !a != 0) {
-                    for (x, a) in Arc::make_mut(&mut r[s]).iter_mut().zip(&allowed) {
+                if r[s].iter().zip(allowed.iter()).any(|(x, a)| x & !a != 0) {
+                    for (x, a) in Arc::make_mut(&mut r[s]).iter_mut().zip(allowed.iter()) {
                         *x &= a;
                     }
                     changed = true;
