@@ -729,9 +729,12 @@ pub fn run_match(config: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> R
                     .and_then(|_| f.flush())
                     .map_err(|e| MatchError::Io(e.to_string()))?;
             }
-            let sprt = config
-                .sprt
-                .map(|s| sprt_status(&s, result.wins, result.draws, result.losses));
+            // A crossed bound is final: games already under way when the match is told to stop
+            // still count in W/D/L, but do not reopen the test.
+            let sprt = config.sprt.map(|s| match result.sprt {
+                Some(decided @ (SprtStatus::H0(_) | SprtStatus::H1(_))) => decided,
+                _ => sprt_status(&s, result.wins, result.draws, result.losses),
+            });
             result.sprt = sprt;
             if matches!(sprt, Some(SprtStatus::H0(_) | SprtStatus::H1(_))) {
                 stop.store(true, Ordering::Relaxed);
