@@ -1,6 +1,6 @@
 //! Per-board move generation and attack detection through time and timelines.
 
-use crate::board::Board;
+use crate::board::{BitIter, Board};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{BoardId, Color, Coord, Piece, Role, Size, Square};
@@ -224,10 +224,7 @@ impl Position {
     pub fn moves_from(&self, id: BoardId, out: &mut Vec<Move>) {
         let Some(board) = self.board(id) else { return };
         let steps = self.board_steps(id);
-        let mut own = board.occupied_by(id.color());
-        while own != 0 {
-            let i = own.trailing_zeros() as usize;
-            own &= own - 1;
+        for i in BitIter(board.occupied_by(id.color())) {
             let sq = Square::from_index(i);
             let piece = board.get(sq).expect("occupied square");
             self.gen_piece_moves(Coord { board: id, square: sq }, piece, steps, out);
@@ -303,10 +300,8 @@ impl Position {
         let home = self.board(from.board).expect("source board");
         // Within the board.
         let own = home.occupied_by(mover);
-        let mut targets = d.spatial_targets(from.square.index(), home.occupied(), size.area()) & !own;
-        while targets != 0 {
-            let i = targets.trailing_zeros() as usize;
-            targets &= targets - 1;
+        let targets = d.spatial_targets(from.square.index(), home.occupied(), size.area()) & !own;
+        for i in BitIter(targets) {
             let sq = Square::from_index(i);
             out.push(Move {
                 from,
@@ -538,11 +533,9 @@ impl Position {
         let victim = attacker.other();
         let size = self.size();
         let targets = self.royal_targets(attacker);
-        let mut royals = if only_steps.is_some() { 0 } else { board.royals(victim) };
+        let royals = if only_steps.is_some() { 0 } else { board.royals(victim) };
         // Royal pieces on this very board: look backwards from each of them.
-        while royals != 0 {
-            let i = royals.trailing_zeros() as usize;
-            royals &= royals - 1;
+        for i in BitIter(royals) {
             let target = Square::from_index(i);
             path.clear();
             if let Some((sq, piece)) = in_board_attacker(board, target, attacker, size, path, id) {
@@ -559,11 +552,8 @@ impl Position {
         }
         // Attacks leaving the board, by the pieces whose reach meets a royal square of some
         // board (the neighbouring boards are looked up once, for the first such piece).
-        let mut own = board.occupied_by(attacker);
         let mut steps = None;
-        while own != 0 {
-            let i = own.trailing_zeros() as usize;
-            own &= own - 1;
+        for i in BitIter(board.occupied_by(attacker)) {
             let sq = Square::from_index(i);
             let piece = board.get(sq).expect("occupied");
             if cross_board_reach(piece, sq) & targets == 0 {
@@ -672,10 +662,7 @@ impl Position {
         let (x0, y0) = (from.square.x(), from.square.y());
         let (l0, t0) = (from.board.l, from.board.t);
         // Only the groups whose first step finds a board.
-        let mut live = steps & d.step_mask;
-        while live != 0 {
-            let b = live.trailing_zeros() as usize;
-            live &= live - 1;
+        for b in BitIter(u64::from(steps & d.step_mask)) {
             let (dt, dl, dxys) = &d.groups[d.group_at[b] as usize];
             let mut alive: u32 = (1u32 << dxys.len()) - 1;
             let mut k = 1;

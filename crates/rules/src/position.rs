@@ -1,6 +1,6 @@
 //! The multiverse: timelines of boards, the side to move and the action being built.
 
-use crate::board::{place_hash, Board};
+use crate::board::{place_hash, BitIter, Board};
 use crate::error::{IllegalMove, SetupError, SubmitError};
 use crate::moves::{Move, MoveKind};
 use crate::types::{timeline_label, BoardId, Color, Coord, Piece, Role, Size, Square};
@@ -105,10 +105,7 @@ impl RoyalTargets {
     /// Adds (`add`) or removes a board at half-turn `t`.
     fn update(&mut self, t: i32, board: &Board, add: bool) {
         let c = Color::of_time(t);
-        let mut royals = board.royals(c.other());
-        while royals != 0 {
-            let i = royals.trailing_zeros() as usize;
-            royals &= royals - 1;
+        for i in BitIter(board.royals(c.other())) {
             let n = &mut self.count[c.index()][i];
             if add {
                 *n += 1;

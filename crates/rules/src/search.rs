@@ -14,7 +14,7 @@
 //! The work is counted in candidate tests; a [`Budget`] caps it, and an exhausted budget gives
 //! an "unknown" answer, never a guess.
 
-use crate::board::Board;
+use crate::board::{BitIter, Board};
 use crate::movegen::Attack;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
@@ -219,7 +219,11 @@ fn set_mask_bit(m: &mut Bits, i: usize) {
 }
 
 fn first_bit(r: &Region, a: usize) -> Option<usize> {
-    r[a].iter()
+    first_set(&r[a])
+}
+
+fn first_set(bits: &Bits) -> Option<usize> {
+    bits.iter()
         .enumerate()
         .find_map(|(w, &v)| (v != 0).then(|| w * 64 + v.trailing_zeros() as usize))
 }
@@ -568,10 +572,8 @@ impl LegalActions {
             // Only the jumps and arrivals the box still allows are looked at.
             for a in 0..self.first_slot {
                 for w in 0..self.axes[a].words {
-                    let mut departs = r[a][w] & self.axes[a].jump_opts[w];
-                    while departs != 0 {
-                        let i = w * 64 + departs.trailing_zeros() as usize;
-                        departs &= departs - 1;
+                    for b in BitIter(r[a][w] & self.axes[a].jump_opts[w]) {
+                        let i = w * 64 + b;
                         let Opt::Play(m) = self.axes[a].opts[i] else { continue };
                         let mi = m as usize;
                         let bi = self.branch_index[mi];
@@ -593,10 +595,8 @@ impl LegalActions {
                             changed = true;
                         }
                     }
-                    let mut arrivals = r[a][w] & self.axes[a].arrive_opts[w];
-                    while arrivals != 0 {
-                        let i = w * 64 + arrivals.trailing_zeros() as usize;
-                        arrivals &= arrivals - 1;
+                    for b in BitIter(r[a][w] & self.axes[a].arrive_opts[w]) {
+                        let i = w * 64 + b;
                         let Opt::Arrive(m) = self.axes[a].opts[i] else { continue };
                         let mi = m as usize;
                         if !bit(r, self.src_axis[mi], self.play_index[mi]) {
@@ -1140,11 +1140,7 @@ impl LegalActions {
 impl LegalActions {
     /// Tests the next candidate of a line; keeps the line for later calls unless it is done.
     fn step_line(&mut self, mut line: Line) -> Option<Vec<Move>> {
-        let i = line
-            .rest
-            .iter()
-            .enumerate()
-            .find_map(|(w, &v)| (v != 0).then(|| w * 64 + v.trailing_zeros() as usize))?;
+        let i = first_set(&line.rest)?;
         line.rest[i / 64] &= !(1 << (i % 64));
         line.point[line.axis] = i;
         self.tests += 1;
