@@ -493,7 +493,7 @@ impl Engine {
         let t = limits.time_limits(pos.to_move(), overhead);
         let at = |d: Option<Duration>| d.map(|d| start + d);
         let result = match self.opts.bot {
-            Bot::AlphaBeta => self.search_alphabeta(pos, limits, start, on_info),
+            Bot::AlphaBeta => self.search_alphabeta(pos, limits, &t, start, on_info),
             Bot::Greedy | Bot::Random => self.search_simple(pos, at(t.hard), at(t.emergency), start),
         };
         self.stop.store(false, Ordering::Relaxed);
@@ -504,11 +504,10 @@ impl Engine {
         &mut self,
         pos: &Position,
         limits: &Limits,
+        t: &TimeLimits,
         start: Instant,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let overhead = Duration::from_millis(self.opts.move_overhead_ms);
-        let t = limits.time_limits(pos.to_move(), overhead);
         let at = |d: Option<Duration>| d.map(|d| start + d);
         let cap = self.opts.action_cap.max(1);
         let params = Params {
