@@ -4,20 +4,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, startServer, freshDb, board, square, move, submit, gameId, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, board, square, move, submit, gameId, SHOTS } from './helpers.mjs';
 
-let server = null, browser, page, errors, BASE;
+let session, page, errors, BASE;
 
 before(async () => {
-  if (process.env.BASE_URL) BASE = process.env.BASE_URL;
-  else { server = await startServer(freshDb()); BASE = server.url; }
-  ({ ctx: browser, page, errors } = await launch());
+  session = await openSession();
+  ({ page, errors, BASE } = session);
 });
 
-after(async () => {
-  await browser?.close();
-  if (server) await server.stop();
-});
+after(() => closeSession(session));
 
 async function importText(text) {
   await page.getByRole('button', { name: 'Import', exact: true }).click();

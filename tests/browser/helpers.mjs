@@ -105,3 +105,21 @@ export function gameId(page) {
   const m = page.url().match(/#\/game\/(\d+)/);
   return m ? Number(m[1]) : null;
 }
+
+// A server (a fresh one on a fresh database, or the one at BASE_URL) and a browser page, for
+// one test file: call in before(), and closeSession in after().
+export async function openSession() {
+  let server = null;
+  let BASE = process.env.BASE_URL;
+  if (!BASE) {
+    server = await startServer(freshDb());
+    BASE = server.url;
+  }
+  const { ctx, page, errors } = await launch();
+  return { server, browser: ctx, page, errors, BASE };
+}
+
+export async function closeSession(session) {
+  await session?.browser?.close();
+  if (session?.server) await session.server.stop();
+}

@@ -7,21 +7,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, startServer, freshDb, board, square, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, board, square, SHOTS } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-let server = null, browser, page, errors, BASE;
+let session, page, errors, BASE;
 
 before(async () => {
-  if (process.env.BASE_URL) BASE = process.env.BASE_URL;
-  else { server = await startServer(freshDb()); BASE = server.url; }
-  ({ ctx: browser, page, errors } = await launch());
+  session = await openSession();
+  ({ page, errors, BASE } = session);
 });
 
-after(async () => {
-  await browser?.close();
-  if (server) await server.stop();
-});
+after(() => closeSession(session));
 
 async function create(body) {
   const res = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
