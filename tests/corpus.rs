@@ -258,3 +258,96 @@ fn hard_random_position_is_decided() {
     assert!(!after.in_check());
     assert!(action.iter().any(|m| m.is_jump()));
 }
+
+/// Final positions of five games of a 1000-game match over all variants. Before options that
+/// leave a royal piece capturable on their own board were pruned, the search spent 200,000
+/// candidate tests on each of the first three without an answer (40 s and more), and the
+/// engines answered `nobestmove` in time trouble.
+#[test]
+fn hard_match_games_are_decided_at_once() {
+    let cases = [
+        ("match-game-312.5dpgn", 26, "ongoing"),
+        ("match-game-359.5dpgn", 17, "checkmate"),
+        ("match-game-514.5dpgn", 32, "ongoing"),
+        ("match-game-786.5dpgn", 64, "ongoing"),
+        ("match-game-994.5dpgn", 32, "ongoing"),
+    ];
+    for (file, timelines, verdict) in cases {
+        let path = format!("{}/tests/data/hard-match-games/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let pos = load(&text).unwrap().game.position().clone();
+        assert_eq!(pos.timeline_count(), timelines, "{file}");
+        assert!(pos.in_check(), "{file}");
+        let outcome = pos.outcome(Budget::tests(1_000));
+        assert_eq!(outcome.name(), verdict, "{file}");
+        if let Outcome::Ongoing(action) = outcome {
+            let mut after = pos.clone();
+            for m in &action {
+                after.play(m).unwrap();
+            }
+            after.can_submit().unwrap();
+        }
+        // Counting a thousand actions takes a few thousand candidate tests, not millions.
+        let mut search = pos.legal_actions(Budget::tests(20_000));
+        let cap = if verdict == "ongoing" { 1000 } else { 1 };
+        let found = search.count_up_to(cap);
+        assert!(
+            !search.exhausted(),
+            "{file}: {found} actions in {} tests",
+            search.tests()
+        );
+        assert_eq!(found, if verdict == "ongoing" { 1000 } else { 0 }, "{file}");
+    }
+}
+
+/// What `chess5d analyze --all-positions --count-actions 1000` does, on every position of every
+/// game of the corpus that loads (the notation tests list the records that do not): each count
+/// is decided within the default budget and agrees with the outcome.
+#[test]
+fn every_corpus_position_is_counted_to_a_thousand() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if !matches!(path.extension().and_then(|e| e.to_str()), Some("md" | "tsv")) {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(std::path::Path::new(CORPUS), &mut files);
+    files.sort();
+    let (mut games, mut positions, mut ended) = (0, 0, 0);
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let Ok(loaded) = load(&text) else { continue };
+        games += 1;
+        let mut pos = loaded.game.start().clone();
+        let mut actions = loaded.game.actions().iter();
+        loop {
+            positions += 1;
+            let count = pos.count_actions(1000, Budget::DEFAULT);
+            let outcome = pos.outcome(Budget::DEFAULT);
+            let at = format!("{} after {positions} positions", path.display());
+            match (count, &outcome) {
+                (chess5d_rules::ActionCount::Exact(0), Outcome::Checkmate | Outcome::Stalemate) => ended += 1,
+                (
+                    chess5d_rules::ActionCount::Exact(n) | chess5d_rules::ActionCount::AtLeast(n),
+                    Outcome::Ongoing(_),
+                ) => {
+                    assert!(n > 0, "{at}")
+                }
+                _ => panic!("{at}: count {count:?}, outcome {}", outcome.name()),
+            }
+            let Some(action) = actions.next() else { break };
+            for m in &action.moves {
+                pos.play_unchecked(m);
+            }
+            pos.submit_unchecked();
+        }
+    }
+    assert!(games > 150, "{games} games");
+    assert!(positions > 1400, "{positions} positions");
+    assert!(ended > 10, "{ended} ended positions");
+}

@@ -780,66 +780,135 @@ fn cross_board_reach(piece: Piece, sq: Square) -> u64 {
     table[role as usize - 1][sq.index()]
 }
 
+/// For each square of an 8x8 board, the squares from which some piece could capture on it
+/// without leaving the board: its lines and its knight squares.
+fn in_board_reach() -> &'static [u64; 64] {
+    static TABLE: OnceLock<[u64; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let rays = unit_rays();
+        let knight = &dirs(Role::Knight).leaps;
+        std::array::from_fn(|i| rays.iter().fold(knight[i], |m, r| m | r[i]))
+    })
+}
+
 /// The attacker of colour `by` on this board that could capture on `target` without leaving the
 /// board, with the empty squares between (pushed onto `path`).
 fn in_board_attacker(
     board: &Board,
     target: Square,
     by: Color,
-    size: Size,
+    _size: Size,
     path: &mut Vec<Coord>,
     id: BoardId,
 ) -> Option<(Square, Piece)> {
-    let (x0, y0) = (target.x(), target.y());
-    let at = |x: i32, y: i32| -> Option<(Square, Piece)> {
-        if size.contains(x, y) {
-            let sq = Square::new(x as u8, y as u8);
-            board.get(sq).filter(|p| p.color() == by).map(|p| (sq, p))
-        } else {
-            None
-        }
+    // Squares off the board hold no pieces, so the 8x8 tables serve every size.
+    let theirs = board.occupied_by(by);
+    let t = target.index();
+    if theirs & in_board_reach()[t] == 0 {
+        return None;
+    }
+    let piece_at = |i: usize| {
+        (
+            Square::from_index(i),
+            board.get(Square::from_index(i)).expect("occupied square"),
+        )
     };
-    for (dx, dy) in [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)] {
-        if let Some(found) = at(x0 + dx, y0 + dy).filter(|(_, p)| p.role() == Role::Knight) {
-            return Some(found);
+    for i in BitIter(dirs(Role::Knight).leaps[t] & theirs) {
+        let (sq, p) = piece_at(i);
+        if p.role() == Role::Knight {
+            return Some((sq, p));
         }
     }
     let f = forward_y(by);
     for dx in [-1, 1] {
-        if let Some(found) = at(x0 + dx, y0 - f).filter(|(_, p)| p.role().is_pawnlike()) {
-            return Some(found);
+        let m = square_mask(target.x() + dx, target.y() - f) & theirs;
+        if m != 0 {
+            let (sq, p) = piece_at(m.trailing_zeros() as usize);
+            if p.role().is_pawnlike() {
+                return Some((sq, p));
+            }
         }
     }
-    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+    let rays = unit_rays();
+    let occupied = board.occupied();
+    for (d, &(dx, dy)) in UNIT_STEPS.iter().enumerate() {
+        let ray = rays[d][t];
+        let blockers = ray & occupied;
+        if blockers & theirs == 0 {
+            continue;
+        }
+        let first = if dy * 8 + dx > 0 {
+            blockers.trailing_zeros()
+        } else {
+            63 - blockers.leading_zeros()
+        } as usize;
+        if theirs >> first & 1 == 0 {
+            continue;
+        }
+        let (sq, p) = piece_at(first);
         let diagonal = dx != 0 && dy != 0;
-        let mut k = 1;
-        loop {
-            let (x, y) = (x0 + k * dx, y0 + k * dy);
-            if !size.contains(x, y) {
-                break;
-            }
-            let sq = Square::new(x as u8, y as u8);
-            if let Some(p) = board.get(sq) {
-                if p.color() == by {
-                    let r = p.role();
-                    let slider = matches!(r, Role::Queen | Role::RoyalQueen | Role::Princess)
-                        || (diagonal && r == Role::Bishop)
-                        || (!diagonal && r == Role::Rook);
-                    if slider || (k == 1 && matches!(r, Role::King | Role::CommonKing)) {
-                        // The empty squares between, recorded only for the attack found.
-                        path.extend((1..k).map(|i| Coord {
-                            board: id,
-                            square: Square::new((x0 + i * dx) as u8, (y0 + i * dy) as u8),
-                        }));
-                        return Some((sq, p));
-                    }
-                }
-                break;
-            }
-            k += 1;
+        let r = p.role();
+        let slider = matches!(r, Role::Queen | Role::RoyalQueen | Role::Princess)
+            || (diagonal && r == Role::Bishop)
+            || (!diagonal && r == Role::Rook);
+        let between = ray & !rays[d][first] & !(1u64 << first);
+        if slider || (between == 0 && matches!(r, Role::King | Role::CommonKing)) {
+            // The empty squares between, recorded only for the attack found.
+            path.extend(BitIter(between).map(|i| Coord {
+                board: id,
+                square: Square::from_index(i),
+            }));
+            return Some((sq, p));
         }
     }
     None
+}
+
+/// The pieces of `color` that stand between one of its royal pieces and an enemy piece sliding
+/// along that line on this board: the only non-royal pieces whose leaving can expose a royal
+/// piece on the board.
+pub(crate) fn shielding_in_board(board: &Board, color: Color) -> u64 {
+    let rays = unit_rays();
+    let occupied = board.occupied();
+    let (ours, theirs) = (board.occupied_by(color), board.occupied_by(color.other()));
+    let nearest = |blockers: u64, d: usize| {
+        let (dx, dy) = UNIT_STEPS[d];
+        if dy * 8 + dx > 0 {
+            blockers.trailing_zeros() as usize
+        } else {
+            63 - blockers.leading_zeros() as usize
+        }
+    };
+    let mut out = 0;
+    for r in BitIter(board.royals(color)) {
+        for (d, &(dx, dy)) in UNIT_STEPS.iter().enumerate() {
+            let blockers = rays[d][r] & occupied;
+            if blockers & theirs == 0 {
+                continue;
+            }
+            let first = nearest(blockers, d);
+            if ours >> first & 1 == 0 {
+                continue;
+            }
+            let beyond = blockers & rays[d][first];
+            if beyond == 0 {
+                continue;
+            }
+            let second = nearest(beyond, d);
+            if theirs >> second & 1 == 0 {
+                continue;
+            }
+            let role = board.get(Square::from_index(second)).expect("occupied square").role();
+            let diagonal = dx != 0 && dy != 0;
+            if matches!(role, Role::Queen | Role::RoyalQueen | Role::Princess)
+                || (diagonal && role == Role::Bishop)
+                || (!diagonal && role == Role::Rook)
+            {
+                out |= 1 << first;
+            }
+        }
+    }
+    out
 }
 
 /// Whether a piece of colour `by` standing on this board could capture on `sq` without leaving

@@ -11,15 +11,44 @@
 //! removes that whole box at once. Legal points are yielded and removed one by one, so each
 //! legal action comes out exactly once.
 //!
+//! Before the search, options that fail whatever the other axes choose are dropped: every board
+//! an action makes is final (the opponent moves next on it), so a move, arrival or new timeline
+//! whose own board leaves a royal piece of the mover capturable from that board is never part
+//! of a legal action.
+//!
 //! The work is counted in candidate tests; a [`Budget`] caps it, and an exhausted budget gives
 //! an "unknown" answer, never a guess.
 
 use crate::board::{BitIter, Board};
-use crate::movegen::Attack;
+use crate::movegen::{attacked_in_board, shielding_in_board, Attack};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{BoardId, Color, Coord, Piece, Square};
 use std::sync::Arc;
+
+/// Hashing for keys that are already well mixed (position hashes) or small: one multiply
+/// instead of SipHash, which showed in profiles.
+#[derive(Clone, Copy, Debug, Default)]
+struct MixHasher(u64);
+
+impl std::hash::Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+    fn write_i32(&mut self, x: i32) {
+        self.write_u64(x as u32 as u64);
+    }
+}
+
+type MixState = std::hash::BuildHasherDefault<MixHasher>;
 
 /// How much work a search may do, counted in candidate actions tested.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,17 +184,20 @@ pub struct LegalActions {
     /// Axis of each jump's landing board if that board is playable by the mover.
     hop_axis: Vec<Option<usize>>,
     axes: Vec<Axis>,
-    board_axis_of_line: std::collections::HashMap<i32, usize>,
+    /// The board axis of each timeline that has one (index `l - base_min`).
+    board_axis_of_line: Vec<Option<usize>>,
     first_slot: usize,
     /// The jumps among the moves.
     jumps: Vec<u32>,
+    /// Runs of slot options `lo..hi` that are branches from one board axis: `(axis, lo, hi)`.
+    branch_opts: Vec<(usize, usize, usize)>,
     boxes: Vec<Region>,
     base_moves: usize,
     base_min: i32,
     base_max: i32,
     budget: u64,
     tests: u64,
-    yielded: std::collections::HashSet<u64>,
+    yielded: std::collections::HashSet<u64, MixState>,
     /// Per move: its option index on its source axis, on its landing axis (hops), and on every
     /// slot (`usize::MAX` where it has none).
     play_index: Vec<usize>,
@@ -222,6 +254,24 @@ fn first_bit(r: &Region, a: usize) -> Option<usize> {
     first_set(&r[a])
 }
 
+/// Whether any of the bits `lo..hi` is set.
+fn any_in_range(bits: &Bits, lo: usize, hi: usize) -> bool {
+    if lo >= hi {
+        return false;
+    }
+    let (wl, wh) = (lo / 64, (hi - 1) / 64);
+    (wl..=wh).any(|w| {
+        let mut x = bits[w];
+        if w == wl {
+            x &= !0u64 << (lo % 64);
+        }
+        if w == wh {
+            x &= !0u64 >> (63 - (hi - 1) % 64);
+        }
+        x != 0
+    })
+}
+
 fn first_set(bits: &Bits) -> Option<usize> {
     bits.iter()
         .enumerate()
@@ -269,6 +319,43 @@ fn board_after(base: &Board, opt: Opt, moves: &[Move], sq: Square) -> Option<Opt
     }
 }
 
+/// The board a board option makes from its board `base` (an arrival: `base` is the landing board).
+fn result_board(base: &Board, opt: Opt, moves: &[Move]) -> Board {
+    let mut b = base.clone();
+    match opt {
+        Opt::Pass | Opt::Branch(_) => {}
+        Opt::Arrive(m) => return arrival_board(base, &moves[m as usize]),
+        Opt::Play(m) => {
+            let m = &moves[m as usize];
+            b.set(m.from.square, None);
+            if !m.is_jump() {
+                match m.kind {
+                    MoveKind::EnPassant => {
+                        if let Some((_, pawn)) = base.en_passant() {
+                            b.set(pawn, None);
+                        }
+                    }
+                    MoveKind::Castle { rook_from, rook_to } => {
+                        let rook = b.get(rook_from);
+                        b.set(rook_from, None);
+                        b.set(rook_to, rook.map(Piece::moved));
+                    }
+                    _ => {}
+                }
+                b.set(m.to.square, Some(placed(m)));
+            }
+        }
+    }
+    b
+}
+
+/// The board a jump makes where it lands, from the board it lands on.
+fn arrival_board(target: &Board, m: &Move) -> Board {
+    let mut b = target.clone();
+    b.set(m.to.square, Some(placed(m)));
+    b
+}
+
 #[inline]
 fn placed(m: &Move) -> Piece {
     match m.promotion {
@@ -292,12 +379,13 @@ impl LegalActions {
         let mover = pos.to_move();
         let mandatory = pos.mandatory_boards();
         let mut axes = Vec::new();
-        let mut board_axis_of_line = std::collections::HashMap::new();
+        let (base_min, base_max) = (pos.min_timeline(), pos.max_timeline());
+        let mut board_axis_of_line = vec![None; (base_max - base_min + 1) as usize];
         let mut moves: Vec<Move> = Vec::new();
         let mut src_axis = Vec::new();
         for id in pos.playable_boards() {
             let is_mandatory = mandatory.contains(&id);
-            board_axis_of_line.insert(id.l, axes.len());
+            board_axis_of_line[(id.l - base_min) as usize] = Some(axes.len());
             let mut list = Vec::new();
             pos.moves_from(id, &mut list);
             // Physical moves before jumps: they are tried first.
@@ -330,7 +418,7 @@ impl LegalActions {
             jumping_axes.insert(src_axis[i]);
             jumps.push(i as u32);
             if pos.is_playable(m.to.board) {
-                let a = board_axis_of_line[&m.to.board.l];
+                let a = board_axis_of_line[(m.to.board.l - base_min) as usize].expect("playable board axis");
                 hop_axis[i] = Some(a);
                 axes[a].opts.push(Opt::Arrive(i as u32));
             }
@@ -389,24 +477,91 @@ impl LegalActions {
                 }
             }
         }
+        // Jumps are listed board by board, so each board's branches are a run of slot options.
+        let mut branch_opts: Vec<(usize, usize, usize)> = Vec::new();
+        if let Some(slot) = axes.get(first_slot) {
+            for (i, o) in slot.opts.iter().enumerate() {
+                let Opt::Branch(m) = *o else { continue };
+                let a = src_axis[m as usize];
+                match branch_opts.last_mut() {
+                    Some((b, _, hi)) if *b == a && *hi == i => *hi = i + 1,
+                    _ => branch_opts.push((a, i, i + 1)),
+                }
+            }
+        }
+        let base_moves = pos.action_len();
+        let single = (first_slot == 1 && base_moves == 0).then_some(0);
+        // Every board an action makes is final (the opponent moves next on it), so an option
+        // whose own board leaves a royal piece capturable from that board fails in every
+        // candidate: it is removed before the search (a single board tests each move anyway).
+        let size = pos.size();
+        let opponent = mover.other();
+        let selfcheck = |board: &Board| {
+            BitIter(board.royals(mover)).any(|i| attacked_in_board(board, Square::from_index(i), opponent, size))
+        };
+        // Cheap filters first: a board whose royal pieces are safe stays safe when a piece of
+        // the mover lands on it (unless royal), or when a piece leaves a square that does not
+        // shield a royal piece from a slider.
+        let mut attacked_before: std::collections::HashMap<BoardId, bool, MixState> = Default::default();
+        let mut royal_attacked_on = |id: BoardId| {
+            *attacked_before
+                .entry(id)
+                .or_insert_with(|| pos.board(id).is_some_and(&selfcheck))
+        };
+        let doomed_arrival = |origin: &Board, m: &Move, origin_attacked: bool| {
+            (origin_attacked || placed(m).role().is_royal()) && selfcheck(&arrival_board(origin, m))
+        };
+        let doomed_branch: Vec<bool> = if single.is_some() {
+            Vec::new()
+        } else {
+            moves
+                .iter()
+                .map(|m| {
+                    m.is_jump()
+                        && pos.board(m.to.board).is_some_and(|origin| {
+                            let attacked = royal_attacked_on(m.to.board);
+                            doomed_arrival(origin, m, attacked)
+                        })
+                })
+                .collect()
+        };
         let full: Region = axes
             .iter()
             .map(|axis| {
                 let mut bits = vec![0u64; axis.words];
-                for i in 0..axis.opts.len() {
-                    set_mask_bit(&mut bits, i);
+                let base = match axis.kind {
+                    AxisKind::Board { id, .. } if single.is_none() => pos
+                        .board(id)
+                        .map(|b| (b, royal_attacked_on(id), shielding_in_board(b, mover))),
+                    _ => None,
+                };
+                for (i, &o) in axis.opts.iter().enumerate() {
+                    let doomed = match (o, base) {
+                        _ if single.is_some() => false,
+                        (Opt::Branch(m), _) => doomed_branch[m as usize],
+                        (Opt::Arrive(m), Some((b, attacked, _))) => doomed_arrival(b, &moves[m as usize], attacked),
+                        (Opt::Play(m), Some((b, attacked, shielding))) => {
+                            let mv = &moves[m as usize];
+                            let exposes = attacked
+                                || mv.piece.role().is_royal()
+                                || mv.kind == MoveKind::EnPassant
+                                || shielding >> mv.from.square.index() & 1 != 0;
+                            exposes && selfcheck(&result_board(b, o, &moves))
+                        }
+                        _ => false,
+                    };
+                    if !doomed {
+                        set_mask_bit(&mut bits, i);
+                    }
                 }
                 Arc::new(bits)
             })
             .collect();
-        let base_moves = pos.action_len();
         let base_ends = pos
             .timelines()
             .map(|l| pos.timeline_end(l).expect("timeline"))
             .collect();
         let base_attacked = pos.find_attack(mover.other()).is_some();
-        let (base_min, base_max) = (pos.min_timeline(), pos.max_timeline());
-        let single = (first_slot == 1 && base_moves == 0).then_some(0);
         LegalActions {
             pos,
             mover,
@@ -417,13 +572,14 @@ impl LegalActions {
             board_axis_of_line,
             first_slot,
             jumps,
+            branch_opts,
             boxes: vec![full],
             base_moves,
             base_min,
             base_max,
             budget: budget.tests,
             tests: 0,
-            yielded: std::collections::HashSet::new(),
+            yielded: std::collections::HashSet::default(),
             play_index,
             arrive_index,
             branch_index,
@@ -554,6 +710,17 @@ impl LegalActions {
                     changed = true;
                 }
             }
+            // And a slot after one left empty stays empty.
+            for s in self.first_slot + 1..self.axes.len() {
+                let prev_empty = r[s - 1][0] == 1 && r[s - 1][1..].iter().all(|&w| w == 0);
+                let filled = r[s][0] & !1 != 0 || r[s][1..].iter().any(|&w| w != 0);
+                if prev_empty && filled {
+                    let bits = Arc::make_mut(&mut r[s]);
+                    bits[0] &= 1;
+                    bits[1..].iter_mut().for_each(|w| *w = 0);
+                    changed = true;
+                }
+            }
             // Every slot allows the same options: no timeline, or one of the jumps.
             let words = self.axes.get(self.first_slot).map_or(0, |a| a.words);
             let (allowed, landed) = scratch;
@@ -643,13 +810,13 @@ impl LegalActions {
     /// A source board for each slot in `required`, all different, each able to play a jump the
     /// slot allows; `None` if there is no such matching.
     fn slot_matching(&self, r: &Region, required: &[usize]) -> Option<Vec<usize>> {
+        // The boards each slot can take a jump from: those whose branches meet the slot's options.
         let sources: Vec<Vec<usize>> = required
             .iter()
             .map(|&s| {
                 let mut v: Vec<usize> = Vec::new();
-                for &m in &self.jumps {
-                    let a = self.src_axis[m as usize];
-                    if bit(r, s, self.branch_index[m as usize]) && !v.contains(&a) {
+                for &(a, lo, hi) in &self.branch_opts {
+                    if v.last() != Some(&a) && any_in_range(&r[s], lo, hi) {
                         v.push(a);
                     }
                 }
@@ -657,61 +824,61 @@ impl LegalActions {
             })
             .collect();
         // Kuhn's augmenting paths: tiny graphs (at most one slot per jumping board).
-        let mut owner: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
-        fn augment(
-            k: usize,
-            sources: &[Vec<usize>],
-            owner: &mut std::collections::HashMap<usize, usize>,
-            seen: &mut Vec<usize>,
-        ) -> bool {
+        let mut owner: Vec<Option<usize>> = vec![None; self.first_slot];
+        fn augment(k: usize, sources: &[Vec<usize>], owner: &mut [Option<usize>], seen: &mut [bool]) -> bool {
             for &a in &sources[k] {
-                if seen.contains(&a) {
+                if seen[a] {
                     continue;
                 }
-                seen.push(a);
-                let free = match owner.get(&a) {
+                seen[a] = true;
+                let free = match owner[a] {
                     None => true,
-                    Some(&j) => augment(j, sources, owner, seen),
+                    Some(j) => augment(j, sources, owner, seen),
                 };
                 if free {
-                    owner.insert(a, k);
+                    owner[a] = Some(k);
                     return true;
                 }
             }
             false
         }
+        let mut seen = vec![false; self.first_slot];
         for k in 0..required.len() {
-            if !augment(k, &sources, &mut owner, &mut Vec::new()) {
+            seen.iter_mut().for_each(|x| *x = false);
+            if !augment(k, &sources, &mut owner, &mut seen) {
                 return None;
             }
         }
         let mut by_slot = vec![0; required.len()];
-        for (a, k) in owner {
-            by_slot[k] = a;
+        for (a, k) in owner.iter().enumerate() {
+            if let Some(k) = k {
+                by_slot[*k] = a;
+            }
         }
         Some(by_slot)
     }
 
-    /// A reason covering exactly the axes listed, each restricted to the given options.
-    fn reason_of(&self, parts: &[(usize, Vec<usize>)]) -> Reason {
-        parts
-            .iter()
-            .map(|(a, opts)| {
-                let axis = &self.axes[*a];
-                let mut r = vec![0u64; axis.words];
-                for &o in opts {
-                    set_mask_bit(&mut r, o);
-                }
-                (*a, r)
-            })
-            .collect()
+    /// The options `opts` of axis `a`, as bits.
+    fn only(&self, a: usize, opts: &[usize]) -> Bits {
+        let mut r = vec![0u64; self.axes[a].words];
+        for &o in opts {
+            set_mask_bit(&mut r, o);
+        }
+        r
     }
 
-    fn all_but(&self, a: usize, region: &Region, keep_out: &[usize]) -> Vec<usize> {
-        let axis = &self.axes[a];
-        (0..axis.opts.len())
-            .filter(|i| bit(region, a, *i) && !keep_out.contains(i))
-            .collect()
+    /// The options of axis `a` the box allows, but those in `keep_out`.
+    fn all_but(&self, a: usize, region: &Region, keep_out: &[usize]) -> Bits {
+        let mut r = region[a].to_vec();
+        for &o in keep_out {
+            r[o / 64] &= !(1 << (o % 64));
+        }
+        r
+    }
+
+    /// The reason that only the point itself fails.
+    fn point_reason(&self, point: &[usize]) -> Reason {
+        (0..self.axes.len()).map(|a| (a, self.only(a, &[point[a]]))).collect()
     }
 
     fn opt_index(&self, a: usize, o: Opt) -> Option<usize> {
@@ -738,9 +905,8 @@ impl LegalActions {
     fn test_opts(&mut self, region: &Region, point: &[usize], opts: &[Opt]) -> Result<(Vec<Move>, u64), Reason> {
         // At least one move.
         if self.base_moves == 0 && opts.iter().all(|o| *o == Opt::Pass) {
-            let parts: Vec<(usize, Vec<usize>)> = (0..self.axes.len()).map(|a| (a, vec![point[a]])).collect();
             self.stats[1] += 1;
-            return Err(self.reason_of(&parts));
+            return Err(self.point_reason(point));
         }
         // Every jump departs once and lands once.
         for a in 0..self.first_slot {
@@ -753,7 +919,7 @@ impl LegalActions {
                         .collect();
                     let landings = hop_ok as usize + slots.len();
                     if landings == 0 {
-                        let mut parts = vec![(a, vec![point[a]])];
+                        let mut parts = vec![(a, self.only(a, &[point[a]]))];
                         if let Some(h) = self.hop_axis[mi] {
                             let ai = self.opt_index(h, Opt::Arrive(m)).expect("arrive option");
                             parts.push((h, self.all_but(h, region, &[ai])));
@@ -763,28 +929,28 @@ impl LegalActions {
                             parts.push((s, self.all_but(s, region, &[bi])));
                         }
                         self.stats[2] += 1;
-                        return Err(self.reason_of(&parts));
+                        return Err(parts);
                     }
                     if landings > 1 {
                         let mut parts = Vec::new();
                         if hop_ok {
                             let h = self.hop_axis[mi].expect("hop");
-                            parts.push((h, vec![point[h]]));
+                            parts.push((h, self.only(h, &[point[h]])));
                         }
                         for &s in slots.iter().take(2 - parts.len()) {
-                            parts.push((s, vec![point[s]]));
+                            parts.push((s, self.only(s, &[point[s]])));
                         }
                         self.stats[3] += 1;
-                        return Err(self.reason_of(&parts));
+                        return Err(parts);
                     }
                 }
                 Opt::Arrive(m) => {
                     let src = self.src_axis[m as usize];
                     if opts[src] != Opt::Play(m) {
                         let pi = self.opt_index(src, Opt::Play(m)).expect("play option");
-                        let parts = vec![(a, vec![point[a]]), (src, self.all_but(src, region, &[pi]))];
+                        let parts = vec![(a, self.only(a, &[point[a]])), (src, self.all_but(src, region, &[pi]))];
                         self.stats[4] += 1;
-                        return Err(self.reason_of(&parts));
+                        return Err(parts);
                     }
                 }
                 _ => {}
@@ -807,33 +973,52 @@ impl LegalActions {
                             }
                         }
                     }
-                    let parts = vec![(s, branches), (src, self.all_but(src, region, &excluded))];
+                    let parts = vec![
+                        (s, self.only(s, &branches)),
+                        (src, self.all_but(src, region, &excluded)),
+                    ];
                     self.stats[5] += 1;
-                    return Err(self.reason_of(&parts));
+                    return Err(parts);
                 }
                 // A branch onto a playable board's current board needs that board played first:
                 // by a move within it, a hop, or a branch that created an earlier timeline.
                 if let Some(h) = self.hop_axis[mi] {
                     if opts[h] == Opt::Pass {
-                        let parts = vec![(s, vec![point[s]]), (h, vec![self.axes[h].pass])];
+                        let parts = vec![(s, self.only(s, &[point[s]])), (h, self.only(h, &[self.axes[h].pass]))];
                         self.stats[6] += 1;
-                        return Err(self.reason_of(&parts));
+                        return Err(parts);
                     }
                     if let Opt::Play(m2) = opts[h] {
-                        if let Some(later) = (s + 1..self.axes.len()).find(|&k| opts[k] == Opt::Branch(m2)) {
-                            let parts = vec![(s, vec![point[s]]), (later, vec![point[later]])];
+                        let m2i = m2 as usize;
+                        let lands_before = (self.first_slot..s).any(|k| opts[k] == Opt::Branch(m2))
+                            || self.hop_axis[m2i].is_some_and(|h2| opts[h2] == Opt::Arrive(m2));
+                        if self.moves[m2i].is_jump() && !lands_before {
+                            // The board is left by a jump that has not landed yet when this
+                            // branch is played: whether it lands later or never, the point fails.
+                            let mut parts = vec![(s, self.only(s, &[point[s]])), (h, self.only(h, &[point[h]]))];
+                            let bi = self.branch_index[m2i];
+                            for k in self.first_slot..s {
+                                parts.push((k, self.all_but(k, region, &[bi])));
+                            }
+                            if let Some(h2) = self.hop_axis[m2i] {
+                                let keep = self.all_but(h2, region, &[self.arrive_index[m2i]]);
+                                match parts.iter_mut().find(|(x, _)| *x == h2) {
+                                    Some((_, opts)) => opts.iter_mut().zip(&keep).for_each(|(o, k)| *o &= k),
+                                    None => parts.push((h2, keep)),
+                                }
+                            }
                             self.stats[7] += 1;
-                            return Err(self.reason_of(&parts));
+                            return Err(parts);
                         }
                     }
                 }
                 if s > self.first_slot && opts[s - 1] == Opt::Pass {
                     let parts = vec![
                         (s, self.all_but(s, region, &[self.axes[s].pass])),
-                        (s - 1, vec![self.axes[s - 1].pass]),
+                        (s - 1, self.only(s - 1, &[self.axes[s - 1].pass])),
                     ];
                     self.stats[8] += 1;
-                    return Err(self.reason_of(&parts));
+                    return Err(parts);
                 }
             }
         }
@@ -891,9 +1076,9 @@ impl LegalActions {
             .pos
             .mandatory_boards()
             .into_iter()
-            .find_map(|b| self.board_axis_of_line.get(&b.l).copied())
+            .find_map(|b| self.line_axis(b.l))
             .expect("a mandatory board left unplayed has an axis");
-        let mut parts = vec![(stuck, vec![point[stuck]])];
+        let mut parts = vec![(stuck, self.only(stuck, &[point[stuck]]))];
         let (base_min, base_max) = self.base_extremes();
         let stuck_l = match self.axes[stuck].kind {
             AxisKind::Board { id, .. } => id.l,
@@ -935,9 +1120,9 @@ impl LegalActions {
                     keep.push(i);
                 }
             }
-            parts.push((s, keep));
+            parts.push((s, self.only(s, &keep)));
         }
-        self.reason_of(&parts)
+        parts
     }
 
     fn base_extremes(&self) -> (i32, i32) {
@@ -961,9 +1146,15 @@ impl LegalActions {
         })
     }
 
+    /// The board axis of timeline `l`, if it has one.
+    fn line_axis(&self, l: i32) -> Option<usize> {
+        let i = usize::try_from(l - self.base_min).ok()?;
+        self.board_axis_of_line.get(i).copied().flatten()
+    }
+
     /// Which axis decides the board `id` of the played position, if any.
     fn axis_of_board(&self, id: BoardId) -> Option<usize> {
-        if let Some(&a) = self.board_axis_of_line.get(&id.l) {
+        if let Some(a) = self.line_axis(id.l) {
             if let AxisKind::Board { id: base, .. } = self.axes[a].kind {
                 return (id.t == base.t + 1).then_some(a);
             }
@@ -1034,9 +1225,9 @@ impl LegalActions {
                     }
                 }
             }
-            parts.push((a, keep));
+            parts.push((a, self.only(a, &keep)));
         }
-        self.reason_of(&parts)
+        parts
     }
 
     /// A board of the position before the point was played (boards never change, so the played
@@ -1047,15 +1238,28 @@ impl LegalActions {
 
     /// Removes one point from a box.
     fn subtract_point(&mut self, region: Region, point: &[usize]) {
+        // The point is legal, so its slots hold exactly the jumps that branch. Once the boards
+        // are fixed (they come first), a slot can only hold one of those not yet placed.
+        let mut unplaced: Bits = Vec::new();
+        if let Some(words) = self.axes.get(self.first_slot).map(|a| a.words) {
+            unplaced.resize(words, 0);
+            for &p in point.iter().skip(self.first_slot).filter(|&&p| p != 0) {
+                set_mask_bit(&mut unplaced, p);
+            }
+        }
         let mut cur = region;
         for (a, &p) in point.iter().enumerate() {
             let (pw, pb) = (p / 64, 1u64 << (p % 64));
-            let rest = cur[a]
-                .iter()
-                .enumerate()
-                .any(|(w, &x)| x & if w == pw { !pb } else { !0 } != 0);
+            let slot = a >= self.first_slot;
+            let rest = cur[a].iter().enumerate().any(|(w, &x)| {
+                let x = if slot { x & unplaced[w] } else { x };
+                x & if w == pw { !pb } else { !0 } != 0
+            });
             if rest {
                 let mut bits = (*cur[a]).clone();
+                if slot {
+                    bits.iter_mut().zip(&unplaced).for_each(|(b, u)| *b &= u);
+                }
                 bits[pw] &= !pb;
                 let mut outside = cur.clone();
                 outside[a] = Arc::new(bits);
@@ -1064,6 +1268,9 @@ impl LegalActions {
             let mut only = vec![0u64; cur[a].len()];
             only[pw] = pb;
             cur[a] = Arc::new(only);
+            if slot {
+                unplaced[pw] &= !pb;
+            }
         }
     }
 
@@ -1073,8 +1280,7 @@ impl LegalActions {
         let contains = reason.iter().all(|(a, mask)| mask_bit(mask, point[*a]));
         debug_assert!(contains, "reason does not contain its point");
         if !contains {
-            let parts: Vec<(usize, Vec<usize>)> = (0..self.axes.len()).map(|a| (a, vec![point[a]])).collect();
-            reason = self.reason_of(&parts);
+            reason = self.point_reason(point);
         }
         let mut cur = region;
         for (a, mask) in reason {
