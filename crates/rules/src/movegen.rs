@@ -553,7 +553,7 @@ impl Position {
         // Attacks leaving the board, by the pieces whose reach meets a royal square of some
         // board (the neighbouring boards are looked up once, for the first such piece).
         let mut steps = None;
-        for i in BitIter(board.occupied_by(attacker)) {
+        for i in BitIter(board.occupied_by(attacker) & cross_board_sources(targets)) {
             let sq = Square::from_index(i);
             let piece = board.get(sq).expect("occupied");
             if cross_board_reach(piece, sq) & targets == 0 {
@@ -778,6 +778,29 @@ fn cross_board_reach(piece: Piece, sq: Square) -> u64 {
             .collect()
     });
     table[role as usize - 1][sq.index()]
+}
+
+/// The squares from which some piece could reach one of `targets` by leaving its board: the
+/// union of [`cross_board_reach`] turned around, over all roles and both colours.
+fn cross_board_sources(targets: u64) -> u64 {
+    static TABLE: OnceLock<[u64; 64]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut inv = [0u64; 64];
+        for s in 0..64 {
+            let sq = Square::from_index(s);
+            let mut reach = 0;
+            for &role in Role::ALL.iter() {
+                for color in [Color::White, Color::Black] {
+                    reach |= cross_board_reach(Piece::new(role, color, false), sq);
+                }
+            }
+            for t in BitIter(reach) {
+                inv[t] |= 1 << s;
+            }
+        }
+        inv
+    });
+    BitIter(targets).fold(0, |m, t| m | table[t])
 }
 
 /// For each square of an 8x8 board, the squares from which some piece could capture on it

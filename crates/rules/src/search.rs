@@ -219,15 +219,24 @@ pub struct LegalActions {
     /// Scratch space for the options of the point under test, and for box tightening.
     opts_buf: Vec<Opt>,
     scratch: (Bits, Bits),
+    /// Set while counting: legal points are not turned into move lists.
+    counting: bool,
+    /// Shared one-option sets, made on first use (`singletons[axis][option]`).
+    singletons: Vec<Vec<Option<Arc<Bits>>>>,
 }
 
-/// A box whose axes but one hold a single option: the candidates along the free axis.
+/// A box whose axes but one hold a single option: the candidates along the free axis. With
+/// `derived`, the free axis is a board, the other boards are fixed to moves that are not jumps,
+/// and the slots are not fixed: each option then has one consistent filling of the slots (its
+/// new timeline if it is a branching jump, none otherwise), and every other point of the box
+/// is inconsistent.
 #[derive(Debug)]
 struct Line {
     region: Region,
     point: Vec<usize>,
     axis: usize,
     rest: Bits,
+    derived: bool,
 }
 
 #[inline]
@@ -562,6 +571,7 @@ impl LegalActions {
             .map(|l| pos.timeline_end(l).expect("timeline"))
             .collect();
         let base_attacked = pos.find_attack(mover.other()).is_some();
+        let axes_len = axes.len();
         LegalActions {
             pos,
             mover,
@@ -589,6 +599,8 @@ impl LegalActions {
             base_attacked,
             opts_buf: Vec::new(),
             scratch: (Vec::new(), Vec::new()),
+            singletons: vec![Vec::new(); axes_len],
+            counting: false,
             exhausted: false,
             stats: [0; 10],
         }
@@ -1048,8 +1060,8 @@ impl LegalActions {
         }
         let hash = self.pos.hash();
         let played: Vec<Move> = match verdict {
-            None => self.pos.action_moves().skip(self.base_moves).copied().collect(),
-            Some(_) => Vec::new(),
+            None if !self.counting => self.pos.action_moves().skip(self.base_moves).copied().collect(),
+            _ => Vec::new(),
         };
         for _ in 0..count {
             self.pos.undo_move();
@@ -1236,6 +1248,22 @@ impl LegalActions {
         self.pos.board(id).expect("base board exists")
     }
 
+    /// The set holding option `i` of axis `a` alone, shared.
+    fn singleton(&mut self, a: usize, i: usize) -> Arc<Bits> {
+        let words = self.axes[a].words;
+        let cache = &mut self.singletons[a];
+        if cache.is_empty() {
+            cache.resize(self.axes[a].opts.len(), None);
+        }
+        cache[i]
+            .get_or_insert_with(|| {
+                let mut bits = vec![0u64; words];
+                set_mask_bit(&mut bits, i);
+                Arc::new(bits)
+            })
+            .clone()
+    }
+
     /// Removes one point from a box.
     fn subtract_point(&mut self, region: Region, point: &[usize]) {
         // The point is legal, so its slots hold exactly the jumps that branch. Once the boards
@@ -1265,9 +1293,13 @@ impl LegalActions {
                 outside[a] = Arc::new(bits);
                 self.boxes.push(outside);
             }
-            let mut only = vec![0u64; cur[a].len()];
-            only[pw] = pb;
-            cur[a] = Arc::new(only);
+            if cur[a]
+                .iter()
+                .enumerate()
+                .any(|(w, &x)| x != if w == pw { pb } else { 0 })
+            {
+                cur[a] = self.singleton(a, p);
+            }
             if slot {
                 unplaced[pw] &= !pb;
             }
@@ -1282,20 +1314,25 @@ impl LegalActions {
         if !contains {
             reason = self.point_reason(point);
         }
+        // The box splits into the part inside the reason (dropped) and, axis by axis, the parts
+        // outside it. Inside is never empty: it holds the point.
         let mut cur = region;
-        for (a, mask) in reason {
-            let inside: Bits = cur[a].iter().zip(&mask).map(|(x, m)| x & m).collect();
-            let outside: Bits = cur[a].iter().zip(&mask).map(|(x, m)| x & !m).collect();
-            if outside.iter().any(|&w| w != 0) {
-                let mut b = cur.clone();
-                b[a] = Arc::new(outside);
-                self.boxes.push(b);
+        let last = reason.len().saturating_sub(1);
+        for (k, (a, mask)) in reason.into_iter().enumerate() {
+            if !cur[a].iter().zip(&mask).any(|(x, m)| x & !m != 0) {
+                continue;
             }
-            let empty = inside.iter().all(|&w| w == 0);
-            cur[a] = Arc::new(inside);
-            if empty {
+            let outside: Bits = cur[a].iter().zip(&mask).map(|(x, m)| x & !m).collect();
+            if k == last {
+                cur[a] = Arc::new(outside);
+                self.boxes.push(cur);
                 return;
             }
+            let inside: Bits = cur[a].iter().zip(&mask).map(|(x, m)| x & m).collect();
+            let mut b = cur.clone();
+            b[a] = Arc::new(outside);
+            self.boxes.push(b);
+            cur[a] = Arc::new(inside);
         }
     }
 }
@@ -1328,6 +1365,8 @@ impl LegalActions {
     /// Counts the legal actions not yet yielded, stopping at `cap`: what `count()` on the
     /// iterator gives, without building the actions when each is a single move.
     pub fn count_up_to(&mut self, cap: u64) -> u64 {
+        // The actions found are not returned: no need to build them.
+        self.counting = true;
         let mut n = 0;
         while n < cap {
             let found = match self.single {
@@ -1339,6 +1378,7 @@ impl LegalActions {
             }
             n += 1;
         }
+        self.counting = false;
         n
     }
 }
@@ -1346,9 +1386,15 @@ impl LegalActions {
 impl LegalActions {
     /// Tests the next candidate of a line; keeps the line for later calls unless it is done.
     fn step_line(&mut self, mut line: Line) -> Option<Vec<Move>> {
-        let i = first_set(&line.rest)?;
-        line.rest[i / 64] &= !(1 << (i % 64));
-        line.point[line.axis] = i;
+        loop {
+            let i = first_set(&line.rest)?;
+            line.rest[i / 64] &= !(1 << (i % 64));
+            line.point[line.axis] = i;
+            if !line.derived || self.derive_slots(&line.region, &mut line.point, line.axis) {
+                break;
+            }
+            self.stats[9] += 1;
+        }
         self.tests += 1;
         let verdict = self.test(&line.region, &line.point);
         let mut found = None;
@@ -1356,6 +1402,21 @@ impl LegalActions {
             Ok((moves, hash)) => {
                 if self.yielded.insert(hash) {
                     found = Some(moves);
+                }
+            }
+            Err(reason) if line.derived => {
+                // Each remaining option fails too if its own point lies in the reason.
+                let mut point = line.point.clone();
+                for w in 0..line.rest.len() {
+                    for b in BitIter(line.rest[w]) {
+                        let j = w * 64 + b;
+                        point[line.axis] = j;
+                        if self.derive_slots(&line.region, &mut point, line.axis)
+                            && reason.iter().all(|(a, mask)| mask_bit(mask, point[*a]))
+                        {
+                            line.rest[w] &= !(1 << b);
+                        }
+                    }
                 }
             }
             Err(reason) => {
@@ -1375,6 +1436,25 @@ impl LegalActions {
             self.line = Some(line);
         }
         found
+    }
+
+    /// Fills the slots of a derived line's point for the option on its free axis; `false` if
+    /// that option has no consistent point in the box.
+    fn derive_slots(&self, region: &Region, point: &mut [usize], axis: usize) -> bool {
+        for p in &mut point[self.first_slot..] {
+            *p = 0;
+        }
+        match self.axes[axis].opts[point[axis]] {
+            Opt::Arrive(_) => return false,
+            Opt::Play(m) if self.moves[m as usize].is_jump() => {
+                if self.first_slot == self.axes.len() {
+                    return false;
+                }
+                point[self.first_slot] = self.branch_index[m as usize];
+            }
+            _ => {}
+        }
+        (self.first_slot..self.axes.len()).all(|s| bit(region, s, point[s]))
     }
 }
 
@@ -1402,9 +1482,35 @@ impl Iterator for LegalActions {
                 self.stats[9] += 1;
                 continue;
             }
-            // A box free along one axis only is walked along it, with no splitting.
-            let mut free = (0..self.axes.len()).filter(|&a| region[a].iter().map(|w| w.count_ones()).sum::<u32>() > 1);
-            if let (Some(axis), None) = (free.next(), free.next()) {
+            // A box free along one axis only is walked along it, with no splitting; so is a box
+            // free along one board whose other boards play no jumps, whatever its slots allow.
+            let is_free = |a: usize| region[a].iter().map(|w| w.count_ones()).sum::<u32>() > 1;
+            let mut free_boards = (0..self.first_slot).filter(|&a| is_free(a));
+            let line_axis = match (free_boards.next(), free_boards.next()) {
+                (Some(a), None) => {
+                    let mut free_slots = (self.first_slot..self.axes.len()).filter(|&s| is_free(s));
+                    if free_slots.next().is_none() {
+                        Some((a, false))
+                    } else {
+                        let calm = (0..self.first_slot).filter(|&b| b != a).all(|b| {
+                            region[b]
+                                .iter()
+                                .zip(self.axes[b].jump_opts.iter().zip(&self.axes[b].arrive_opts))
+                                .all(|(x, (j, r))| x & (j | r) == 0)
+                        });
+                        calm.then_some((a, true))
+                    }
+                }
+                (None, _) => {
+                    let mut free_slots = (self.first_slot..self.axes.len()).filter(|&s| is_free(s));
+                    match (free_slots.next(), free_slots.next()) {
+                        (Some(s), None) => Some((s, false)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if let Some((axis, derived)) = line_axis {
                 let point: Vec<usize> = (0..self.axes.len())
                     .map(|a| first_bit(&region, a).expect("non-empty axis"))
                     .collect();
@@ -1414,6 +1520,7 @@ impl Iterator for LegalActions {
                     point,
                     axis,
                     rest,
+                    derived,
                 });
                 continue;
             }
