@@ -281,6 +281,27 @@ fn any_in_range(bits: &Bits, lo: usize, hi: usize) -> bool {
     })
 }
 
+/// The option of a set that holds exactly one.
+fn single_option(bits: &Bits) -> Option<usize> {
+    let mut found = None;
+    for (w, &x) in bits.iter().enumerate() {
+        if x != 0 {
+            if found.is_some() || x & (x - 1) != 0 {
+                return None;
+            }
+            found = Some(w * 64 + x.trailing_zeros() as usize);
+        }
+    }
+    found
+}
+
+/// The set holding option `i` alone, over `words` words.
+fn single_bits(words: usize, i: usize) -> Bits {
+    let mut bits = vec![0; words];
+    set_mask_bit(&mut bits, i);
+    bits
+}
+
 fn first_set(bits: &Bits) -> Option<usize> {
     bits.iter()
         .enumerate()
@@ -651,11 +672,13 @@ impl LegalActions {
                     point[s] = self.branch_index[m];
                     fixed[a] = true;
                     slot_taken[s - self.first_slot] = true;
+                    self.play_branch_target(region, &mut point, &mut fixed, m);
                 }
             }
         }
         // Give each other departing jump a landing the region allows: a hop if possible, else
-        // the next free slot; an arrival gets its departure.
+        // a free slot (below); an arrival gets its departure.
+        let mut pending: Vec<(usize, usize)> = Vec::new();
         for a in 0..self.first_slot {
             if fixed[a] {
                 continue;
@@ -672,11 +695,8 @@ impl LegalActions {
                             continue;
                         }
                     }
-                    let bi = self.branch_index[mi];
-                    if let Some(k) = (0..slots).find(|&k| !slot_taken[k] && bit(region, self.first_slot + k, bi)) {
-                        point[self.first_slot + k] = bi;
-                        slot_taken[k] = true;
-                    }
+                    self.play_branch_target(region, &mut point, &mut fixed, mi);
+                    pending.push((a, mi));
                 }
                 Opt::Arrive(m) => {
                     let src = self.src_axis[m as usize];
@@ -690,6 +710,29 @@ impl LegalActions {
                 _ => {}
             }
         }
+        // New timelines in an order that works: a branch onto a board comes after the branch of
+        // the jump leaving that board, which must have been played first.
+        let mut placed = vec![false; pending.len()];
+        for start in 0..pending.len() {
+            let mut chain = Vec::new();
+            let mut k = start;
+            while !placed[k] && !chain.contains(&k) {
+                chain.push(k);
+                let target = self.hop_axis[pending[k].1];
+                match pending.iter().position(|&(a, _)| Some(a) == target) {
+                    Some(dep) => k = dep,
+                    None => break,
+                }
+            }
+            for &k in chain.iter().rev() {
+                placed[k] = true;
+                let bi = self.branch_index[pending[k].1];
+                if let Some(j) = (0..slots).find(|&j| !slot_taken[j] && bit(region, self.first_slot + j, bi)) {
+                    point[self.first_slot + j] = bi;
+                    slot_taken[j] = true;
+                }
+            }
+        }
         for (k, taken) in slot_taken.iter().enumerate() {
             let s = self.first_slot + k;
             if !taken && bit(region, s, 0) {
@@ -697,6 +740,23 @@ impl LegalActions {
             }
         }
         point
+    }
+
+    /// A branching jump `m` needs the board it lands on played first: if that board is left
+    /// unplayed in the point, it gets a move of its own (not a jump) if the box has one.
+    fn play_branch_target(&self, region: &Region, point: &mut [usize], fixed: &mut [bool], m: usize) {
+        let Some(h) = self.hop_axis[m] else { return };
+        let axis = &self.axes[h];
+        if fixed[h] || point[h] != axis.pass {
+            return;
+        }
+        let calm = (0..axis.opts.len()).find(|&i| {
+            i != axis.pass && bit(region, h, i) && !mask_bit(&axis.jump_opts, i) && !mask_bit(&axis.arrive_opts, i)
+        });
+        if let Some(i) = calm {
+            point[h] = i;
+            fixed[h] = true;
+        }
     }
 
     /// Shrinks a box to the points that can be consistent (every jump departs once and lands
@@ -720,6 +780,37 @@ impl LegalActions {
                 if !bit(r, s + 1, 0) && bit(r, s, 0) {
                     clear_bit(r, s, 0);
                     changed = true;
+                }
+            }
+            // A jump fixed to land somewhere (a slot or a hop) departs, and lands nowhere else.
+            for a in 0..self.axes.len() {
+                let Some(i) = single_option(&r[a]) else { continue };
+                let m = match self.axes[a].opts[i] {
+                    Opt::Branch(m) | Opt::Arrive(m) => m as usize,
+                    _ => continue,
+                };
+                let src = self.src_axis[m];
+                let pi = self.play_index[m];
+                if single_option(&r[src]) != Some(pi) {
+                    if !bit(r, src, pi) {
+                        return false;
+                    }
+                    r[src] = Arc::new(single_bits(self.axes[src].words, pi));
+                    changed = true;
+                }
+                let bi = self.branch_index[m];
+                for s in slots.clone() {
+                    if s != a && bit(r, s, bi) {
+                        clear_bit(r, s, bi);
+                        changed = true;
+                    }
+                }
+                if let Some(h) = self.hop_axis[m] {
+                    let ai = self.arrive_index[m];
+                    if h != a && bit(r, h, ai) {
+                        clear_bit(r, h, ai);
+                        changed = true;
+                    }
                 }
             }
             // And a slot after one left empty stays empty.
@@ -996,7 +1087,15 @@ impl LegalActions {
                 // by a move within it, a hop, or a branch that created an earlier timeline.
                 if let Some(h) = self.hop_axis[mi] {
                     if opts[h] == Opt::Pass {
-                        let parts = vec![(s, self.only(s, &[point[s]])), (h, self.only(h, &[self.axes[h].pass]))];
+                        // No branch onto that board can be played in this slot.
+                        let onto: Vec<usize> = self
+                            .jumps
+                            .iter()
+                            .map(|&j| j as usize)
+                            .filter(|&j| self.hop_axis[j] == Some(h))
+                            .map(|j| self.branch_index[j])
+                            .collect();
+                        let parts = vec![(s, self.only(s, &onto)), (h, self.only(h, &[self.axes[h].pass]))];
                         self.stats[6] += 1;
                         return Err(parts);
                     }
@@ -1006,18 +1105,37 @@ impl LegalActions {
                             || self.hop_axis[m2i].is_some_and(|h2| opts[h2] == Opt::Arrive(m2));
                         if self.moves[m2i].is_jump() && !lands_before {
                             // The board is left by a jump that has not landed yet when this
-                            // branch is played: whether it lands later or never, the point fails.
-                            let mut parts = vec![(s, self.only(s, &[point[s]])), (h, self.only(h, &[point[h]]))];
-                            let bi = self.branch_index[m2i];
-                            for k in self.first_slot..s {
-                                parts.push((k, self.all_but(k, region, &[bi])));
-                            }
-                            if let Some(h2) = self.hop_axis[m2i] {
-                                let keep = self.all_but(h2, region, &[self.arrive_index[m2i]]);
-                                match parts.iter_mut().find(|(x, _)| *x == h2) {
-                                    Some((_, opts)) => opts.iter_mut().zip(&keep).for_each(|(o, k)| *o &= k),
-                                    None => parts.push((h2, keep)),
+                            // branch is played: whether it lands later or never, the point
+                            // fails, and so does every other jump of that board that cannot
+                            // have landed before (no hop, no earlier slot).
+                            let jumps: Bits = region[h]
+                                .iter()
+                                .zip(&self.axes[h].jump_opts)
+                                .map(|(x, j)| x & j)
+                                .collect();
+                            let mut parts = vec![(s, self.only(s, &[point[s]])), (h, jumps.clone())];
+                            let mut slot_out = Vec::new();
+                            let mut hop_out: Vec<(usize, usize)> = Vec::new();
+                            for (w, &word) in jumps.iter().enumerate() {
+                                for b in BitIter(word) {
+                                    let Opt::Play(j) = self.axes[h].opts[w * 64 + b] else {
+                                        continue;
+                                    };
+                                    let j = j as usize;
+                                    slot_out.push(self.branch_index[j]);
+                                    if let Some(h2) = self.hop_axis[j] {
+                                        hop_out.push((h2, self.arrive_index[j]));
+                                    }
                                 }
+                            }
+                            for k in self.first_slot..s {
+                                parts.push((k, self.all_but(k, region, &slot_out)));
+                            }
+                            hop_out.sort_unstable();
+                            for group in hop_out.chunk_by(|x, y| x.0 == y.0) {
+                                let h2 = group[0].0;
+                                let out: Vec<usize> = group.iter().map(|&(_, i)| i).collect();
+                                parts.push((h2, self.all_but(h2, region, &out)));
                             }
                             self.stats[7] += 1;
                             return Err(parts);
