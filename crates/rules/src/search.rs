@@ -656,6 +656,7 @@ impl LegalActions {
         let mut slot_taken = vec![false; slots];
         let mut fixed = vec![false; self.first_slot];
         // Slots that must be filled take jumps from the boards a matching gives them.
+        let mut matched: Vec<(usize, usize)> = Vec::new();
         let required: Vec<usize> = (self.first_slot..self.axes.len())
             .filter(|&s| !bit(region, s, 0))
             .collect();
@@ -672,6 +673,7 @@ impl LegalActions {
                     point[s] = self.branch_index[m];
                     fixed[a] = true;
                     slot_taken[s - self.first_slot] = true;
+                    matched.push((a, m));
                     self.play_branch_target(region, &mut point, &mut fixed, m);
                 }
             }
@@ -711,21 +713,27 @@ impl LegalActions {
             }
         }
         // New timelines in an order that works: a branch onto a board comes after the branch of
-        // the jump leaving that board, which must have been played first.
-        let mut placed = vec![false; pending.len()];
-        for start in 0..pending.len() {
-            let mut chain = Vec::new();
-            let mut k = start;
-            while !placed[k] && !chain.contains(&k) {
-                chain.push(k);
-                let target = self.hop_axis[pending[k].1];
-                match pending.iter().position(|&(a, _)| Some(a) == target) {
-                    Some(dep) => k = dep,
-                    None => break,
-                }
+        // the jump leaving that board, which must have been played first. All branching jumps
+        // are placed in that order if the box lets every slot that must be filled get one;
+        // otherwise the matched jumps keep their slots and the others follow in that order.
+        let all: Vec<(usize, usize)> = matched.iter().chain(&pending).copied().collect();
+        let ordered = self.branch_order(&all);
+        let mut taken = vec![false; slots];
+        let mut filling = Vec::with_capacity(ordered.len());
+        for &k in &ordered {
+            let bi = self.branch_index[all[k].1];
+            if let Some(j) = (0..slots).find(|&j| !taken[j] && bit(region, self.first_slot + j, bi)) {
+                taken[j] = true;
+                filling.push((j, bi));
             }
-            for &k in chain.iter().rev() {
-                placed[k] = true;
+        }
+        if required.iter().all(|&s| taken[s - self.first_slot]) {
+            for (j, bi) in filling {
+                point[self.first_slot + j] = bi;
+            }
+            slot_taken = taken;
+        } else {
+            for k in self.branch_order(&pending) {
                 let bi = self.branch_index[pending[k].1];
                 if let Some(j) = (0..slots).find(|&j| !slot_taken[j] && bit(region, self.first_slot + j, bi)) {
                     point[self.first_slot + j] = bi;
@@ -740,6 +748,30 @@ impl LegalActions {
             }
         }
         point
+    }
+
+    /// An order of branching jumps `(source axis, move)` in which each comes after the jump
+    /// leaving the board it lands on (when that one is in the list too), as indices.
+    fn branch_order(&self, jumps: &[(usize, usize)]) -> Vec<usize> {
+        let mut placed = vec![false; jumps.len()];
+        let mut order = Vec::with_capacity(jumps.len());
+        for start in 0..jumps.len() {
+            let mut chain = Vec::new();
+            let mut k = start;
+            while !placed[k] && !chain.contains(&k) {
+                chain.push(k);
+                let target = self.hop_axis[jumps[k].1];
+                match jumps.iter().position(|&(a, _)| Some(a) == target) {
+                    Some(dep) => k = dep,
+                    None => break,
+                }
+            }
+            for &k in chain.iter().rev() {
+                placed[k] = true;
+                order.push(k);
+            }
+        }
+        order
     }
 
     /// A branching jump `m` needs the board it lands on played first: if that board is left
