@@ -85,7 +85,8 @@ pub struct EngineOptions {
     pub action_cap: usize,
     /// Candidate tests allowed to find a node's actions (`NodeBudget`), see [`Budget`].
     pub node_budget: u64,
-    /// Seed of the random bot and of tie-breaks (`Seed`).
+    /// Seed of the random bot and of tie-breaks (`Seed`); 0 takes one from the clock, so that
+    /// the games of a match differ. The stream goes on from game to game.
     pub seed: u64,
     /// Time kept in reserve per action for process and pipe latency (`MoveOverhead`, ms).
     pub move_overhead_ms: u64,
@@ -99,7 +100,7 @@ impl Default for EngineOptions {
             bot: Bot::AlphaBeta,
             action_cap: 96,
             node_budget: 10_000,
-            seed: 1,
+            seed: 0,
             move_overhead_ms: 50,
         }
     }
@@ -382,13 +383,29 @@ impl Default for Engine {
     }
 }
 
+/// `seed`, or if it is 0 a seed from the clock and the process id.
+fn seed_or_clock(seed: u64) -> u64 {
+    if seed != 0 {
+        return seed;
+    }
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    // splitmix64 of the mix, never 0.
+    let mut z = nanos ^ (u64::from(std::process::id()) << 32);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)).max(1)
+}
+
 impl Engine {
     /// An engine with these options.
     pub fn new(opts: EngineOptions) -> Engine {
         Engine {
             tt: tt::Table::new(opts.hash_mb),
             stop: Arc::new(AtomicBool::new(false)),
-            rng: opts.seed,
+            rng: seed_or_clock(opts.seed),
             opts,
         }
     }
@@ -453,7 +470,7 @@ impl Engine {
             "NodeBudget" => self.opts.node_budget = num()?,
             "Seed" => {
                 self.opts.seed = num()?;
-                self.rng = self.opts.seed;
+                self.rng = seed_or_clock(self.opts.seed);
             }
             "MoveOverhead" => self.opts.move_overhead_ms = num()?,
             _ => return Err(OptionError::Unknown(name.to_string())),
@@ -461,10 +478,10 @@ impl Engine {
         Ok(())
     }
 
-    /// Forgets what previous searches learnt (a new game).
+    /// Forgets what previous searches learnt (a new game). The random stream goes on, so
+    /// that successive games differ.
     pub fn new_game(&mut self) {
         self.tt.clear();
-        self.rng = self.opts.seed;
     }
 
     /// The flag that stops a running search (set it from another thread). A search clears it
