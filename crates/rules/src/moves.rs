@@ -43,6 +43,14 @@ pub struct Move {
 }
 
 impl Move {
+    /// The piece the move puts down where it lands (promoted, and marked as moved).
+    pub(crate) fn placed(&self) -> Piece {
+        match self.promotion {
+            Some(r) => Piece::new(r, self.piece.color(), false),
+            None => self.piece.moved(),
+        }
+    }
+
     /// Whether the piece leaves its board (a hop or a branch).
     #[inline]
     pub fn is_jump(&self) -> bool {

@@ -575,29 +575,13 @@ impl Position {
         let from = mv.from;
         let to = mv.to;
         let mover = mv.piece.color();
-        let placed = match mv.promotion {
-            Some(r) => Piece::new(r, mover, false),
-            None => mv.piece.moved(),
-        };
-        let src = self.board(from.board).expect("source board exists").clone();
-        let mut next = src;
+        let placed = mv.placed();
+        let src = self.board(from.board).expect("source board exists");
+        let ep = src.en_passant();
+        let mut next = src.clone();
         next.set_en_passant(None);
-        next.set(from.square, None);
         if from.board == to.board {
-            match mv.kind {
-                MoveKind::EnPassant => {
-                    if let Some((_, pawn)) = self.board(from.board).and_then(Board::en_passant) {
-                        next.set(pawn, None);
-                    }
-                }
-                MoveKind::Castle { rook_from, rook_to } => {
-                    let rook = next.get(rook_from);
-                    next.set(rook_from, None);
-                    next.set(rook_to, rook.map(Piece::moved));
-                }
-                _ => {}
-            }
-            next.set(to.square, Some(placed));
+            play_within(&mut next, ep, mv);
             if mv.kind == MoveKind::DoubleStep {
                 let mid = Square::new(from.square.x() as u8, ((from.square.y() + to.square.y()) / 2) as u8);
                 next.set_en_passant(Some((mid, to.square)));
@@ -606,6 +590,7 @@ impl Position {
             self.action.push((*mv, Undo::Physical));
             return;
         }
+        next.set(from.square, None);
         let mut dest = self.board(to.board).expect("destination board exists").clone();
         dest.set_en_passant(None);
         dest.set(to.square, Some(placed));
@@ -769,6 +754,27 @@ impl Position {
         }
         out
     }
+}
+
+
+/// Plays a move that stays on its board onto `board`, a copy of the board it starts from, whose
+/// en passant information is `ep`.
+pub(crate) fn play_within(board: &mut Board, ep: Option<(Square, Square)>, mv: &Move) {
+    board.set(mv.from.square, None);
+    match mv.kind {
+        MoveKind::EnPassant => {
+            if let Some((_, pawn)) = ep {
+                board.set(pawn, None);
+            }
+        }
+        MoveKind::Castle { rook_from, rook_to } => {
+            let rook = board.get(rook_from);
+            board.set(rook_from, None);
+            board.set(rook_to, rook.map(Piece::moved));
+        }
+        _ => {}
+    }
+    board.set(mv.to.square, Some(mv.placed()));
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@
 use crate::board::{BitIter, Board};
 use crate::movegen::{attacked_in_board, shielding_in_board, Attack};
 use crate::moves::{Move, MoveKind};
-use crate::position::Position;
+use crate::position::{play_within, Position};
 use crate::types::{BoardId, Color, Coord, Piece, Square};
 use std::sync::Arc;
 
@@ -317,7 +317,7 @@ fn board_after(base: &Board, opt: Opt, moves: &[Move], sq: Square) -> Option<Opt
                 return Some(if sq == m.from.square { None } else { base.get(sq) });
             }
             if sq == m.to.square {
-                return Some(Some(placed(m)));
+                return Some(Some(m.placed()));
             }
             if sq == m.from.square {
                 return Some(None);
@@ -341,7 +341,7 @@ fn board_after(base: &Board, opt: Opt, moves: &[Move], sq: Square) -> Option<Opt
         Opt::Arrive(m) => {
             let m = &moves[m as usize];
             Some(if sq == m.to.square {
-                Some(placed(m))
+                Some(m.placed())
             } else {
                 base.get(sq)
             })
@@ -357,22 +357,10 @@ fn result_board(base: &Board, opt: Opt, moves: &[Move]) -> Board {
         Opt::Arrive(m) => return arrival_board(base, &moves[m as usize]),
         Opt::Play(m) => {
             let m = &moves[m as usize];
-            b.set(m.from.square, None);
-            if !m.is_jump() {
-                match m.kind {
-                    MoveKind::EnPassant => {
-                        if let Some((_, pawn)) = base.en_passant() {
-                            b.set(pawn, None);
-                        }
-                    }
-                    MoveKind::Castle { rook_from, rook_to } => {
-                        let rook = b.get(rook_from);
-                        b.set(rook_from, None);
-                        b.set(rook_to, rook.map(Piece::moved));
-                    }
-                    _ => {}
-                }
-                b.set(m.to.square, Some(placed(m)));
+            if m.is_jump() {
+                b.set(m.from.square, None);
+            } else {
+                play_within(&mut b, base.en_passant(), m);
             }
         }
     }
@@ -382,16 +370,8 @@ fn result_board(base: &Board, opt: Opt, moves: &[Move]) -> Board {
 /// The board a jump makes where it lands, from the board it lands on.
 fn arrival_board(target: &Board, m: &Move) -> Board {
     let mut b = target.clone();
-    b.set(m.to.square, Some(placed(m)));
+    b.set(m.to.square, Some(m.placed()));
     b
-}
-
-#[inline]
-fn placed(m: &Move) -> Piece {
-    match m.promotion {
-        Some(r) => Piece::new(r, m.piece.color(), false),
-        None => m.piece.moved(),
-    }
 }
 
 fn satisfies(p: Option<Piece>, need: Need) -> bool {
@@ -539,7 +519,7 @@ impl LegalActions {
                 .or_insert_with(|| pos.board(id).is_some_and(&selfcheck))
         };
         let doomed_arrival = |origin: &Board, m: &Move, origin_attacked: bool| {
-            (origin_attacked || placed(m).role().is_royal()) && selfcheck(&arrival_board(origin, m))
+            (origin_attacked || m.placed().role().is_royal()) && selfcheck(&arrival_board(origin, m))
         };
         let doomed_branch: Vec<bool> = if single.is_some() {
             Vec::new()
@@ -1375,7 +1355,7 @@ impl LegalActions {
                         let origin = self.base_board(mv.to.board);
                         let ok = list.iter().all(|&(sq, need)| {
                             let p = if sq == mv.to.square {
-                                Some(placed(mv))
+                                Some(mv.placed())
                             } else {
                                 origin.get(sq)
                             };
