@@ -257,7 +257,9 @@ impl Limits {
             let target = usable / 30 + inc * 3 / 4;
             let hard = (target * 2).min(usable / 3).max(Duration::from_millis(1));
             let soft = (hard * 3 / 10).max(Duration::from_millis(1));
-            let emergency = (usable * 2 / 5).max(hard);
+            // With no legal action known, all but a sliver of the clock goes to finding one:
+            // answering `nobestmove` when an action exists loses as surely as the clock does.
+            let emergency = (time.saturating_sub(overhead / 2) * 9 / 10).max(hard);
             return TimeLimits {
                 soft: Some(soft),
                 hard: Some(hard),

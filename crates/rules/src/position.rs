@@ -756,7 +756,6 @@ impl Position {
     }
 }
 
-
 /// Plays a move that stays on its board onto `board`, a copy of the board it starts from, whose
 /// en passant information is `ep`.
 pub(crate) fn play_within(board: &mut Board, ep: Option<(Square, Square)>, mv: &Move) {

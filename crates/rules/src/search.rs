@@ -670,7 +670,7 @@ impl LegalActions {
                     let mi = m as usize;
                     if let Some(h) = self.hop_axis[mi] {
                         let i = self.arrive_index[mi];
-                        if bit(region, h, i) && !fixed[h] && (point[h] == i || point[h] == self.axes[h].pass) {
+                        if bit(region, h, i) && !fixed[h] {
                             point[h] = i;
                             fixed[h] = true;
                             fixed[a] = true;
