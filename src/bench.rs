@@ -46,6 +46,48 @@ const HARD: &[(&str, &str)] = &[
     ),
 ];
 
+/// Final or hard positions of engine matches over all variants (`tests/data/hard-match-games`),
+/// with many timelines and checks: candidate tests and time for a first action.
+const MATCH_POSITIONS: &[(&str, &str)] = &[
+    (
+        "match 312 (26 timelines)",
+        include_str!("../tests/data/hard-match-games/match-game-312.5dpgn"),
+    ),
+    (
+        "match 359 (17 timelines, mate)",
+        include_str!("../tests/data/hard-match-games/match-game-359.5dpgn"),
+    ),
+    (
+        "match 514 (32 timelines)",
+        include_str!("../tests/data/hard-match-games/match-game-514.5dpgn"),
+    ),
+    (
+        "match 786 (64 timelines)",
+        include_str!("../tests/data/hard-match-games/match-game-786.5dpgn"),
+    ),
+    (
+        "match 994 (32 timelines)",
+        include_str!("../tests/data/hard-match-games/match-game-994.5dpgn"),
+    ),
+    (
+        "match 482 ply 49 (37 timelines)",
+        include_str!("../tests/data/hard-match-games/match-game-482-ply-49.5dpgn"),
+    ),
+    (
+        "match 441 ply 19 (15 timelines)",
+        include_str!("../tests/data/hard-match-games/match-game-441-ply-19.5dpgn"),
+    ),
+    (
+        "match v3-76 ply 72 (52 timelines)",
+        include_str!("../tests/data/hard-match-games/match-game-v3-76-ply-72.5dpgn"),
+    ),
+    // Not yet decided: boards whose only moves are jumps onto each other's boards.
+    (
+        "unsolved v6-13 (44 timelines)",
+        include_str!("../tests/data/hard-match-games/unsolved-match-game-v6-13.5dpgn"),
+    ),
+];
+
 /// A middle-game board: the Kiwipete position (unmoved flags as its FEN implies).
 const MIDDLE_GAME: &str = "[Board \"custom\"]\n[Size \"8x8\"]\n[r*3k*2r*/p*1p*p*qp*b1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P*P*P*BBP*P*P*/R*3K*2R*:0:1:w]\n";
 
@@ -188,6 +230,25 @@ pub fn run(args: &[String]) -> Result<()> {
         max.as_secs_f64() * 1e3,
         total.as_secs_f64()
     );
+
+    // Hard match positions: the work for a first action, within 100,000 candidate tests.
+    println!();
+    for (name, text) in MATCH_POSITIONS {
+        let pos = load(text)?;
+        let t = Instant::now();
+        let mut search = pos.legal_actions(Budget::tests(100_000));
+        let verdict = match search.next() {
+            Some(_) => "ongoing",
+            None if search.exhausted() => "unknown",
+            None if pos.in_check() => "checkmate",
+            None => "stalemate",
+        };
+        println!(
+            "first    {name:<40} {:>9.3} ms {:>7} tests  {verdict}",
+            t.elapsed().as_secs_f64() * 1e3,
+            search.tests()
+        );
+    }
 
     // Memory: a multiverse of 100 timelines of 50 turns (10,000 boards) while searching.
     let big = big_multiverse(100, 50)?;
