@@ -3,7 +3,7 @@
 use crate::board::{BitIter, Board};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
-use crate::types::{BoardId, Color, Coord, Piece, Role, Size, Square};
+use crate::types::{BoardId, Color, Coord, Piece, Role, Square};
 use std::sync::OnceLock;
 
 /// A direction `[dx, dy, dt, dl]`, `dt` in whole turns (two half-turns).
@@ -30,6 +30,26 @@ pub(crate) struct Dirs {
 
 /// The eight unit steps `(dx, dy)` within a board, for the ray tables.
 const UNIT_STEPS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// Of squares on one ray of unit step `d` (an index into [`UNIT_STEPS`]), the nearest to the
+/// ray's start.
+#[inline]
+fn nearest(squares: u64, d: usize) -> usize {
+    let (dx, dy) = UNIT_STEPS[d];
+    if dy * 8 + dx > 0 {
+        squares.trailing_zeros() as usize
+    } else {
+        63 - squares.leading_zeros() as usize
+    }
+}
+
+/// Whether a piece of this role slides within its board along a diagonal (or a row or column).
+#[inline]
+fn slides_along(role: Role, diagonal: bool) -> bool {
+    matches!(role, Role::Queen | Role::RoyalQueen | Role::Princess)
+        || (diagonal && role == Role::Bishop)
+        || (!diagonal && role == Role::Rook)
+}
 
 /// For each unit step and square of an 8x8 board, the squares beyond it that way.
 fn unit_rays() -> &'static [[u64; 64]; 8] {
@@ -64,13 +84,7 @@ impl Dirs {
             let mut r = rays[d][sq] & area;
             let blockers = r & occupied;
             if blockers != 0 {
-                let (dx, dy) = UNIT_STEPS[d];
-                let first = if dy * 8 + dx > 0 {
-                    blockers.trailing_zeros()
-                } else {
-                    63 - blockers.leading_zeros()
-                };
-                r &= !rays[d][first as usize];
+                r &= !rays[d][nearest(blockers, d)];
             }
             out |= r;
         }
@@ -351,7 +365,7 @@ impl Position {
             // out too, as it could never be part of a legal action.
             if [from.square, cross, dest]
                 .iter()
-                .any(|&s| attacked_in_board(board, s, mover.other(), size))
+                .any(|&s| attacked_in_board(board, s, mover.other()))
             {
                 continue;
             }
@@ -531,14 +545,13 @@ impl Position {
         let board = self.board(id)?;
         let attacker = id.color();
         let victim = attacker.other();
-        let size = self.size();
         let targets = self.royal_targets(attacker);
         let royals = if only_steps.is_some() { 0 } else { board.royals(victim) };
         // Royal pieces on this very board: look backwards from each of them.
         for i in BitIter(royals) {
             let target = Square::from_index(i);
             path.clear();
-            if let Some((sq, piece)) = in_board_attacker(board, target, attacker, size, path, id) {
+            if let Some((sq, piece)) = in_board_attacker(board, target, attacker, path, id) {
                 return Some(Attack {
                     from: Coord { board: id, square: sq },
                     to: Coord {
@@ -820,7 +833,6 @@ fn in_board_attacker(
     board: &Board,
     target: Square,
     by: Color,
-    _size: Size,
     path: &mut Vec<Coord>,
     id: BoardId,
 ) -> Option<(Square, Piece)> {
@@ -860,22 +872,14 @@ fn in_board_attacker(
         if blockers & theirs == 0 {
             continue;
         }
-        let first = if dy * 8 + dx > 0 {
-            blockers.trailing_zeros()
-        } else {
-            63 - blockers.leading_zeros()
-        } as usize;
+        let first = nearest(blockers, d);
         if theirs >> first & 1 == 0 {
             continue;
         }
         let (sq, p) = piece_at(first);
-        let diagonal = dx != 0 && dy != 0;
         let r = p.role();
-        let slider = matches!(r, Role::Queen | Role::RoyalQueen | Role::Princess)
-            || (diagonal && r == Role::Bishop)
-            || (!diagonal && r == Role::Rook);
         let between = ray & !rays[d][first] & !(1u64 << first);
-        if slider || (between == 0 && matches!(r, Role::King | Role::CommonKing)) {
+        if slides_along(r, dx != 0 && dy != 0) || (between == 0 && matches!(r, Role::King | Role::CommonKing)) {
             // The empty squares between, recorded only for the attack found.
             path.extend(BitIter(between).map(|i| Coord {
                 board: id,
@@ -894,14 +898,6 @@ pub(crate) fn shielding_in_board(board: &Board, color: Color) -> u64 {
     let rays = unit_rays();
     let occupied = board.occupied();
     let (ours, theirs) = (board.occupied_by(color), board.occupied_by(color.other()));
-    let nearest = |blockers: u64, d: usize| {
-        let (dx, dy) = UNIT_STEPS[d];
-        if dy * 8 + dx > 0 {
-            blockers.trailing_zeros() as usize
-        } else {
-            63 - blockers.leading_zeros() as usize
-        }
-    };
     let mut out = 0;
     for r in BitIter(board.royals(color)) {
         for (d, &(dx, dy)) in UNIT_STEPS.iter().enumerate() {
@@ -922,11 +918,7 @@ pub(crate) fn shielding_in_board(board: &Board, color: Color) -> u64 {
                 continue;
             }
             let role = board.get(Square::from_index(second)).expect("occupied square").role();
-            let diagonal = dx != 0 && dy != 0;
-            if matches!(role, Role::Queen | Role::RoyalQueen | Role::Princess)
-                || (diagonal && role == Role::Bishop)
-                || (!diagonal && role == Role::Rook)
-            {
+            if slides_along(role, dx != 0 && dy != 0) {
                 out |= 1 << first;
             }
         }
@@ -936,7 +928,7 @@ pub(crate) fn shielding_in_board(board: &Board, color: Color) -> u64 {
 
 /// Whether a piece of colour `by` standing on this board could capture on `sq` without leaving
 /// the board (used for castling, which only looks at its own board).
-pub(crate) fn attacked_in_board(board: &Board, sq: Square, by: Color, size: Size) -> bool {
+pub(crate) fn attacked_in_board(board: &Board, sq: Square, by: Color) -> bool {
     let mut path = Vec::new();
-    in_board_attacker(board, sq, by, size, &mut path, BoardId::new(0, 0)).is_some()
+    in_board_attacker(board, sq, by, &mut path, BoardId::new(0, 0)).is_some()
 }

@@ -44,7 +44,7 @@ pub struct Move {
 
 impl Move {
     /// The piece the move puts down where it lands (promoted, and marked as moved).
-    pub(crate) fn placed(&self) -> Piece {
+    pub fn placed(&self) -> Piece {
         match self.promotion {
             Some(r) => Piece::new(r, self.piece.color(), false),
             None => self.piece.moved(),

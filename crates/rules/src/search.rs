@@ -295,13 +295,6 @@ fn single_option(bits: &Bits) -> Option<usize> {
     found
 }
 
-/// The set holding option `i` alone, over `words` words.
-fn single_bits(words: usize, i: usize) -> Bits {
-    let mut bits = vec![0; words];
-    set_mask_bit(&mut bits, i);
-    bits
-}
-
 fn first_set(bits: &Bits) -> Option<usize> {
     bits.iter()
         .enumerate()
@@ -504,10 +497,9 @@ impl LegalActions {
         // Every board an action makes is final (the opponent moves next on it), so an option
         // whose own board leaves a royal piece capturable from that board fails in every
         // candidate: it is removed before the search (a single board tests each move anyway).
-        let size = pos.size();
         let opponent = mover.other();
         let selfcheck = |board: &Board| {
-            BitIter(board.royals(mover)).any(|i| attacked_in_board(board, Square::from_index(i), opponent, size))
+            BitIter(board.royals(mover)).any(|i| attacked_in_board(board, Square::from_index(i), opponent))
         };
         // Cheap filters first: a board whose royal pieces are safe stays safe when a piece of
         // the mover lands on it (unless royal), or when a piece leaves a square that does not
@@ -697,29 +689,15 @@ impl LegalActions {
         // are placed in that order if the box lets every slot that must be filled get one;
         // otherwise the matched jumps keep their slots and the others follow in that order.
         let all: Vec<(usize, usize)> = matched.iter().chain(&pending).copied().collect();
-        let ordered = self.branch_order(&all);
         let mut taken = vec![false; slots];
-        let mut filling = Vec::with_capacity(ordered.len());
-        for &k in &ordered {
-            let bi = self.branch_index[all[k].1];
-            if let Some(j) = (0..slots).find(|&j| !taken[j] && bit(region, self.first_slot + j, bi)) {
-                taken[j] = true;
-                filling.push((j, bi));
-            }
-        }
+        let mut filling = self.fill_slots(region, &all, &mut taken);
         if required.iter().all(|&s| taken[s - self.first_slot]) {
-            for (j, bi) in filling {
-                point[self.first_slot + j] = bi;
-            }
             slot_taken = taken;
         } else {
-            for k in self.branch_order(&pending) {
-                let bi = self.branch_index[pending[k].1];
-                if let Some(j) = (0..slots).find(|&j| !slot_taken[j] && bit(region, self.first_slot + j, bi)) {
-                    point[self.first_slot + j] = bi;
-                    slot_taken[j] = true;
-                }
-            }
+            filling = self.fill_slots(region, &pending, &mut slot_taken);
+        }
+        for (j, bi) in filling {
+            point[self.first_slot + j] = bi;
         }
         for (k, taken) in slot_taken.iter().enumerate() {
             let s = self.first_slot + k;
@@ -728,6 +706,21 @@ impl LegalActions {
             }
         }
         point
+    }
+
+    /// Puts branching jumps `(source axis, move)` into free slots (`taken` marks the used ones),
+    /// in [`Self::branch_order`], each in the first free slot the box allows it in; returns the
+    /// `(slot index, option)` pairs.
+    fn fill_slots(&self, region: &Region, jumps: &[(usize, usize)], taken: &mut [bool]) -> Vec<(usize, usize)> {
+        let mut filling = Vec::with_capacity(jumps.len());
+        for k in self.branch_order(jumps) {
+            let bi = self.branch_index[jumps[k].1];
+            if let Some(j) = (0..taken.len()).find(|&j| !taken[j] && bit(region, self.first_slot + j, bi)) {
+                taken[j] = true;
+                filling.push((j, bi));
+            }
+        }
+        filling
     }
 
     /// An order of branching jumps `(source axis, move)` in which each comes after the jump
@@ -807,7 +800,7 @@ impl LegalActions {
                     if !bit(r, src, pi) {
                         return false;
                     }
-                    r[src] = Arc::new(single_bits(self.axes[src].words, pi));
+                    r[src] = Arc::new(self.only(src, &[pi]));
                     changed = true;
                 }
                 let bi = self.branch_index[m];
@@ -827,9 +820,8 @@ impl LegalActions {
             }
             // And a slot after one left empty stays empty.
             for s in self.first_slot + 1..self.axes.len() {
-                let prev_empty = r[s - 1][0] == 1 && r[s - 1][1..].iter().all(|&w| w == 0);
                 let filled = r[s][0] & !1 != 0 || r[s][1..].iter().any(|&w| w != 0);
-                if prev_empty && filled {
+                if single_option(&r[s - 1]) == Some(0) && filled {
                     let bits = Arc::make_mut(&mut r[s]);
                     bits[0] &= 1;
                     bits[1..].iter_mut().for_each(|w| *w = 0);
@@ -1380,18 +1372,13 @@ impl LegalActions {
 
     /// The set holding option `i` of axis `a` alone, shared.
     fn singleton(&mut self, a: usize, i: usize) -> Arc<Bits> {
-        let words = self.axes[a].words;
-        let cache = &mut self.singletons[a];
-        if cache.is_empty() {
-            cache.resize(self.axes[a].opts.len(), None);
+        if self.singletons[a].is_empty() {
+            self.singletons[a].resize(self.axes[a].opts.len(), None);
         }
-        cache[i]
-            .get_or_insert_with(|| {
-                let mut bits = vec![0u64; words];
-                set_mask_bit(&mut bits, i);
-                Arc::new(bits)
-            })
-            .clone()
+        if self.singletons[a][i].is_none() {
+            self.singletons[a][i] = Some(Arc::new(self.only(a, &[i])));
+        }
+        self.singletons[a][i].clone().expect("made above")
     }
 
     /// Removes one point from a box.
@@ -1423,11 +1410,7 @@ impl LegalActions {
                 outside[a] = Arc::new(bits);
                 self.boxes.push(outside);
             }
-            if cur[a]
-                .iter()
-                .enumerate()
-                .any(|(w, &x)| x != if w == pw { pb } else { 0 })
-            {
+            if single_option(&cur[a]) != Some(p) {
                 cur[a] = self.singleton(a, p);
             }
             if slot {
@@ -1614,30 +1597,26 @@ impl Iterator for LegalActions {
             }
             // A box free along one axis only is walked along it, with no splitting; so is a box
             // free along one board whose other boards play no jumps, whatever its slots allow.
-            let is_free = |a: usize| region[a].iter().map(|w| w.count_ones()).sum::<u32>() > 1;
-            let mut free_boards = (0..self.first_slot).filter(|&a| is_free(a));
-            let line_axis = match (free_boards.next(), free_boards.next()) {
-                (Some(a), None) => {
-                    let mut free_slots = (self.first_slot..self.axes.len()).filter(|&s| is_free(s));
-                    if free_slots.next().is_none() {
-                        Some((a, false))
-                    } else {
-                        let calm = (0..self.first_slot).filter(|&b| b != a).all(|b| {
-                            region[b]
-                                .iter()
-                                .zip(self.axes[b].jump_opts.iter().zip(&self.axes[b].arrive_opts))
-                                .all(|(x, (j, r))| x & (j | r) == 0)
-                        });
-                        calm.then_some((a, true))
-                    }
+            let is_free = |a: &usize| single_option(&region[*a]).is_none();
+            let mut free_boards = (0..self.first_slot).filter(is_free);
+            let mut free_slots = (self.first_slot..self.axes.len()).filter(is_free);
+            let line_axis = match (
+                free_boards.next(),
+                free_boards.next(),
+                free_slots.next(),
+                free_slots.next(),
+            ) {
+                (Some(a), None, None, _) => Some((a, false)),
+                (Some(a), None, Some(_), _) => {
+                    let calm = (0..self.first_slot).filter(|&b| b != a).all(|b| {
+                        region[b]
+                            .iter()
+                            .zip(self.axes[b].jump_opts.iter().zip(&self.axes[b].arrive_opts))
+                            .all(|(x, (j, r))| x & (j | r) == 0)
+                    });
+                    calm.then_some((a, true))
                 }
-                (None, _) => {
-                    let mut free_slots = (self.first_slot..self.axes.len()).filter(|&s| is_free(s));
-                    match (free_slots.next(), free_slots.next()) {
-                        (Some(s), None) => Some((s, false)),
-                        _ => None,
-                    }
-                }
+                (None, _, Some(s), None) => Some((s, false)),
                 _ => None,
             };
             if let Some((axis, derived)) = line_axis {
