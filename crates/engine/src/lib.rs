@@ -221,13 +221,6 @@ impl Limits {
         }
     }
 
-    /// The (soft, hard) time limits of a search by `side`, with `overhead` kept in reserve.
-    /// `None` means no time limit.
-    pub fn time_for(&self, side: Color, overhead: Duration) -> (Option<Duration>, Option<Duration>) {
-        let t = self.time_limits(side, overhead);
-        (t.soft, t.hard)
-    }
-
     /// The time limits of a search by `side`, with `overhead` kept in reserve for process and
     /// pipe latency. `None` means no time limit.
     pub fn time_limits(&self, side: Color, overhead: Duration) -> TimeLimits {
@@ -393,12 +386,7 @@ fn seed_or_clock(seed: u64) -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    // splitmix64 of the mix, never 0.
-    let mut z = nanos ^ (u64::from(std::process::id()) << 32);
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)).max(1)
+    search::mix(nanos ^ (u64::from(std::process::id()) << 32)).max(1)
 }
 
 impl Engine {

@@ -3,7 +3,7 @@
 use crate::eval::{evaluate_checked, piece_value, placement};
 use crate::tt::{Bound, Table};
 use crate::{Score, SearchInfo};
-use chess5d_rules::{Budget, Move, MoveKind, Piece, Position};
+use chess5d_rules::{Budget, Move, MoveKind, Position};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -32,8 +32,9 @@ pub(crate) fn action_key(action: &[Move]) -> u64 {
     h | 1
 }
 
+/// splitmix64's finaliser: a well-spread 64-bit value from any input.
 #[inline]
-fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -268,11 +269,7 @@ impl QuickGen {
 pub(crate) fn move_score(m: &Move, w: i32, h: i32) -> i32 {
     let mut s = cheap_order(std::slice::from_ref(m));
     if m.from.board == m.to.board {
-        let placed = match m.promotion {
-            Some(r) => Piece::new(r, m.piece.color(), false),
-            None => m.piece,
-        };
-        s += placement(placed, m.to.square, w, h) - placement(m.piece, m.from.square, w, h);
+        s += placement(m.placed(), m.to.square, w, h) - placement(m.piece, m.from.square, w, h);
     } else if m.captured.is_none() {
         s -= 60;
     }
