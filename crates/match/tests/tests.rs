@@ -29,6 +29,13 @@ fn fake(mode: &str) -> EngineSpec {
     )
 }
 
+/// Our engine (the `match_engine` example) with these options.
+fn ours(options: &[(&str, &str)]) -> EngineSpec {
+    let mut spec = spec("chess5d", example("match_engine"));
+    spec.options = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    spec
+}
+
 fn config(a: EngineSpec, b: EngineSpec, games: usize) -> MatchConfig {
     MatchConfig {
         engines: [a, b],
@@ -122,12 +129,7 @@ fn a_missing_engine_loses_every_game() {
 
 #[test]
 fn our_engine_beats_random_without_failures() {
-    let ours = EngineSpec {
-        name: "chess5d".into(),
-        command: example("match_engine"),
-        options: vec![("Hash".into(), "4".into())],
-    };
-    let mut c = config(ours, fake("random"), 2);
+    let mut c = config(ours(&[("Hash", "4")]), fake("random"), 2);
     c.openings = vec![Opening::variant("Small").unwrap()];
     c.max_actions = 40;
     c.margin = Duration::from_secs(2);
@@ -149,18 +151,11 @@ fn our_engine_beats_random_without_failures() {
 /// any other engine failure.
 #[test]
 fn every_official_variant_is_played_without_engine_failures() {
-    let ours = EngineSpec {
-        name: "chess5d".into(),
-        command: example("match_engine"),
-        options: vec![("Hash".into(), "2".into())],
-    };
-    let random = EngineSpec {
-        name: "random".into(),
-        command: format!("{} --bot random", example("match_engine")),
-        options: vec![],
-    };
+    // The random bot is seeded, so that a failure can be replayed.
+    let mut random = spec("random", format!("{} --bot random", example("match_engine")));
+    random.options = vec![("Seed".into(), "1".into())];
     // Each variant is played twice, once with each colour.
-    let mut c = config(ours, random, chess5d_rules::VARIANTS.len() * 2);
+    let mut c = config(ours(&[("Hash", "2")]), random, chess5d_rules::VARIANTS.len() * 2);
     c.openings = chess5d_rules::VARIANTS
         .iter()
         .map(|v| Opening::variant(v.name).unwrap())
