@@ -1,104 +1,36 @@
 //! `chess5d analyze` and `chess5d perft`.
 
-use anyhow::{bail, Context, Result};
+use crate::cli::{AnalyzeArgs, MovesShown, PerftArgs};
+use crate::outln;
+use anyhow::{Context, Result};
 use chess5d_rules::{ActionCount, Budget, Outcome, Position};
 use serde_json::json;
 use std::time::Instant;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum MovesShown {
-    Present,
-    Playable,
-    None,
-}
-
-struct Options {
-    all_positions: bool,
-    moves: MovesShown,
-    count_cap: Option<u64>,
-    json: bool,
-    file: String,
-}
-
-fn parse(args: &[String]) -> Result<Options> {
-    let mut o = Options {
-        all_positions: false,
-        moves: MovesShown::Present,
-        count_cap: None,
-        json: false,
-        file: "-".into(),
-    };
-    let mut file = None;
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (a, None),
-        };
-        let mut value = |name: &str| -> Result<String> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
-            }
-            i += 1;
-            args.get(i).cloned().with_context(|| format!("{name} needs a value"))
-        };
-        match flag {
-            "--all-positions" => o.all_positions = true,
-            "--json" => o.json = true,
-            "--moves" => {
-                o.moves = match value("--moves")?.as_str() {
-                    "present" => MovesShown::Present,
-                    "playable" => MovesShown::Playable,
-                    "none" => MovesShown::None,
-                    v => bail!("--moves takes present, playable or none, not '{v}'"),
-                }
-            }
-            "--count-actions" => {
-                let v = value("--count-actions")?;
-                o.count_cap = Some(
-                    v.parse()
-                        .with_context(|| format!("--count-actions takes a number, not '{v}'"))?,
-                );
-            }
-            f if f.starts_with("--") => bail!("unknown option '{f}' for analyze"),
-            _ => {
-                if file.replace(a.to_string()).is_some() {
-                    bail!("analyze takes one input file");
-                }
-            }
-        }
-        i += 1;
-    }
-    o.file = file.unwrap_or_else(|| "-".into());
-    Ok(o)
-}
-
-pub fn run(args: &[String]) -> Result<()> {
-    let o = parse(args)?;
+pub fn run(o: &AnalyzeArgs) -> Result<()> {
     let loaded = crate::load_game(&o.file)?;
     let game = &loaded.game;
     if o.all_positions {
         let mut pos = game.start().clone();
-        report(&pos, 0, &o);
+        report(&pos, 0, o)?;
         for (i, action) in game.actions().iter().enumerate() {
             for m in &action.moves {
                 pos.play_unchecked(m);
             }
             pos.submit_unchecked();
-            report(&pos, i + 1, &o);
+            report(&pos, i + 1, o)?;
         }
     } else {
         // The position after the last submitted action (moves of an unfinished action are not
         // part of a game record).
         let mut pos = game.position().clone();
         pos.undo_action_moves();
-        report(&pos, game.actions().len(), &o);
+        report(&pos, game.actions().len(), o)?;
     }
     Ok(())
 }
 
-fn report(pos: &Position, ply: usize, o: &Options) {
+fn report(pos: &Position, ply: usize, o: &AnalyzeArgs) -> Result<()> {
     let started = Instant::now();
     let even = pos.even();
     let moves: Vec<String> = match o.moves {
@@ -108,7 +40,7 @@ fn report(pos: &Position, ply: usize, o: &Options) {
     };
     let outcome = pos.outcome(Budget::DEFAULT);
     let in_check = pos.in_check();
-    let count = o.count_cap.map(|cap| pos.count_actions(cap, Budget::DEFAULT));
+    let count = o.count_actions.map(|cap| pos.count_actions(cap, Budget::DEFAULT));
     let present = pos.present_turn();
     // Work figures for tuning the search, on request.
     if std::env::var_os("CHESS5D_TIMING").is_some() {
@@ -138,10 +70,10 @@ fn report(pos: &Position, ply: usize, o: &Options) {
             "legal_actions_bound": bound,
             "witness": witness,
         });
-        println!("{obj}");
-        return;
+        outln!("{obj}");
+        return Ok(());
     }
-    println!(
+    outln!(
         "ply {ply}: {} to move, present T{present}, {} timeline{} ({} active), {}, {}",
         pos.to_move(),
         pos.timeline_count(),
@@ -151,7 +83,7 @@ fn report(pos: &Position, ply: usize, o: &Options) {
         outcome.name()
     );
     if let Outcome::Ongoing(a) = &outcome {
-        println!(
+        outln!(
             "  a legal action: {}",
             a.iter().map(|m| m.long(even)).collect::<Vec<_>>().join(" ")
         );
@@ -162,41 +94,22 @@ fn report(pos: &Position, ply: usize, o: &Options) {
         } else {
             "playable"
         };
-        println!("  {} {which} moves: {}", moves.len(), moves.join(" "));
+        outln!("  {} {which} moves: {}", moves.len(), moves.join(" "));
     }
     match count {
         None => {}
-        Some(ActionCount::Exact(n)) => println!("  legal actions: {n}"),
-        Some(ActionCount::AtLeast(n)) => println!("  legal actions: at least {n}"),
-        Some(ActionCount::Unknown(n)) => println!("  legal actions: unknown (at least {n}; budget ran out)"),
+        Some(ActionCount::Exact(n)) => outln!("  legal actions: {n}"),
+        Some(ActionCount::AtLeast(n)) => outln!("  legal actions: at least {n}"),
+        Some(ActionCount::Unknown(n)) => outln!("  legal actions: unknown (at least {n}; budget ran out)"),
     }
+    Ok(())
 }
 
-pub fn perft(args: &[String]) -> Result<()> {
-    let mut depth = None;
-    let mut divide = false;
-    let mut file = None;
-    for a in args {
-        match a.as_str() {
-            "--divide" => divide = true,
-            f if f.starts_with("--") => bail!("unknown option '{f}' for perft"),
-            v if depth.is_none() => {
-                depth = Some(
-                    v.parse::<u32>()
-                        .with_context(|| format!("perft depth must be a number, not '{v}'"))?,
-                )
-            }
-            v => {
-                if file.replace(v.to_string()).is_some() {
-                    bail!("perft takes a depth and at most one file");
-                }
-            }
-        }
-    }
-    let depth = depth.context("perft needs a depth")?;
-    let pos = match file {
+pub fn perft(a: &PerftArgs) -> Result<()> {
+    let (depth, divide) = (a.depth, a.divide);
+    let pos = match &a.file {
         Some(f) => {
-            let g = crate::load_game(&f)?;
+            let g = crate::load_game(f)?;
             let mut p = g.game.position().clone();
             p.undo_action_moves();
             p
@@ -213,7 +126,7 @@ pub fn perft(args: &[String]) -> Result<()> {
             }
             child.submit_unchecked();
             let n = child.perft(depth - 1, Budget::UNLIMITED).context("budget ran out")?;
-            println!(
+            outln!(
                 "{} {n}",
                 action.iter().map(|m| m.long(pos.even())).collect::<Vec<_>>().join(" ")
             );
@@ -223,6 +136,6 @@ pub fn perft(args: &[String]) -> Result<()> {
     } else {
         pos.perft(depth, Budget::UNLIMITED).context("budget ran out")?
     };
-    println!("perft({depth}) = {total}  ({:.3} s)", start.elapsed().as_secs_f64());
+    outln!("perft({depth}) = {total}  ({:.3} s)", start.elapsed().as_secs_f64());
     Ok(())
 }

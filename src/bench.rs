@@ -115,11 +115,10 @@ fn load(text: &str) -> Result<Position> {
     Ok(p)
 }
 
-pub fn run(args: &[String]) -> Result<()> {
-    let quick = args.iter().any(|a| a == "--quick");
+pub fn run(args: &crate::cli::BenchArgs) -> Result<()> {
+    let quick = args.quick;
     // `--big N`: only the 100-timeline workload, counting N actions (for profiling).
-    if let Some(i) = args.iter().position(|a| a == "--big") {
-        let cap: u64 = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(1000);
+    if let Some(cap) = args.big {
         let big = big_multiverse(100, 50)?;
         let t = Instant::now();
         let n = big.count_actions(cap, Budget::DEFAULT);

@@ -1,71 +1,55 @@
 //! `chess5d`: the command line of the chess5d project. Each subcommand is a thin layer over the
-//! libraries in `crates/`.
+//! libraries in `crates/`; the command line itself is declared once, in `cli.rs`.
 
 mod analyze;
 mod bench;
+mod cli;
+mod matches;
+mod out;
+mod serve;
 mod show;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use chess5d_notation::LoadedGame;
+use clap::{CommandFactory, Parser};
+use cli::{Cli, Command, ConvertArgs, EngineArgs, Format};
 use std::io::Read;
 
-const USAGE: &str = "\
-chess5d: 5D Chess With Multiverse Time Travel
-
-USAGE:
-    chess5d <COMMAND> [ARGS]
-
-COMMANDS:
-    analyze [--all-positions] [--moves present|playable|none] [--count-actions CAP] [--json] FILE|-
-                  Report the position after the game's last action (or after every action)
-    convert --to 5dpgn|5dfen|long|json FILE|-
-                  Convert a game or position between notations
-    show FILE|-   Draw the multiverse in the terminal
-    variants      List the built-in variants
-    perft DEPTH [--divide] [FILE|-]
-                  Count the legal action sequences of DEPTH actions (standard start by default)
-    engine [--bot alphabeta|greedy|random] [--hash MB] [--option NAME=VALUE]... | --check CMD
-                  Run the engine on stdin/stdout (5DUCI), or check an engine's protocol compliance
-    match --engine CMD ... --engine CMD ... [--games N] [--tc 10+0.1] ...
-                  Play engines against each other (see `chess5d match --help`)
-    serve [--addr 127.0.0.1:8080] [--db FILE] [--engine NAME=CMD]... [--config FILE]
-                  Serve the web GUI (see `chess5d serve --help`)
-    bench [--quick]
-                  Speed figures: move generation, check detection, outcomes, counting, perft
-    help          Show this text
-
-Input files may be 5DPGN (and its dialects), 5DFEN, the long coordinate form, alexbay's action
-notation, the seed GUI's coordinate notation, or 5d-chess-js JSON; `-` reads standard input.";
-
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Err(e) = run(&args) {
-        eprintln!("chess5d: {e:#}");
-        std::process::exit(1);
+    out::quiet_on_closed_pipe();
+    // Usage errors exit with 2 (clap's convention), `--help`/`--version` with 0 on stdout.
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => {}
+        Err(e) if out::is_closed_pipe(&e) => {}
+        Err(e) => {
+            eprintln!("chess5d: {e:#}");
+            std::process::exit(1);
+        }
     }
 }
 
-fn run(args: &[String]) -> Result<()> {
-    let Some(cmd) = args.first() else {
-        println!("{USAGE}");
-        return Ok(());
-    };
-    let rest = &args[1..];
-    match cmd.as_str() {
-        "analyze" => analyze::run(rest),
-        "convert" => convert(rest),
-        "show" => show::run(rest),
-        "variants" => variants(),
-        "perft" => analyze::perft(rest),
-        "bench" => bench::run(rest),
-        "engine" => chess5d_protocol::engine_main(rest).map_err(anyhow::Error::msg),
-        "match" => chess5d_match::match_main(rest).map_err(anyhow::Error::msg),
-        "serve" => chess5d_server::serve_main(rest).map_err(anyhow::Error::msg),
-        "help" | "-h" | "--help" => {
-            println!("{USAGE}");
-            Ok(())
+fn run(command: Command) -> Result<()> {
+    match command {
+        Command::Analyze(a) => analyze::run(&a),
+        Command::Convert(a) => convert(&a),
+        Command::Show(a) => show::run(&a.file),
+        Command::Variants => variants(),
+        Command::Perft(a) => analyze::perft(&a),
+        Command::Bench(a) => bench::run(&a),
+        Command::Engine(a) => engine(a),
+        Command::Match(a) => matches::run(&a),
+        Command::Serve(a) => serve::run(&a),
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "chess5d", &mut out);
+            out::write(&out)
         }
-        other => bail!("unknown command '{other}' (try `chess5d help`)"),
+        Command::Man => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+            out::write(&out)
+        }
     }
 }
 
@@ -93,57 +77,25 @@ pub(crate) fn load_game(path: &str) -> Result<LoadedGame> {
     Ok(game)
 }
 
-fn convert(args: &[String]) -> Result<()> {
-    let mut to = None;
-    let mut file = None;
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--to" => {
-                i += 1;
-                to = Some(
-                    args.get(i)
-                        .context("--to needs a format: 5dpgn, 5dfen, long or json")?
-                        .clone(),
-                );
-            }
-            a if a.starts_with("--to=") => to = Some(a["--to=".len()..].to_string()),
-            a if a.starts_with("--") => bail!("unknown option '{a}' for convert"),
-            a => {
-                if file.replace(a.to_string()).is_some() {
-                    bail!("convert takes one input file");
-                }
-            }
-        }
-        i += 1;
-    }
-    let to = to.context("convert needs --to 5dpgn|5dfen|long|json")?;
-    let game = load_game(file.as_deref().unwrap_or("-"))?;
-    let out = match to.to_ascii_lowercase().as_str() {
-        "5dpgn" | "pgn" => chess5d_notation::write_5dpgn(&game),
-        "5dfen" | "fen" => chess5d_notation::write_5dfen(game.game.position()),
-        "long" => chess5d_notation::write_long(&game.game),
-        "json" => chess5d_notation::write_json(&game),
-        other => bail!("unknown format '{other}': expected 5dpgn, 5dfen, long or json"),
+fn convert(a: &ConvertArgs) -> Result<()> {
+    let game = load_game(&a.file)?;
+    let mut text = match a.to {
+        Format::Pgn => chess5d_notation::write_5dpgn(&game),
+        Format::Fen => chess5d_notation::write_5dfen(game.game.position()),
+        Format::Long => chess5d_notation::write_long(&game.game),
+        Format::Json => chess5d_notation::write_json(&game),
     };
-    print!("{out}");
-    if !out.ends_with('\n') {
-        println!();
+    if !text.ends_with('\n') {
+        text.push('\n');
     }
-    Ok(())
+    out::write(text.as_bytes())
 }
 
 fn variants() -> Result<()> {
-    println!("{:<34} {:>5} {:>9}", "Board", "Size", "Timelines");
+    outln!("{:<34} {:>5} {:>9}", "Board", "Size", "Timelines");
     for v in chess5d_rules::VARIANTS {
-        let labels: Vec<&str> = v
-            .boards
-            .iter()
-            .map(|b| b.0)
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        println!(
+        let labels: std::collections::BTreeSet<_> = v.boards.iter().map(|b| b.0).collect();
+        outln!(
             "{:<34} {:>5} {:>9}",
             v.name,
             format!("{}x{}", v.width, v.height),
@@ -151,4 +103,28 @@ fn variants() -> Result<()> {
         );
     }
     Ok(())
+}
+
+fn engine(a: EngineArgs) -> Result<()> {
+    use chess5d_engine::{Engine, EngineOptions};
+    if let Some(cmd) = a.check {
+        let report = chess5d_protocol::check_engine(&cmd);
+        outln!("{report}");
+        anyhow::ensure!(report.passed(), "'{cmd}' failed the 5DUCI check");
+        return Ok(());
+    }
+    let mut engine = Engine::new(EngineOptions::default());
+    let bot = a.bot.map(|b| format!("{b:?}").to_ascii_lowercase());
+    let hash = a.hash.map(|h| h.to_string());
+    let options = bot
+        .map(|b| ("Bot".to_string(), b))
+        .into_iter()
+        .chain(hash.map(|h| ("Hash".to_string(), h)))
+        .chain(a.options);
+    for (name, value) in options {
+        engine
+            .set_option(&name, &value)
+            .map_err(|e| anyhow::anyhow!("option {name}: {e}"))?;
+    }
+    chess5d_protocol::run_stdio(engine.options().clone()).context("engine input/output")
 }

@@ -3,11 +3,9 @@
 use anyhow::Result;
 use chess5d_rules::{BoardId, Color, Position, Square};
 
-pub fn run(args: &[String]) -> Result<()> {
-    let file = args.first().map(String::as_str).unwrap_or("-");
+pub fn run(file: &str) -> Result<()> {
     let loaded = crate::load_game(file)?;
-    print!("{}", draw(loaded.game.position()));
-    Ok(())
+    crate::out::write(draw(loaded.game.position()).as_bytes())
 }
 
 /// Boards laid out by timeline (highest first, like the game) and turn (left to right).

@@ -11,7 +11,8 @@ fn chess5d(args: &[&str], stdin: &str) -> (bool, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    // A usage error may end the program before it reads its input: a closed pipe is fine here.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     let out = child.wait_with_output().unwrap();
     (
         out.status.success(),
@@ -48,9 +49,12 @@ fn errors_name_the_place_and_exit_non_zero() {
     assert!(!ok);
     assert!(err.contains("line 4") && err.contains("Ke3"), "{err}");
     let (ok, _, err) = chess5d(&["convert", "--to", "xml", "-"], "1. e4\n");
-    assert!(!ok && err.contains("unknown format"), "{err}");
+    assert!(
+        !ok && err.contains("invalid value 'xml'") && err.contains("5dpgn"),
+        "{err}"
+    );
     let (ok, _, err) = chess5d(&["frobnicate"], "");
-    assert!(!ok && err.contains("unknown command"), "{err}");
+    assert!(!ok && err.contains("unrecognized subcommand"), "{err}");
     let (ok, _, err) = chess5d(&["analyze", "/no/such/file"], "");
     assert!(!ok && err.contains("/no/such/file"), "{err}");
 }
@@ -81,4 +85,113 @@ fn variants_show_and_perft() {
     let (ok, out, err) = chess5d(&["perft", "2"], "");
     assert!(ok, "{err}");
     assert!(out.contains("perft(2) = 400"), "{out}");
+}
+
+fn run_status(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chess5d"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn every_subcommand_has_help_on_stdout() {
+    let (code, top, _) = run_status(&["--help"]);
+    assert_eq!(code, Some(0));
+    // The subcommands as the top-level help lists them: every one must answer --help.
+    let commands: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() >= 10, "{top}");
+    for c in commands {
+        let (code, out, err) = run_status(&[c, "--help"]);
+        assert_eq!(code, Some(0), "{c} --help: {err}");
+        assert!(out.contains("Usage: chess5d"), "{c} --help printed: {out}");
+        assert!(err.is_empty(), "{c} --help wrote to stderr: {err}");
+    }
+}
+
+#[test]
+fn version_names_the_commit() {
+    let (code, out, _) = run_status(&["--version"]);
+    assert_eq!(code, Some(0));
+    let version = out.trim();
+    assert!(
+        version.starts_with(concat!("chess5d ", env!("CARGO_PKG_VERSION"), " (")),
+        "{version}"
+    );
+    assert!(
+        version.ends_with(')') && version.len() > "chess5d 0.1.0 ()".len(),
+        "{version}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_and_failures_exit_1() {
+    for args in [
+        &["frobnicate"][..],
+        &["perft", "deep"],
+        &["analyze", "--nope"],
+        &["convert", "--to", "xml"],
+    ] {
+        let (code, _, err) = run_status(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("error:"), "{args:?}: {err}");
+    }
+    let (code, _, err) = run_status(&["analyze", "/nonexistent/game.5dpgn"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("/nonexistent/game.5dpgn"), "{err}");
+}
+
+#[test]
+fn a_closed_pipe_stops_output_quietly() {
+    // 200 kB of JSON, read for 10 bytes: the writes after `head` exits meet a closed pipe.
+    let game = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/hard-match-games/match-game-312.5dpgn"
+    );
+    for cmd in [
+        format!("chess5d analyze --all-positions --json --moves playable {game} | head -c 10"),
+        "chess5d variants | head -1".to_string(),
+        "chess5d completions bash | head -1".to_string(),
+    ] {
+        let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_chess5d")).parent().unwrap();
+        let out = Command::new("bash")
+            .args(["-c", &format!("set -o pipefail; {cmd} > /dev/null")])
+            .env(
+                "PATH",
+                format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap()),
+            )
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{cmd}: {:?} {err}", out.status);
+        assert!(err.is_empty(), "{cmd}: {err}");
+    }
+}
+
+#[test]
+fn completions_and_man_page_generate() {
+    let (code, out, _) = run_status(&["completions", "bash"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("complete -F") && out.contains("analyze"), "{out}");
+    for shell in ["zsh", "fish"] {
+        let (code, out, _) = run_status(&["completions", shell]);
+        assert_eq!(code, Some(0));
+        assert!(out.contains("perft"));
+    }
+    let (code, out, _) = run_status(&["man"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains(".TH chess5d 1"), "{out}");
 }

@@ -1,0 +1,179 @@
+//! The command line, declared once with clap: every subcommand, its flags and its help text.
+//! The handlers live in their own modules; libraries get typed options, never argv.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// `chess5d --version`: the package version and the commit it was built from.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("CHESS5D_COMMIT"), ")");
+
+const INPUT_HELP: &str = "Input files may be 5DPGN (and its dialects), 5DFEN, the long coordinate form, alexbay's \
+action notation, the seed GUI's coordinate notation, or 5d-chess-js JSON; `-` reads standard input.";
+
+/// 5D Chess With Multiverse Time Travel: rules, notation, engine, matches and a web GUI.
+#[derive(Debug, Parser)]
+#[command(name = "chess5d", version = VERSION, about, after_help = INPUT_HELP)]
+#[command(propagate_version = true, arg_required_else_help = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Report the position after a game's last action (or after every action).
+    Analyze(AnalyzeArgs),
+    /// Convert a game or position between notations.
+    Convert(ConvertArgs),
+    /// Draw the multiverse in the terminal.
+    Show(ShowArgs),
+    /// List the built-in variants.
+    Variants,
+    /// Count the legal action sequences of DEPTH actions (standard start by default).
+    Perft(PerftArgs),
+    /// Speed figures: move generation, check detection, outcomes, counting, perft.
+    Bench(BenchArgs),
+    /// Run the engine on stdin/stdout (5DUCI), or check another engine's protocol compliance.
+    Engine(EngineArgs),
+    /// Play engines against each other (Elo, SPRT, 5DPGN output).
+    #[command(disable_help_flag = false)]
+    Match(crate::matches::MatchArgs),
+    /// Serve the web GUI.
+    Serve(crate::serve::ServeArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on standard output.
+    Man,
+}
+
+/// Which moves `analyze` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MovesShown {
+    /// Moves on boards in the present.
+    Present,
+    /// Moves on every playable board.
+    Playable,
+    /// No move list.
+    None,
+}
+
+/// `chess5d analyze`.
+#[derive(Debug, Args)]
+#[command(after_help = INPUT_HELP)]
+pub struct AnalyzeArgs {
+    /// Report every position of the game, not only the last.
+    #[arg(long)]
+    pub all_positions: bool,
+    /// Which moves to list.
+    #[arg(long, value_enum, default_value_t = MovesShown::Present, value_name = "WHICH")]
+    pub moves: MovesShown,
+    /// Count the legal actions, up to CAP.
+    #[arg(long, value_name = "CAP")]
+    pub count_actions: Option<u64>,
+    /// One JSON object per position instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The game or position (`-` for standard input).
+    #[arg(default_value = "-")]
+    pub file: String,
+}
+
+/// The notations `convert` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// 5DPGN with SAN-style moves.
+    #[value(name = "5dpgn", alias = "pgn")]
+    Pgn,
+    /// 5DFEN: every board of the final position.
+    #[value(name = "5dfen", alias = "fen")]
+    Fen,
+    /// The long coordinate form, one action per line.
+    Long,
+    /// 5d-chess-js style JSON.
+    Json,
+}
+
+/// `chess5d convert`.
+#[derive(Debug, Args)]
+#[command(after_help = INPUT_HELP)]
+pub struct ConvertArgs {
+    /// The notation to write.
+    #[arg(long, value_enum, ignore_case = true)]
+    pub to: Format,
+    /// The game or position (`-` for standard input).
+    #[arg(default_value = "-")]
+    pub file: String,
+}
+
+/// `chess5d show`.
+#[derive(Debug, Args)]
+#[command(after_help = INPUT_HELP)]
+pub struct ShowArgs {
+    /// The game or position (`-` for standard input).
+    #[arg(default_value = "-")]
+    pub file: String,
+}
+
+/// `chess5d perft`.
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// How many actions deep to count.
+    pub depth: u32,
+    /// Print the count below each first action.
+    #[arg(long)]
+    pub divide: bool,
+    /// Start from this game's final position instead of the standard start (`-` for standard input).
+    pub file: Option<String>,
+}
+
+/// `chess5d bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Fewer runs per figure.
+    #[arg(long)]
+    pub quick: bool,
+    /// Only the 100-timeline workload, counting N actions (for profiling).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "1000")]
+    pub big: Option<u64>,
+}
+
+/// The built-in players `engine --bot` offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Bot {
+    /// Iterative-deepening alpha-beta search (the engine).
+    Alphabeta,
+    /// One-ply greedy material grabber.
+    Greedy,
+    /// A uniformly random legal action.
+    Random,
+}
+
+/// `chess5d engine`.
+#[derive(Debug, Args)]
+#[command(after_help = "Engine options (for --option): Hash, Threads, Bot, ActionCap, NodeBudget, Seed, MoveOverhead.")]
+pub struct EngineArgs {
+    /// The built-in player to run.
+    #[arg(long, value_enum)]
+    pub bot: Option<Bot>,
+    /// Transposition table size in MB.
+    #[arg(long, value_name = "MB")]
+    pub hash: Option<u32>,
+    /// Any engine option, set before the protocol starts (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = name_value)]
+    pub options: Vec<(String, String)>,
+    /// Instead of running the engine, walk COMMAND (a shell command) through 5DUCI and report.
+    #[arg(long, value_name = "COMMAND", conflicts_with_all = ["bot", "hash", "options"])]
+    pub check: Option<String>,
+}
+
+/// Parses `NAME=VALUE`.
+pub fn name_value(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.to_string())),
+        _ => Err(format!("expected NAME=VALUE, got '{s}'")),
+    }
+}
