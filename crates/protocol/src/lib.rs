@@ -34,14 +34,18 @@
 mod check;
 mod client;
 mod engine_side;
+mod extensions;
 mod text;
 
 pub use check::{check_engine, Report, Step};
-pub use client::{EngineAnswer, EngineError, EngineId, EngineProcess, GameState};
-pub use engine_side::{info_line, run_engine, run_stdio, ENGINE_AUTHOR, ENGINE_NAME};
+pub use client::{
+    EngineAnswer, EngineError, EngineId, EngineProcess, GameState, DEFAULT_MOVETIME_MARGIN, FALLBACK_MOVETIME,
+};
+pub use engine_side::{info_line, run_engine, run_stdio, DEFAULT_GO, ENGINE_AUTHOR, ENGINE_NAME};
+pub use extensions::{Extensions, EXTENSIONS_OPTION};
 pub use text::{
-    format_action, format_move, go_text, parse_fen_boards, parse_go, parse_move, parse_move_text, write_fen_boards,
-    MoveText, ParseError, PositionCommand, StartPos,
+    format_action, format_move, go_text, go_text_for, parse_fen_boards, parse_go, parse_move, parse_move_text,
+    write_fen_boards, MoveText, ParseError, PositionCommand, StartPos,
 };
 
 use chess5d_engine::{Engine, EngineOptions};
