@@ -18,7 +18,10 @@
 //! - with `--stall-newgame K` (or the environment variable `DRAFT_ENGINE_STALL_NEWGAME=K`) the
 //!   K-th `5ducinewgame` leaves `isready` unanswered until the next `5ducinewgame`.
 //!
-//! `--seed N` seeds the random choice (default: the process id).
+//! `--seed N` seeds the random choice (default: the process id). `--drop N`, a test knob for
+//! the client's retries, drops the first N `position`/`go` commands after initialisation as if
+//! the engine were still busy (`position` gets the busy line, `go` `info search already
+//! running`).
 
 use chess5d_engine::{Bot, Engine, EngineOptions, Limits};
 use chess5d_protocol::{format_move, parse_move, StartPos};
@@ -34,6 +37,7 @@ struct Config {
     overshoot: Duration,
     stall_newgame: Option<u32>,
     seed: u64,
+    drop: u64,
 }
 
 fn config() -> Result<Config, String> {
@@ -44,6 +48,7 @@ fn config() -> Result<Config, String> {
             .ok()
             .and_then(|v| v.parse().ok()),
         seed: u64::from(std::process::id()),
+        drop: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -56,6 +61,7 @@ fn config() -> Result<Config, String> {
             "--overshoot-ms" => c.overshoot = Duration::from_millis(value),
             "--stall-newgame" => c.stall_newgame = Some(value as u32),
             "--seed" => c.seed = value,
+            "--drop" => c.drop = value,
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -139,6 +145,7 @@ fn main() {
     let mut stalled = false;
     let mut newgames = 0;
     let mut pos: Option<Position> = None;
+    let mut drop = c.drop;
     loop {
         let wake = [busy_until, search.as_ref().and_then(|s| s.ends)]
             .into_iter()
@@ -180,6 +187,15 @@ fn main() {
                     }
                 }
                 _ if search.is_some() => writeln!(out, "{BUSY}").unwrap(),
+                "position" | "go" if drop > 0 => {
+                    drop -= 1;
+                    let says = if cmd == "go" {
+                        "info search already running"
+                    } else {
+                        BUSY
+                    };
+                    writeln!(out, "{says}").unwrap();
+                }
                 "5duci" => {
                     writeln!(out, "5duciok").unwrap();
                     busy_until = Some(now + c.init);
