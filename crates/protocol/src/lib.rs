@@ -1,13 +1,17 @@
-//! 5DUCI, the engine protocol of 5D chess (see the project's `protocol.md`), both sides.
+//! 5DUCI, the engine protocol of 5D chess, both sides. What is sent and accepted, the
+//! extensions beyond the draft and how engines announce them ([`Extensions`]) are written up in
+//! `crates/protocol/PROTOCOL.md`, shown here as [`protocol_text`].
 //!
 //! - Engine side: [`run_engine`] runs the command loop around a [`chess5d_engine::Engine`]
 //!   (searching on its own thread, so `isready` and `stop` are answered at once);
 //!   [`run_stdio`] does it on standard input and output; [`engine_main`] parses the
 //!   `chess5d engine` command line.
-//! - Client side: [`EngineProcess`] starts any 5DUCI program, does the handshake, sends
-//!   positions and `go`, and checks the answer against the rules; every misbehaviour becomes an
-//!   [`EngineError`].
-//! - [`check_engine`] walks a program through the protocol and reports the first failing step.
+//! - Client side: [`EngineProcess`] starts any 5DUCI program, does the handshake (learning the
+//!   engine's extensions), sends positions and `go` in the forms the engine knows (the draft's
+//!   alone to an engine that announces no extension), and checks the answer against the rules;
+//!   every misbehaviour becomes an [`EngineError`].
+//! - [`check_engine`] walks a program through the protocol and reports the first failing step;
+//!   an engine that speaks the draft alone passes.
 //!
 //! Moves are in long form with the draft's timeline numbering (the internal index: in games
 //! with two starting timelines `0` is `+0` and `-1` is `-0`), e.g. `(0T1)e2(0T1)e4`.
@@ -30,6 +34,9 @@
 //! assert!(text.ends_with("bye\n"));
 //! ```
 #![deny(missing_docs)]
+
+#[doc = include_str!("../PROTOCOL.md")]
+pub mod protocol_text {}
 
 mod check;
 mod client;
@@ -58,7 +65,8 @@ usage: chess5d engine [--bot alphabeta|greedy|random] [--hash MB] [--option NAME
 Runs the engine over 5DUCI on standard input and output. --option sets any engine option
 (Hash, Threads, Bot, ActionCap, NodeBudget, Seed, MoveOverhead) before the protocol starts.
 --check runs the 5DUCI compliance checker on another program (a shell command) and prints
-its report; the exit status tells whether it passed.";
+its report, with the extensions it announces (see crates/protocol/PROTOCOL.md); an engine
+that speaks the draft alone passes. The exit status tells whether it passed.";
 
 /// The `chess5d engine ...` command line (the arguments after `engine`).
 pub fn engine_main(args: &[String]) -> Result<(), String> {
