@@ -68,6 +68,12 @@ Runs the engine over 5DUCI on standard input and output. --option sets any engin
 its report, with the extensions it announces (see crates/protocol/PROTOCOL.md); an engine
 that speaks the draft alone passes. The exit status tells whether it passed.";
 
+/// Prints a line on standard output; a closed pipe (`| head`) is not an error.
+fn print_out(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}
+
 /// The `chess5d engine ...` command line (the arguments after `engine`).
 pub fn engine_main(args: &[String]) -> Result<(), String> {
     let mut engine = Engine::new(EngineOptions::default());
@@ -82,7 +88,7 @@ pub fn engine_main(args: &[String]) -> Result<(), String> {
             "--check" => {
                 let cmd = value(i)?;
                 let report = check_engine(&cmd);
-                println!("{report}");
+                print_out(&report.to_string());
                 return if report.passed() {
                     Ok(())
                 } else {
@@ -99,7 +105,7 @@ pub fn engine_main(args: &[String]) -> Result<(), String> {
                 engine.set_option(n, val).map_err(|e| e.to_string())?;
             }
             "-h" | "--help" => {
-                println!("{ENGINE_USAGE}");
+                print_out(ENGINE_USAGE);
                 return Ok(());
             }
             other => return Err(format!("unknown argument '{other}'\n{ENGINE_USAGE}")),
