@@ -297,7 +297,8 @@ impl EngineProcess {
     }
 
     /// The limits as sent to this engine: an engine without the clock extension gets a
-    /// `movetime` derived from the clock of `side` (the side to move), one without `nodes` a
+    /// `movetime` derived from the clock of `side` (the side to move), and a fixed `movetime`
+    /// less the most it has overshot one so far; an engine without `nodes` gets a
     /// [`FALLBACK_MOVETIME`] instead of a node count; `go` alone (the draft's "until `stop`")
     /// is left only for `infinite`.
     pub fn limits_for(&self, limits: &Limits, side: Color) -> Limits {
@@ -312,6 +313,9 @@ impl EngineProcess {
             (l.wtime, l.btime, l.winc, l.binc) = (None, None, None, None);
             if let (Some(time), false) = (time, fixed(&l)) {
                 l.movetime = Some(self.movetime_from_clock(time, inc.unwrap_or_default()));
+            } else if let Some(mt) = l.movetime {
+                // A fixed time per action: ask for less by what the engine overshoots.
+                l.movetime = Some(mt.saturating_sub(self.max_overshoot).max(MIN_MOVETIME));
             }
         }
         if !ext.nodes {

@@ -365,6 +365,15 @@ mod client_with_the_draft {
             big > Duration::from_millis(1500) && big <= Duration::from_millis(2600),
             "{big:?}"
         );
+        // A fixed movetime is shortened by the overshoot too, down to 10 ms.
+        let fixed = e.limits_for(&Limits::movetime(Duration::from_millis(1000)), Color::White);
+        let fixed = fixed.movetime.unwrap();
+        assert!(
+            fixed <= Duration::from_millis(700) && fixed >= Duration::from_millis(400),
+            "{fixed:?}"
+        );
+        let short = e.limits_for(&Limits::movetime(Duration::from_millis(100)), Color::White);
+        assert_eq!(short.movetime, Some(Duration::from_millis(10)));
         e.set_movetime_margin(Duration::ZERO);
         assert_eq!(e.movetime_margin(), Duration::ZERO);
         // Nodes and no limit at all get a movetime; a depth stays a depth.
