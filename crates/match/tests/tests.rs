@@ -243,3 +243,5 @@ fn command_line() {
     assert!(parse_match_args(&["--engine".into(), "a".into()]).is_err());
     assert!(cli_main(&["bogus".into()]).is_err());
 }
+
+mod draft_engine;

@@ -1,6 +1,7 @@
 //! A compliance checker: walks an engine through 5DUCI step by step.
 
 use crate::client::{EngineAnswer, EngineProcess, GameState};
+use crate::extensions::Extensions;
 use crate::text::{parse_fen_boards, StartPos};
 use chess5d_engine::Limits;
 use chess5d_rules::{Move, Position};
@@ -19,8 +20,10 @@ pub struct Step {
 /// The result of [`check_engine`]: the steps run, stopping at the first failure.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
-    /// The engine's `id name`.
+    /// The engine's `id name` (empty if it sent none, as the draft's engine does).
     pub engine: String,
+    /// The extensions it announced; the steps for the others are skipped, not failed.
+    pub extensions: Extensions,
     /// The steps, in order.
     pub steps: Vec<Step>,
 }
@@ -39,13 +42,19 @@ impl Report {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "5DUCI compliance of '{}':", self.engine)?;
+        let name = if self.engine.is_empty() {
+            "(no id name)"
+        } else {
+            &self.engine
+        };
+        writeln!(f, "5DUCI compliance of '{name}':")?;
         for s in &self.steps {
             match &s.result {
                 Ok(d) => writeln!(f, "  ok    {}: {d}", s.name)?,
                 Err(e) => writeln!(f, "  FAIL  {}: {e}", s.name)?,
             }
         }
+        writeln!(f, "extensions: {}", self.extensions)?;
         write!(f, "{}", if self.passed() { "passed" } else { "failed" })
     }
 }
@@ -55,6 +64,9 @@ fn quick() -> Limits {
 }
 
 const STEP_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The detail of an extension step for an engine that does not announce the extension.
+const NOT_ANNOUNCED: &str = "not announced, skipped";
 
 fn action_text(a: &[Move]) -> String {
     crate::text::format_action(a)
@@ -76,10 +88,12 @@ fn ask(e: &mut EngineProcess, start: StartPos, actions: Vec<Vec<Move>>, limits: 
     }
 }
 
-/// Starts `command` and checks, in order: the handshake, `isready`, options, `position startpos`
-/// with `go`, a position with moves, a `fen` position, an even-timeline position, `stop` during
-/// `go infinite` with `isready` during the search, and `quit` ... `bye`. Stops at the first
-/// failure.
+/// Starts `command` and checks, in order: the handshake (reading the extensions the engine
+/// announces), `isready`, options, `position startpos` with `go`, a position with moves, a
+/// `fen` position, an even-timeline position, a promotion in the moves, `stop` during a search
+/// with `isready` during it (answered at once if the engine announced `readyok`, at the end of
+/// the search otherwise), one step per extension (skipped when not announced: an engine that
+/// speaks the draft alone passes), and `quit` ... `bye`. Stops at the first failure.
 pub fn check_engine(command: &str) -> Report {
     let mut report = Report::default();
     let mut engine = match EngineProcess::spawn(command) {
@@ -99,7 +113,8 @@ pub fn check_engine(command: &str) -> Report {
             Box::new(|e| {
                 e.send("5duci").map_err(|e| e.to_string())?;
                 e.wait_for("5duciok", STEP_TIMEOUT).map_err(|e| e.to_string())?;
-                Ok("5duciok".into())
+                e.set_extensions(Extensions::from_options(&e.id().options));
+                Ok(format!("5duciok; extensions: {}", e.extensions()))
             }),
         ),
         (
@@ -155,28 +170,109 @@ pub fn check_engine(command: &str) -> Report {
             }),
         ),
         (
-            "stop during go infinite, isready during search",
+            "promotion written as the draft writes it",
+            Box::new(move |e| {
+                let setup = parse_fen_boards("[4k/P4/5/5/K4:0:1:w]", None, None).map_err(|e| e.to_string())?;
+                let start = StartPos::Fen(setup);
+                let pos = start.position().map_err(|e| e.to_string())?;
+                let mv = crate::text::parse_move("(0T1)a4(0T1)a5Q", &pos).map_err(|e| e.to_string())?;
+                ask(e, start, vec![vec![mv]], &quick())
+            }),
+        ),
+        (
+            "stop during a search, isready during the search",
             Box::new(|e| {
-                let pos = Position::standard();
+                let ext = e.extensions();
                 let game = GameState {
                     start: StartPos::Variant("Standard".into()),
                     actions: vec![],
                 };
-                e.send(&game.command(&[])).map_err(|e| e.to_string())?;
-                e.send("go infinite").map_err(|e| e.to_string())?;
+                let position = game.command_for(&[], &ext).map_err(|e| e.to_string())?;
+                e.send(&position).map_err(|e| e.to_string())?;
+                // The draft's bare `go` searches until `stop`, as `go infinite` does.
+                e.send(if ext.infinite { "go infinite" } else { "go" })
+                    .map_err(|e| e.to_string())?;
                 std::thread::sleep(Duration::from_millis(100));
                 let t = Instant::now();
-                e.is_ready(Duration::from_secs(1))
-                    .map_err(|err| format!("isready during search: {err}"))?;
-                let ready_ms = t.elapsed().as_millis();
+                let ready = if ext.readyok {
+                    // Announced: `readyok` at once, during the search.
+                    e.is_ready(Duration::from_secs(1))
+                        .map_err(|err| format!("isready during search (readyok announced): {err}"))?;
+                    format!("readyok after {} ms", t.elapsed().as_millis())
+                } else {
+                    // The draft: `readyok` may wait until the search ends.
+                    e.send_isready().map_err(|e| e.to_string())?;
+                    "readyok deferred (the draft)".to_string()
+                };
                 let line = e.stop(Duration::from_secs(2)).map_err(|err| format!("stop: {err}"))?;
-                let mut p = pos.clone();
+                e.is_ready(Duration::from_secs(2))
+                    .map_err(|err| format!("isready after stop: {err}"))?;
+                let mut p = Position::standard();
                 for tok in line.split_whitespace().skip(1) {
                     let mv = crate::text::parse_move(tok, &p).map_err(|e| e.to_string())?;
                     p.play(&mv).map_err(|e| e.to_string())?;
                 }
                 p.submit().map_err(|e| format!("'{line}': {e}"))?;
-                Ok(format!("readyok after {ready_ms} ms, then {line}"))
+                Ok(format!("{ready}, then {line}"))
+            }),
+        ),
+        (
+            "extension variant",
+            Box::new(|e| {
+                if !e.extensions().variant {
+                    return Ok(NOT_ANNOUNCED.into());
+                }
+                ask(
+                    e,
+                    StartPos::Variant("Standard - Two Timelines".into()),
+                    vec![],
+                    &quick(),
+                )
+            }),
+        ),
+        (
+            "extension clock",
+            Box::new(|e| {
+                if !e.extensions().clock {
+                    return Ok(NOT_ANNOUNCED.into());
+                }
+                let clock = Duration::from_millis(1000);
+                let limits = Limits {
+                    wtime: Some(clock),
+                    btime: Some(clock),
+                    winc: Some(Duration::ZERO),
+                    binc: Some(Duration::ZERO),
+                    ..Limits::default()
+                };
+                let t = Instant::now();
+                let best = ask(e, StartPos::StartPos, vec![], &limits)?;
+                let took = t.elapsed();
+                if took > clock {
+                    return Err(format!(
+                        "{} ms on a clock of {} ms",
+                        took.as_millis(),
+                        clock.as_millis()
+                    ));
+                }
+                Ok(format!("{best} in {} ms of a 1000 ms clock", took.as_millis()))
+            }),
+        ),
+        (
+            "extension nodes, info",
+            Box::new(|e| {
+                let ext = e.extensions();
+                if !ext.nodes {
+                    return Ok(NOT_ANNOUNCED.into());
+                }
+                let limits = Limits {
+                    nodes: Some(200),
+                    ..Limits::default()
+                };
+                let best = ask(e, StartPos::StartPos, vec![], &limits)?;
+                if ext.info && !e.last_info.as_deref().is_some_and(|i| i.contains(" score ")) {
+                    return Err(format!("info announced, but no 'info ... score' line before '{best}'"));
+                }
+                Ok(best)
             }),
         ),
     ];
@@ -185,6 +281,7 @@ pub fn check_engine(command: &str) -> Report {
         let failed = result.is_err();
         if name == "handshake" {
             report.engine = engine.id().name.clone();
+            report.extensions = engine.extensions();
         }
         report.steps.push(Step { name, result });
         if failed {

@@ -1,7 +1,8 @@
 //! The client side of 5DUCI: drive an engine process, validate what it says, and turn every
 //! misbehaviour into an [`EngineError`] instead of a hang or a panic.
 
-use crate::text::{format_move, go_text, parse_move_text, PositionCommand, StartPos};
+use crate::extensions::Extensions;
+use crate::text::{format_move, go_text_for, parse_move_text, ParseError, PositionCommand, StartPos};
 use chess5d_engine::Limits;
 use chess5d_rules::{Color, Move, Position, SubmitError};
 use std::collections::VecDeque;
@@ -107,25 +108,85 @@ pub struct GameState {
 }
 
 impl GameState {
-    /// The `position` command for this game, with `extra` moves of an unfinished action.
+    /// The `position` command for this game, with `extra` moves of an unfinished action, with
+    /// every extension (the start of an official variant as `variant "<name>"`).
     pub fn command(&self, extra: &[Move]) -> String {
+        PositionCommand {
+            start: self.start.clone(),
+            moves: self.move_tokens(extra),
+        }
+        .to_command()
+    }
+
+    /// The `position` command for an engine with these extensions: without `variant`, in the
+    /// draft's forms alone (`startpos` or `size .. fen ..`, see [`StartPos::draft_text`]).
+    pub fn command_for(&self, extra: &[Move], ext: &Extensions) -> Result<String, ParseError> {
+        let mut s = format!("position {}", self.start.command_text_for(ext)?);
+        let moves = self.move_tokens(extra);
+        if !moves.is_empty() {
+            s.push_str(" moves ");
+            s.push_str(&moves.join(" "));
+        }
+        Ok(s)
+    }
+
+    fn move_tokens(&self, extra: &[Move]) -> Vec<String> {
         let mut moves = Vec::new();
         for a in &self.actions {
             moves.extend(a.iter().map(format_move));
             moves.push("submit".to_string());
         }
         moves.extend(extra.iter().map(format_move));
-        PositionCommand {
-            start: self.start.clone(),
-            moves,
-        }
-        .to_command()
+        moves
     }
 }
 
 const STDERR_LINES: usize = 20;
 
+/// How long `isready` after `5ducinewgame` may stay unanswered before the client sends a second
+/// `5ducinewgame`, which wakes the draft's engine when it has lost it.
+const NEWGAME_WAKE: Duration = Duration::from_millis(1000);
+
+/// How often a command the engine dropped as busy is sent again.
+const RETRIES: usize = 5;
+
+/// The shortest `movetime` the client gives an engine without the clock extension.
+const MIN_MOVETIME: Duration = Duration::from_millis(10);
+
+/// The `movetime` of a draft engine when the limits give it nothing it understands (a node
+/// count, or no limit at all): without one it would search until `stop`.
+pub const FALLBACK_MOVETIME: Duration = Duration::from_millis(1000);
+
+/// The default of [`EngineProcess::movetime_margin`].
+pub const DEFAULT_MOVETIME_MARGIN: Duration = Duration::from_millis(250);
+
+/// Whether an `info` line says that the engine dropped a command: the draft's engine answers
+/// `info engine is busy, please run 'stop' first` and `info search already running`.
+fn is_busy(line: &str) -> bool {
+    line.starts_with("info ")
+        && !line.starts_with("info string")
+        && (line.contains("busy") || line.contains("already running"))
+}
+
+/// Whether a line says that the engine could not read the last `position` (the draft's engine
+/// then keeps the previous position; ours has none).
+fn is_position_error(line: &str) -> bool {
+    line.starts_with("info position error") || line.starts_with("info string bad position")
+}
+
+/// What the client saw while waiting for `readyok`.
+#[derive(Default)]
+struct Seen {
+    busy: bool,
+    position_error: Option<String>,
+}
+
 /// A running engine process speaking 5DUCI.
+///
+/// The client learns the engine's [`Extensions`] in the handshake and speaks the draft's forms
+/// alone to an engine that announces none: `startpos`/`fen` starts, `go movetime` derived from
+/// its clock, `readyok` awaited before every `position` and `go`, commands dropped as busy sent
+/// again (see the crate's `PROTOCOL.md`).
 #[derive(Debug)]
 pub struct EngineProcess {
     child: Child,
@@ -133,6 +194,17 @@ pub struct EngineProcess {
     lines: Receiver<String>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     id: EngineId,
+    extensions: Extensions,
+    /// `isready` sent and not yet answered.
+    ready_owed: usize,
+    /// A `go` was sent and its `bestmove` has not come.
+    searching: bool,
+    /// A `bestmove` that came while the client waited for `readyok` (the draft defers
+    /// `readyok` until the search ends).
+    stashed_best: Option<String>,
+    movetime_margin: Duration,
+    /// The most an engine without the clock extension took over its `movetime`.
+    max_overshoot: Duration,
     /// The last `info` line of the last search.
     pub last_info: Option<String>,
 }
@@ -178,6 +250,12 @@ impl EngineProcess {
             lines: rx,
             stderr: tail,
             id: EngineId::default(),
+            extensions: Extensions::NONE,
+            ready_owed: 0,
+            searching: false,
+            stashed_best: None,
+            movetime_margin: DEFAULT_MOVETIME_MARGIN,
+            max_overshoot: Duration::ZERO,
             last_info: None,
         })
     }
@@ -192,6 +270,71 @@ impl EngineProcess {
     /// What the engine said in the handshake.
     pub fn id(&self) -> &EngineId {
         &self.id
+    }
+
+    /// The extensions the engine announced in the handshake (none before it).
+    pub fn extensions(&self) -> Extensions {
+        self.extensions
+    }
+
+    /// Speaks to the engine as if it had announced these extensions (e.g. the draft alone,
+    /// [`Extensions::NONE`], to an engine that announces more).
+    pub fn set_extensions(&mut self, ext: Extensions) {
+        self.extensions = ext;
+    }
+
+    /// What the client keeps in hand when it turns the clock of an engine without the clock
+    /// extension into a `movetime`, on top of the most that engine has overshot a `movetime`
+    /// so far (the draft's engine checks its clock between iterations and overshoots by up
+    /// to 1-2 s in big multiverses).
+    pub fn movetime_margin(&self) -> Duration {
+        self.movetime_margin
+    }
+
+    /// Sets [`EngineProcess::movetime_margin`] (default [`DEFAULT_MOVETIME_MARGIN`]).
+    pub fn set_movetime_margin(&mut self, margin: Duration) {
+        self.movetime_margin = margin;
+    }
+
+    /// The limits as sent to this engine: an engine without the clock extension gets a
+    /// `movetime` derived from the clock of `side` (the side to move), and a fixed `movetime`
+    /// less the most it has overshot one so far; an engine without `nodes` gets a
+    /// [`FALLBACK_MOVETIME`] instead of a node count; `go` alone (the draft's "until `stop`")
+    /// is left only for `infinite`.
+    pub fn limits_for(&self, limits: &Limits, side: Color) -> Limits {
+        let ext = self.extensions;
+        let mut l = limits.clone();
+        let fixed = |l: &Limits| l.movetime.is_some() || l.depth.is_some();
+        if !ext.clock {
+            let (time, inc) = match side {
+                Color::White => (l.wtime, l.winc),
+                Color::Black => (l.btime, l.binc),
+            };
+            (l.wtime, l.btime, l.winc, l.binc) = (None, None, None, None);
+            if let (Some(time), false) = (time, fixed(&l)) {
+                l.movetime = Some(self.movetime_from_clock(time, inc.unwrap_or_default()));
+            } else if let Some(mt) = l.movetime {
+                // A fixed time per action: ask for less by what the engine overshoots.
+                l.movetime = Some(mt.saturating_sub(self.max_overshoot).max(MIN_MOVETIME));
+            }
+        }
+        if !ext.nodes {
+            l.nodes = None;
+        }
+        if !l.infinite && !fixed(&l) && l.wtime.is_none() && l.btime.is_none() && l.nodes.is_none() {
+            l.movetime = Some(FALLBACK_MOVETIME);
+        }
+        l
+    }
+
+    /// A `movetime` an engine can keep with `time` on its clock and `inc` per action: about a
+    /// 25th of the clock plus most of the increment, at most a third of the clock, less the
+    /// margin and the largest overshoot seen.
+    fn movetime_from_clock(&self, time: Duration, inc: Duration) -> Duration {
+        let target = (time / 25 + inc * 3 / 4).min(time / 3);
+        target
+            .saturating_sub(self.movetime_margin + self.max_overshoot)
+            .max(MIN_MOVETIME)
     }
 
     /// Sends one line.
@@ -233,25 +376,39 @@ impl EngineProcess {
         }
     }
 
+    /// Records an `id` or `option` line.
+    fn note(&mut self, line: &str) {
+        if let Some(n) = line.strip_prefix("id name ") {
+            self.id.name = n.trim().to_string();
+        } else if let Some(a) = line.strip_prefix("id author ") {
+            self.id.author = a.trim().to_string();
+        } else if line.starts_with("option ") {
+            self.id.options.push(line.to_string());
+        }
+    }
+
     /// Reads lines until one whose first word is `word`; `id` and `option` lines are recorded.
+    /// A `bestmove` kept from an earlier wait is returned first when `word` is `bestmove`.
     pub(crate) fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<String, EngineError> {
+        if word == "bestmove" {
+            if let Some(best) = self.stashed_best.take() {
+                return Ok(best);
+            }
+        }
         let started = Instant::now();
         let deadline = started + timeout;
         loop {
             let line = self.read_line(deadline, started)?;
             let first = line.split_whitespace().next().unwrap_or("");
+            if matches!(first, "bestmove" | "nobestmove") {
+                self.searching = false;
+            }
             if first == word {
                 return Ok(line);
             }
             match first {
-                "id" => {
-                    if let Some(n) = line.strip_prefix("id name ") {
-                        self.id.name = n.trim().to_string();
-                    } else if let Some(a) = line.strip_prefix("id author ") {
-                        self.id.author = a.trim().to_string();
-                    }
-                }
-                "option" => self.id.options.push(line.clone()),
+                "id" | "option" => self.note(&line),
+                "readyok" => self.ready_owed = self.ready_owed.saturating_sub(1),
                 "bestmove" | "nobestmove" | "bye" if word != "bestmove" => {
                     return Err(EngineError::Protocol {
                         expected: word.to_string(),
@@ -263,17 +420,68 @@ impl EngineProcess {
         }
     }
 
-    /// `5duci` ... `5duciok`, then `isready` ... `readyok`.
+    /// Sends `isready` and reads until every `isready` sent is answered. A `bestmove` on the
+    /// way (the draft answers `isready` only after a search ends) is kept for [`Self::stop`].
+    fn sync(&mut self, deadline: Instant, started: Instant) -> Result<Seen, EngineError> {
+        self.send("isready")?;
+        self.ready_owed += 1;
+        let mut seen = Seen::default();
+        while self.ready_owed > 0 {
+            let line = self.read_line(deadline, started)?;
+            match line.split_whitespace().next().unwrap_or("") {
+                "readyok" => self.ready_owed -= 1,
+                "bestmove" | "nobestmove" => {
+                    self.searching = false;
+                    self.stashed_best = Some(line);
+                }
+                "id" | "option" => self.note(&line),
+                "info" if is_busy(&line) => seen.busy = true,
+                "info" if is_position_error(&line) => seen.position_error = Some(line),
+                "bye" => {
+                    return Err(EngineError::Protocol {
+                        expected: "readyok".into(),
+                        got: line,
+                    })
+                }
+                _ => {}
+            }
+        }
+        Ok(seen)
+    }
+
+    /// Sends `isready` without waiting for the answer (the next wait counts it).
+    pub(crate) fn send_isready(&mut self) -> Result<(), EngineError> {
+        self.send("isready")?;
+        self.ready_owed += 1;
+        Ok(())
+    }
+
+    /// Ends a search the client started and has not had the answer of (after a timeout, or
+    /// one the engine says is running): `stop`, then `isready` ... `readyok`.
+    fn stop_search(&mut self, deadline: Instant, started: Instant) -> Result<(), EngineError> {
+        if self.searching {
+            self.send("stop")?;
+            self.sync(deadline, started)?;
+            self.searching = false;
+        }
+        self.stashed_best = None;
+        Ok(())
+    }
+
+    /// `5duci` ... `5duciok`, then `isready` ... `readyok`. The engine's extensions are read
+    /// from its `option` lines.
     pub fn handshake(&mut self, timeout: Duration) -> Result<(), EngineError> {
         self.send("5duci")?;
         self.wait_for("5duciok", timeout)?;
+        self.extensions = Extensions::from_options(&self.id.options);
         self.is_ready(timeout)
     }
 
-    /// `isready` ... `readyok`.
+    /// `isready` ... `readyok`. A late `readyok` (after a search) is accepted; the search's
+    /// `bestmove`, if it comes first, is kept for [`Self::stop`].
     pub fn is_ready(&mut self, timeout: Duration) -> Result<(), EngineError> {
-        self.send("isready")?;
-        self.wait_for("readyok", timeout).map(|_| ())
+        let started = Instant::now();
+        self.sync(started + timeout, started).map(|_| ())
     }
 
     /// `setoption name <name> value <value>`.
@@ -281,37 +489,73 @@ impl EngineProcess {
         self.send(&format!("setoption name {name} value {value}"))
     }
 
-    /// `5ducinewgame`, then `isready` ... `readyok`.
+    /// `5ducinewgame`, then `isready` ... `readyok`. When that `readyok` does not come within a
+    /// second, a second `5ducinewgame` is sent (it wakes the draft's engine, which rarely loses
+    /// the first), and if the old `isready` is still not answered, a new one.
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
-        self.send("5ducinewgame")?;
-        self.is_ready(timeout)
-    }
-
-    /// Asks for an action in `game` (whose current position is `pos`) and checks it.
-    ///
-    /// Accepts both readings of the draft: the whole action in one `bestmove`, or one move per
-    /// `go` until `bestmove submit` (the client then sends the position with the moves so far
-    /// and asks again). `timeout` bounds the whole exchange.
-    pub fn go(
-        &mut self,
-        game: &GameState,
-        pos: &Position,
-        limits: &Limits,
-        timeout: Duration,
-    ) -> Result<EngineAnswer, EngineError> {
         let started = Instant::now();
         let deadline = started + timeout;
-        let mut work = pos.clone();
-        let mut played: Vec<Move> = Vec::new();
-        self.last_info = None;
-        for _round in 0..64 {
-            self.send(&game.command(&played))?;
-            self.send(&go_text(limits))?;
-            let line = loop {
+        self.stop_search(deadline, started)?;
+        self.send("5ducinewgame")?;
+        let wake = (started + NEWGAME_WAKE).min(deadline);
+        match self.sync(wake, started) {
+            Err(EngineError::Timeout { .. }) if Instant::now() < deadline => {}
+            other => return other.map(|_| ()),
+        }
+        self.send("5ducinewgame")?;
+        let again = (Instant::now() + NEWGAME_WAKE).min(deadline);
+        while self.ready_owed > 0 && Instant::now() < again {
+            let line = self.read_line(again, started);
+            match line {
+                Ok(l) if l.starts_with("readyok") => self.ready_owed -= 1,
+                Ok(l) => self.note(&l),
+                Err(EngineError::Timeout { .. }) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        // The lost `isready` is given up; a new one.
+        self.ready_owed = 0;
+        self.sync(deadline, started).map(|_| ())
+    }
+
+    /// Sends `position` and `go` and returns the `bestmove` or `nobestmove` line. Waits for
+    /// `readyok` before each (the draft's engine drops commands while busy), checks that the
+    /// position was taken, and sends both again after `info ... busy`/`already running`.
+    fn ask(&mut self, position: &str, go: &str, deadline: Instant, started: Instant) -> Result<String, EngineError> {
+        for _ in 0..RETRIES {
+            self.stop_search(deadline, started)?;
+            self.sync(deadline, started)?;
+            self.send(position)?;
+            let seen = self.sync(deadline, started)?;
+            if let Some(line) = seen.position_error {
+                return Err(EngineError::Protocol {
+                    expected: "the position taken".into(),
+                    got: line,
+                });
+            }
+            if seen.busy {
+                continue;
+            }
+            self.stashed_best = None;
+            self.send(go)?;
+            self.searching = true;
+            loop {
                 let line = self.read_line(deadline, started)?;
-                let first = line.split_whitespace().next().unwrap_or("");
-                match first {
-                    "bestmove" | "nobestmove" => break line,
+                match line.split_whitespace().next().unwrap_or("") {
+                    "bestmove" | "nobestmove" => {
+                        self.searching = false;
+                        return Ok(line);
+                    }
+                    "readyok" => self.ready_owed = self.ready_owed.saturating_sub(1),
+                    // A search the client did not know of is running, or `go` was dropped:
+                    // stop whatever runs and ask again.
+                    "info" if is_busy(&line) => break,
+                    "info" if is_position_error(&line) => {
+                        return Err(EngineError::Protocol {
+                            expected: "the position taken".into(),
+                            got: line,
+                        })
+                    }
                     "info" => self.last_info = Some(line),
                     "bye" => {
                         return Err(EngineError::Protocol {
@@ -321,7 +565,45 @@ impl EngineProcess {
                     }
                     _ => {}
                 }
-            };
+            }
+        }
+        Err(EngineError::Protocol {
+            expected: "the engine to take position and go".into(),
+            got: format!("busy {RETRIES} times"),
+        })
+    }
+
+    /// Asks for an action in `game` (whose current position is `pos`) and checks it.
+    ///
+    /// Accepts both readings of the draft: the whole action in one `bestmove`, or one move per
+    /// `go` until `bestmove submit` (the client then sends the position with the moves so far
+    /// and asks again). `timeout` bounds the whole exchange. What is sent follows the
+    /// engine's extensions (see [`EngineProcess::limits_for`] and [`GameState::command_for`]).
+    pub fn go(
+        &mut self,
+        game: &GameState,
+        pos: &Position,
+        limits: &Limits,
+        timeout: Duration,
+    ) -> Result<EngineAnswer, EngineError> {
+        let started = Instant::now();
+        let deadline = started + timeout;
+        let ext = self.extensions;
+        let sent = self.limits_for(limits, pos.to_move());
+        let go = go_text_for(&sent, &ext);
+        let mut work = pos.clone();
+        let mut played: Vec<Move> = Vec::new();
+        self.last_info = None;
+        for _round in 0..64 {
+            let position = game.command_for(&played, &ext).map_err(|e| EngineError::Protocol {
+                expected: "a start that can be sent".into(),
+                got: e.to_string(),
+            })?;
+            let asked = Instant::now();
+            let line = self.ask(&position, &go, deadline, started)?;
+            if let (false, Some(mt)) = (ext.clock, sent.movetime) {
+                self.max_overshoot = self.max_overshoot.max(asked.elapsed().saturating_sub(mt));
+            }
             let toks: Vec<&str> = line.split_whitespace().collect();
             if toks[0] == "nobestmove" || toks.get(1) == Some(&"(none)") {
                 if !played.is_empty() {
@@ -363,9 +645,8 @@ impl EngineProcess {
                     })?;
                     return Ok(EngineAnswer::Action(played));
                 }
-                Err(SubmitError::MandatoryBoard(b)) if !saw_submit => {
+                Err(SubmitError::MandatoryBoard(_)) if !saw_submit => {
                     // One move per `go`: ask for the next move of the action.
-                    let _ = b;
                     continue;
                 }
                 Err(e) => {
@@ -382,8 +663,12 @@ impl EngineProcess {
         })
     }
 
-    /// Sends `stop` and reads the pending `bestmove` (returned unchecked).
+    /// Sends `stop` and reads the pending `bestmove` (returned unchecked); one that came
+    /// while the client waited for `readyok` is returned without sending `stop`.
     pub fn stop(&mut self, timeout: Duration) -> Result<String, EngineError> {
+        if let Some(best) = self.stashed_best.take() {
+            return Ok(best);
+        }
         self.send("stop")?;
         self.wait_for("bestmove", timeout).or_else(|e| match e {
             // `nobestmove` is a valid answer to stop too.

@@ -1,7 +1,8 @@
 //! The engine side of 5DUCI: a command loop around [`Engine`], searching on its own thread.
 
+use crate::extensions::{Extensions, EXTENSIONS_OPTION};
 use crate::text::{format_action, format_move, parse_go, PositionCommand};
-use chess5d_engine::{Engine, EngineOptions, SearchInfo};
+use chess5d_engine::{Engine, EngineOptions, Limits, SearchInfo};
 use chess5d_rules::{Budget, Position};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,6 +13,9 @@ use std::thread::JoinHandle;
 pub const ENGINE_NAME: &str = concat!("chess5d ", env!("CARGO_PKG_VERSION"));
 /// The author the engine gives in `id author`.
 pub const ENGINE_AUTHOR: &str = "the chess5d developers";
+
+/// How long a bare `go` (no argument) searches.
+pub const DEFAULT_GO: std::time::Duration = std::time::Duration::from_secs(5);
 
 type Out<W> = Arc<Mutex<W>>;
 
@@ -91,6 +95,7 @@ where
                 for spec in Engine::option_specs() {
                     say(&out, &spec.uci_line())?;
                 }
+                say(&out, &Extensions::ALL.option_line())?;
                 say(&out, "5duciok")?;
             }
             "isready" => say(&out, "readyok")?,
@@ -101,6 +106,10 @@ where
                     Some((n, v)) => (n.trim(), v.trim()),
                     None => (rest, ""),
                 };
+                if name.eq_ignore_ascii_case(EXTENSIONS_OPTION) {
+                    // An announcement, not a setting: every extension stays on.
+                    continue;
+                }
                 if let Some(e) = engine.as_mut() {
                     if let Err(err) = e.set_option(name, value) {
                         say(&out, &format!("info string {err}"))?;
@@ -133,7 +142,12 @@ where
                         continue;
                     }
                 };
-                let limits = parse_go(args);
+                let mut limits = parse_go(args);
+                if limits == Limits::default() {
+                    // The draft's bare `go`: a search of a few seconds rather than one that
+                    // never ends by itself.
+                    limits.movetime = Some(DEFAULT_GO);
+                }
                 let start = received.checked_sub(position_took).unwrap_or(received);
                 position_took = std::time::Duration::ZERO;
                 let mut eng = engine.take().unwrap_or_default();

@@ -1,6 +1,7 @@
 //! The text of 5DUCI: moves in long form with the draft's timeline numbering, 5DFEN boards,
 //! and the `position` and `go` commands.
 
+use crate::extensions::Extensions;
 use chess5d_engine::Limits;
 use chess5d_rules::{
     parse_timeline, timeline_label, Board, BoardId, Coord, Move, Position, Role, Setup, Size, Square, Variant,
@@ -25,7 +26,9 @@ fn err<T>(msg: impl Into<String>) -> Result<T, ParseError> {
 }
 
 /// A move as 5DUCI writes it: long form, the timeline as the internal index (the draft's
-/// numbering: in even games `0` is `+0`, `-1` is `-0`), e.g. `(0T1)e2(0T1)e4`, `(-1T3)g7(-1T3)g8=Q`.
+/// numbering: in even games `0` is `+0`, `-1` is `-0`), e.g. `(0T1)e2(0T1)e4`, `(-1T3)g7(-1T3)g8Q`.
+/// A promotion is written as the draft writes it (section 2.1.5), the letter without `=`: the
+/// draft's own engine rejects `g8=Q`. [`parse_move_text`] reads both.
 pub fn format_move(m: &Move) -> String {
     let mut s = format!(
         "({}T{}){}({}T{}){}",
@@ -37,7 +40,6 @@ pub fn format_move(m: &Move) -> String {
         m.to.square
     );
     if let Some(r) = m.promotion {
-        s.push('=');
         s.push(r.letter());
     }
     s
@@ -87,8 +89,8 @@ fn read_square(s: &str) -> Result<(Square, &str), ParseError> {
     Ok((sq, &s[2..]))
 }
 
-/// Reads a move in long form: `(0T1)e2(0T1)e4`, `(0T1)e2>(0T1)e4`, `(0T1)e2e4`, `=Q` for a
-/// promotion. The side to move decides the colour of the boards (`T` is the turn).
+/// Reads a move in long form: `(0T1)e2(0T1)e4`, `(0T1)e2>(0T1)e4`, the same-board short form
+/// `(0T1)e2e4`, and a promotion as `Q` (the draft) or `=Q`. The side to move decides the colour of the boards (`T` is the turn).
 pub fn parse_move_text(text: &str, side_black: bool) -> Result<MoveText, ParseError> {
     let s = text.trim();
     let half = |turn: i32| 2 * turn + i32::from(side_black);
@@ -209,6 +211,9 @@ pub fn write_fen_boards(setup: &Setup) -> String {
         .join(" ")
 }
 
+/// The variant the draft's `startpos` means.
+const TURN_ZERO: &str = "Standard - Turn Zero";
+
 /// Where a `position` command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StartPos {
@@ -224,9 +229,7 @@ impl StartPos {
     /// The starting position.
     pub fn position(&self) -> Result<Position, ParseError> {
         match self {
-            StartPos::StartPos => Ok(Variant::by_name("Standard - Turn Zero")
-                .expect("a known variant")
-                .position()),
+            StartPos::StartPos => Ok(Variant::by_name(TURN_ZERO).expect("a known variant").position()),
             StartPos::Variant(name) => Variant::by_name(name)
                 .map(Variant::position)
                 .ok_or_else(|| ParseError(format!("unknown variant '{name}'"))),
@@ -236,7 +239,36 @@ impl StartPos {
         }
     }
 
-    /// The start as it follows `position ` in 5DUCI.
+    /// The start in the draft's forms alone, for an engine without the `variant` extension:
+    /// `startpos` for Standard - Turn Zero (what the draft means by it), every other start as
+    /// `size WxH odd|even fen <5DFEN boards>` with `*` on unmoved pieces.
+    pub fn draft_text(&self) -> Result<String, ParseError> {
+        match self {
+            StartPos::StartPos => Ok("startpos".into()),
+            StartPos::Variant(name) => {
+                let v = Variant::by_name(name).ok_or_else(|| ParseError(format!("unknown variant '{name}'")))?;
+                if v.name == TURN_ZERO {
+                    Ok("startpos".into())
+                } else {
+                    Ok(StartPos::Fen(v.setup()).command_text())
+                }
+            }
+            StartPos::Fen(_) => Ok(self.command_text()),
+        }
+    }
+
+    /// The start as it follows `position ` for an engine with these extensions: the
+    /// `variant` form if it has that extension, the draft's forms otherwise.
+    pub fn command_text_for(&self, ext: &Extensions) -> Result<String, ParseError> {
+        if ext.variant {
+            Ok(self.command_text())
+        } else {
+            self.draft_text()
+        }
+    }
+
+    /// The start as it follows `position ` in 5DUCI with every extension (`variant "<name>"`
+    /// for an official variant).
     pub fn command_text(&self) -> String {
         match self {
             StartPos::StartPos => "startpos".into(),
@@ -361,7 +393,25 @@ pub fn parse_go(args: &str) -> Limits {
     limits
 }
 
-/// The arguments of `go` for these limits.
+/// The `go` command for an engine with these extensions: the clock, `nodes` and `infinite`
+/// only if it announced them (the draft's `go` alone searches until `stop`, which is what
+/// `infinite` asks for). See [`crate::EngineProcess::limits_for`] for limits a draft engine can
+/// keep.
+pub fn go_text_for(limits: &Limits, ext: &Extensions) -> String {
+    let mut l = limits.clone();
+    if !ext.clock {
+        (l.wtime, l.btime, l.winc, l.binc) = (None, None, None, None);
+    }
+    if !ext.nodes {
+        l.nodes = None;
+    }
+    if !ext.infinite {
+        l.infinite = false;
+    }
+    go_text(&l)
+}
+
+/// The `go` command for these limits, with every extension.
 pub fn go_text(limits: &Limits) -> String {
     let mut parts = Vec::new();
     let ms = |d: Duration| d.as_millis().to_string();

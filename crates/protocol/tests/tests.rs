@@ -107,7 +107,7 @@ mod engine_loop {
     }
 
     /// Runs the engine loop on these lines; after each `go`, waits for its answer.
-    fn run(input: &str) -> Vec<String> {
+    pub(crate) fn run(input: &str) -> Vec<String> {
         let (tx, rx) = std::sync::mpsc::channel::<String>();
         let out = Shared::default();
         let out2 = out.clone();
@@ -333,6 +333,8 @@ mod client {
     }
 }
 
+mod draft;
+
 mod compliance {
     use super::*;
 
@@ -340,8 +342,32 @@ mod compliance {
     fn our_engine_passes() {
         let report = check_engine(&example("engine"));
         assert!(report.passed(), "{report}");
-        assert_eq!(report.steps.len(), 9, "{report}");
+        assert_eq!(report.steps.len(), 13, "{report}");
+        assert_eq!(report.extensions, Extensions::ALL);
+        // Every extension step ran (none was skipped).
+        assert!(!report.to_string().contains("not announced"), "{report}");
         assert!(report.to_string().ends_with("passed"));
+    }
+
+    #[test]
+    fn the_drafts_engine_passes_without_extensions() {
+        let report = check_engine(&example("draft_engine"));
+        assert!(report.passed(), "{report}");
+        assert_eq!(report.extensions, Extensions::NONE);
+        assert_eq!(report.steps.len(), 13, "{report}");
+        let text = report.to_string();
+        assert_eq!(text.matches("not announced, skipped").count(), 3, "{text}");
+        assert!(text.contains("readyok deferred (the draft)"), "{text}");
+        assert!(text.contains("(no id name)"), "{text}");
+        assert!(text.contains("extensions: none (the draft alone)"), "{text}");
+    }
+
+    #[test]
+    fn a_draft_engine_that_breaks_the_draft_still_fails() {
+        // A draft engine that stays busy for ever never plays: that is no pass.
+        let r = check_engine(&format!("{} --drop 99", example("draft_engine")));
+        assert_eq!(r.first_failure().unwrap().name, "position startpos + go", "{r}");
+        assert!(r.to_string().contains("busy 5 times"), "{r}");
     }
 
     #[test]
