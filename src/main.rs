@@ -41,7 +41,11 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Err(e) = run(&args) {
         eprintln!("chess5d: {e:#}");
-        std::process::exit(1);
+        // `match` says 2 for bad arguments and engines that do not start.
+        let code = e
+            .downcast_ref::<chess5d_match::MatchError>()
+            .map_or(1, |m| m.exit_code());
+        std::process::exit(code);
     }
 }
 
@@ -59,7 +63,7 @@ fn run(args: &[String]) -> Result<()> {
         "perft" => analyze::perft(rest),
         "bench" => bench::run(rest),
         "engine" => chess5d_protocol::engine_main(rest).map_err(anyhow::Error::msg),
-        "match" => chess5d_match::match_main(rest).map_err(anyhow::Error::msg),
+        "match" => chess5d_match::match_main(rest).map_err(anyhow::Error::from),
         "serve" => chess5d_server::serve_main(rest).map_err(anyhow::Error::msg),
         "help" | "-h" | "--help" => {
             println!("{USAGE}");

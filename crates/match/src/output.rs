@@ -1,12 +1,18 @@
-//! What a match writes: progress lines, the result and 5DPGN game records.
+//! What a match writes: progress lines in the cutechess/fastchess habits, the result, and
+//! 5DPGN game records with per-action comments.
 
-use crate::{elo, GameRecord, MatchConfig, SprtStatus};
+use crate::statistics::{elo_games, elo_pairs, EloEstimate, Pentanomial, Trinomial};
+use crate::{Ending, GameRecord, GameResult, MatchConfig, Sprt, SprtStatus};
 use chess5d_protocol::StartPos;
 use chess5d_rules::{Color, Position};
 use std::fmt;
+use std::time::Duration;
 
 impl GameRecord {
-    /// The game in 5DPGN: headers, the 5DFEN of custom starts, and the actions in long form.
+    /// The game in 5DPGN: headers (`Event`, `Date`, `Round`, `White`, `Black`, `Result`,
+    /// `Termination`, `TimeControl`, `PlyCount` (actions), `Board`, `Size`), the 5DFEN of
+    /// custom starts, the actions in long form with a `{eval/depth time}` comment each, and
+    /// the reason the game ended as a last comment.
     pub fn to_5dpgn(&self, config: &MatchConfig, date: &str) -> String {
         let start = self.opening.start.position().ok();
         let even = start.as_ref().is_some_and(Position::even);
@@ -18,7 +24,9 @@ impl GameRecord {
         header("White", &config.engines[self.white].name);
         header("Black", &config.engines[1 - self.white].name);
         header("Result", self.result.pgn());
-        header("Termination", &self.termination);
+        header("Termination", self.ending.pgn());
+        header("TimeControl", &config.tc.to_string());
+        header("PlyCount", &self.actions.len().to_string());
         header("Mode", "5D");
         header("Board", &self.opening.board);
         if let Some(p) = &start {
@@ -30,9 +38,13 @@ impl GameRecord {
         }
         s.push('\n');
         let first_black = start.as_ref().is_some_and(|p| p.to_move() == Color::Black);
-        let mut turn = 1;
+        // Turns are numbered from the start's present, as the notation crate writes them.
+        let mut turn = start.as_ref().map_or(1, |p| p.present_turn().max(0));
         for (i, a) in self.actions.iter().enumerate() {
-            let text = a.iter().map(|m| m.long(even)).collect::<Vec<_>>().join(" ");
+            let mut text = a.iter().map(|m| m.long(even)).collect::<Vec<_>>().join(" ");
+            if let Some(c) = self.comments.get(i).filter(|c| !c.is_empty()) {
+                text.push_str(&format!(" {{{c}}}"));
+            }
             let black = (i % 2 == 1) != first_black;
             if !black {
                 s.push_str(&format!("{turn}. {text}"));
@@ -47,10 +59,113 @@ impl GameRecord {
         if !s.ends_with('\n') {
             s.push('\n');
         }
-        s.push_str(self.result.pgn());
-        s.push_str("\n\n");
+        s.push_str(&format!(
+            "{{{}}} {}\n\n",
+            self.comment().replace(['{', '}'], ""),
+            self.result.pgn()
+        ));
         s
     }
+
+    /// Why the game ended, as cutechess says it: `White mates`, `Draw by stalemate`,
+    /// `Draw by adjudication: 200 actions`, or the engine failure.
+    pub fn comment(&self) -> String {
+        match (self.ending, self.result) {
+            (Ending::Checkmate, GameResult::WhiteWins) => "White mates".into(),
+            (Ending::Checkmate, _) => "Black mates".into(),
+            (Ending::Stalemate, _) => "Draw by stalemate".into(),
+            (Ending::Adjudication, _) => {
+                let why = self.termination.trim_start_matches("adjudicated: ");
+                format!("Draw by adjudication: {why}")
+            }
+            _ => self.termination.clone(),
+        }
+    }
+}
+
+/// The comment of one action from the engine's last `info` line and the time it took, as
+/// cutechess writes it: `+0.35/12 1.2s` (score in pawns from the engine's side, depth),
+/// `+M3/7 0.05s` for a mate, just the time when the engine sent no score.
+pub fn info_comment(info: Option<&str>, took: Duration) -> String {
+    let time = format!("{:.2}s", took.as_secs_f64());
+    let Some(info) = info else { return time };
+    let toks: Vec<&str> = info.split_whitespace().collect();
+    let after = |key: &str| {
+        toks.iter()
+            .position(|t| *t == key)
+            .and_then(|k| toks.get(k + 1))
+            .copied()
+    };
+    let depth = after("depth").and_then(|d| d.parse::<u32>().ok());
+    let score = toks.windows(3).find(|w| w[0] == "score").and_then(|w| {
+        let n: i64 = w[2].parse().ok()?;
+        match w[1] {
+            "cp" => Some(format!("{:+.2}", n as f64 / 100.0)),
+            "mate" if n >= 0 => Some(format!("+M{n}")),
+            "mate" => Some(format!("-M{}", -n)),
+            _ => None,
+        }
+    });
+    match (score, depth) {
+        (Some(s), Some(d)) => format!("{s}/{d} {time}"),
+        (Some(s), None) => format!("{s} {time}"),
+        _ => time,
+    }
+}
+
+/// `Started game 3 of 100 (White vs Black)`.
+pub fn started_line(round: usize, total: usize, white: &str, black: &str) -> String {
+    format!("Started game {round} of {total} ({white} vs {black})")
+}
+
+/// The score report: `Score of A vs B: W - L - D  [ratio] N`, the pentanomial counts for
+/// paired games, `Elo difference: ...`, and the SPRT line when a test runs.
+pub fn report_lines(
+    names: &[String; 2],
+    t: &Trinomial,
+    p: &Pentanomial,
+    paired: bool,
+    sprt: Option<(Sprt, SprtStatus)>,
+) -> Vec<String> {
+    let n = t.games();
+    let ratio = if n == 0 {
+        0.0
+    } else {
+        (t.wins as f64 + t.draws as f64 / 2.0) / n as f64
+    };
+    let mut lines = vec![format!(
+        "Score of {} vs {}: {} - {} - {}  [{ratio:.3}] {n}",
+        names[0], names[1], t.wins, t.losses, t.draws
+    )];
+    if paired {
+        let c = p.counts;
+        lines.push(format!(
+            "Ptnml(0-2): [{}, {}, {}, {}, {}], {} pairs",
+            c[0],
+            c[1],
+            c[2],
+            c[3],
+            c[4],
+            p.pairs()
+        ));
+    }
+    let est: Option<EloEstimate> = if paired && p.pairs() > 0 {
+        elo_pairs(p)
+    } else {
+        elo_games(t)
+    };
+    let draws = if n == 0 { 0.0 } else { t.draws as f64 / n as f64 * 100.0 };
+    lines.push(match est {
+        Some(e) => format!("{e}, DrawRatio: {draws:.1} %"),
+        None => format!(
+            "Elo difference: undefined (score {:.1} %), DrawRatio: {draws:.1} %",
+            ratio * 100.0
+        ),
+    });
+    if let Some((test, status)) = sprt {
+        lines.push(test.line(status));
+    }
+    lines
 }
 
 /// Progress after each game.
@@ -66,29 +181,34 @@ pub struct Progress<'a> {
     pub game: &'a GameRecord,
     /// The SPRT state, if one runs.
     pub sprt: Option<SprtStatus>,
+    /// The engines' names (the first one's results are counted).
+    pub names: &'a [String; 2],
+    /// The games so far.
+    pub trinomial: Trinomial,
+    /// The complete pairs so far.
+    pub pentanomial: Pentanomial,
+    /// Whether the statistics count pairs.
+    pub paired: bool,
 }
 
 impl Progress<'_> {
-    /// A one-line summary.
+    /// `Finished game 3 (White vs Black): 1-0 {White mates}`.
     pub fn line(&self) -> String {
-        let (w, d, l) = self.wdl;
-        let mut s = format!(
-            "game {}/{}: {} ({}) | {} W {} D {} L",
-            self.played,
-            self.total,
-            self.game.result.pgn(),
-            self.game.termination,
-            w,
-            d,
-            l
-        );
-        if let Some((e, m)) = elo(w, d, l) {
-            s.push_str(&format!(" | Elo {e:+.0} +/- {m:.0}"));
-        }
-        if let Some(st) = self.sprt {
-            s.push_str(&format!(" | SPRT {st:?}"));
-        }
-        s
+        let g = self.game;
+        format!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            g.round,
+            self.names[g.white],
+            self.names[1 - g.white],
+            g.result.pgn(),
+            g.comment()
+        )
+    }
+
+    /// The score report at this point (see [`report_lines`]); `test` is the match's SPRT.
+    pub fn report(&self, test: Option<Sprt>) -> Vec<String> {
+        let sprt = test.zip(self.sprt);
+        report_lines(self.names, &self.trinomial, &self.pentanomial, self.paired, sprt)
     }
 }
 
@@ -101,12 +221,42 @@ pub struct MatchResult {
     pub draws: usize,
     /// Losses of the first engine.
     pub losses: usize,
-    /// Elo of the first engine over the second and its 95% margin, when defined.
+    /// Elo of the first engine over the second and the half width of its 95% interval, when
+    /// defined (from the pairs when the match is paired).
     pub elo: Option<(f64, f64)>,
     /// The SPRT verdict, if one ran.
     pub sprt: Option<SprtStatus>,
     /// Every game, in the order they finished.
     pub games: Vec<GameRecord>,
+    /// The engines' names as used in the games.
+    pub names: [String; 2],
+    /// The games' results.
+    pub trinomial: Trinomial,
+    /// The complete pairs' results.
+    pub pentanomial: Pentanomial,
+    /// The Elo estimate with its likelihood of superiority.
+    pub estimate: Option<EloEstimate>,
+    /// Whether the statistics count pairs.
+    pub paired: bool,
+}
+
+impl MatchResult {
+    /// An empty result.
+    pub fn new(names: [String; 2]) -> MatchResult {
+        MatchResult {
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            elo: None,
+            sprt: None,
+            games: vec![],
+            names,
+            trinomial: Trinomial::default(),
+            pentanomial: Pentanomial::default(),
+            estimate: None,
+            paired: true,
+        }
+    }
 }
 
 impl fmt::Display for MatchResult {
@@ -121,7 +271,7 @@ impl fmt::Display for MatchResult {
             write!(f, ", Elo {e:+.1} +/- {m:.1}")?;
         }
         if let Some(s) = self.sprt {
-            write!(f, ", SPRT {s:?}")?;
+            write!(f, ", SPRT {s}")?;
         }
         Ok(())
     }

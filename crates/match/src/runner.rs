@@ -1,12 +1,13 @@
-//! Playing games and matches: engine processes, clocks, adjudication.
+//! Playing games and matches: engine processes, clocks, adjudication, the schedule of game
+//! pairs, and the running counts.
 
-use crate::{
-    elo, sprt_status, today, EngineSpec, MatchConfig, MatchError, MatchResult, Opening, Progress, SprtStatus,
-    TimeControl,
-};
+use crate::output::{info_comment, today};
+use crate::statistics::{elo_games, elo_pairs};
+use crate::{EngineSpec, MatchConfig, MatchError, MatchResult, Opening, Progress, SprtStatus, TimeControl};
 use chess5d_engine::Limits;
 use chess5d_protocol::{EngineAnswer, EngineError, EngineProcess, GameState};
 use chess5d_rules::{Budget, Color, Move, Outcome};
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -56,6 +57,41 @@ pub struct GameRecord {
     pub result: GameResult,
     /// Why the game ended (checkmate, stalemate, max actions, or the engine failure).
     pub termination: String,
+    /// The kind of ending (the PGN `Termination` header).
+    pub ending: Ending,
+    /// One comment per action, `{eval/depth time}` as cutechess writes them (see
+    /// [`crate::info_comment`]).
+    pub comments: Vec<String>,
+}
+
+/// How a game ended, in the categories of the PGN `Termination` header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Checkmate.
+    Checkmate,
+    /// Stalemate.
+    Stalemate,
+    /// Adjudicated by the runner (too many actions, an outcome it could not prove).
+    Adjudication,
+    /// An engine ran out of time.
+    TimeForfeit,
+    /// An engine broke the rules or the protocol (illegal move, wrong `nobestmove`, garbage).
+    Infraction,
+    /// An engine crashed or could not start.
+    Abandoned,
+}
+
+impl Ending {
+    /// The `Termination` header value.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Ending::Checkmate | Ending::Stalemate => "normal",
+            Ending::Adjudication => "adjudication",
+            Ending::TimeForfeit => "time forfeit",
+            Ending::Infraction => "rules infraction",
+            Ending::Abandoned => "abandoned",
+        }
+    }
 }
 
 impl GameRecord {
@@ -66,14 +102,25 @@ impl GameRecord {
             Outcome::Checkmate => {
                 self.result = GameResult::win_for(to_move.other());
                 self.termination = "checkmate".into();
+                self.ending = Ending::Checkmate;
                 true
             }
             Outcome::Stalemate => {
                 self.termination = "stalemate".into();
+                self.ending = Ending::Stalemate;
                 true
             }
             _ => false,
         }
+    }
+
+    /// Ends the game with a loss for `side` (or a draw, for an adjudication).
+    fn lose(&mut self, side: Option<Color>, ending: Ending, termination: String) {
+        if let Some(c) = side {
+            self.result = GameResult::win_for(c.other());
+        }
+        self.ending = ending;
+        self.termination = termination;
     }
 
     /// The score of engine 0: 1, 0.5 or 0.
@@ -98,16 +145,68 @@ const CHEAP_LOOK: u64 = 2_000;
 /// a minute at most instead of stalling the match (an undecided claim is adjudicated a draw).
 const VERIFY: u64 = 100_000;
 
-fn start_engine(spec: &EngineSpec) -> Result<EngineProcess, EngineError> {
+/// Whether the engine listed an option of this name (case-insensitive, as UCI names are).
+fn lists_option(e: &EngineProcess, name: &str) -> bool {
+    e.id().options.iter().any(|line| {
+        let rest = line.strip_prefix("option name ").unwrap_or("");
+        rest.get(..name.len()).is_some_and(|n| n.eq_ignore_ascii_case(name)) && rest[name.len()..].starts_with(' ')
+    })
+}
+
+/// The seed of game `round` of a match with seed `match_seed` (splitmix64 of both), the same
+/// in every run and shard.
+pub fn game_seed(match_seed: u64, round: usize) -> u64 {
+    let mut z = match_seed ^ (round as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) >> 1
+}
+
+/// Starts an engine, sets its options (and a `Seed` derived from `seed` when it has such an
+/// option and was given none), and starts a new game.
+fn start_engine(spec: &EngineSpec, seed: Option<u64>) -> Result<EngineProcess, EngineError> {
     let mut e = EngineProcess::start(&spec.command, HANDSHAKE)?;
     for (n, v) in &spec.options {
         e.set_option(n, v)?;
+    }
+    if let Some(seed) = seed {
+        if lists_option(&e, "Seed") && !spec.options.iter().any(|(n, _)| n.eq_ignore_ascii_case("Seed")) {
+            e.set_option("Seed", &seed.to_string())?;
+        }
     }
     e.new_game(HANDSHAKE)?;
     Ok(e)
 }
 
-/// Plays one game; engine `white` has White. Never panics on engine misbehaviour.
+/// Starts each engine once before any game: an engine that is missing, crashes or fails the
+/// handshake stops the match here, with the command in the message. Returns the names to use:
+/// the given ones, else the engines' `id name` (else the command); two equal `id name`s get
+/// `-1` and `-2`.
+fn check_engines(config: &MatchConfig) -> Result<[String; 2], MatchError> {
+    let mut names = [String::new(), String::new()];
+    for (k, spec) in config.engines.iter().enumerate() {
+        let fail =
+            |e: EngineError| MatchError::Engine(format!("engine {} ('{}') failed to start: {e}", k + 1, spec.command));
+        let e = start_engine(spec, None).map_err(fail)?;
+        names[k] = if !spec.name.is_empty() {
+            spec.name.clone()
+        } else if !e.id().name.is_empty() {
+            e.id().name.clone()
+        } else {
+            spec.command.clone()
+        };
+        e.quit(Duration::from_millis(500));
+    }
+    if names[0] == names[1] && config.engines.iter().all(|e| e.name.is_empty()) {
+        names[0].push_str("-1");
+        names[1].push_str("-2");
+    }
+    Ok(names)
+}
+
+/// Plays one game (number `round`, 1-based); engine `white` has White. Never panics on engine
+/// misbehaviour.
 pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: usize) -> GameRecord {
     let mut record = GameRecord {
         round,
@@ -116,6 +215,8 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
         actions: vec![],
         result: GameResult::Draw,
         termination: String::new(),
+        ending: Ending::Adjudication,
+        comments: vec![],
     };
     let idx = |c: Color| if c == Color::White { white } else { 1 - white };
     let mut pos = match opening.start.position() {
@@ -126,13 +227,18 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
         }
     };
     // Start both engines; a failure loses the game for that engine.
+    let seed = game_seed(config.seed, round);
     let mut engines = Vec::new();
     for c in [Color::White, Color::Black] {
-        match start_engine(&config.engines[idx(c)]) {
+        match start_engine(&config.engines[idx(c)], Some(seed)) {
             Ok(e) => engines.push(e),
             Err(err) => {
-                record.result = GameResult::win_for(c.other());
-                record.termination = format!("{} ({}) failed to start: {err}", config.engines[idx(c)].name, c);
+                let name = &config.engines[idx(c)].name;
+                record.lose(
+                    Some(c),
+                    Ending::Abandoned,
+                    format!("{name} ({c}) failed to start: {err}"),
+                );
                 return record;
             }
         }
@@ -174,15 +280,15 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
             TimeControl::Depth(d) => (Limits::depth(d), Duration::from_secs(300)),
         };
         let t0 = Instant::now();
-        let answer = engines[side.index()].go(&state, &pos, &limits, allowed);
+        let engine = &mut engines[side.index()];
+        let answer = engine.go(&state, &pos, &limits, allowed);
         let took = t0.elapsed();
         match answer {
             Ok(EngineAnswer::Action(a)) => {
                 if let TimeControl::Clock { inc, .. } = config.tc {
                     let c = &mut clocks[side.index()];
                     if took > *c + config.margin {
-                        record.result = GameResult::win_for(side.other());
-                        record.termination = format!("{name} ({side}) lost on time");
+                        record.lose(Some(side), Ending::TimeForfeit, format!("{name} ({side}) lost on time"));
                         break;
                     }
                     *c = c.saturating_sub(took) + inc;
@@ -191,6 +297,7 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
                     pos.play_unchecked(m);
                 }
                 pos.submit_unchecked();
+                record.comments.push(info_comment(engine.last_info.as_deref(), took));
                 state.actions.push(a.clone());
                 record.actions.push(a);
                 // A cheap look for the end of the game: when it cannot decide, the next engine
@@ -206,8 +313,8 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
                     if outcome == Outcome::Unknown {
                         record.termination = "adjudicated: outcome unknown (nobestmove)".into();
                     } else {
-                        record.result = GameResult::win_for(side.other());
-                        record.termination = format!("{name} ({side}): {}", EngineError::NoBestMove);
+                        let why = format!("{name} ({side}): {}", EngineError::NoBestMove);
+                        record.lose(Some(side), Ending::Infraction, why);
                     }
                 }
                 break;
@@ -220,11 +327,16 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
                 {
                     break;
                 }
-                record.result = GameResult::win_for(side.other());
-                record.termination = match err {
-                    EngineError::Timeout { .. } => format!("{name} ({side}) lost on time: {err}"),
-                    _ => format!("{name} ({side}): {err}"),
+                let (ending, why) = match err {
+                    EngineError::Timeout { .. } => {
+                        (Ending::TimeForfeit, format!("{name} ({side}) lost on time: {err}"))
+                    }
+                    EngineError::Crashed { .. } | EngineError::Io(_) => {
+                        (Ending::Abandoned, format!("{name} ({side}): {err}"))
+                    }
+                    _ => (Ending::Infraction, format!("{name} ({side}): {err}")),
                 };
+                record.lose(Some(side), ending, why);
                 break;
             }
         }
@@ -235,11 +347,99 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
     record
 }
 
-/// Plays a match. Games run `concurrency` at a time; each finished game is appended to the
-/// 5DPGN file (flushed) and reported to `progress`. Stops early on an SPRT decision.
-pub fn run_match(config: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<MatchResult, MatchError> {
+/// What [`run_match_with_events`] reports as the match goes.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// Something the user should know (openings that repeat, games that repeat).
+    Warning(String),
+    /// A game starts.
+    Started {
+        /// Its number, 1-based.
+        round: usize,
+        /// The number of games of the match.
+        total: usize,
+        /// The engine with White.
+        white: &'a str,
+        /// The engine with Black.
+        black: &'a str,
+    },
+    /// A game ended.
+    Finished(&'a Progress<'a>),
+}
+
+/// The games this run plays (0-based indices): all, or the shard's pairs.
+pub fn schedule(config: &MatchConfig) -> Vec<usize> {
+    (0..config.games)
+        .filter(|&i| {
+            let unit = if config.paired { i / 2 } else { i };
+            config.shard.is_none_or(|s| s.owns(unit))
+        })
+        .collect()
+}
+
+/// The opening and the engine with White of game `i` (0-based): openings in turn, one per
+/// pair (or per game when unpaired), colours alternating.
+fn assignment(config: &MatchConfig, i: usize) -> (&Opening, usize) {
+    let unit = if config.paired { i / 2 } else { i };
+    (&config.openings[unit % config.openings.len()], i % 2)
+}
+
+/// Checks the settings that would make a match meaningless.
+fn validate(config: &MatchConfig) -> Result<(), MatchError> {
     if config.openings.is_empty() {
         return Err(MatchError::Config("no opening".into()));
+    }
+    if config.games == 0 {
+        return Err(MatchError::Config("no game to play (--games 0)".into()));
+    }
+    if let Some(s) = config.sprt {
+        s.validate().map_err(MatchError::Config)?;
+    }
+    if let Some(s) = config.shard {
+        s.validate()?;
+    }
+    Ok(())
+}
+
+/// Plays a match (see [`run_match_with_events`]), reporting each finished game to `progress`.
+pub fn run_match(config: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> Result<MatchResult, MatchError> {
+    run_match_with_events(config, &mut |e| {
+        if let Event::Finished(p) = e {
+            progress(p);
+        }
+    })
+}
+
+enum Msg {
+    Started(usize),
+    Done(Box<GameRecord>),
+}
+
+/// Plays a match. First starts each engine once (a missing or broken engine is an error
+/// before any game). Games run `concurrency` at a time; each finished game is appended to the
+/// 5DPGN file (flushed) and reported. Pairs are counted when both their games have ended.
+/// Stops early on an SPRT decision (not in a shard: shards play their whole share).
+pub fn run_match_with_events(config: &MatchConfig, events: &mut dyn FnMut(&Event)) -> Result<MatchResult, MatchError> {
+    validate(config)?;
+    let names = check_engines(config)?;
+    let mut config = config.clone();
+    for (e, n) in config.engines.iter_mut().zip(names) {
+        e.name = n;
+    }
+    let config = &config;
+    let todo = schedule(config);
+    let units = if config.paired {
+        todo.len().div_ceil(2)
+    } else {
+        todo.len()
+    };
+    if units > config.openings.len() {
+        events(&Event::Warning(format!(
+            "{units} {} but {} opening{}: openings repeat",
+            if config.paired { "game pairs" } else { "games" },
+            config.openings.len(),
+            if config.openings.len() == 1 { "" } else { "s" }
+        )));
     }
     let mut pgn = match &config.pgn {
         Some(p) => Some(
@@ -254,42 +454,61 @@ pub fn run_match(config: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> R
     let date = today();
     let next = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<GameRecord>();
-    let mut result = MatchResult {
-        wins: 0,
-        draws: 0,
-        losses: 0,
-        elo: None,
-        sprt: None,
-        games: vec![],
-    };
+    let (tx, rx) = mpsc::channel::<Msg>();
+    let mut result = MatchResult::new([config.engines[0].name.clone(), config.engines[1].name.clone()]);
+    let mut halves: HashMap<usize, f64> = HashMap::new();
+    let mut seen: HashMap<(String, usize, Vec<Vec<Move>>), usize> = HashMap::new();
     std::thread::scope(|scope| -> Result<(), MatchError> {
-        for _ in 0..config.concurrency.clamp(1, config.games.max(1)) {
-            let (next, stop, tx) = (Arc::clone(&next), Arc::clone(&stop), tx.clone());
+        for _ in 0..config.concurrency.clamp(1, todo.len().max(1)) {
+            let (next, stop, tx, todo) = (Arc::clone(&next), Arc::clone(&stop), tx.clone(), &todo);
             scope.spawn(move || loop {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= config.games {
+                let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    break;
+                };
+                let (opening, white) = assignment(config, i);
+                if tx.send(Msg::Started(i)).is_err() {
                     break;
                 }
-                let opening = &config.openings[(i / 2) % config.openings.len()];
-                let rec = play_game(config, i + 1, opening, i % 2);
-                if tx.send(rec).is_err() {
+                let rec = play_game(config, i + 1, opening, white);
+                if tx.send(Msg::Done(Box::new(rec))).is_err() {
                     break;
                 }
             });
         }
         drop(tx);
-        for rec in rx {
+        for msg in rx {
+            let rec = match msg {
+                Msg::Started(i) => {
+                    let white = i % 2;
+                    events(&Event::Started {
+                        round: i + 1,
+                        total: config.games,
+                        white: &config.engines[white].name,
+                        black: &config.engines[1 - white].name,
+                    });
+                    continue;
+                }
+                Msg::Done(rec) => *rec,
+            };
             let score = rec.score_of_first();
-            if score > 0.75 {
-                result.wins += 1;
-            } else if score < 0.25 {
-                result.losses += 1;
-            } else {
-                result.draws += 1;
+            result.trinomial.add(score);
+            if config.paired {
+                let pair = (rec.round - 1) / 2;
+                if let Some(other) = halves.remove(&pair) {
+                    result.pentanomial.add(other, score);
+                } else {
+                    halves.insert(pair, score);
+                }
+            }
+            let key = (format!("{:?}", rec.opening.start), rec.white, rec.actions.clone());
+            if let Some(earlier) = seen.insert(key, rec.round) {
+                events(&Event::Warning(format!(
+                    "game {} repeats game {earlier} move for move",
+                    rec.round
+                )));
             }
             if let Some(f) = pgn.as_mut() {
                 f.write_all(rec.to_5dpgn(config, &date).as_bytes())
@@ -297,26 +516,45 @@ pub fn run_match(config: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> R
                     .map_err(|e| MatchError::Io(e.to_string()))?;
             }
             // A crossed bound is final: games already under way when the match is told to stop
-            // still count in W/D/L, but do not reopen the test.
-            let sprt = config.sprt.map(|s| match result.sprt {
-                Some(decided @ (SprtStatus::H0(_) | SprtStatus::H1(_))) => decided,
-                _ => sprt_status(&s, result.wins, result.draws, result.losses),
+            // still count, but do not reopen the test.
+            result.sprt = config.sprt.map(|s| match result.sprt {
+                Some(decided) if decided.decided() => decided,
+                _ => s.status(if config.paired {
+                    s.llr_pairs(&result.pentanomial)
+                } else {
+                    s.llr_games(&result.trinomial)
+                }),
             });
-            result.sprt = sprt;
-            if matches!(sprt, Some(SprtStatus::H0(_) | SprtStatus::H1(_))) {
+            if result.sprt.is_some_and(SprtStatus::decided) && config.shard.is_none() {
                 stop.store(true, Ordering::Relaxed);
             }
-            progress(&Progress {
+            let t = result.trinomial;
+            events(&Event::Finished(&Progress {
                 played: result.games.len() + 1,
                 total: config.games,
-                wdl: (result.wins, result.draws, result.losses),
+                wdl: (t.wins as usize, t.draws as usize, t.losses as usize),
                 game: &rec,
-                sprt,
-            });
+                sprt: result.sprt,
+                names: &result.names,
+                trinomial: t,
+                pentanomial: result.pentanomial,
+                paired: config.paired,
+            }));
             result.games.push(rec);
         }
         Ok(())
     })?;
-    result.elo = elo(result.wins, result.draws, result.losses);
+    let t = result.trinomial;
+    (result.wins, result.draws, result.losses) = (t.wins as usize, t.draws as usize, t.losses as usize);
+    result.estimate = if config.paired && result.pentanomial.pairs() > 0 {
+        elo_pairs(&result.pentanomial)
+    } else {
+        elo_games(&t)
+    };
+    result.elo = result.estimate.map(|e| (e.elo, e.margin));
+    result.paired = config.paired;
+    if let Some(path) = &config.summary {
+        crate::shards::Summary::of(config, &result).write(path)?;
+    }
     Ok(result)
 }
