@@ -161,7 +161,7 @@ impl MatchOptions {
 }
 
 fn usage(m: String) -> MatchError {
-    MatchError::Config(format!("{m}\n{MATCH_USAGE}"))
+    MatchError::Config(format!("{m} (see `chess5d match --help`)"))
 }
 
 /// Reads `--sprt` values at `args[i..]`: `elo0=.. elo1=.. [alpha=..] [beta=..]` or four
@@ -341,6 +341,9 @@ pub fn match_main(args: &[String]) -> Result<(), MatchError> {
     }
     let options = parse_match_args(args)?;
     let config = options.to_config()?;
+    if config.shard.is_some() && config.summary.is_none() {
+        eprintln!("Warning: --shard without --summary: nothing for `chess5d match merge` to read");
+    }
     let interval = config.rating_interval;
     let mut last_report = 0;
     let result = run_match_with_events(&config, &mut |e| match e {

@@ -428,10 +428,11 @@ pub fn run_match_with_events(config: &MatchConfig, events: &mut dyn FnMut(&Event
     }
     let config = &config;
     let todo = schedule(config);
+    // Over the whole match, shards included.
     let units = if config.paired {
-        todo.len().div_ceil(2)
+        config.games.div_ceil(2)
     } else {
-        todo.len()
+        config.games
     };
     if units > config.openings.len() {
         events(&Event::Warning(format!(
