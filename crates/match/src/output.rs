@@ -1,7 +1,7 @@
 //! What a match writes: progress lines in the cutechess/fastchess habits, the result, and
 //! 5DPGN game records with per-action comments.
 
-use crate::statistics::{elo_games, elo_pairs, EloEstimate, Pentanomial, Trinomial};
+use crate::statistics::{elo_of_counts, EloEstimate, Pentanomial, Trinomial};
 use crate::{Ending, GameRecord, GameResult, MatchConfig, Sprt, SprtStatus};
 use chess5d_protocol::StartPos;
 use chess5d_rules::{Color, Position};
@@ -149,11 +149,7 @@ pub fn report_lines(
             p.pairs()
         ));
     }
-    let est: Option<EloEstimate> = if paired && p.pairs() > 0 {
-        elo_pairs(p)
-    } else {
-        elo_games(t)
-    };
+    let est = elo_of_counts(paired, t, p);
     let draws = if n == 0 { 0.0 } else { t.draws as f64 / n as f64 * 100.0 };
     lines.push(match est {
         Some(e) => format!("{e}, DrawRatio: {draws:.1} %"),

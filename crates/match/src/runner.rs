@@ -2,7 +2,7 @@
 //! pairs, and the running counts.
 
 use crate::output::{info_comment, today};
-use crate::statistics::{elo_games, elo_pairs};
+use crate::statistics::elo_of_counts;
 use crate::{EngineSpec, MatchConfig, MatchError, MatchResult, Opening, Progress, SprtStatus, TimeControl};
 use chess5d_engine::Limits;
 use chess5d_protocol::{EngineAnswer, EngineError, EngineProcess, GameState};
@@ -181,7 +181,7 @@ fn start_engine(spec: &EngineSpec, seed: Option<u64>) -> Result<EngineProcess, E
 
 /// Starts each engine once before any game: an engine that is missing, crashes or fails the
 /// handshake stops the match here, with the command in the message. Returns the names to use:
-/// the given ones, else the engines' `id name` (else the command); two equal `id name`s get
+/// the given ones, else the engines' `id name` (else the program's file name); two equal `id name`s get
 /// `-1` and `-2`.
 fn check_engines(config: &MatchConfig) -> Result<[String; 2], MatchError> {
     let mut names = [String::new(), String::new()];
@@ -194,7 +194,9 @@ fn check_engines(config: &MatchConfig) -> Result<[String; 2], MatchError> {
         } else if !e.id().name.is_empty() {
             e.id().name.clone()
         } else {
-            spec.command.clone()
+            // The program's file name: `/opt/x/engine --fast` is `engine`.
+            let program = spec.command.split_whitespace().next().unwrap_or("engine");
+            program.rsplit('/').next().unwrap_or(program).to_string()
         };
         e.quit(Duration::from_millis(500));
     }
@@ -520,11 +522,7 @@ pub fn run_match_with_events(config: &MatchConfig, events: &mut dyn FnMut(&Event
             // still count, but do not reopen the test.
             result.sprt = config.sprt.map(|s| match result.sprt {
                 Some(decided) if decided.decided() => decided,
-                _ => s.status(if config.paired {
-                    s.llr_pairs(&result.pentanomial)
-                } else {
-                    s.llr_games(&result.trinomial)
-                }),
+                _ => s.status_of(config.paired, &result.trinomial, &result.pentanomial),
             });
             if result.sprt.is_some_and(SprtStatus::decided) && config.shard.is_none() {
                 stop.store(true, Ordering::Relaxed);
@@ -547,15 +545,49 @@ pub fn run_match_with_events(config: &MatchConfig, events: &mut dyn FnMut(&Event
     })?;
     let t = result.trinomial;
     (result.wins, result.draws, result.losses) = (t.wins as usize, t.draws as usize, t.losses as usize);
-    result.estimate = if config.paired && result.pentanomial.pairs() > 0 {
-        elo_pairs(&result.pentanomial)
-    } else {
-        elo_games(&t)
-    };
+    result.estimate = elo_of_counts(config.paired, &t, &result.pentanomial);
     result.elo = result.estimate.map(|e| (e.elo, e.margin));
     result.paired = config.paired;
     if let Some(path) = &config.summary {
         crate::shards::Summary::of(config, &result).write(path)?;
     }
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Shard;
+
+    #[test]
+    fn schedules_and_assignments() {
+        let mut c = MatchConfig {
+            games: 5,
+            openings: Opening::all_variants()[..2].to_vec(),
+            ..MatchConfig::default()
+        };
+        let boards: Vec<(String, usize)> = (0..5)
+            .map(|i| {
+                let (o, w) = assignment(&c, i);
+                (o.board.clone(), w)
+            })
+            .collect();
+        let (a, b) = (c.openings[0].board.clone(), c.openings[1].board.clone());
+        assert_eq!(
+            boards,
+            vec![(a.clone(), 0), (a.clone(), 1), (b.clone(), 0), (b, 1), (a, 0)]
+        );
+        c.shard = Some(Shard { index: 2, count: 2 });
+        assert_eq!(schedule(&c), vec![2, 3]);
+        c.games = 0;
+        assert!(validate(&c).unwrap_err().to_string().contains("no game"));
+    }
+
+    #[test]
+    fn game_seeds_differ_by_game_and_match() {
+        assert_eq!(game_seed(1, 3), game_seed(1, 3));
+        assert_ne!(game_seed(1, 3), game_seed(1, 4));
+        assert_ne!(game_seed(1, 3), game_seed(2, 3));
+        assert!(game_seed(u64::MAX, usize::MAX) <= i64::MAX as u64);
+    }
 }

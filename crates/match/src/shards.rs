@@ -195,26 +195,14 @@ impl Summary {
 
     /// The score report of these counts (see [`report_lines`]).
     pub fn report(&self) -> Vec<String> {
-        let sprt = self.sprt.map(|s| {
-            let llr = if self.paired {
-                s.llr_pairs(&self.pentanomial)
-            } else {
-                s.llr_games(&self.trinomial)
-            };
-            (s, s.status(llr))
-        });
+        let sprt = self.sprt_status().and_then(|st| self.sprt.map(|s| (s, st)));
         report_lines(&self.names, &self.trinomial, &self.pentanomial, self.paired, sprt)
     }
 
     /// The SPRT state of these counts, if the match has a test.
     pub fn sprt_status(&self) -> Option<SprtStatus> {
-        self.sprt.map(|s| {
-            s.status(if self.paired {
-                s.llr_pairs(&self.pentanomial)
-            } else {
-                s.llr_games(&self.trinomial)
-            })
-        })
+        self.sprt
+            .map(|s| s.status_of(self.paired, &self.trinomial, &self.pentanomial))
     }
 }
 

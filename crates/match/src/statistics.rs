@@ -149,6 +149,11 @@ impl Sprt {
         gsprt_llr(&t.outcomes(), score_of_elo(self.elo0), score_of_elo(self.elo1))
     }
 
+    /// The state of the test on a match's counts: its pairs when `paired`, else its games.
+    pub fn status_of(&self, paired: bool, t: &Trinomial, p: &Pentanomial) -> SprtStatus {
+        self.status(if paired { self.llr_pairs(p) } else { self.llr_games(t) })
+    }
+
     /// The state of the test at this log-likelihood ratio.
     pub fn status(&self, llr: f64) -> SprtStatus {
         let (lo, hi) = self.bounds();
@@ -316,6 +321,15 @@ fn estimate(outcomes: &[(f64, f64)]) -> Option<EloEstimate> {
         margin: (elo_of_score(hi) - elo_of_score(lo)) / 2.0,
         los,
     })
+}
+
+/// Elo of a match's counts: from its pairs when `paired` (and there is one), else its games.
+pub fn elo_of_counts(paired: bool, t: &Trinomial, p: &Pentanomial) -> Option<EloEstimate> {
+    if paired && p.pairs() > 0 {
+        elo_pairs(p)
+    } else {
+        elo_games(t)
+    }
 }
 
 /// Elo of unpaired games.

@@ -113,3 +113,26 @@ fn every_official_variant_is_played_without_engine_failures() {
     }
     assert_eq!(boards.len(), chess5d_rules::VARIANTS.len());
 }
+
+#[test]
+fn unpaired_games_each_have_their_opening_and_count_as_games() {
+    let mut c = config(fake("random"), fake("random"), 3);
+    c.engines[0].name = String::new();
+    c.paired = false;
+    c.openings = ["Very Small", "Small", "Standard"]
+        .iter()
+        .map(|v| Opening::variant(v).unwrap())
+        .collect();
+    let r = run_match(&c, &mut |_| {}).unwrap();
+    // Without --name, the engine's `id name`.
+    assert_eq!(r.names[0], "fake-random");
+    assert_eq!(r.trinomial.games(), 3);
+    assert_eq!(r.pentanomial.pairs(), 0);
+    let mut boards: Vec<(usize, String)> = r.games.iter().map(|g| (g.round, g.opening.board.clone())).collect();
+    boards.sort();
+    assert_eq!(
+        boards,
+        vec![(1, "Very Small".into()), (2, "Small".into()), (3, "Standard".into())]
+    );
+    assert!(!r.paired);
+}
