@@ -289,3 +289,98 @@ pub(crate) fn today() -> String {
     let y = yoe + era * 400 + i64::from(m <= 2);
     format!("{y:04}.{m:02}.{d:02}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{EngineSpec, Opening};
+    use chess5d_rules::Budget;
+
+    #[test]
+    fn score_report() {
+        let names = ["a".to_string(), "b".to_string()];
+        let t = Trinomial {
+            wins: 7,
+            draws: 2,
+            losses: 1,
+        };
+        let p = Pentanomial {
+            counts: [0, 1, 1, 1, 2],
+        };
+        let test = Sprt::new(0.0, 10.0);
+        let lines = report_lines(&names, &t, &p, true, Some((test, SprtStatus::Continue(0.5))));
+        // Pair scores 0.25, 0.5, 0.75, 1, 1: mean 0.7 (147.19 Elo), se 0.1304, interval
+        // 0.4444..0.9556 (-38.8..+533.0 Elo), LOS 93.75% (computed by hand, checked in Python).
+        assert_eq!(
+            lines,
+            vec![
+                "Score of a vs b: 7 - 1 - 2  [0.800] 10",
+                "Ptnml(0-2): [0, 1, 1, 1, 2], 5 pairs",
+                "Elo difference: 147.2 +/- 285.9, LOS: 93.7 %, DrawRatio: 20.0 %",
+                "SPRT: llr 0.50 (17.0%), lbound -2.94, ubound 2.94 [elo0 0, elo1 10, alpha 0.05, beta 0.05]",
+            ]
+        );
+        let games = report_lines(&names, &Trinomial { wins: 3, ..t }, &p, false, None);
+        assert_eq!(games.len(), 2);
+        assert!(games[1].starts_with("Elo difference: "), "{}", games[1]);
+        let perfect = report_lines(
+            &names,
+            &Trinomial {
+                wins: 2,
+                draws: 0,
+                losses: 0,
+            },
+            &Pentanomial::default(),
+            true,
+            None,
+        );
+        assert_eq!(
+            perfect[2],
+            "Elo difference: undefined (score 100.0 %), DrawRatio: 0.0 %"
+        );
+        assert_eq!(started_line(3, 100, "x", "y"), "Started game 3 of 100 (x vs y)");
+    }
+
+    #[test]
+    fn a_black_first_game_in_5dpgn() {
+        let opening = Opening::parse_line("[Size \"5x5\"] [Board \"custom\"] [k4/ppp2/5/2PPP/4K:0:1:b]").unwrap();
+        let mut pos = opening.start.position().unwrap();
+        let mut actions = Vec::new();
+        for _ in 0..3 {
+            let a = pos.legal_actions(Budget::DEFAULT).next().unwrap();
+            for m in &a {
+                pos.play_unchecked(m);
+            }
+            pos.submit_unchecked();
+            actions.push(a);
+        }
+        let record = GameRecord {
+            round: 3,
+            white: 1,
+            opening,
+            actions,
+            result: GameResult::BlackWins,
+            termination: "checkmate".into(),
+            ending: Ending::Checkmate,
+            comments: vec!["+0.35/12 1.20s".into(), String::new(), "-M2/3 0.01s".into()],
+        };
+        let spec = |n: &str| EngineSpec {
+            name: n.into(),
+            command: "x".into(),
+            options: vec![],
+        };
+        let config = MatchConfig {
+            engines: [spec("first"), spec("second")],
+            ..MatchConfig::default()
+        };
+        let text = record.to_5dpgn(&config, "2026.01.02");
+        let head = "[Event \"chess5d match\"]\n[Date \"2026.01.02\"]\n[Round \"3\"]\n[White \"second\"]\n[Black \"first\"]\n[Result \"0-1\"]\n[Termination \"normal\"]\n[TimeControl \"10+0.1\"]\n[PlyCount \"3\"]\n";
+        assert!(text.starts_with(head), "{text}");
+        assert!(text.contains("[k4/ppp2/5/2PPP/4K:0:1:b]\n\n1b. "), "{text}");
+        assert!(text.contains(" {+0.35/12 1.20s}\n2. "), "{text}");
+        assert!(text.contains(" {-M2/3 0.01s}\n{Black mates} 0-1\n\n"), "{text}");
+        assert_eq!(record.comment(), "Black mates");
+        let loaded = chess5d_notation::load(&text).unwrap();
+        assert_eq!(loaded.game.actions().len(), 3);
+    }
+}
