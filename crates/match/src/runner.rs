@@ -444,6 +444,12 @@ pub fn run_match_with_events(config: &MatchConfig, events: &mut dyn FnMut(&Event
             if config.openings.len() == 1 { "" } else { "s" }
         )));
     }
+    if config.paired && config.games % 2 == 1 {
+        events(&Event::Warning(format!(
+            "{} games: the last one has no partner with colours swapped (it counts in the score, not in the pairs)",
+            config.games
+        )));
+    }
     let mut pgn = match &config.pgn {
         Some(p) => Some(
             std::fs::OpenOptions::new()

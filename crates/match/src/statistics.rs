@@ -90,7 +90,8 @@ pub fn score_of_elo(elo: f64) -> f64 {
 
 /// The Elo difference of an expected score per game (logistic model).
 pub fn elo_of_score(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
+    // `+ 0.0` turns the -0 of an even score into 0 (printed `-0.0` otherwise).
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// A sequential probability ratio test: H0 "the first engine is `elo0` stronger" against H1
@@ -398,6 +399,7 @@ mod tests {
         close(score_of_elo(10.0), 0.514_387_2, 1e-7);
         close(elo_of_score(0.75), 190.848_501_9, 1e-6);
         close(elo_of_score(score_of_elo(-37.0)), -37.0, 1e-9);
+        assert_eq!(format!("{:.1}", elo_of_score(0.5)), "0.0");
     }
 
     #[test]
