@@ -1,13 +1,9 @@
 //! Match runner tests: real games between fake and real engines, adjudication, 5DPGN output
 //! read back, the SPRT (formulas and simulation), shards, and the command line.
 
-#[path = "suite/games.rs"]
 mod games;
-#[path = "suite/output.rs"]
 mod output;
-#[path = "suite/shards.rs"]
 mod shards;
-#[path = "suite/sprt.rs"]
 mod sprt;
 
 use chess5d_match::*;
