@@ -7,6 +7,7 @@ use crate::runner::{run_match_with_events, Event};
 use crate::shards::{merge, Shard, Summary};
 use crate::{EngineSpec, MatchConfig, MatchError, Opening, Sprt, TimeControl};
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -274,10 +275,11 @@ pub fn parse_match_args(args: &[String]) -> Result<MatchOptions, MatchError> {
     Ok(o)
 }
 
-/// Prints a line on standard output; a closed pipe (`| head`) is not an error of the match.
-fn say(line: &str) {
+/// Prints a line on standard output; false when it is closed (`| head`), which is not an
+/// error of the match.
+fn say(line: &str) -> bool {
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}").and_then(|_| out.flush());
+    writeln!(out, "{line}").and_then(|_| out.flush()).is_ok()
 }
 
 /// `chess5d match merge [--summary OUT] FILES...`: adds shard summaries up and prints the
@@ -346,26 +348,40 @@ pub fn match_main(args: &[String]) -> Result<(), MatchError> {
     }
     let interval = config.rating_interval;
     let mut last_report = 0;
-    let result = run_match_with_events(&config, &mut |e| match e {
-        Event::Warning(w) => eprintln!("Warning: {w}"),
-        Event::Started {
-            round,
-            total,
-            white,
-            black,
-        } if !options.quiet => say(&crate::output::started_line(*round, *total, white, black)),
-        Event::Finished(p) => {
-            if !options.quiet {
-                say(&p.line());
-            }
-            if interval > 0 && p.played % interval == 0 {
-                last_report = p.played;
-                for l in p.report(config.sprt) {
-                    say(&l);
+    // A closed standard output (`| head`) stops the match: no new game starts.
+    let open = std::cell::Cell::new(true);
+    let print = |line: &str| {
+        if !say(line) {
+            open.set(false);
+        }
+    };
+    let result = run_match_with_events(&config, &mut |e| {
+        match e {
+            Event::Warning(w) => eprintln!("Warning: {w}"),
+            Event::Started {
+                round,
+                total,
+                white,
+                black,
+            } if !options.quiet => print(&crate::output::started_line(*round, *total, white, black)),
+            Event::Finished(p) => {
+                if !options.quiet {
+                    print(&p.line());
+                }
+                if interval > 0 && p.played % interval == 0 {
+                    last_report = p.played;
+                    for l in p.report(config.sprt) {
+                        print(&l);
+                    }
                 }
             }
+            Event::Started { .. } => {}
         }
-        Event::Started { .. } => {}
+        if open.get() {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
     })?;
     if last_report != result.games.len() {
         let sprt = config.sprt.zip(result.sprt);

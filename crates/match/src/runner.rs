@@ -9,6 +9,7 @@ use chess5d_protocol::{EngineAnswer, EngineError, EngineProcess, GameState};
 use chess5d_rules::{Budget, Color, Move, Outcome};
 use std::collections::HashMap;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
@@ -409,6 +410,7 @@ pub fn run_match(config: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> R
         if let Event::Finished(p) = e {
             progress(p);
         }
+        ControlFlow::Continue(())
     })
 }
 
@@ -420,8 +422,12 @@ enum Msg {
 /// Plays a match. First starts each engine once (a missing or broken engine is an error
 /// before any game). Games run `concurrency` at a time; each finished game is appended to the
 /// 5DPGN file (flushed) and reported. Pairs are counted when both their games have ended.
-/// Stops early on an SPRT decision (not in a shard: shards play their whole share).
-pub fn run_match_with_events(config: &MatchConfig, events: &mut dyn FnMut(&Event)) -> Result<MatchResult, MatchError> {
+/// Stops early on an SPRT decision (not in a shard: shards play their whole share), or when
+/// `events` answers `Break` (no new game starts; the games under way end and are counted).
+pub fn run_match_with_events(
+    config: &MatchConfig,
+    events: &mut dyn FnMut(&Event) -> ControlFlow<()>,
+) -> Result<MatchResult, MatchError> {
     validate(config)?;
     let names = check_engines(config)?;
     let mut config = config.clone();
@@ -430,6 +436,13 @@ pub fn run_match_with_events(config: &MatchConfig, events: &mut dyn FnMut(&Event
     }
     let config = &config;
     let todo = schedule(config);
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopper = Arc::clone(&stop);
+    let mut events = |e: &Event| {
+        if events(e).is_break() {
+            stopper.store(true, Ordering::Relaxed);
+        }
+    };
     // Over the whole match, shards included.
     let units = if config.paired {
         config.games.div_ceil(2)
@@ -462,7 +475,6 @@ pub fn run_match_with_events(config: &MatchConfig, events: &mut dyn FnMut(&Event
     };
     let date = today();
     let next = Arc::new(AtomicUsize::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Msg>();
     let mut result = MatchResult::new([config.engines[0].name.clone(), config.engines[1].name.clone()]);
     let mut halves: HashMap<usize, f64> = HashMap::new();

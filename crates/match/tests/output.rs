@@ -55,20 +55,23 @@ fn progress_lines_name_white_first_and_engines_by_id_name() {
     c.tc = TimeControl::Nodes(50);
     c.concurrency = 1;
     let mut lines = Vec::new();
-    let r = run_match_with_events(&c, &mut |e| match e {
-        Event::Started {
-            round,
-            total,
-            white,
-            black,
-        } => lines.push(started_line(*round, *total, white, black)),
-        Event::Finished(p) => {
-            lines.push(p.line());
-            if p.played % 2 == 0 {
-                lines.extend(p.report(None));
+    let r = run_match_with_events(&c, &mut |e| {
+        match e {
+            Event::Started {
+                round,
+                total,
+                white,
+                black,
+            } => lines.push(started_line(*round, *total, white, black)),
+            Event::Finished(p) => {
+                lines.push(p.line());
+                if p.played % 2 == 0 {
+                    lines.extend(p.report(None));
+                }
             }
+            Event::Warning(w) => lines.push(format!("Warning: {w}")),
         }
-        Event::Warning(w) => lines.push(format!("Warning: {w}")),
+        std::ops::ControlFlow::Continue(())
     })
     .unwrap();
     assert_eq!(r.names[0], chess5d_protocol::ENGINE_NAME);
@@ -189,4 +192,18 @@ fn the_5dpgn_file_reads_back_game_by_game() {
     );
     assert!(text.contains("\n3. (0T3)"), "{text}");
     let _ = std::fs::remove_file(pgn);
+}
+
+#[test]
+fn a_listener_can_stop_the_match() {
+    // As `chess5d match | head` does when the pipe closes: no new game starts.
+    let mut c = config(fake("random"), fake("random"), 8);
+    c.concurrency = 1;
+    let r = run_match_with_events(&c, &mut |e| match e {
+        Event::Finished(_) => std::ops::ControlFlow::Break(()),
+        _ => std::ops::ControlFlow::Continue(()),
+    })
+    .unwrap();
+    // The game under way when the first one ended may finish; no other.
+    assert!((1..=2).contains(&r.games.len()), "{}", r.games.len());
 }
