@@ -37,8 +37,7 @@ pub enum Command {
     /// Run the engine on stdin/stdout (5DUCI), or check another engine's protocol compliance.
     Engine(EngineArgs),
     /// Play engines against each other (Elo, SPRT, 5DPGN output).
-    #[command(disable_help_flag = false)]
-    Match(crate::matches::MatchArgs),
+    Match(Box<crate::matches::MatchArgs>),
     /// Serve the web GUI.
     Serve(crate::serve::ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).

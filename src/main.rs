@@ -11,25 +11,30 @@ mod show;
 
 use anyhow::{Context, Result};
 use chess5d_notation::LoadedGame;
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command, ConvertArgs, EngineArgs, Format};
 use std::io::Read;
 
 fn main() {
     out::quiet_on_closed_pipe();
     // Usage errors exit with 2 (clap's convention), `--help`/`--version` with 0 on stdout.
-    let cli = Cli::parse();
-    match run(cli.command) {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    match run(cli.command, &matches) {
         Ok(()) => {}
         Err(e) if out::is_closed_pipe(&e) => {}
         Err(e) => {
             eprintln!("chess5d: {e:#}");
-            std::process::exit(1);
+            // `match` says 2 for bad arguments and engines that do not start, like clap.
+            let code = e
+                .downcast_ref::<chess5d_match::MatchError>()
+                .map_or(1, |m| m.exit_code());
+            std::process::exit(code);
         }
     }
 }
 
-fn run(command: Command) -> Result<()> {
+fn run(command: Command, matches: &clap::ArgMatches) -> Result<()> {
     match command {
         Command::Analyze(a) => analyze::run(&a),
         Command::Convert(a) => convert(&a),
@@ -38,7 +43,12 @@ fn run(command: Command) -> Result<()> {
         Command::Perft(a) => analyze::perft(&a),
         Command::Bench(a) => bench::run(&a),
         Command::Engine(a) => engine(a),
-        Command::Match(a) => matches::run(&a),
+        Command::Match(a) => {
+            let m = matches
+                .subcommand_matches("match")
+                .expect("the match subcommand was parsed");
+            matches::run(&a, m)
+        }
         Command::Serve(a) => serve::run(&a),
         Command::Completions { shell } => {
             let mut out = Vec::new();
@@ -106,25 +116,17 @@ fn variants() -> Result<()> {
 }
 
 fn engine(a: EngineArgs) -> Result<()> {
-    use chess5d_engine::{Engine, EngineOptions};
     if let Some(cmd) = a.check {
         let report = chess5d_protocol::check_engine(&cmd);
         outln!("{report}");
         anyhow::ensure!(report.passed(), "'{cmd}' failed the 5DUCI check");
         return Ok(());
     }
-    let mut engine = Engine::new(EngineOptions::default());
-    let bot = a.bot.map(|b| format!("{b:?}").to_ascii_lowercase());
-    let hash = a.hash.map(|h| h.to_string());
-    let options = bot
-        .map(|b| ("Bot".to_string(), b))
-        .into_iter()
-        .chain(hash.map(|h| ("Hash".to_string(), h)))
-        .chain(a.options);
-    for (name, value) in options {
-        engine
-            .set_option(&name, &value)
-            .map_err(|e| anyhow::anyhow!("option {name}: {e}"))?;
-    }
-    chess5d_protocol::run_stdio(engine.options().clone()).context("engine input/output")
+    let bot = a
+        .bot
+        .map(|b| ("Bot".to_string(), format!("{b:?}").to_ascii_lowercase()));
+    let hash = a.hash.map(|h| ("Hash".to_string(), h.to_string()));
+    let settings: Vec<_> = bot.into_iter().chain(hash).chain(a.options).collect();
+    let options = chess5d_protocol::engine_options(&settings).map_err(anyhow::Error::msg)?;
+    chess5d_protocol::run_stdio(options).context("engine input/output")
 }

@@ -195,3 +195,24 @@ fn completions_and_man_page_generate() {
     assert_eq!(code, Some(0));
     assert!(out.contains(".TH chess5d 1"), "{out}");
 }
+
+#[test]
+fn a_missing_engine_fails_the_match_at_once_with_exit_2() {
+    let t0 = std::time::Instant::now();
+    let (code, out, err) = run_status(&[
+        "match",
+        "--engine",
+        "nonexistent",
+        "--engine",
+        "nonexistent",
+        "--games",
+        "2",
+    ]);
+    assert!(t0.elapsed() < std::time::Duration::from_secs(1), "{:?}", t0.elapsed());
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("('nonexistent') failed to start") && err.contains("not found"),
+        "{err}"
+    );
+    assert!(out.is_empty(), "no game may start: {out}");
+}

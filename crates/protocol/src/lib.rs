@@ -4,8 +4,7 @@
 //!
 //! - Engine side: [`run_engine`] runs the command loop around a [`chess5d_engine::Engine`]
 //!   (searching on its own thread, so `isready` and `stop` are answered at once);
-//!   [`run_stdio`] does it on standard input and output; [`engine_main`] parses the
-//!   `chess5d engine` command line.
+//!   [`run_stdio`] does it on standard input and output, with [`engine_options`] set first.
 //! - Client side: [`EngineProcess`] starts any 5DUCI program, does the handshake (learning the
 //!   engine's extensions), sends positions and `go` in the forms the engine knows (the draft's
 //!   alone to an engine that announces no extension), and checks the answer against the rules;
@@ -57,60 +56,15 @@ pub use text::{
 
 use chess5d_engine::{Engine, EngineOptions};
 
-/// The usage of [`engine_main`].
-pub const ENGINE_USAGE: &str = "\
-usage: chess5d engine [--bot alphabeta|greedy|random] [--hash MB] [--option NAME=VALUE]...
-       chess5d engine --check COMMAND
-
-Runs the engine over 5DUCI on standard input and output. --option sets any engine option
-(Hash, Threads, Bot, ActionCap, NodeBudget, Seed, MoveOverhead) before the protocol starts.
---check runs the 5DUCI compliance checker on another program (a shell command) and prints
-its report, with the extensions it announces (see crates/protocol/PROTOCOL.md); an engine
-that speaks the draft alone passes. The exit status tells whether it passed.";
-
-/// Prints a line on standard output; a closed pipe (`| head`) is not an error.
-fn print_out(text: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
-}
-
-/// The `chess5d engine ...` command line (the arguments after `engine`).
-pub fn engine_main(args: &[String]) -> Result<(), String> {
+/// Engine options with these settings applied in order (`("Bot", "random")`,
+/// `("Hash", "64")`, any option the engine lists), as `chess5d engine --option NAME=VALUE`
+/// sets them before the protocol starts. An unknown option or a bad value is an error naming it.
+pub fn engine_options(settings: &[(String, String)]) -> Result<EngineOptions, String> {
     let mut engine = Engine::new(EngineOptions::default());
-    let mut i = 0;
-    let value = |i: usize| {
-        args.get(i + 1)
-            .cloned()
-            .ok_or_else(|| format!("{} needs a value\n{ENGINE_USAGE}", args[i]))
-    };
-    while i < args.len() {
-        match args[i].as_str() {
-            "--check" => {
-                let cmd = value(i)?;
-                let report = check_engine(&cmd);
-                print_out(&report.to_string());
-                return if report.passed() {
-                    Ok(())
-                } else {
-                    Err(format!("'{cmd}' failed the 5DUCI check"))
-                };
-            }
-            "--bot" => engine.set_option("Bot", &value(i)?).map_err(|e| e.to_string())?,
-            "--hash" => engine.set_option("Hash", &value(i)?).map_err(|e| e.to_string())?,
-            "--option" => {
-                let v = value(i)?;
-                let (n, val) = v
-                    .split_once('=')
-                    .ok_or_else(|| format!("--option wants NAME=VALUE, got '{v}'"))?;
-                engine.set_option(n, val).map_err(|e| e.to_string())?;
-            }
-            "-h" | "--help" => {
-                print_out(ENGINE_USAGE);
-                return Ok(());
-            }
-            other => return Err(format!("unknown argument '{other}'\n{ENGINE_USAGE}")),
-        }
-        i += 2;
+    for (name, value) in settings {
+        engine
+            .set_option(name, value)
+            .map_err(|e| format!("option {name}: {e}"))?;
     }
-    run_stdio(engine.options().clone()).map_err(|e| e.to_string())
+    Ok(engine.options().clone())
 }

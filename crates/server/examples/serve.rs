@@ -5,7 +5,7 @@
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = if args.first().map(String::as_str) == Some("engine") {
-        chess5d_protocol::engine_main(&args[1..])
+        chess5d_protocol::engine_options(&[]).and_then(|o| chess5d_protocol::run_stdio(o).map_err(|e| e.to_string()))
     } else {
         chess5d_server::serve_main(&args)
     };
