@@ -167,6 +167,20 @@ impl AlexbayMove {
     }
 }
 
+/// Reads a single move, without its `1w.` action prefix, from a whole string.
+impl std::str::FromStr for AlexbayMove {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<AlexbayMove, ParseError> {
+        let mut s = Scanner::new(text);
+        let mv = AlexbayMove::parse(&mut s)?;
+        if !s.at_end() {
+            return Err(s.error("the end of the move"));
+        }
+        Ok(mv)
+    }
+}
+
 struct Entry {
     key: (u32, Color),
     mv: AlexbayMove,
