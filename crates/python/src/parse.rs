@@ -72,7 +72,7 @@ pub fn move_of(text: &str, pos: &Position) -> Result<Move, MoveTextError> {
     }
     match (text.parse::<SanMove>(), long) {
         (Ok(mv), _) => mv.resolve(pos).map(|(m, _)| m).map_err(MoveTextError::Resolve),
-        (Err(san), Err(long)) if text.starts_with('(') && long.span.column > san.span.column => {
+        (Err(san), Err(long)) if text.starts_with('(') && long.span.column >= san.span.column => {
             Err(MoveTextError::Parse(long))
         }
         (Err(san), _) => Err(MoveTextError::Parse(san)),
