@@ -1,6 +1,22 @@
 """Type stubs of the extension module (the `chess5d` package re-exports everything)."""
 
-from typing import Iterator, List, Mapping, Optional, Sequence, Tuple, TypedDict, Union
+from typing import Iterator, List, Mapping, Optional, Sequence, Tuple, TypedDict, Union, final
+
+__all__ = [
+    "Game",
+    "ActionIter",
+    "Engine",
+    "UciEngine",
+    "SearchResult",
+    "Chess5dError",
+    "ParseError",
+    "IllegalMoveError",
+    "SetupError",
+    "BudgetExhaustedError",
+    "EngineError",
+    "VARIANTS",
+    "DEFAULT_BUDGET",
+]
 
 VARIANTS: List[str]
 """The official variants' `Board` header names, in the game's menu order."""
@@ -40,7 +56,7 @@ class BudgetExhaustedError(Chess5dError):
 class EngineError(Chess5dError):
     """An engine process that crashed, timed out, or broke the 5DUCI protocol."""
 
-class Board(TypedDict):
+class _Board(TypedDict):
     """One board of `Game.positions`."""
 
     timeline: int
@@ -59,12 +75,14 @@ class Board(TypedDict):
     pieces: dict[str, str]
     """Square name to 5DFEN letter (upper case: White)."""
 
+@final
 class ActionIter(Iterator[List[str]]):
     """The legal actions of a position, lazily (see `Game.actions`)."""
 
     def __iter__(self) -> "ActionIter": ...
     def __next__(self) -> List[str]: ...
 
+@final
 class Game:
     """A game of 5D chess: a start position, the actions submitted, and the moves of the
     action being built. Moves are in any notation chess5d reads; returned moves are in the long
@@ -73,7 +91,7 @@ class Game:
     budget: int
     """The search budget of the verdicts, in candidate actions tested."""
 
-    def __init__(self, variant: str = "Standard") -> None: ...
+    def __new__(cls, variant: str = "Standard") -> "Game": ...
     @staticmethod
     def from_pgn(text: str) -> "Game": ...
     @staticmethod
@@ -107,7 +125,7 @@ class Game:
     def __copy__(self) -> "Game": ...
     def __deepcopy__(self, memo: object) -> "Game": ...
     @property
-    def positions(self) -> List[Board]: ...
+    def positions(self) -> List[_Board]: ...
     @property
     def to_move(self) -> str: ...
     @property
@@ -121,6 +139,7 @@ class Game:
     @property
     def headers(self) -> List[Tuple[str, str]]: ...
 
+@final
 class SearchResult:
     """What a search found."""
 
@@ -136,10 +155,11 @@ class SearchResult:
     """Seconds."""
     pv: List[List[str]]
 
+@final
 class Engine:
     """The chess5d engine, in this process; options by their 5DUCI names."""
 
-    def __init__(self, options: Optional[Mapping[str, object]] = None) -> None: ...
+    def __new__(cls, options: Optional[Mapping[str, object]] = None) -> "Engine": ...
     @staticmethod
     def option_specs() -> List[str]: ...
     def set_option(self, name: str, value: object) -> None: ...
@@ -147,10 +167,11 @@ class Engine:
     def search(self, game: Game, movetime: Optional[float] = None, depth: Optional[int] = None) -> SearchResult:
         """`movetime` in seconds, `depth` in actions; one second when neither is given."""
 
+@final
 class UciEngine:
     """A 5DUCI engine program (started with `sh -c command`)."""
 
-    def __init__(self, command: str, timeout: float = 10.0) -> None: ...
+    def __new__(cls, command: str, timeout: float = 10.0) -> "UciEngine": ...
     @property
     def name(self) -> str: ...
     @property
