@@ -172,12 +172,7 @@ impl std::str::FromStr for AlexbayMove {
     type Err = ParseError;
 
     fn from_str(text: &str) -> Result<AlexbayMove, ParseError> {
-        let mut s = Scanner::new(text);
-        let mv = AlexbayMove::parse(&mut s)?;
-        if !s.at_end() {
-            return Err(s.error("the end of the move"));
-        }
-        Ok(mv)
+        crate::scan::whole(text, AlexbayMove::parse)
     }
 }
 

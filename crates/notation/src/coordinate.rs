@@ -144,12 +144,7 @@ impl std::str::FromStr for CoordMove {
     type Err = ParseError;
 
     fn from_str(text: &str) -> Result<CoordMove, ParseError> {
-        let mut s = Scanner::new(text);
-        let mv = CoordMove::parse(&mut s)?;
-        if !s.at_end() {
-            return Err(s.error("the end of the move"));
-        }
-        Ok(mv)
+        crate::scan::whole(text, CoordMove::parse)
     }
 }
 

@@ -1,7 +1,6 @@
 """The public oracle files of the rules crate, through the binding: what 5d-chess-js says
-(moves, check, mate, stalemate, with the library's known mistakes set apart as the rules
-crate's oracle test does), and what the Rust library itself says through `chess5d analyze`
-(action counts, outcomes) on every position."""
+(moves, check, mate, stalemate), and what the Rust library itself says through
+`chess5d analyze` (moves, action counts, outcomes) on every position."""
 
 import json
 import subprocess
@@ -11,51 +10,32 @@ import pytest
 import chess5d
 from conftest import oracle_games, record_text
 
-# Where 5d-chess-js is wrong, as established by the brute-force reference of the rules crate
-# (crates/rules/tests/oracle.rs): missed en passant captures, false mates, "stuck" mates.
-MISSED_EN_PASSANT = {
-    "s1101-small-g0-a3",
-    "s1101-small_centered-g0-a4",
-    "s1101-excessive-g0-a4",
-    "s1101-just_brawns-g0-a9",
-    "s1101-small_centered-g1-a4",
-    "s1101-excessive-g1-a5",
-    "s1101-timeline_marauders-g2-a6",
-    "s1101-timeline_strategos-g2-a8",
-}
-WRONG_MATE = {
-    "s1101-very_small_open-g1-a10",
-    "s1101-timeline_marauders-g2-a6",
-    "s1101-timeline_tactitian-g0-a6",
-    "s1101-timeline_strategos-g2-a8",
-}
 CAP = 200
 
 
 def test_the_oracle_agrees(records):
-    checked = {"moves": 0, "check": 0, "mate": 0, "stalemate": 0}
+    """Check agrees everywhere. Moves and verdicts agree except on the few positions where the
+    rules crate's oracle test shows 5d-chess-js to be wrong (ten, in its README); the binding
+    must agree with the Rust library there too, which the next tests check on every position."""
+    disagree = set()
+    verdicts = 0
     for rec in records:
         g = chess5d.Game.from_pgn(record_text(rec))
         assert g.to_move == rec["toMove"], rec["id"]
         assert g.timelines == rec["timelines"], rec["id"]
-        if rec["id"] not in MISSED_EN_PASSANT:
-            assert len(g.moves()) == rec["moveCount"], rec["id"]
-            checked["moves"] += 1
-        else:
-            assert len(g.moves()) > rec["moveCount"], rec["id"]
         assert g.in_check == rec["inCheck"], rec["id"]
-        checked["check"] += 1
-        if rec["id"] in WRONG_MATE:
-            assert g.is_checkmate != rec["inCheckmate"], rec["id"]
-            continue
-        if not rec["checkmateTimedOut"]:
-            assert g.is_checkmate == rec["inCheckmate"], rec["id"]
-            checked["mate"] += 1
-        if not rec["stalemateTimedOut"]:
-            assert g.is_stalemate == rec["inStalemate"], rec["id"]
-            checked["stalemate"] += 1
-    assert checked["moves"] == 1165 - len(MISSED_EN_PASSANT)
-    assert min(checked.values()) > 1000
+        if len(g.moves()) != rec["moveCount"]:
+            disagree.add(rec["id"])
+        for timed_out, ours, theirs in (
+            ("checkmateTimedOut", g.is_checkmate, rec["inCheckmate"]),
+            ("stalemateTimedOut", g.is_stalemate, rec["inStalemate"]),
+        ):
+            if not rec[timed_out]:
+                verdicts += 1
+                if ours != theirs:
+                    disagree.add(rec["id"])
+    assert verdicts > 2000
+    assert len(disagree) <= 10, sorted(disagree)
 
 
 def test_moves_replayed_one_by_one_reach_the_same_positions(records):
@@ -78,7 +58,7 @@ def test_counts_and_outcomes_match_the_rust_library(records, chess5d_bin):
     for game_id, recs in sorted(oracle_games(records).items()):
         last = max(recs, key=lambda r: len(r["history"]))
         cli = subprocess.run(
-            [chess5d_bin, "analyze", "--all-positions", "--json", "--moves", "none", "--count-actions", str(CAP), "-"],
+            [chess5d_bin, "analyze", "--all-positions", "--json", "--moves", "present", "--count-actions", str(CAP), "-"],
             input=record_text(last),
             capture_output=True,
             text=True,
@@ -91,6 +71,7 @@ def test_counts_and_outcomes_match_the_rust_library(records, chess5d_bin):
             assert g.count_actions(cap=CAP) == (want["legal_actions"], want["legal_actions_bound"]), rec["id"]
             assert g.outcome() == want["outcome"], rec["id"]
             assert g.in_check == want["in_check"], rec["id"]
+            assert len(g.moves()) == len(want["moves"]), rec["id"]
             compared += 1
     assert compared == len(records)
 
