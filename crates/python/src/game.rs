@@ -168,8 +168,8 @@ impl Game {
         Ok(long(&played, self.even()))
     }
 
-    /// Plays a whole action (moves in any notation, as a list or one string separated by
-    /// spaces or ``;``) and submits it; on any error the game is left as it was.
+    /// Plays a whole action (moves in any notation, as a list, or one string with the moves
+    /// separated by ``;`` or new lines) and submits it; on any error the game is left as it was.
     fn play(&mut self, py: Python<'_>, moves: &Bound<'_, PyAny>) -> PyResult<()> {
         let texts: Vec<String> = if let Ok(s) = moves.extract::<String>() {
             s.split([';', '\n'])
