@@ -39,6 +39,12 @@ pub struct SearchResult {
 
 #[pymethods]
 impl SearchResult {
+    /// The principal variation (the same as ``pv``): the line the engine expects.
+    #[getter]
+    fn line(&self) -> Vec<Vec<String>> {
+        self.pv.clone()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "SearchResult(action={:?}, score={:?}, depth={}, nodes={})",
@@ -179,6 +185,35 @@ fn info_fields(info: &str) -> (Option<i32>, Option<i32>, u32, u64) {
     (cp, mate, depth, nodes)
 }
 
+/// The principal variation of a 5DUCI `info` line (`pv` moves in the protocol's form, actions
+/// separated by `submit`), read against `pos` and written in long form; it stops at the first
+/// move that does not fit (the line is informational: the answer itself is checked).
+fn info_pv(info: &str, pos: &Position) -> Vec<Vec<String>> {
+    let Some((_, pv)) = info.split_once(" pv ") else {
+        return Vec::new();
+    };
+    let mut work = pos.clone();
+    let mut line = Vec::new();
+    let mut action = Vec::new();
+    for tok in pv.split_whitespace() {
+        if tok == "submit" {
+            if work.submit().is_err() {
+                break;
+            }
+            line.push(long_all(&std::mem::take(&mut action), pos.even()));
+            continue;
+        }
+        match chess5d_protocol::parse_move(tok, &work).map(|m| work.play(&m)) {
+            Ok(Ok(m)) => action.push(m),
+            _ => return line,
+        }
+    }
+    if !action.is_empty() && work.submit().is_ok() {
+        line.push(long_all(&action, pos.even()));
+    }
+    line
+}
+
 fn engine_error(e: chess5d_protocol::EngineError) -> PyErr {
     errors::EngineError::new_err(e.to_string())
 }
@@ -300,7 +335,7 @@ impl UciEngine {
             depth,
             nodes,
             time: began.elapsed().as_secs_f64(),
-            pv: Vec::new(),
+            pv: info.as_deref().map_or_else(Vec::new, |i| info_pv(i, &pos)),
         })
     }
 

@@ -21,7 +21,7 @@ pyo3::create_exception!(
     chess5d,
     IllegalMoveError,
     Chess5dError,
-    "A move or action the rules refuse (or that matches no move, or several); `action` is its number."
+    "A move or action the rules refuse (or that matches no move, or several); `action` is its number, `line` and `column` where a record has it."
 );
 pyo3::create_exception!(
     chess5d,
@@ -61,7 +61,10 @@ pub fn resolve_error(py: Python<'_>, e: &ResolveError) -> PyErr {
     let err = IllegalMoveError::new_err(e.to_string());
     let set = {
         let v = err.value(py);
-        v.setattr("action", e.action).and_then(|_| v.setattr("text", &e.text))
+        v.setattr("action", e.action)
+            .and_then(|_| v.setattr("text", &e.text))
+            .and_then(|_| v.setattr("line", e.span.line))
+            .and_then(|_| v.setattr("column", e.span.column))
     };
     set.err().unwrap_or(err)
 }

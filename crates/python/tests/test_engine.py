@@ -17,7 +17,7 @@ def test_the_engine_finds_a_mate_in_one():
     assert r.action == ["(0T1)a1(0T1)a5"]
     assert r.score == "mate 1" and r.mate == 1 and r.cp is None
     assert r.depth >= 1 and r.nodes > 0 and r.time >= 0
-    assert r.pv[0] == r.action
+    assert r.pv[0] == r.action and r.line == r.pv
     g.play(r.action)
     assert g.is_checkmate
 
@@ -94,10 +94,11 @@ def test_a_5duci_engine_program(chess5d_bin):
             r = e.search(g, depth=1)
             assert r.action and r.depth >= 1
             g.play(r.action)
-        # A game with two timelines and a custom start travels as 5DFEN boards.
+        # A custom start travels as 5DFEN boards.
         h = chess5d.Game.from_fen(ROOK_MATE)
         r = e.search(h, depth=2)
         assert r.action == ["(0T1)a1(0T1)a5"] and r.mate == 1
+        assert r.pv[0] == r.action and r.line == r.pv
         mated = chess5d.Game()
         for m in SEED_MATE:
             mated.play([m])

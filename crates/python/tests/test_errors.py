@@ -54,8 +54,8 @@ def test_an_illegal_move_says_why(text, message):
     g = chess5d.Game()
     with pytest.raises(chess5d.IllegalMoveError) as e:
         g.move(text)
-    assert str(e.value) == "action 1, '%s' at line 1, column 1: %s" % (text, message) or message in str(e.value)
-    assert message in str(e.value)
+    assert str(e.value).startswith("action 1, '%s' at line 1, column 1: %s" % (text, message))
+    assert (e.value.line, e.value.column) == (1, 1)
     assert e.value.action == 1 and e.value.text == text
     assert g.pending_moves == []
 
@@ -97,7 +97,10 @@ def test_record_errors_are_the_command_lines(text, exc, chess5d_bin):
         assert e.value.line == 5 and e.value.column == 13
         assert str(e.value).startswith("line 5, column 13: expected ")
     if exc is chess5d.IllegalMoveError:
-        assert str(e.value).startswith("action %d, " % e.value.action)
+        assert str(e.value).startswith(
+            "action %d, '%s' at line %d, column %d: " % (e.value.action, e.value.text, e.value.line, e.value.column)
+        )
+        assert e.value.line == text[: text.index(e.value.text)].count("\n") + 1
 
 
 def test_engine_options_are_checked():

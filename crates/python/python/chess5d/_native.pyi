@@ -46,6 +46,9 @@ class IllegalMoveError(Chess5dError):
     """The number of the action it belongs to (the first action is 1)."""
     text: str
     """The move (or, for submit errors, the action) as written."""
+    line: int
+    """Where the move is written in a record (1 for a single move)."""
+    column: int
 
 class SetupError(Chess5dError):
     """A start position that is not valid."""
@@ -154,6 +157,10 @@ class SearchResult:
     time: float
     """Seconds."""
     pv: List[List[str]]
+    """The principal variation, one action per ply (for a 5DUCI engine: its last `info` line's)."""
+    @property
+    def line(self) -> List[List[str]]:
+        """The same as `pv`."""
 
 @final
 class Engine:
