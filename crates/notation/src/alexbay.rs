@@ -167,6 +167,15 @@ impl AlexbayMove {
     }
 }
 
+/// Reads a single move, without its `1w.` action prefix, from a whole string.
+impl std::str::FromStr for AlexbayMove {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<AlexbayMove, ParseError> {
+        crate::scan::whole(text, AlexbayMove::parse)
+    }
+}
+
 struct Entry {
     key: (u32, Color),
     mv: AlexbayMove,

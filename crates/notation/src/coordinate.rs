@@ -139,6 +139,15 @@ impl CoordMove {
     }
 }
 
+/// Reads a single move (one move of an action, no `;`) from a whole string.
+impl std::str::FromStr for CoordMove {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<CoordMove, ParseError> {
+        crate::scan::whole(text, CoordMove::parse)
+    }
+}
+
 /// Reads a game in coordinate notation: optional 5DPGN headers, then one action per line.
 /// The start position is `start`, or the one the headers give (standard by default).
 pub fn read(text: &str, start: Option<Position>) -> Result<LoadedGame, Error> {

@@ -129,3 +129,13 @@ impl<'a> Scanner<'a> {
         ParseError::new(self.span(), expected, self.excerpt())
     }
 }
+
+/// Reads one item with `parse` from the whole of `text`: anything left after it is an error.
+pub(crate) fn whole<T>(text: &str, parse: impl FnOnce(&mut Scanner) -> Result<T, ParseError>) -> Result<T, ParseError> {
+    let mut s = Scanner::new(text);
+    let item = parse(&mut s)?;
+    if !s.at_end() {
+        return Err(s.error("the end of the move"));
+    }
+    Ok(item)
+}
