@@ -27,6 +27,7 @@
 pub mod alexbay;
 pub mod coordinate;
 mod coords;
+mod diagram;
 mod error;
 pub mod fen;
 pub mod json;
@@ -38,6 +39,7 @@ mod scan;
 pub mod start;
 
 pub use coords::{BoardRef, Timeline};
+pub use diagram::diagram;
 pub use error::{Error, ParseError, Reason, ResolveError, Span, StartError, Warning};
 pub use fen::{full_state_hash, FenBoard};
 pub use long::LongMove;

@@ -437,7 +437,7 @@ impl Game {
 
     /// The multiverse drawn as ``chess5d show`` draws it.
     fn __repr__(&self) -> String {
-        crate::draw::multiverse(self.position())
+        chess5d_notation::diagram(self.position())
     }
 
     fn __str__(&self) -> String {

@@ -7,7 +7,6 @@
 //! libraries' own messages (see [`errors`]).
 #![deny(missing_docs)]
 
-mod draw;
 mod engine;
 mod errors;
 mod game;
