@@ -36,6 +36,7 @@ mod replay;
 pub mod san;
 mod scan;
 pub mod start;
+mod tree;
 
 pub use coords::{BoardRef, Timeline};
 pub use error::{Error, ParseError, Reason, ResolveError, Span, StartError, Warning};
@@ -43,6 +44,7 @@ pub use fen::{full_state_hash, FenBoard};
 pub use long::LongMove;
 pub use pgn::PgnGame;
 pub use san::SanMove;
+pub use tree::{GameTree, NodeId, Walk};
 
 use chess5d_rules::{Game, Position};
 
@@ -74,8 +76,11 @@ pub struct LoadedGame {
     pub headers: Vec<(String, String)>,
     /// The start position.
     pub start: Position,
-    /// The game: start position plus the actions played.
+    /// The game: start position plus the actions of the main line.
     pub game: Game,
+    /// Every line read (the main line and its variations); [`game`](Self::game) is its main
+    /// line.
+    pub tree: GameTree,
     /// The result token written at the end of the moves, if any.
     pub result: Option<String>,
     /// Remarks made while reading (e.g. a capture mark on a move that captures nothing).
@@ -89,6 +94,7 @@ impl LoadedGame {
             format,
             headers: Vec::new(),
             game: Game::new(start.clone()),
+            tree: GameTree::new(start.clone()),
             start,
             result: None,
             warnings: Vec::new(),
@@ -161,10 +167,22 @@ fn xel_like(text: &str) -> bool {
     (first.starts_with('w') || first.starts_with('b')) && first.contains('T') && first.ends_with('.')
 }
 
-/// The game as canonical 5DPGN (see [`pgn::write`]).
+/// The game as canonical 5DPGN, variations included (see [`pgn::write_tree`]).
 pub fn write_5dpgn(game: &LoadedGame) -> String {
     let result = game.result.as_deref().or_else(|| game.header("Result"));
-    pgn::write(&game.game, &game.headers, result)
+    // The tree is written unless the game was changed after loading (then its main line no
+    // longer matches the game, which wins).
+    let main = game.tree.main_line();
+    let same = main.len() == game.game.actions().len()
+        && main
+            .iter()
+            .zip(game.game.actions())
+            .all(|(&n, a)| game.tree.action(n) == a);
+    if same && game.tree.start().hash() == game.game.start().hash() {
+        pgn::write_tree(&game.tree, &game.headers, result)
+    } else {
+        pgn::write(&game.game, &game.headers, result)
+    }
 }
 
 /// The current position (every board) as a custom-board 5DPGN header block.
