@@ -18,6 +18,10 @@ struct Options {
     count_cap: Option<u64>,
     json: bool,
     file: String,
+    /// `--game N`: only this game of the file.
+    pick: Option<usize>,
+    /// The number of the game being reported, from 1.
+    game: usize,
 }
 
 fn parse(args: &[String]) -> Result<Options> {
@@ -27,6 +31,8 @@ fn parse(args: &[String]) -> Result<Options> {
         count_cap: None,
         json: false,
         file: "-".into(),
+        pick: None,
+        game: 1,
     };
     let mut file = None;
     let mut i = 0;
@@ -61,6 +67,7 @@ fn parse(args: &[String]) -> Result<Options> {
                         .with_context(|| format!("--count-actions takes a number, not '{v}'"))?,
                 );
             }
+            "--game" => o.pick = Some(crate::parse_game_number(&value("--game")?)?),
             f if f.starts_with("--") => bail!("unknown option '{f}' for analyze"),
             _ => {
                 if file.replace(a.to_string()).is_some() {
@@ -75,27 +82,38 @@ fn parse(args: &[String]) -> Result<Options> {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let o = parse(args)?;
-    let loaded = crate::load_game(&o.file)?;
+    let mut o = parse(args)?;
+    let file = o.file.clone();
+    crate::for_each_game(&file, o.pick, |number, multi, loaded| {
+        o.game = number;
+        if multi && !o.json {
+            println!("game {number}:");
+        }
+        report_game(loaded, &o);
+        Ok(())
+    })
+}
+
+/// Reports the main line of a game: its last position, or every position.
+fn report_game(loaded: &chess5d_notation::LoadedGame, o: &Options) {
     let game = &loaded.game;
     if o.all_positions {
         let mut pos = game.start().clone();
-        report(&pos, 0, &o);
+        report(&pos, 0, o);
         for (i, action) in game.actions().iter().enumerate() {
             for m in &action.moves {
                 pos.play_unchecked(m);
             }
             pos.submit_unchecked();
-            report(&pos, i + 1, &o);
+            report(&pos, i + 1, o);
         }
     } else {
         // The position after the last submitted action (moves of an unfinished action are not
         // part of a game record).
         let mut pos = game.position().clone();
         pos.undo_action_moves();
-        report(&pos, game.actions().len(), &o);
+        report(&pos, game.actions().len(), o);
     }
-    Ok(())
 }
 
 fn report(pos: &Position, ply: usize, o: &Options) {
@@ -126,6 +144,7 @@ fn report(pos: &Position, ply: usize, o: &Options) {
             _ => serde_json::Value::Null,
         };
         let obj = json!({
+            "game": o.game,
             "ply": ply,
             "to_move": pos.to_move().name(),
             "present": present,

@@ -31,6 +31,7 @@ mod error;
 pub mod fen;
 pub mod json;
 pub mod long;
+pub mod multi;
 pub mod pgn;
 mod replay;
 pub mod san;
@@ -42,8 +43,9 @@ pub use coords::{BoardRef, Timeline};
 pub use error::{Error, ParseError, Reason, ResolveError, Span, StartError, Warning};
 pub use fen::{full_state_hash, FenBoard};
 pub use long::LongMove;
+pub use multi::{GameText, Games};
 pub use pgn::PgnGame;
-pub use san::SanMove;
+pub use san::{RelativeBoard, SanMove};
 pub use tree::{GameTree, NodeId, Walk};
 
 use chess5d_rules::{Game, Position};
@@ -141,6 +143,12 @@ pub fn detect(text: &str) -> Format {
 
 /// Reads a game in any supported notation (see [`detect`]).
 pub fn load(text: &str) -> Result<LoadedGame, Error> {
+    load_at(text, 1)
+}
+
+/// Reads a game that starts on line `first_line` of a larger text (one game of a multi-game
+/// file, see [`Games`]): 5DPGN errors and spans count lines of that text.
+pub fn load_at(text: &str, first_line: usize) -> Result<LoadedGame, Error> {
     let text = text.trim_start_matches('\u{feff}');
     match detect(text) {
         Format::Json => json::read(text),
@@ -152,12 +160,12 @@ pub fn load(text: &str) -> Result<LoadedGame, Error> {
         Format::Pgn => {
             if xel_like(text) {
                 return Err(Error::Parse(ParseError::new(
-                    Span::new(1, 1),
+                    Span::new(first_line.max(1), 1),
                     "5DPGN; this looks like the .4xel notation, whose boardless moves cannot be read reliably",
                     text.split_whitespace().next().unwrap_or(""),
                 )));
             }
-            pgn::read(text)
+            pgn::PgnGame::parse_at(text, first_line)?.play()
         }
     }
 }

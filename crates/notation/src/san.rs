@@ -4,7 +4,7 @@
 use crate::coords::{board_name, BoardRef};
 use crate::error::{ParseError, Reason};
 use crate::scan::Scanner;
-use chess5d_rules::{Color, Move, MoveKind, Position, Role, Square};
+use chess5d_rules::{BoardId, Color, Move, MoveKind, Position, Role, Square};
 use std::fmt;
 
 /// A jump mark.
@@ -40,6 +40,65 @@ pub struct Suffix {
     pub annotation: String,
 }
 
+/// A destination board written relative to the source board, as Branched 5DPGN allows:
+/// `$(L+1T-1)` is one timeline up and one turn back; `=` (or nothing) keeps a coordinate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RelativeBoard {
+    /// Timelines to add (in the rules' indices: `-0` to `+0` is one step).
+    pub timelines: i32,
+    /// Turns to add.
+    pub turns: i32,
+}
+
+impl RelativeBoard {
+    /// Reads `$(L<d>T<d>)` where each `<d>` is `=` or a signed number; either part may be left
+    /// out.
+    pub(crate) fn parse(s: &mut Scanner) -> Result<RelativeBoard, ParseError> {
+        if !s.eat_str("$(") {
+            return Err(s.error("a relative board like $(L+1T-1)"));
+        }
+        let mut rel = RelativeBoard::default();
+        let mut any = false;
+        for (letters, field) in [(['L', 'l'], 0), (['T', 't'], 1)] {
+            s.skip_spaces();
+            if !(s.eat(letters[0]) || s.eat(letters[1])) {
+                continue;
+            }
+            any = true;
+            let value = if s.eat('=') {
+                0
+            } else {
+                let negative = match s.peek() {
+                    Some('-') => true,
+                    Some('+') => false,
+                    _ => return Err(s.error("'=', or a sign and a number, in a relative board like $(L+1T-1)")),
+                };
+                s.bump();
+                let n = s
+                    .number()
+                    .filter(|&n| n <= 10_000)
+                    .ok_or_else(|| s.error("a number in a relative board like $(L+1T-1)"))?
+                    as i32;
+                if negative {
+                    -n
+                } else {
+                    n
+                }
+            };
+            if field == 0 {
+                rel.timelines = value;
+            } else {
+                rel.turns = value;
+            }
+        }
+        s.skip_spaces();
+        if !any || !s.eat(')') {
+            return Err(s.error("a relative board like $(L+1T-1)"));
+        }
+        Ok(rel)
+    }
+}
+
 /// A 5DPGN physical move as written, not yet resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SanMove {
@@ -57,6 +116,8 @@ pub struct SanMove {
     pub capture: bool,
     /// The board the piece lands on, if written.
     pub to_board: Option<BoardRef>,
+    /// The board the piece lands on, written relative to its source board (`$(L+1T-1)`).
+    pub to_relative: Option<RelativeBoard>,
     /// The destination square (unused for castling and null moves).
     pub to: Square,
     /// `=X`.
@@ -160,6 +221,7 @@ impl SanMove {
             jump: None,
             capture: false,
             to_board: None,
+            to_relative: None,
             to: Square::new(0, 0),
             promotion: None,
             castle: None,
@@ -198,7 +260,7 @@ impl SanMove {
         };
         mv.jump = jump;
         let dest_run;
-        if jump.is_some() || s.peek() == Some('(') {
+        if jump.is_some() || s.peek() == Some('(') || s.rest().starts_with("$(") {
             // `<src><jump>[x]<board><square>` or `<src><board><square>`.
             let (f, r) = hints(&run).ok_or_else(|| ParseError::new(start, "a source square", run.clone()))?;
             mv.from_file = f;
@@ -206,10 +268,16 @@ impl SanMove {
             if s.eat('x') {
                 mv.capture = true;
             }
-            if s.peek() != Some('(') {
+            if s.rest().starts_with("$(") {
+                if mv.from_board.is_none() {
+                    return Err(s.error("a source board before a relative destination like $(L+1T-1)"));
+                }
+                mv.to_relative = Some(RelativeBoard::parse(s)?);
+            } else if s.peek() != Some('(') {
                 return Err(s.error("the destination board, like (0T1)"));
+            } else {
+                mv.to_board = Some(BoardRef::parse(s)?);
             }
-            mv.to_board = Some(BoardRef::parse(s)?);
             let (run2, x2) = coords_run(s);
             mv.capture |= x2;
             dest_run = run2;
@@ -244,7 +312,7 @@ impl SanMove {
         let even = pos.even();
         let color = pos.to_move();
         let from_board = self.from_board.map(|b| b.id(even, color));
-        let to_board = self.to_board.map(|b| b.id(even, color));
+        let to_board = self.destination(from_board, even, color);
         let moves = pos.playable_moves();
         let on_board = |m: &&Move| from_board.is_none_or(|b| m.from.board == b);
         let candidates: Vec<Move> = if let Some(side) = self.castle {
@@ -302,12 +370,24 @@ impl SanMove {
         }
     }
 
+    /// The destination board, if written (absolute, or relative to the source board).
+    fn destination(&self, from_board: Option<BoardId>, even: bool, color: Color) -> Option<BoardId> {
+        match (self.to_board, self.to_relative, from_board) {
+            (Some(b), _, _) => Some(b.id(even, color)),
+            (None, Some(r), Some(fb)) => Some(BoardId::new(
+                fb.l.saturating_add(r.timelines),
+                fb.t.saturating_add(2 * r.turns),
+            )),
+            _ => None,
+        }
+    }
+
     /// Why nothing matched: the rules' own reason when the move is fully specified.
     fn explain(&self, pos: &Position, from_board: Option<chess5d_rules::BoardId>) -> Reason {
         let even = pos.even();
         if let (Some(fb), Some(f), Some(r), None) = (from_board, self.from_file, self.from_rank, self.castle) {
             if let Some(from_sq) = Square::try_new(f as i32, r as i32) {
-                let to_board = self.to_board.map(|b| b.id(even, pos.to_move())).unwrap_or(fb);
+                let to_board = self.destination(Some(fb), even, pos.to_move()).unwrap_or(fb);
                 let from = chess5d_rules::Coord {
                     board: fb,
                     square: from_sq,
