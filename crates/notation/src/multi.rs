@@ -234,6 +234,9 @@ impl<R: BufRead> Iterator for Games<R> {
                 Ok((true, cut)) => {
                     self.line += 1;
                     if cut {
+                        if self.current.is_empty() && !self.too_large {
+                            self.start_line = self.line;
+                        }
                         self.too_large = true;
                         continue;
                     }

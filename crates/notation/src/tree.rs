@@ -112,13 +112,15 @@ impl GameTree {
     /// The player who plays the action leading to a node (`None` for the root).
     pub fn player(&self, node: NodeId) -> Option<Color> {
         let depth = self.nodes[node].depth;
-        (depth > 0).then(|| {
-            if (depth - 1) % 2 == 0 {
-                self.start.to_move()
-            } else {
-                self.start.to_move().other()
-            }
-        })
+        (depth > 0).then(|| self.serial(depth - 1).1)
+    }
+
+    /// The turn number (as written before it, `N.`) and player of an action played from a
+    /// node `depth` actions after the start.
+    pub fn serial(&self, depth: usize) -> (u32, Color) {
+        let k = depth + usize::from(self.start.to_move() == Color::Black);
+        let turn = (self.start.present_turn().max(0) as u32).saturating_add((k / 2) as u32);
+        (turn, if k & 1 == 0 { Color::White } else { Color::Black })
     }
 
     /// The nodes of the main line, after the root.
@@ -196,6 +198,15 @@ impl GameTree {
         });
         self.nodes[parent].children.insert(children_index, id);
         (id, true)
+    }
+
+    /// Drops the results written on nodes that have continuations (a result ends a line).
+    pub(crate) fn keep_results_on_leaves(&mut self) {
+        for node in &mut self.nodes {
+            if !node.children.is_empty() {
+                node.result = None;
+            }
+        }
     }
 
     /// Whether two trees have the same start, the same actions in the same order at every node

@@ -125,9 +125,13 @@ impl PgnGame {
             player.variation(&root, GameTree::ROOT, v)?;
         }
         let last = player.line(root, GameTree::ROOT, &self.actions[skip..], true)?;
-        if self.result.is_some() {
-            tree.set_result(last, self.result.clone());
-        }
+        // The main line ends with its result token, or the header's (as written back).
+        let result = self
+            .result
+            .clone()
+            .or_else(|| start::header(&self.headers, "Result").map(str::to_string));
+        tree.set_result(last, result);
+        tree.keep_results_on_leaves();
         Ok(LoadedGame {
             format: Format::Pgn,
             headers: self.headers.clone(),
@@ -227,8 +231,8 @@ impl Player<'_> {
         let Some(first) = v.actions.first() else {
             return Ok(Branch::Next);
         };
-        let next = self.serial(self.tree.depth(node));
-        let replaced = self.serial(self.tree.depth(parent));
+        let next = self.tree.serial(self.tree.depth(node));
+        let replaced = self.tree.serial(self.tree.depth(parent));
         let fits = |(turn, color): (u32, Color)| {
             first.turn.is_none_or(|t| t == turn)
                 && first.color.is_none_or(|c| c == color)
@@ -259,14 +263,6 @@ impl Player<'_> {
                 }))
             }
         }
-    }
-
-    /// The turn number and player of the action played from a node at `depth`.
-    fn serial(&self, depth: usize) -> (u32, Color) {
-        let start = self.tree.start();
-        let k = depth + usize::from(start.to_move() == Color::Black);
-        let turn = start.present_turn().max(0) as u32 + (k / 2) as u32;
-        (turn, if k % 2 == 0 { Color::White } else { Color::Black })
     }
 }
 

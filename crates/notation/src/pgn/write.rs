@@ -91,12 +91,9 @@ impl Writer<'_> {
     /// action of the game), playing it on `pos`.
     fn action(&mut self, node: NodeId, pos: &mut Position, first_in_block: bool) {
         let depth = self.tree.depth(node);
-        let start = self.tree.start();
-        let k = depth - 1 + usize::from(start.to_move() == Color::Black);
-        let turn = start.present_turn().max(0) as u32 + (k / 2) as u32;
-        let serial = match self.tree.player(node) {
-            Some(Color::White) => format!("{turn}."),
-            _ if depth == 1 => format!("{turn}b."),
+        let serial = match self.tree.serial(depth - 1) {
+            (turn, Color::White) => format!("{turn}."),
+            (turn, Color::Black) if depth == 1 => format!("{turn}b."),
             _ => "/".to_string(),
         };
         if !first_in_block {
