@@ -39,7 +39,7 @@ mod scan;
 pub mod start;
 mod tree;
 
-pub use coords::{BoardRef, Timeline};
+pub use coords::{BoardRef, MoveBoard, Timeline};
 pub use error::{Error, ParseError, Reason, ResolveError, Span, StartError, Warning};
 pub use fen::{full_state_hash, FenBoard};
 pub use long::LongMove;

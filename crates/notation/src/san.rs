@@ -1,7 +1,7 @@
 //! One physical move of 5DPGN: SAN with board prefixes, jumps, long SAN, castling; read,
 //! resolve against a position, write.
 
-use crate::coords::{board_name, BoardRef};
+use crate::coords::{board_name, MoveBoard};
 use crate::error::{ParseError, Reason};
 use crate::scan::Scanner;
 use chess5d_rules::{BoardId, Color, Move, MoveKind, Position, Role, Square};
@@ -103,7 +103,7 @@ impl RelativeBoard {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SanMove {
     /// The board the piece starts on, if written.
-    pub from_board: Option<BoardRef>,
+    pub from_board: Option<MoveBoard>,
     /// The piece letter, if written (none: pawn).
     pub piece: Option<Role>,
     /// The source file (0 = a), if written.
@@ -115,7 +115,7 @@ pub struct SanMove {
     /// An `x` was written.
     pub capture: bool,
     /// The board the piece lands on, if written.
-    pub to_board: Option<BoardRef>,
+    pub to_board: Option<MoveBoard>,
     /// The board the piece lands on, written relative to its source board (`$(L+1T-1)`).
     pub to_relative: Option<RelativeBoard>,
     /// The destination square (unused for castling and null moves).
@@ -230,7 +230,7 @@ impl SanMove {
         };
         let begin = s.clone();
         if s.peek() == Some('(') {
-            mv.from_board = Some(BoardRef::parse(s)?);
+            mv.from_board = Some(MoveBoard::parse(s)?);
         }
         if s.eat_str("0000") {
             mv.null = true;
@@ -276,7 +276,7 @@ impl SanMove {
             } else if s.peek() != Some('(') {
                 return Err(s.error("the destination board, like (0T1)"));
             } else {
-                mv.to_board = Some(BoardRef::parse(s)?);
+                mv.to_board = Some(MoveBoard::parse(s)?);
             }
             let (run2, x2) = coords_run(s);
             mv.capture |= x2;
@@ -310,9 +310,17 @@ impl SanMove {
             ));
         }
         let even = pos.even();
-        let color = pos.to_move();
-        let from_board = self.from_board.map(|b| b.id(even, color));
-        let to_board = self.destination(from_board, even, color);
+        let from_board = match self.from_board {
+            Some(b) => Some(
+                b.id(pos)
+                    .ok_or_else(|| Reason::NoMatch(format!("there is no timeline {b}")))?,
+            ),
+            None => None,
+        };
+        let to_board = self.destination(from_board, pos);
+        if let (Some(b), None) = (self.to_board, to_board) {
+            return Err(Reason::NoMatch(format!("there is no timeline {b}")));
+        }
         let moves = pos.playable_moves();
         let on_board = |m: &&Move| from_board.is_none_or(|b| m.from.board == b);
         let candidates: Vec<Move> = if let Some(side) = self.castle {
@@ -371,9 +379,9 @@ impl SanMove {
     }
 
     /// The destination board, if written (absolute, or relative to the source board).
-    fn destination(&self, from_board: Option<BoardId>, even: bool, color: Color) -> Option<BoardId> {
+    fn destination(&self, from_board: Option<BoardId>, pos: &Position) -> Option<BoardId> {
         match (self.to_board, self.to_relative, from_board) {
-            (Some(b), _, _) => Some(b.id(even, color)),
+            (Some(b), _, _) => b.id(pos),
             (None, Some(r), Some(fb)) => Some(BoardId::new(
                 fb.l.saturating_add(r.timelines),
                 fb.t.saturating_add(2 * r.turns),
@@ -387,7 +395,7 @@ impl SanMove {
         let even = pos.even();
         if let (Some(fb), Some(f), Some(r), None) = (from_board, self.from_file, self.from_rank, self.castle) {
             if let Some(from_sq) = Square::try_new(f as i32, r as i32) {
-                let to_board = self.destination(Some(fb), even, pos.to_move()).unwrap_or(fb);
+                let to_board = self.destination(Some(fb), pos).unwrap_or(fb);
                 let from = chess5d_rules::Coord {
                     board: fb,
                     square: from_sq,

@@ -793,6 +793,11 @@ mod variations {
         let rel = load("1. e4 / e5\n2. Nf3 / (0T2)Nb8>>$(L=T-1)b6~\n3. (-1T2)Qd1>>$(L+1T=)e2").unwrap();
         let abs = load("1. e4 / e5\n2. Nf3 / (0T2)Nb8>>(0T1)b6~\n3. (-1T2)Qd1>>(0T2)e2").unwrap();
         assert_eq!(hashes(&rel.game), hashes(&abs.game));
+        // A timeline alone, `(L-1)`, is its last board.
+        let latest = load("1. e4 / e5\n2. Nf3 / (L0)Nb8>>$(L=T-1)b6~\n3. (L-1)Qd1>>(L+0T2)e2").unwrap();
+        assert_eq!(hashes(&latest.game), hashes(&abs.game));
+        let e = load("1. e4 / (L1)e5").unwrap_err();
+        assert!(e.to_string().contains("there is no timeline (L1)"), "{e}");
         for (text, expected) in [
             (
                 "1. e4 / e5\n2. Nf3 / Nb8>>$(L=T-1)b6",

@@ -98,12 +98,10 @@ impl PgnGame {
             if action.moves.is_empty() || !action.moves.iter().all(|m| m.san.null) {
                 break;
             }
-            let even = start.even();
-            let color = start.to_move();
             let boards: Vec<_> = action
                 .moves
                 .iter()
-                .map(|m| m.san.from_board.map(|b| b.id(even, color)))
+                .map(|m| m.san.from_board.and_then(|b| b.id(&start)))
                 .collect();
             start = replay::fold_nulls(&start, &boards)?;
             if let Some(m) = action.moves.first() {
