@@ -82,6 +82,14 @@ fn parse(args: &[String]) -> Result<Options> {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!(
+            "usage: chess5d analyze [--all-positions] [--moves present|playable|none] [--count-actions CAP] [--json] [--game N] FILE|-\n\n\
+             Reports the position after the main line of every game of FILE (or after every action\n\
+             with --all-positions); --game N reports game N only (from 1). JSON objects carry \"game\"."
+        );
+        return Ok(());
+    }
     let mut o = parse(args)?;
     let file = o.file.clone();
     crate::for_each_game(&file, o.pick, |number, multi, loaded| {

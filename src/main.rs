@@ -43,11 +43,30 @@ game by game, report a bad game with its number and line, go on with the others,
 non-zero if any failed.";
 
 fn main() {
+    quiet_on_closed_pipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Err(e) = run(&args) {
         eprintln!("chess5d: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// `chess5d analyze FILE | head`: printing to a closed pipe ends the command quietly (exit 0)
+/// instead of a panic.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 fn run(args: &[String]) -> Result<()> {
