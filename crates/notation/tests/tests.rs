@@ -650,7 +650,7 @@ mod random {
 
 mod variations {
     use super::*;
-    use chess5d_notation::{GameTree, PgnGame};
+    use chess5d_notation::{GameTree, NodeId, PgnGame};
 
     fn load_file(name: &str) -> Result<LoadedGame, Error> {
         load(&read(&format!("variations/{name}")))
@@ -774,6 +774,23 @@ mod variations {
         let black = load("1. e4 (/ d5) / e5").unwrap();
         assert_eq!(black.tree.children(GameTree::ROOT).len(), 1);
         assert_eq!(black.tree.children(black.tree.main_line()[0]).len(), 2);
+    }
+
+    #[test]
+    fn a_duplicate_adds_its_continuations_as_variations() {
+        let g = load("1. e4 / e5 (2. Nf3 / Nc6 3. Bc4) (2. Nf3 / d6) (2. Nf3 / Nc6 3. Bb5)").unwrap();
+        let t = &g.tree;
+        let e5 = t.main_line()[1];
+        // The three variations are one node: the first one written keeps its main line.
+        assert_eq!(t.children(e5).len(), 1);
+        let nf3 = t.children(e5)[0];
+        let even = t.start().even();
+        let names = |n: NodeId| -> Vec<String> { t.children(n).iter().map(|&c| t.action(c).long(even)).collect() };
+        assert_eq!(names(nf3), ["(0T2)b8(0T2)c6", "(0T2)d7(0T2)d6"]);
+        let nc6 = t.children(nf3)[0];
+        assert_eq!(names(nc6), ["(0T3)f1(0T3)c4", "(0T3)f1(0T3)b5"]);
+        assert_eq!(g.warnings.len(), 2);
+        assert_eq!(t.main_line().len(), 5);
     }
 
     #[test]

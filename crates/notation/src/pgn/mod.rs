@@ -163,6 +163,7 @@ impl Player<'_> {
     /// Plays `actions` from `node` (reached by `game`); the first action is `node`'s main
     /// continuation if `main`, a variation otherwise. Returns the last node.
     fn line(&mut self, mut game: Game, mut node: NodeId, actions: &[PgnAction], main: bool) -> Result<NodeId, Error> {
+        let mut fresh = false;
         for (i, action) in actions.iter().enumerate() {
             let before = (!action.variations.is_empty()).then(|| game.clone());
             let number = self.offset + self.tree.depth(node) + 1;
@@ -182,7 +183,12 @@ impl Player<'_> {
                 })
             })?;
             let played = game.actions().last().cloned().unwrap_or_default();
-            let (child, new) = self.tree.add(node, played, game.position().hash(), main || i > 0);
+            // A line's continuation is the main one of the nodes it made; where a variation runs
+            // into nodes already there, it is appended as one of their variations.
+            let (child, new) = self
+                .tree
+                .add(node, played, game.position().hash(), main || (i > 0 && fresh));
+            fresh = new;
             if !new && i == 0 && !main {
                 if let Some(m) = action.moves.first() {
                     self.warnings.push((
