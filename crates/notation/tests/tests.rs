@@ -793,6 +793,34 @@ mod variations {
         assert_eq!(t.main_line().len(), 5);
     }
 
+    /// Inputs the variations fuzz target found: each reads, writes and reads back to the same tree.
+    #[test]
+    fn fuzz_findings_round_trip() {
+        for text in [
+            // A result token before a variation that carries the main line on.
+            "[Board \"Standard\"]\n\n1.e3 1/2-1/2( / Nf6 ( 2.Nf3 ( / d5)))\n",
+            // A Result header that is no result token is not written after the moves.
+            "[Board \"Standard\"]\n[Result \"2.\r\"]\n\n1. e4 / \n",
+            // A backslash at the end of a header line does not swallow the line end.
+            "[Se \"u\\\n\"]\n\n1. e4\n",
+        ] {
+            let g = match load(text) {
+                Ok(g) => g,
+                // The last one is an unclosed header value: an error, not a panic.
+                Err(e) => {
+                    assert!(e.to_string().contains("closing the header value"), "{text:?}: {e}");
+                    continue;
+                }
+            };
+            let written = write_5dpgn(&g);
+            let again = load(&written).unwrap_or_else(|e| panic!("{text:?}: {e}\n{written}"));
+            assert!(g.tree.same_as(&again.tree), "{text:?}\n{written}");
+            assert_eq!(write_5dpgn(&again), written);
+        }
+        let g = load("[Board \"Standard\"]\n\n1.e3 1/2-1/2( / Nf6 ( 2.Nf3 ( / d5)))\n").unwrap();
+        assert_eq!(g.tree.result(*g.tree.main_line().last().unwrap()), Some("1/2-1/2"));
+    }
+
     #[test]
     fn results_stay_on_their_leaves() {
         let g = load_file("results-as-leaves.5dpgn").unwrap();

@@ -122,13 +122,17 @@ impl PgnGame {
         for v in &self.leading {
             player.variation(&root, GameTree::ROOT, v)?;
         }
-        let last = player.line(root, GameTree::ROOT, &self.actions[skip..], true)?;
+        player.line(root, GameTree::ROOT, &self.actions[skip..], true)?;
         // The main line ends with its result token, or the header's (as written back).
-        let result = self
-            .result
-            .clone()
-            .or_else(|| start::header(&self.headers, "Result").map(str::to_string));
-        tree.set_result(last, result);
+        let result = self.result.clone().or_else(|| {
+            start::header(&self.headers, "Result")
+                .filter(|r| parse::is_result(r))
+                .map(str::to_string)
+        });
+        // On the main line's end, which variations may have carried past the last action
+        // written outside them.
+        let end = tree.main_line().last().copied().unwrap_or(GameTree::ROOT);
+        tree.set_result(end, result);
         tree.keep_results_on_leaves();
         Ok(LoadedGame {
             format: Format::Pgn,

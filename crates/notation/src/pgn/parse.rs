@@ -55,7 +55,8 @@ fn parse_headers(s: &mut Scanner, game: &mut PgnGame) -> Result<(), ParseError> 
             }
             let vstart = s.offset();
             while s.peek().is_some_and(|c| c != '"' && c != '\n') {
-                if s.peek() == Some('\\') {
+                // `\"` and `\\` are escapes; a backslash never hides the end of the line.
+                if s.peek() == Some('\\') && s.peek_nth(1) != Some('\n') {
                     s.bump();
                 }
                 s.bump();
@@ -90,6 +91,11 @@ fn skip_comment(s: &mut Scanner) -> Result<String, ParseError> {
 }
 
 const RESULTS: [&str; 5] = ["1/2-1/2", "1-0", "0-1", "½-½", "*"];
+
+/// Whether a text is a result token (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`).
+pub(crate) fn is_result(text: &str) -> bool {
+    RESULTS.contains(&text)
+}
 
 fn ends_token(c: Option<char>) -> bool {
     c.is_none_or(|c| c.is_whitespace() || matches!(c, '{' | '(' | ')' | '/' | ';'))

@@ -37,7 +37,10 @@ pub fn write_tree(tree: &GameTree, headers: &[(String, String)], result: Option<
     }
     out.push('\n');
     let mut writer = Writer { tree, out };
-    let main_result = result.or_else(|| tree.result(*tree.main_line().last().unwrap_or(&GameTree::ROOT)));
+    // Only a result token is written after the moves (a header may say anything).
+    let main_result = result
+        .filter(|r| super::parse::is_result(r))
+        .or_else(|| tree.result(*tree.main_line().last().unwrap_or(&GameTree::ROOT)));
     writer.line(GameTree::ROOT, start_pos.clone(), true);
     let mut out = writer.out;
     if !out.ends_with('\n') {
