@@ -2,7 +2,7 @@
 //! a node is its main continuation, the others are variations (as Branched 5DPGN and PGN's RAV
 //! write them).
 
-use chess5d_rules::{Action, Color, Game, Position};
+use chess5d_rules::{Action, ActionError, Color, Game, Move, Position};
 
 /// A node of a [`GameTree`]: an index into the tree (the root, before any action, is
 /// [`GameTree::ROOT`]).
@@ -164,11 +164,21 @@ impl GameTree {
         }
     }
 
-    /// Adds an action from `parent` reaching a position of hash `hash`, as the main
-    /// continuation (`main`) or as the last variation. When a child of `parent` already
-    /// reaches that position, nothing is added: that child is returned (moved first if `main`)
-    /// with `false`.
-    pub fn add(&mut self, parent: NodeId, action: Action, hash: u64, main: bool) -> (NodeId, bool) {
+    /// Plays an action from `parent`, checked by the rules, as its main continuation (`main`)
+    /// or as its last variation; returns the node reached. When a child of `parent` already
+    /// reaches that position, nothing is added: that child is returned (moved first if `main`).
+    pub fn play(&mut self, parent: NodeId, moves: &[Move], main: bool) -> Result<NodeId, ActionError> {
+        let mut game = self.game_at(parent);
+        game.play_action(moves)?;
+        let action = game.actions().last().cloned().unwrap_or_default();
+        Ok(self.add(parent, action, game.position().hash(), main).0)
+    }
+
+    /// Adds an action (already checked) from `parent` reaching a position of hash `hash`, as
+    /// the main continuation (`main`) or as the last variation. When a child of `parent`
+    /// already reaches that position, nothing is added: that child is returned (moved first if
+    /// `main`) with `false`.
+    pub(crate) fn add(&mut self, parent: NodeId, action: Action, hash: u64, main: bool) -> (NodeId, bool) {
         let existing = self.nodes[parent]
             .children
             .iter()
