@@ -7,7 +7,7 @@ mod show;
 
 use anyhow::{bail, Context, Result};
 use chess5d_notation::{Games, LoadedGame};
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 
 const USAGE: &str = "\
 chess5d: 5D Chess With Multiverse Time Travel
@@ -90,19 +90,6 @@ fn run(args: &[String]) -> Result<()> {
             Ok(())
         }
         other => bail!("unknown command '{other}' (try `chess5d help`)"),
-    }
-}
-
-/// Reads a file, or standard input for `-`.
-pub(crate) fn read_input(path: &str) -> Result<String> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading standard input")?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(path).with_context(|| format!("reading {path}"))
     }
 }
 
@@ -190,14 +177,18 @@ pub(crate) fn parse_game_number(value: &str) -> Result<usize> {
 }
 
 /// Reads and loads a game from a file or standard input.
+/// Commands that work on one game (`show`, `perft`) refuse a file of several.
 pub(crate) fn load_game(path: &str) -> Result<LoadedGame> {
-    let text = read_input(path)?;
-    let name = if path == "-" { "<stdin>" } else { path };
-    let game = chess5d_notation::load(&text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    for w in &game.warnings {
-        eprintln!("chess5d: {name}: warning: {w}");
-    }
-    Ok(game)
+    let mut game = None;
+    for_each_game(path, None, |_, multi, g| {
+        if multi {
+            let name = if path == "-" { "<stdin>" } else { path };
+            bail!("{name} holds several games; this command reads one (pick it with `chess5d convert --game N`)");
+        }
+        game = Some(g.clone());
+        Ok(())
+    })?;
+    game.context("no game read")
 }
 
 fn convert(args: &[String]) -> Result<()> {

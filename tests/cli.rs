@@ -147,6 +147,9 @@ fn convert_converts_every_game() {
     let (ok, long, _) = chess5d(&["convert", "--to", "long", "--game", "1", &file], "");
     assert!(ok);
     assert_eq!(long.lines().count(), 7);
+    // Commands on one game say the file holds several.
+    let (ok, _, err) = chess5d(&["show", &file], "");
+    assert!(!ok && err.contains("holds several games"), "{err}");
 }
 
 #[test]
