@@ -122,7 +122,7 @@ impl PgnGame {
         for v in &self.leading {
             player.variation(&root, GameTree::ROOT, v)?;
         }
-        player.line(root, GameTree::ROOT, &self.actions[skip..], true)?;
+        let (last, played) = player.line(root, GameTree::ROOT, &self.actions[skip..], true)?;
         // The main line ends with its result token, or the header's (as written back).
         let result = self.result.clone().or_else(|| {
             start::header(&self.headers, "Result")
@@ -134,11 +134,13 @@ impl PgnGame {
         let end = tree.main_line().last().copied().unwrap_or(GameTree::ROOT);
         tree.set_result(end, result);
         tree.keep_results_on_leaves();
+        // Replayed only when a variation carried the main line on.
+        let game = if end == last { played } else { tree.main_game() };
         Ok(LoadedGame {
             format: Format::Pgn,
             headers: self.headers.clone(),
             start,
-            game: tree.main_game(),
+            game,
             tree,
             result: self.result.clone(),
             warnings: replay::into_warnings(warnings),
@@ -165,8 +167,14 @@ enum Branch {
 
 impl Player<'_> {
     /// Plays `actions` from `node` (reached by `game`); the first action is `node`'s main
-    /// continuation if `main`, a variation otherwise. Returns the last node.
-    fn line(&mut self, mut game: Game, mut node: NodeId, actions: &[PgnAction], main: bool) -> Result<NodeId, Error> {
+    /// continuation if `main`, a variation otherwise. Returns the last node and its game.
+    fn line(
+        &mut self,
+        mut game: Game,
+        mut node: NodeId,
+        actions: &[PgnAction],
+        main: bool,
+    ) -> Result<(NodeId, Game), Error> {
         let mut fresh = false;
         for (i, action) in actions.iter().enumerate() {
             let before = (!action.variations.is_empty()).then(|| game.clone());
@@ -213,7 +221,7 @@ impl Player<'_> {
                 }
             }
         }
-        Ok(node)
+        Ok((node, game))
     }
 
     /// Plays a variation from `node` (reached by `game`) as an alternative to its main
@@ -225,7 +233,7 @@ impl Player<'_> {
         if v.actions.is_empty() {
             return Ok(());
         }
-        let last = self.line(game.clone(), node, &v.actions, false)?;
+        let (last, _) = self.line(game.clone(), node, &v.actions, false)?;
         if v.result.is_some() {
             self.tree.set_result(last, v.result.clone());
         }
