@@ -101,6 +101,11 @@ impl<R: BufRead> Games<R> {
         self.pending.is_some()
     }
 
+    /// The reader the games are read from.
+    pub fn get_ref(&self) -> &R {
+        &self.reader
+    }
+
     /// The bytes this reader holds (its buffers' capacity), not counting the reader it wraps.
     pub fn held(&self) -> usize {
         self.current.capacity() + self.pending.as_ref().map_or(0, Vec::capacity)
