@@ -793,6 +793,16 @@ mod variations {
         assert_eq!(t.main_line().len(), 5);
     }
 
+    #[test]
+    fn the_timeline_header_must_match_the_boards() {
+        assert!(load("[Board \"Standard - Two Timelines\"]\n[Timeline \"Even\"]\n\n1. (-0T1)e4 (+0T1)e4").is_ok());
+        assert!(load("[Timeline \"odd\"]\n\n1. e4").is_ok());
+        let e = load("[Timeline \"Even\"]\n\n1. e4").unwrap_err();
+        assert!(e.to_string().contains("an odd number of starting timelines"), "{e}");
+        let e = load("[Timeline \"Many\"]\n\n1. e4").unwrap_err();
+        assert!(e.to_string().contains("neither Odd nor Even"), "{e}");
+    }
+
     /// Inputs the variations fuzz target found: each reads, writes and reads back to the same tree.
     #[test]
     fn fuzz_findings_round_trip() {
