@@ -8,29 +8,38 @@ use serde_json::json;
 use std::time::Instant;
 
 pub fn run(o: &AnalyzeArgs) -> Result<()> {
-    let loaded = crate::load_game(&o.file)?;
+    crate::for_each_game(&o.file, o.game, |number, multi, loaded| {
+        if multi && !o.json {
+            outln!("game {number}:");
+        }
+        report_game(loaded, number, o)
+    })
+}
+
+/// Reports the main line of a game: its last position, or every position.
+fn report_game(loaded: &chess5d_notation::LoadedGame, number: usize, o: &AnalyzeArgs) -> Result<()> {
     let game = &loaded.game;
     if o.all_positions {
         let mut pos = game.start().clone();
-        report(&pos, 0, o)?;
+        report(&pos, 0, number, o)?;
         for (i, action) in game.actions().iter().enumerate() {
             for m in &action.moves {
                 pos.play_unchecked(m);
             }
             pos.submit_unchecked();
-            report(&pos, i + 1, o)?;
+            report(&pos, i + 1, number, o)?;
         }
     } else {
         // The position after the last submitted action (moves of an unfinished action are not
         // part of a game record).
         let mut pos = game.position().clone();
         pos.undo_action_moves();
-        report(&pos, game.actions().len(), o)?;
+        report(&pos, game.actions().len(), number, o)?;
     }
     Ok(())
 }
 
-fn report(pos: &Position, ply: usize, o: &AnalyzeArgs) -> Result<()> {
+fn report(pos: &Position, ply: usize, game: usize, o: &AnalyzeArgs) -> Result<()> {
     let started = Instant::now();
     let even = pos.even();
     let moves: Vec<String> = match o.moves {
@@ -58,6 +67,7 @@ fn report(pos: &Position, ply: usize, o: &AnalyzeArgs) -> Result<()> {
             _ => serde_json::Value::Null,
         };
         let obj = json!({
+            "game": game,
             "ply": ply,
             "to_move": pos.to_move().name(),
             "present": present,

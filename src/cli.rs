@@ -7,7 +7,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("CHESS5D_COMMIT"), ")");
 
 const INPUT_HELP: &str = "Input files may be 5DPGN (and its dialects), 5DFEN, the long coordinate form, alexbay's \
-action notation, the seed GUI's coordinate notation, or 5d-chess-js JSON; `-` reads standard input.";
+action notation, the seed GUI's coordinate notation, or 5d-chess-js JSON; `-` reads standard input. \
+A 5DPGN file may hold several games (each with its own headers): analyze and convert read it game by \
+game, report a bad game with its number and line, go on with the others, and exit non-zero if any failed.";
 
 /// 5D Chess With Multiverse Time Travel: rules, notation, engine, matches and a web GUI.
 #[derive(Debug, Parser)]
@@ -22,9 +24,9 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Report the position after a game's last action (or after every action).
+    /// Report the position after each game's last main-line action (or after every action).
     Analyze(AnalyzeArgs),
-    /// Convert a game or position between notations.
+    /// Convert every game (or one) between notations.
     Convert(ConvertArgs),
     /// Draw the multiverse in the terminal.
     Show(ShowArgs),
@@ -73,10 +75,13 @@ pub struct AnalyzeArgs {
     /// Count the legal actions, up to CAP.
     #[arg(long, value_name = "CAP")]
     pub count_actions: Option<u64>,
-    /// One JSON object per position instead of text.
+    /// One JSON object per position instead of text (each carries `"game": N`).
     #[arg(long)]
     pub json: bool,
-    /// The game or position (`-` for standard input).
+    /// Only game N of a file of several games (from 1).
+    #[arg(long, value_name = "N", value_parser = game_number)]
+    pub game: Option<usize>,
+    /// The game(s) or position (`-` for standard input).
     #[arg(default_value = "-")]
     pub file: String,
 }
@@ -100,10 +105,13 @@ pub enum Format {
 #[derive(Debug, Args)]
 #[command(after_help = INPUT_HELP)]
 pub struct ConvertArgs {
-    /// The notation to write.
+    /// The notation to write (5DPGN keeps variations).
     #[arg(long, value_enum, ignore_case = true)]
     pub to: Format,
-    /// The game or position (`-` for standard input).
+    /// Only game N of a file of several games (from 1).
+    #[arg(long, value_name = "N", value_parser = game_number)]
+    pub game: Option<usize>,
+    /// The game(s) or position (`-` for standard input).
     #[arg(default_value = "-")]
     pub file: String,
 }
@@ -174,5 +182,13 @@ pub fn name_value(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.to_string())),
         _ => Err(format!("expected NAME=VALUE, got '{s}'")),
+    }
+}
+
+/// Parses `--game N`, a game number from 1.
+fn game_number(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("a game number from 1, not '{s}'")),
     }
 }

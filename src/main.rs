@@ -9,11 +9,11 @@ mod out;
 mod serve;
 mod show;
 
-use anyhow::{Context, Result};
-use chess5d_notation::LoadedGame;
+use anyhow::{bail, Context, Result};
+use chess5d_notation::{Games, LoadedGame};
 use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command, ConvertArgs, EngineArgs, Format};
-use std::io::Read;
+use std::io::BufRead;
 
 fn main() {
     out::quiet_on_closed_pipe();
@@ -63,42 +63,114 @@ fn run(command: Command, matches: &clap::ArgMatches) -> Result<()> {
     }
 }
 
-/// Reads a file, or standard input for `-`.
-pub(crate) fn read_input(path: &str) -> Result<String> {
+/// Opens a file, or standard input for `-`, to be read game by game.
+fn open_input(path: &str) -> Result<Box<dyn BufRead>> {
     if path == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading standard input")?;
-        Ok(s)
+        Ok(Box::new(std::io::stdin().lock()))
     } else {
-        std::fs::read_to_string(path).with_context(|| format!("reading {path}"))
+        let file = std::fs::File::open(path).with_context(|| format!("reading {path}"))?;
+        Ok(Box::new(std::io::BufReader::new(file)))
+    }
+}
+
+/// Reads the games of a file one at a time (only game `pick` if given, from 1) and hands each
+/// to `each` with its number and whether the file holds several games. A game that cannot be
+/// read is reported with its number and line and the others go on; the whole fails at the end
+/// if any did (a single-game file fails with its own error, as before).
+pub(crate) fn for_each_game(
+    path: &str,
+    pick: Option<usize>,
+    mut each: impl FnMut(usize, bool, &LoadedGame) -> Result<()>,
+) -> Result<()> {
+    let name = if path == "-" { "<stdin>" } else { path };
+    let mut games = Games::new(open_input(path)?);
+    let (mut seen, mut failed, mut found) = (0, 0, false);
+    let mut single_error = None;
+    while let Some(item) = games.next() {
+        seen += 1;
+        let multi = seen > 1 || games.more();
+        let number = item.as_ref().map_or_else(|e| e.number, |g| g.number);
+        if pick.is_some_and(|p| p != number) {
+            continue;
+        }
+        found = true;
+        let loaded = item.map_err(|e| anyhow::anyhow!("{name}: {e}")).and_then(|text| {
+            text.load().map_err(|e| {
+                if multi {
+                    anyhow::anyhow!("{name}: game {} (line {}): {e}", text.number, text.line)
+                } else {
+                    anyhow::anyhow!("{name}: {e}")
+                }
+            })
+        });
+        match loaded {
+            Ok(game) => {
+                for w in &game.warnings {
+                    eprintln!("chess5d: {name}: warning: {w}");
+                }
+                each(number, multi, &game)?;
+            }
+            Err(e) if multi => {
+                eprintln!("chess5d: {e:#}");
+                failed += 1;
+            }
+            Err(e) => {
+                failed += 1;
+                single_error = Some(e);
+            }
+        }
+    }
+    if seen == 0 && pick.is_none_or(|p| p == 1) {
+        // An empty input is the start position of a standard game, as `load("")` reads it.
+        let game = chess5d_notation::load("").map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        return each(1, false, &game);
+    }
+    if let Some(p) = pick.filter(|_| !found) {
+        bail!(
+            "{name} holds {seen} game{}; there is no game {p}",
+            if seen == 1 { "" } else { "s" }
+        );
+    }
+    match single_error {
+        Some(e) if seen == 1 => Err(e),
+        _ if failed > 0 => bail!("{name}: {failed} of {seen} games could not be read"),
+        _ => Ok(()),
     }
 }
 
 /// Reads and loads a game from a file or standard input.
+/// Commands that work on one game (`show`, `perft`) refuse a file of several.
 pub(crate) fn load_game(path: &str) -> Result<LoadedGame> {
-    let text = read_input(path)?;
-    let name = if path == "-" { "<stdin>" } else { path };
-    let game = chess5d_notation::load(&text).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    for w in &game.warnings {
-        eprintln!("chess5d: {name}: warning: {w}");
-    }
-    Ok(game)
+    let mut game = None;
+    for_each_game(path, None, |_, multi, g| {
+        if multi {
+            let name = if path == "-" { "<stdin>" } else { path };
+            bail!("{name} holds several games; this command reads one (pick it with `chess5d convert --game N`)");
+        }
+        game = Some(g.clone());
+        Ok(())
+    })?;
+    game.context("no game read")
 }
 
 fn convert(a: &ConvertArgs) -> Result<()> {
-    let game = load_game(&a.file)?;
-    let mut text = match a.to {
-        Format::Pgn => chess5d_notation::write_5dpgn(&game),
-        Format::Fen => chess5d_notation::write_5dfen(game.game.position()),
-        Format::Long => chess5d_notation::write_long(&game.game),
-        Format::Json => chess5d_notation::write_json(&game),
-    };
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    out::write(text.as_bytes())
+    let mut first = true;
+    crate::for_each_game(&a.file, a.game, |_, _, game| {
+        let mut text = match a.to {
+            Format::Pgn => chess5d_notation::write_5dpgn(game),
+            Format::Fen => chess5d_notation::write_5dfen(game.game.position()),
+            Format::Long => chess5d_notation::write_long(&game.game),
+            Format::Json => chess5d_notation::write_json(game),
+        };
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        // Games are separated by a blank line.
+        if !std::mem::take(&mut first) {
+            text.insert(0, '\n');
+        }
+        out::write(text.as_bytes())
+    })
 }
 
 fn variants() -> Result<()> {

@@ -216,3 +216,93 @@ fn a_missing_engine_fails_the_match_at_once_with_exit_2() {
     );
     assert!(out.is_empty(), "no game may start: {out}");
 }
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn analyze_reports_every_game_and_names_the_broken_one() {
+    let file = data("three-games-one-broken.5dpgn");
+    let (ok, out, err) = chess5d(&["analyze", "--moves", "none", &file], "");
+    assert!(!ok, "one game is broken: the exit code says so");
+    assert!(
+        out.contains("game 1:\nply 7: black to move") && out.contains("checkmate"),
+        "{out}"
+    );
+    assert!(
+        out.contains("game 3:\nply 2: white to move, present T2, 2 timelines"),
+        "{out}"
+    );
+    assert!(!out.contains("game 2:"), "{out}");
+    assert!(
+        err.contains("game 2 (line 12): action 3, 'Ke3' at line 17, column 4") && err.contains("1 of 3 games"),
+        "{err}"
+    );
+    // JSON objects carry the game number.
+    let (_, out, _) = chess5d(&["analyze", "--json", "--moves", "none", &file], "");
+    let games: Vec<u64> = out
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["game"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(games, [1, 3]);
+    // --game picks one; the others are not read, so the broken one does not matter.
+    let (ok, out, err) = chess5d(&["analyze", "--json", "--all-positions", "--game", "3", &file], "");
+    assert!(ok, "{err}");
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines.iter().all(|l| l["game"] == 3));
+    let (ok, _, err) = chess5d(&["analyze", "--game", "2", &file], "");
+    assert!(!ok && err.contains("'Ke3' at line 17"), "{err}");
+    let (ok, _, err) = chess5d(&["analyze", "--game", "4", &file], "");
+    assert!(!ok && err.contains("holds 3 games; there is no game 4"), "{err}");
+    let (ok, _, err) = chess5d(&["analyze", "--game", "0", &file], "");
+    assert!(!ok && err.contains("a game number from 1, not '0'"), "{err}");
+}
+
+#[test]
+fn convert_converts_every_game() {
+    let file = data("three-games-one-broken.5dpgn");
+    let (ok, out, err) = chess5d(&["convert", "--to", "5dpgn", &file], "");
+    assert!(!ok && err.contains("game 2 (line 12)"), "{err}");
+    assert_eq!(out.matches("[Event \"three games\"]").count(), 2, "{out}");
+    assert!(
+        out.contains("4. Qxf7#\n1-0\n\n[Board \"Standard - Two Timelines\"]"),
+        "{out}"
+    );
+    // The output is itself a multi-game file that reads back.
+    let (ok, again, err) = chess5d(&["convert", "--to", "5dpgn", "-"], &out);
+    assert!(ok, "{err}");
+    assert_eq!(again, out);
+    let (ok, long, _) = chess5d(&["convert", "--to", "long", "--game", "1", &file], "");
+    assert!(ok);
+    assert_eq!(long.lines().count(), 7);
+    // Commands on one game say the file holds several.
+    let (ok, _, err) = chess5d(&["show", &file], "");
+    assert!(!ok && err.contains("holds several games"), "{err}");
+}
+
+#[test]
+fn convert_keeps_variations() {
+    let file = data("variations.5dpgn");
+    let (ok, out, err) = chess5d(&["convert", "--to", "5dpgn", &file], "");
+    assert!(ok, "{err}");
+    assert!(
+        out.ends_with("1. e4 / e5 (2. Nf3 / Nc6 (3. Bb5 / a6) 3. Bc4 / Bc5) (2. Nc3 / Nf6)\n2. f4 / exf4\n"),
+        "{out}"
+    );
+    let (ok, again, _) = chess5d(&["convert", "--to", "5dpgn", "-"], &out);
+    assert!(ok && again == out, "{again}");
+    // analyze reports the main line.
+    let (ok, out, _) = chess5d(&["analyze", "--json", "--moves", "none", &file], "");
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((v["game"].as_u64(), v["ply"].as_u64()), (Some(1), Some(4)));
+    // An illegal move inside a variation is an error at its place.
+    let (ok, _, err) = chess5d(&["analyze", "-"], "1. e4 / d5 (/ e5\n2. exd5) 2. exd5\n");
+    assert!(!ok && err.contains("'exd5' at line 2, column 4"), "{err}");
+}

@@ -258,6 +258,7 @@ pub fn read(text: &str) -> Result<LoadedGame, Error> {
         format: Format::Alexbay,
         headers,
         start,
+        tree: crate::GameTree::from_game(&game),
         game,
         result: None,
         warnings: crate::replay::into_warnings(warnings),

@@ -109,11 +109,11 @@ impl BoardRef {
     }
 
     /// Whether the text at the scanner starts like a board: `(` then an optional `L`, a sign or
-    /// a digit.
+    /// a digit (or a timeline alone, `(L-1)`).
     pub(crate) fn starts(s: &Scanner) -> bool {
         s.peek() == Some('(') && matches!(s.peek_nth(1), Some('L' | 'l' | '+' | '-' | '0'..='9')) && {
             let mut probe = s.clone();
-            BoardRef::parse(&mut probe).is_ok()
+            MoveBoard::parse(&mut probe).is_ok()
         }
     }
 
@@ -145,6 +145,57 @@ impl BoardRef {
 impl fmt::Display for BoardRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "({}T{})", self.timeline, self.turn)
+    }
+}
+
+/// A board as a move may write it: in full, or as a timeline alone (`(L-1)`, Branched 5DPGN),
+/// which stands for that timeline's last board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveBoard {
+    /// `(0T1)`.
+    Board(BoardRef),
+    /// `(L-1)`: the last board of the timeline.
+    Latest(Timeline),
+}
+
+impl MoveBoard {
+    /// Reads `(0T1)` (see [`BoardRef::parse`]) or `(L-1)`.
+    pub(crate) fn parse(s: &mut Scanner) -> Result<MoveBoard, ParseError> {
+        let mut probe = s.clone();
+        if probe.eat('(') {
+            probe.skip_spaces();
+            if probe.eat('L') || probe.eat('l') {
+                if let Ok(t) = Timeline::parse(&mut probe) {
+                    probe.skip_spaces();
+                    if probe.eat(')') {
+                        *s = probe;
+                        return Ok(MoveBoard::Latest(t));
+                    }
+                }
+            }
+        }
+        BoardRef::parse(s).map(MoveBoard::Board)
+    }
+
+    /// The rules' board id in `pos`, for the player to move (`None`: no such timeline).
+    pub fn id(self, pos: &chess5d_rules::Position) -> Option<BoardId> {
+        let even = pos.even();
+        match self {
+            MoveBoard::Board(b) => Some(b.id(even, pos.to_move())),
+            MoveBoard::Latest(t) => {
+                let l = t.index(even);
+                pos.timeline_end(l).map(|end| BoardId::new(l, end))
+            }
+        }
+    }
+}
+
+impl fmt::Display for MoveBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveBoard::Board(b) => b.fmt(f),
+            MoveBoard::Latest(t) => write!(f, "(L{t})"),
+        }
     }
 }
 

@@ -105,6 +105,8 @@ pub enum Reason {
     Unsupported(String),
     /// The action is written for the other player.
     WrongSide(String),
+    /// A variation does not fit where it is written.
+    Variation(String),
 }
 
 impl fmt::Display for Reason {
@@ -115,7 +117,7 @@ impl fmt::Display for Reason {
             Reason::Illegal(e) => write!(f, "illegal move: {e}"),
             Reason::Submit(e) => write!(f, "cannot submit the action: {e}"),
             Reason::Unsupported(s) => write!(f, "unsupported: {s}"),
-            Reason::WrongSide(s) => f.write_str(s),
+            Reason::WrongSide(s) | Reason::Variation(s) => f.write_str(s),
         }
     }
 }

@@ -340,6 +340,7 @@ fn play(actions: &Value, start: Position, headers: Vec<(String, String)>) -> Res
         format: Format::Json,
         headers,
         start,
+        tree: crate::GameTree::from_game(&game),
         game,
         result: None,
         warnings: Vec::new(),

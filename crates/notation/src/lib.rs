@@ -32,19 +32,23 @@ mod error;
 pub mod fen;
 pub mod json;
 pub mod long;
+pub mod multi;
 pub mod pgn;
 mod replay;
 pub mod san;
 mod scan;
 pub mod start;
+mod tree;
 
-pub use coords::{BoardRef, Timeline};
+pub use coords::{BoardRef, MoveBoard, Timeline};
 pub use diagram::diagram;
 pub use error::{Error, ParseError, Reason, ResolveError, Span, StartError, Warning};
 pub use fen::{full_state_hash, FenBoard};
 pub use long::LongMove;
+pub use multi::{GameText, Games};
 pub use pgn::PgnGame;
-pub use san::SanMove;
+pub use san::{RelativeBoard, SanMove};
+pub use tree::{GameTree, NodeId, Walk};
 
 use chess5d_rules::{Game, Position};
 
@@ -76,8 +80,11 @@ pub struct LoadedGame {
     pub headers: Vec<(String, String)>,
     /// The start position.
     pub start: Position,
-    /// The game: start position plus the actions played.
+    /// The game: start position plus the actions of the main line.
     pub game: Game,
+    /// Every line read (the main line and its variations); [`game`](Self::game) is its main
+    /// line.
+    pub tree: GameTree,
     /// The result token written at the end of the moves, if any.
     pub result: Option<String>,
     /// Remarks made while reading (e.g. a capture mark on a move that captures nothing).
@@ -91,6 +98,7 @@ impl LoadedGame {
             format,
             headers: Vec::new(),
             game: Game::new(start.clone()),
+            tree: GameTree::new(start.clone()),
             start,
             result: None,
             warnings: Vec::new(),
@@ -137,6 +145,12 @@ pub fn detect(text: &str) -> Format {
 
 /// Reads a game in any supported notation (see [`detect`]).
 pub fn load(text: &str) -> Result<LoadedGame, Error> {
+    load_at(text, 1)
+}
+
+/// Reads a game that starts on line `first_line` of a larger text (one game of a multi-game
+/// file, see [`Games`]): 5DPGN errors and spans count lines of that text.
+pub fn load_at(text: &str, first_line: usize) -> Result<LoadedGame, Error> {
     let text = text.trim_start_matches('\u{feff}');
     match detect(text) {
         Format::Json => json::read(text),
@@ -148,12 +162,12 @@ pub fn load(text: &str) -> Result<LoadedGame, Error> {
         Format::Pgn => {
             if xel_like(text) {
                 return Err(Error::Parse(ParseError::new(
-                    Span::new(1, 1),
+                    Span::new(first_line.max(1), 1),
                     "5DPGN; this looks like the .4xel notation, whose boardless moves cannot be read reliably",
                     text.split_whitespace().next().unwrap_or(""),
                 )));
             }
-            pgn::read(text)
+            pgn::PgnGame::parse_at(text, first_line)?.play()
         }
     }
 }
@@ -163,10 +177,22 @@ fn xel_like(text: &str) -> bool {
     (first.starts_with('w') || first.starts_with('b')) && first.contains('T') && first.ends_with('.')
 }
 
-/// The game as canonical 5DPGN (see [`pgn::write`]).
+/// The game as canonical 5DPGN, variations included (see [`pgn::write_tree`]).
 pub fn write_5dpgn(game: &LoadedGame) -> String {
     let result = game.result.as_deref().or_else(|| game.header("Result"));
-    pgn::write(&game.game, &game.headers, result)
+    // The tree is written unless the game was changed after loading (then its main line no
+    // longer matches the game, which wins).
+    let main = game.tree.main_line();
+    let same = main.len() == game.game.actions().len()
+        && main
+            .iter()
+            .zip(game.game.actions())
+            .all(|(&n, a)| game.tree.action(n) == a);
+    if same && game.tree.start().hash() == game.game.start().hash() {
+        pgn::write_tree(&game.tree, &game.headers, result)
+    } else {
+        pgn::write(&game.game, &game.headers, result)
+    }
 }
 
 /// The current position (every board) as a custom-board 5DPGN header block.

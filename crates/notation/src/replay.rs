@@ -78,6 +78,7 @@ pub(crate) fn play_all<T>(
         format,
         headers,
         start,
+        tree: crate::GameTree::from_game(&game),
         game,
         result: None,
         warnings: warnings

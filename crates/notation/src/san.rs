@@ -1,10 +1,10 @@
 //! One physical move of 5DPGN: SAN with board prefixes, jumps, long SAN, castling; read,
 //! resolve against a position, write.
 
-use crate::coords::{board_name, BoardRef};
+use crate::coords::{board_name, MoveBoard};
 use crate::error::{ParseError, Reason};
 use crate::scan::Scanner;
-use chess5d_rules::{Color, Move, MoveKind, Position, Role, Square};
+use chess5d_rules::{BoardId, Color, Move, MoveKind, Position, Role, Square};
 use std::fmt;
 
 /// A jump mark.
@@ -40,11 +40,70 @@ pub struct Suffix {
     pub annotation: String,
 }
 
+/// A destination board written relative to the source board, as Branched 5DPGN allows:
+/// `$(L+1T-1)` is one timeline up and one turn back; `=` (or nothing) keeps a coordinate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RelativeBoard {
+    /// Timelines to add (in the rules' indices: `-0` to `+0` is one step).
+    pub timelines: i32,
+    /// Turns to add.
+    pub turns: i32,
+}
+
+impl RelativeBoard {
+    /// Reads `$(L<d>T<d>)` where each `<d>` is `=` or a signed number; either part may be left
+    /// out.
+    pub(crate) fn parse(s: &mut Scanner) -> Result<RelativeBoard, ParseError> {
+        if !s.eat_str("$(") {
+            return Err(s.error("a relative board like $(L+1T-1)"));
+        }
+        let mut rel = RelativeBoard::default();
+        let mut any = false;
+        for (letters, field) in [(['L', 'l'], 0), (['T', 't'], 1)] {
+            s.skip_spaces();
+            if !(s.eat(letters[0]) || s.eat(letters[1])) {
+                continue;
+            }
+            any = true;
+            let value = if s.eat('=') {
+                0
+            } else {
+                let negative = match s.peek() {
+                    Some('-') => true,
+                    Some('+') => false,
+                    _ => return Err(s.error("'=', or a sign and a number, in a relative board like $(L+1T-1)")),
+                };
+                s.bump();
+                let n = s
+                    .number()
+                    .filter(|&n| n <= 10_000)
+                    .ok_or_else(|| s.error("a number in a relative board like $(L+1T-1)"))?
+                    as i32;
+                if negative {
+                    -n
+                } else {
+                    n
+                }
+            };
+            if field == 0 {
+                rel.timelines = value;
+            } else {
+                rel.turns = value;
+            }
+        }
+        s.skip_spaces();
+        if !any || !s.eat(')') {
+            return Err(s.error("a relative board like $(L+1T-1)"));
+        }
+        Ok(rel)
+    }
+}
+
 /// A 5DPGN physical move as written, not yet resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SanMove {
     /// The board the piece starts on, if written.
-    pub from_board: Option<BoardRef>,
+    pub from_board: Option<MoveBoard>,
     /// The piece letter, if written (none: pawn).
     pub piece: Option<Role>,
     /// The source file (0 = a), if written.
@@ -56,7 +115,9 @@ pub struct SanMove {
     /// An `x` was written.
     pub capture: bool,
     /// The board the piece lands on, if written.
-    pub to_board: Option<BoardRef>,
+    pub to_board: Option<MoveBoard>,
+    /// The board the piece lands on, written relative to its source board (`$(L+1T-1)`).
+    pub to_relative: Option<RelativeBoard>,
     /// The destination square (unused for castling and null moves).
     pub to: Square,
     /// `=X`.
@@ -160,6 +221,7 @@ impl SanMove {
             jump: None,
             capture: false,
             to_board: None,
+            to_relative: None,
             to: Square::new(0, 0),
             promotion: None,
             castle: None,
@@ -168,7 +230,7 @@ impl SanMove {
         };
         let begin = s.clone();
         if s.peek() == Some('(') {
-            mv.from_board = Some(BoardRef::parse(s)?);
+            mv.from_board = Some(MoveBoard::parse(s)?);
         }
         if s.eat_str("0000") {
             mv.null = true;
@@ -198,7 +260,7 @@ impl SanMove {
         };
         mv.jump = jump;
         let dest_run;
-        if jump.is_some() || s.peek() == Some('(') {
+        if jump.is_some() || s.peek() == Some('(') || s.rest().starts_with("$(") {
             // `<src><jump>[x]<board><square>` or `<src><board><square>`.
             let (f, r) = hints(&run).ok_or_else(|| ParseError::new(start, "a source square", run.clone()))?;
             mv.from_file = f;
@@ -206,10 +268,16 @@ impl SanMove {
             if s.eat('x') {
                 mv.capture = true;
             }
-            if s.peek() != Some('(') {
+            if s.rest().starts_with("$(") {
+                if mv.from_board.is_none() {
+                    return Err(s.error("a source board before a relative destination like $(L+1T-1)"));
+                }
+                mv.to_relative = Some(RelativeBoard::parse(s)?);
+            } else if s.peek() != Some('(') {
                 return Err(s.error("the destination board, like (0T1)"));
+            } else {
+                mv.to_board = Some(MoveBoard::parse(s)?);
             }
-            mv.to_board = Some(BoardRef::parse(s)?);
             let (run2, x2) = coords_run(s);
             mv.capture |= x2;
             dest_run = run2;
@@ -242,9 +310,17 @@ impl SanMove {
             ));
         }
         let even = pos.even();
-        let color = pos.to_move();
-        let from_board = self.from_board.map(|b| b.id(even, color));
-        let to_board = self.to_board.map(|b| b.id(even, color));
+        let from_board = match self.from_board {
+            Some(b) => Some(
+                b.id(pos)
+                    .ok_or_else(|| Reason::NoMatch(format!("there is no timeline {b}")))?,
+            ),
+            None => None,
+        };
+        let to_board = self.destination(from_board, pos);
+        if let (Some(b), None) = (self.to_board, to_board) {
+            return Err(Reason::NoMatch(format!("there is no timeline {b}")));
+        }
         let moves = pos.playable_moves();
         let on_board = |m: &&Move| from_board.is_none_or(|b| m.from.board == b);
         let candidates: Vec<Move> = if let Some(side) = self.castle {
@@ -302,12 +378,24 @@ impl SanMove {
         }
     }
 
+    /// The destination board, if written (absolute, or relative to the source board).
+    fn destination(&self, from_board: Option<BoardId>, pos: &Position) -> Option<BoardId> {
+        match (self.to_board, self.to_relative, from_board) {
+            (Some(b), _, _) => b.id(pos),
+            (None, Some(r), Some(fb)) => Some(BoardId::new(
+                fb.l.saturating_add(r.timelines),
+                fb.t.saturating_add(2 * r.turns),
+            )),
+            _ => None,
+        }
+    }
+
     /// Why nothing matched: the rules' own reason when the move is fully specified.
     fn explain(&self, pos: &Position, from_board: Option<chess5d_rules::BoardId>) -> Reason {
         let even = pos.even();
         if let (Some(fb), Some(f), Some(r), None) = (from_board, self.from_file, self.from_rank, self.castle) {
             if let Some(from_sq) = Square::try_new(f as i32, r as i32) {
-                let to_board = self.to_board.map(|b| b.id(even, pos.to_move())).unwrap_or(fb);
+                let to_board = self.destination(Some(fb), pos).unwrap_or(fb);
                 let from = chess5d_rules::Coord {
                     board: fb,
                     square: from_sq,

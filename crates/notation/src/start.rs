@@ -95,6 +95,21 @@ pub fn position(headers: &[(String, String)], boards: &[FenBoard]) -> Result<Pos
     if let Some(p) = promotions {
         pos.set_promotions(&p);
     }
+    // Branched 5DPGN's `Timeline` header states the parity the boards give.
+    if let Some(v) = header(headers, "Timeline") {
+        let even = match v.trim().to_ascii_lowercase().as_str() {
+            "even" => true,
+            "odd" => false,
+            _ => return Err(StartError::Headers(format!("[Timeline \"{v}\"] is neither Odd nor Even")).into()),
+        };
+        if even != pos.even() {
+            return Err(StartError::Headers(format!(
+                "[Timeline \"{v}\"], but the start position has an {} number of starting timelines",
+                if pos.even() { "even" } else { "odd" }
+            ))
+            .into());
+        }
+    }
     Ok(pos)
 }
 

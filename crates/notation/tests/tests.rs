@@ -343,7 +343,10 @@ mod pgn {
             assert_eq!(hashes(&g.game), reference, "{f}");
         }
         let branched = PgnGame::parse(forms[5]).unwrap();
-        assert_eq!(branched.actions[1].variations, ["1... c5 2. Nf3"]);
+        let v = &branched.actions[1].variations;
+        assert_eq!(v.len(), 1);
+        let texts: Vec<&str> = v[0].actions.iter().map(|a| a.moves[0].text.as_str()).collect();
+        assert_eq!(texts, ["c5", "Nf3"]);
         assert_eq!(branched.result.as_deref(), Some("1-0"));
     }
 
@@ -642,5 +645,439 @@ mod random {
             let g = random_game(variant, &picks);
             assert_round_trips("random game", &g);
         }
+    }
+}
+
+mod variations {
+    use super::*;
+    use chess5d_notation::{GameTree, NodeId, PgnGame};
+
+    fn load_file(name: &str) -> Result<LoadedGame, Error> {
+        load(&read(&format!("variations/{name}")))
+    }
+
+    /// The rows of `variations/expected.tsv`.
+    fn table() -> Vec<Vec<String>> {
+        read("variations/expected.tsv")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split('\t').map(str::to_string).collect())
+            .collect()
+    }
+
+    #[test]
+    fn every_fixture_reads_as_listed() {
+        let rows = table();
+        assert!(rows.len() >= 12);
+        for row in rows {
+            let name = &row[0];
+            match load_file(name) {
+                Ok(g) if row[1] != "error" => {
+                    assert_eq!(g.tree.len().to_string(), row[1], "{name}: nodes");
+                    assert_eq!(g.tree.main_line().len().to_string(), row[2], "{name}: main line");
+                    assert_eq!(g.game.actions().len().to_string(), row[2], "{name}: game");
+                    let dups = g.warnings.iter().filter(|w| w.message.contains("kept once")).count();
+                    assert_eq!(dups.to_string(), row[3], "{name}: duplicate warnings");
+                }
+                Ok(_) => panic!("{name}: loads, but should fail with {}", row[3]),
+                Err(e) => {
+                    assert_eq!(row[1], "error", "{name}: {e}");
+                    let (line, column) = row[2].split_once(':').unwrap();
+                    let span = match &e {
+                        Error::Parse(p) => p.span,
+                        Error::Resolve(r) => r.span,
+                        Error::Setup(_) => panic!("{name}: {e}"),
+                    };
+                    assert_eq!(
+                        (span.line.to_string(), span.column.to_string()),
+                        (line.into(), column.into()),
+                        "{name}: {e}"
+                    );
+                    assert!(e.to_string().contains(&row[3]), "{name}: {e}");
+                }
+            }
+        }
+    }
+
+    /// Read, write, read: the same tree; the written text is the expected one and is stable.
+    #[test]
+    fn every_tree_round_trips() {
+        for row in table().into_iter().filter(|r| r[1] != "error") {
+            let name = &row[0];
+            let g = load_file(name).unwrap();
+            let written = write_5dpgn(&g);
+            let expected = read(&format!("variations/{}", name.replace(".5dpgn", ".expected")));
+            assert_eq!(written, expected, "{name}");
+            let again = load(&written).unwrap_or_else(|e| panic!("{name}: {e}\n{written}"));
+            assert!(g.tree.same_as(&again.tree), "{name}: the tree changed\n{written}");
+            assert_eq!(write_5dpgn(&again), written, "{name}: output not stable");
+            assert_eq!(hashes(&g.game), hashes(&again.game), "{name}: main line");
+        }
+    }
+
+    #[test]
+    fn tree_api_on_the_branched_example() {
+        let g = load_file("branched-example.5dpgn").unwrap();
+        let t = &g.tree;
+        let main = t.main_line();
+        let after_e5 = main[1];
+        // Three alternatives for action 3: the main continuation first.
+        let kids = t.children(after_e5);
+        assert_eq!(kids.len(), 3);
+        let even = t.start().even();
+        let first_move = |n| t.action(n).moves[0].long(even);
+        assert_eq!(first_move(kids[0]), "(0T2)f2(0T2)f4");
+        assert_eq!(first_move(kids[1]), "(0T2)g1(0T2)f3");
+        assert_eq!(first_move(kids[2]), "(0T2)b1(0T2)c3");
+        assert_eq!(t.parent(kids[1]), Some(after_e5));
+        assert_eq!(t.depth(kids[1]), 3);
+        assert_eq!(t.player(kids[1]), Some(chess5d_rules::Color::White));
+        assert_eq!(t.player(GameTree::ROOT), None);
+        // Nc6's children: Bc4 (main) then Bb5.
+        let nc6 = t.children(kids[1])[0];
+        let replies: Vec<String> = t.children(nc6).iter().map(|&n| first_move(n)).collect();
+        assert_eq!(replies, ["(0T3)f1(0T3)c4", "(0T3)f1(0T3)b5"]);
+        // The walk visits every node once, parents first, main continuations before variations.
+        let walked: Vec<_> = t.walk().collect();
+        assert_eq!(walked.len(), t.len());
+        assert_eq!(walked[0], GameTree::ROOT);
+        assert_eq!(&walked[1..3], &main[..2]);
+        assert_eq!(walked[3], main[2]);
+        for (i, &n) in walked.iter().enumerate().skip(1) {
+            let p = t.parent(n).unwrap();
+            assert!(walked[..i].contains(&p));
+        }
+        // The game at a node replays its line.
+        let a6 = t.children(t.children(nc6)[1])[0];
+        let game = t.game_at(a6);
+        assert_eq!(game.actions().len(), 6);
+        let flat = load("1. e4 / e5 2. Nf3 / Nc6 3. Bb5 / a6").unwrap();
+        assert_eq!(hashes(&game), hashes(&flat.game));
+    }
+
+    #[test]
+    fn a_nested_single_line_is_the_flat_line() {
+        let nested = load_file("branched-nested.5dpgn").unwrap();
+        let flat = load("[Board \"Standard\"]\n\n1.e3 / Nf6 2.Nf3 / d5").unwrap();
+        assert!(nested.tree.same_as(&flat.tree));
+        assert!(!nested.tree.same_as(&load("1.e3 / Nf6 2.Nf3").unwrap().tree));
+    }
+
+    #[test]
+    fn rav_and_branched_forms_of_one_tree_agree() {
+        let rav = load("1. e4 / e5 (1... c5 2. Nf3) 2. Nf3 / Nc6 (2... d6 (2... Nf6))").unwrap();
+        let branched = load("1. e4 (/ c5 2. Nf3) / e5 2. Nf3 (/ d6) (/ Nf6) / Nc6").unwrap();
+        assert!(rav.tree.same_as(&branched.tree));
+        // `1.` after White's action is RAV (White's alternative); `/` is Branched (Black's).
+        let white = load("1. e4 (1. d4) / e5").unwrap();
+        assert_eq!(white.tree.children(GameTree::ROOT).len(), 2);
+        let black = load("1. e4 (/ d5) / e5").unwrap();
+        assert_eq!(black.tree.children(GameTree::ROOT).len(), 1);
+        assert_eq!(black.tree.children(black.tree.main_line()[0]).len(), 2);
+    }
+
+    #[test]
+    fn a_duplicate_adds_its_continuations_as_variations() {
+        let g = load("1. e4 / e5 (2. Nf3 / Nc6 3. Bc4) (2. Nf3 / d6) (2. Nf3 / Nc6 3. Bb5)").unwrap();
+        let t = &g.tree;
+        let e5 = t.main_line()[1];
+        // The three variations are one node: the first one written keeps its main line.
+        assert_eq!(t.children(e5).len(), 1);
+        let nf3 = t.children(e5)[0];
+        let even = t.start().even();
+        let names = |n: NodeId| -> Vec<String> { t.children(n).iter().map(|&c| t.action(c).long(even)).collect() };
+        assert_eq!(names(nf3), ["(0T2)b8(0T2)c6", "(0T2)d7(0T2)d6"]);
+        let nc6 = t.children(nf3)[0];
+        assert_eq!(names(nc6), ["(0T3)f1(0T3)c4", "(0T3)f1(0T3)b5"]);
+        assert_eq!(g.warnings.len(), 2);
+        assert_eq!(t.main_line().len(), 5);
+    }
+
+    #[test]
+    fn the_timeline_header_must_match_the_boards() {
+        assert!(load("[Board \"Standard - Two Timelines\"]\n[Timeline \"Even\"]\n\n1. (-0T1)e4 (+0T1)e4").is_ok());
+        assert!(load("[Timeline \"odd\"]\n\n1. e4").is_ok());
+        let e = load("[Timeline \"Even\"]\n\n1. e4").unwrap_err();
+        assert!(e.to_string().contains("an odd number of starting timelines"), "{e}");
+        let e = load("[Timeline \"Many\"]\n\n1. e4").unwrap_err();
+        assert!(e.to_string().contains("neither Odd nor Even"), "{e}");
+    }
+
+    /// Inputs the variations fuzz target found: each reads, writes and reads back to the same tree.
+    #[test]
+    fn fuzz_findings_round_trip() {
+        for text in [
+            // A result token before a variation that carries the main line on.
+            "[Board \"Standard\"]\n\n1.e3 1/2-1/2( / Nf6 ( 2.Nf3 ( / d5)))\n",
+            // A Result header that is no result token is not written after the moves.
+            "[Board \"Standard\"]\n[Result \"2.\r\"]\n\n1. e4 / \n",
+            // A backslash at the end of a header line does not swallow the line end.
+            "[Se \"u\\\n\"]\n\n1. e4\n",
+        ] {
+            let g = match load(text) {
+                Ok(g) => g,
+                // The last one is an unclosed header value: an error, not a panic.
+                Err(e) => {
+                    assert!(e.to_string().contains("closing the header value"), "{text:?}: {e}");
+                    continue;
+                }
+            };
+            let written = write_5dpgn(&g);
+            let again = load(&written).unwrap_or_else(|e| panic!("{text:?}: {e}\n{written}"));
+            assert!(g.tree.same_as(&again.tree), "{text:?}\n{written}");
+            assert_eq!(write_5dpgn(&again), written);
+        }
+        let g = load("[Board \"Standard\"]\n\n1.e3 1/2-1/2( / Nf6 ( 2.Nf3 ( / d5)))\n").unwrap();
+        assert_eq!(g.tree.result(*g.tree.main_line().last().unwrap()), Some("1/2-1/2"));
+    }
+
+    #[test]
+    fn results_stay_on_their_leaves() {
+        let g = load_file("results-as-leaves.5dpgn").unwrap();
+        let t = &g.tree;
+        let leaves: Vec<_> = t.walk().filter(|&n| t.children(n).is_empty()).collect();
+        let results: Vec<_> = leaves.iter().map(|&n| t.result(n)).collect();
+        assert_eq!(results, [Some("*"), Some("1-0"), Some("0-1")]);
+        assert_eq!(g.result.as_deref(), Some("*"));
+        // The mate in the variation is marked as one.
+        assert!(write_5dpgn(&g).contains("4. Qxf7# 1-0)"));
+    }
+
+    #[test]
+    fn relative_boards_resolve_from_the_source() {
+        let rel = load("1. e4 / e5\n2. Nf3 / (0T2)Nb8>>$(L=T-1)b6~\n3. (-1T2)Qd1>>$(L+1T=)e2").unwrap();
+        let abs = load("1. e4 / e5\n2. Nf3 / (0T2)Nb8>>(0T1)b6~\n3. (-1T2)Qd1>>(0T2)e2").unwrap();
+        assert_eq!(hashes(&rel.game), hashes(&abs.game));
+        // A timeline alone, `(L-1)`, is its last board.
+        let latest = load("1. e4 / e5\n2. Nf3 / (L0)Nb8>>$(L=T-1)b6~\n3. (L-1)Qd1>>(L+0T2)e2").unwrap();
+        assert_eq!(hashes(&latest.game), hashes(&abs.game));
+        let e = load("1. e4 / (L1)e5").unwrap_err();
+        assert!(e.to_string().contains("there is no timeline (L1)"), "{e}");
+        for (text, expected) in [
+            (
+                "1. e4 / e5\n2. Nf3 / Nb8>>$(L=T-1)b6",
+                "a source board before a relative destination",
+            ),
+            (
+                "1. e4 / e5\n2. Nf3 / (0T2)Nb8>>$(X1)b6",
+                "a relative board like $(L+1T-1)",
+            ),
+            ("1. e4 / e5\n2. Nf3 / (0T2)Nb8>>$(L1)b6", "'=', or a sign and a number"),
+            ("1. e4 $(L+1) / e5", "a relative board like $(L+1T-1) only follows"),
+        ] {
+            let e = load(text).unwrap_err();
+            assert!(e.to_string().contains(expected), "{text}: {e}");
+            assert!(matches!(e, Error::Parse(_)), "{text}: {e}");
+        }
+        // A relative board that leads nowhere is the rules' error, at the move.
+        let e = load("1. e4 / e5\n2. (0T2)Ng1$(L+1T=)f3").unwrap_err();
+        assert!(e.to_string().contains("line 2, column 4"), "{e}");
+    }
+
+    #[test]
+    fn variations_are_checked_with_their_place() {
+        // A move legal in the main line but not in the variation's position.
+        let text = "1. e4 / d5 (/ e5 2. exd5) 2. exd5";
+        assert!(load("1. e4 / d5 2. exd5").is_ok());
+        let e = load(text).unwrap_err();
+        assert_eq!(text.find("exd5"), Some(20));
+        assert!(
+            e.to_string()
+                .starts_with("action 3, 'exd5' at line 1, column 21: no legal move matches"),
+            "{e}"
+        );
+        // Too deep a nesting is refused, not overflowed.
+        let deep = format!("1. e4{}{}", " (1. d4".repeat(500), ")".repeat(500));
+        let e = PgnGame::parse(&deep).unwrap_err();
+        assert!(e.to_string().contains("nested variations"), "{e}");
+        let e = load("1. e4 / e5)").unwrap_err();
+        assert!(e.to_string().contains("'(' opening a variation is missing"), "{e}");
+    }
+}
+
+mod multi {
+    use super::*;
+    use chess5d_notation::multi::{GameError, Games};
+    use chess5d_notation::GameText;
+    use std::io::{BufReader, Read};
+
+    fn games(text: &str) -> Vec<Result<GameText, GameError>> {
+        Games::new(text.as_bytes()).collect()
+    }
+
+    #[test]
+    fn three_games_one_broken() {
+        let all = games(&read("multi/three-one-broken.5dpgn"));
+        assert_eq!(all.len(), 3);
+        let texts: Vec<&GameText> = all.iter().map(|g| g.as_ref().unwrap()).collect();
+        assert_eq!(
+            texts.iter().map(|t| (t.number, t.line)).collect::<Vec<_>>(),
+            [(1, 1), (2, 12), (3, 20)]
+        );
+        let first = texts[0].load().unwrap();
+        assert_eq!(first.game.outcome(), chess5d_rules::Outcome::Checkmate);
+        let e = texts[1].load().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "action 3, 'Ke3' at line 17, column 4: no legal move matches: no white king can move to e3"
+        );
+        let third = texts[2].load().unwrap();
+        assert_eq!(third.header("Round"), Some("3"));
+        assert_eq!(third.game.actions().len(), 2);
+    }
+
+    #[test]
+    fn match_runner_output_reads_back() {
+        // Three runs of `chess5d match` appended to one file: 4, 2 and 1 games.
+        let all = games(&read("multi/match.5dpgn"));
+        assert_eq!(all.len(), 7);
+        let rounds = ["1", "2", "3", "4", "1", "2", "1"];
+        for g in all {
+            let text = g.unwrap();
+            let loaded = text.load().unwrap_or_else(|e| panic!("game {}: {e}", text.number));
+            assert_eq!(loaded.header("Round"), Some(rounds[text.number - 1]));
+            // The result token after the moves matches the header, and a checkmate is one.
+            assert_eq!(
+                loaded.result.as_deref(),
+                loaded.header("Result"),
+                "game {}",
+                text.number
+            );
+            if loaded.header("Termination") == Some("checkmate") {
+                assert_eq!(
+                    loaded.game.outcome(),
+                    chess5d_rules::Outcome::Checkmate,
+                    "game {}",
+                    text.number
+                );
+            }
+            let max = loaded
+                .header("Termination")
+                .and_then(|t| t.strip_prefix("adjudicated: "));
+            if let Some(n) = max.and_then(|m| m.strip_suffix(" actions")) {
+                assert_eq!(loaded.game.actions().len().to_string(), n, "game {}", text.number);
+            }
+        }
+    }
+
+    #[test]
+    fn games_split_at_headers_after_moves_or_repeated() {
+        let all = games(&read("multi/edge-cases.5dpgn"));
+        let texts: Vec<GameText> = all.into_iter().map(Result::unwrap).collect();
+        assert_eq!(texts.iter().map(|t| t.line).collect::<Vec<_>>(), [1, 5, 9]);
+        let position = texts[0].load().unwrap();
+        assert_eq!(position.game.actions().len(), 0);
+        assert_eq!(position.start.size().to_string(), "5x5");
+        let second = texts[1].load().unwrap();
+        assert_eq!(second.tree.children(GameTree::ROOT).len(), 2);
+        assert_eq!(texts[2].load().unwrap().game.actions().len(), 1);
+        // CRLF line ends, a byte order mark.
+        let crlf: Vec<GameText> = games(&read("multi/crlf.5dpgn"))
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(crlf.len(), 2);
+        assert_eq!(crlf[1].load().unwrap().header("Event"), Some("crlf 2"));
+        let bom = games("\u{feff}[Event \"a\"]\n\n1. e4\n");
+        assert_eq!(bom[0].as_ref().unwrap().load().unwrap().header("Event"), Some("a"));
+        assert!(games("").is_empty());
+        assert!(games("\n\n  \n").is_empty());
+    }
+
+    use chess5d_notation::GameTree;
+
+    #[test]
+    fn bad_bytes_and_huge_games_are_reported_and_skipped() {
+        let mut bytes = b"[Event \"1\"]\n\n1. e4\n\n[Event \"2\"]\n\n1. \xff\n\n".to_vec();
+        bytes.extend_from_slice(format!("[Event \"3\"]\n\n{{{}}} 1. d4\n\n", "x".repeat(5000)).as_bytes());
+        bytes.extend_from_slice(b"[Event \"4\"]\n\n1. c4\n");
+        let all: Vec<_> = Games::with_limit(&bytes[..], 1000).collect();
+        assert_eq!(all.len(), 4);
+        assert!(all[0].is_ok() && all[3].is_ok());
+        let e = all[1].as_ref().unwrap_err();
+        assert_eq!((e.number, e.line), (2, 5));
+        assert!(e.to_string().contains("line 7 is not valid UTF-8"), "{e}");
+        let e = all[2].as_ref().unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("game 3 (line 9): the game is longer than 1000 bytes"),
+            "{e}"
+        );
+        assert_eq!(all[3].as_ref().unwrap().load().unwrap().header("Event"), Some("4"));
+    }
+
+    /// A stream of `count` generated games, made on demand, that counts the bytes handed out.
+    struct Generated {
+        count: usize,
+        made: usize,
+        chunk: Vec<u8>,
+        at: usize,
+        handed: usize,
+    }
+
+    impl Read for Generated {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.at == self.chunk.len() {
+                if self.made == self.count {
+                    return Ok(0);
+                }
+                self.made += 1;
+                let mut game = format!(
+                    "[Event \"generated\"]\n[Round \"{}\"]\n[Board \"Standard\"]\n\n",
+                    self.made
+                );
+                for _ in 0..60 {
+                    game.push_str("1. Nf3 / Nf6\n2. Ng1 / Ng8\n");
+                }
+                game.push_str("*\n\n");
+                self.chunk = game.into_bytes();
+                self.at = 0;
+            }
+            let n = buf.len().min(self.chunk.len() - self.at);
+            buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+            self.at += n;
+            self.handed += n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_large_stream_is_read_with_bounded_memory() {
+        let count = 6_000;
+        let source = Generated {
+            count,
+            made: 0,
+            chunk: Vec::new(),
+            at: 0,
+            handed: 0,
+        };
+        let mut reader = Games::new(BufReader::with_capacity(8192, source));
+        let mut n = 0;
+        let mut most_held = 0;
+        while let Some(g) = reader.next() {
+            let g = g.unwrap();
+            n += 1;
+            assert_eq!(g.number, n);
+            most_held = most_held.max(reader.held()).max(g.text.capacity());
+            // Streaming: the source has handed out no more than this game, the start of the
+            // next one and a buffer's worth.
+            let handed = reader.get_ref().get_ref().handed;
+            assert!(
+                handed <= (n + 1) * 1_800 + 8192,
+                "game {n}: {handed} bytes read already"
+            );
+            // Every tenth game is played through, to check the text is whole.
+            if n % 500 == 0 {
+                let loaded = g.load().unwrap();
+                assert_eq!(loaded.game.actions().len(), 240);
+                assert_eq!(loaded.header("Round"), Some(n.to_string().as_str()));
+            }
+        }
+        assert_eq!(n, count);
+        // One game is about 1.7 kB; the reader never holds more than a few.
+        assert!(most_held < 16 * 1024, "held {most_held} bytes");
+        // The whole stream (about 10 MB) went through.
+        let handed = reader.get_ref().get_ref().handed;
+        assert!(handed > 9_000_000, "{handed}");
     }
 }

@@ -3,13 +3,14 @@
 mod parse;
 mod write;
 
-pub use write::write;
+pub use write::{write, write_tree};
 
 use crate::coords::Timeline;
-use crate::error::{Error, ParseError, Span};
+use crate::error::{Error, ParseError, Reason, ResolveError, Span};
 use crate::fen::FenBoard;
 use crate::replay::{self, Written};
 use crate::san::SanMove;
+use crate::tree::{GameTree, NodeId};
 use crate::{start, Format, LoadedGame};
 use chess5d_rules::{Color, Game};
 
@@ -24,6 +25,21 @@ pub struct PgnGame {
     pub actions: Vec<PgnAction>,
     /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`), if written.
     pub result: Option<String>,
+    /// Variations written before the first action: alternatives to it.
+    pub leading: Vec<PgnVariation>,
+}
+
+/// A parenthesised variation as written: a line of actions (each with its own variations).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnVariation {
+    /// Where its `(` is.
+    pub span: Span,
+    /// Its actions, in order.
+    pub actions: Vec<PgnAction>,
+    /// The result written at its end, if any.
+    pub result: Option<String>,
+    /// Variations written before its first action: alternatives to it.
+    pub leading: Vec<PgnVariation>,
 }
 
 /// One action: the moves one player submits together.
@@ -35,10 +51,13 @@ pub struct PgnAction {
     pub color: Option<Color>,
     /// The moves.
     pub moves: Vec<PgnMove>,
+    /// Whether it was introduced by `/` (Black's action of the current turn).
+    pub after_slash: bool,
     /// Comments not attached to a move.
     pub comments: Vec<String>,
-    /// Parenthesised variations after it, as raw text (read, not played).
-    pub variations: Vec<String>,
+    /// Parenthesised variations written after it: alternatives to the next action (Branched
+    /// 5DPGN) or to this one (PGN's RAV), told apart by their turn serials.
+    pub variations: Vec<PgnVariation>,
 }
 
 /// One move with its place in the text and the markers after it.
@@ -61,7 +80,13 @@ pub struct PgnMove {
 impl PgnGame {
     /// Reads 5DPGN text (syntax only; see [`PgnGame::play`]).
     pub fn parse(text: &str) -> Result<PgnGame, ParseError> {
-        parse::parse(text)
+        parse::parse(text, 1)
+    }
+
+    /// Reads 5DPGN text whose first line is line `first_line` of a larger file (errors and
+    /// spans then count lines in that file).
+    pub fn parse_at(text: &str, first_line: usize) -> Result<PgnGame, ParseError> {
+        parse::parse(text, first_line)
     }
 
     /// Builds the start position and plays every action of the main line.
@@ -73,12 +98,10 @@ impl PgnGame {
             if action.moves.is_empty() || !action.moves.iter().all(|m| m.san.null) {
                 break;
             }
-            let even = start.even();
-            let color = start.to_move();
             let boards: Vec<_> = action
                 .moves
                 .iter()
-                .map(|m| m.san.from_board.map(|b| b.id(even, color)))
+                .map(|m| m.san.from_board.and_then(|b| b.id(&start)))
                 .collect();
             start = replay::fold_nulls(&start, &boards)?;
             if let Some(m) = action.moves.first() {
@@ -89,8 +112,73 @@ impl PgnGame {
             }
             skip += 1;
         }
-        let mut game = Game::new(start.clone());
-        for (i, action) in self.actions.iter().enumerate().skip(skip) {
+        let mut tree = GameTree::new(start.clone());
+        let mut player = Player {
+            tree: &mut tree,
+            warnings: &mut warnings,
+            offset: skip,
+        };
+        let root = Game::new(start.clone());
+        for v in &self.leading {
+            player.variation(&root, GameTree::ROOT, v)?;
+        }
+        let (last, played) = player.line(root, GameTree::ROOT, &self.actions[skip..], true)?;
+        // The main line ends with its result token, or the header's (as written back).
+        let result = self.result.clone().or_else(|| {
+            start::header(&self.headers, "Result")
+                .filter(|r| parse::is_result(r))
+                .map(str::to_string)
+        });
+        // On the main line's end, which variations may have carried past the last action
+        // written outside them.
+        let end = tree.main_line().last().copied().unwrap_or(GameTree::ROOT);
+        tree.set_result(end, result);
+        tree.keep_results_on_leaves();
+        // Replayed only when a variation carried the main line on.
+        let game = if end == last { played } else { tree.main_game() };
+        Ok(LoadedGame {
+            format: Format::Pgn,
+            headers: self.headers.clone(),
+            start,
+            game,
+            tree,
+            result: self.result.clone(),
+            warnings: replay::into_warnings(warnings),
+        })
+    }
+}
+
+/// Plays written lines into a tree.
+struct Player<'t> {
+    tree: &'t mut GameTree,
+    warnings: &'t mut Vec<(Span, String)>,
+    /// Actions of the record before the start (null moves folded into it).
+    offset: usize,
+}
+
+/// Where a variation branches off: after the action it follows, or before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Branch {
+    /// Branched 5DPGN: an alternative to the next action.
+    Next,
+    /// PGN's RAV: an alternative to the action it follows.
+    Replaced,
+}
+
+impl Player<'_> {
+    /// Plays `actions` from `node` (reached by `game`); the first action is `node`'s main
+    /// continuation if `main`, a variation otherwise. Returns the last node and its game.
+    fn line(
+        &mut self,
+        mut game: Game,
+        mut node: NodeId,
+        actions: &[PgnAction],
+        main: bool,
+    ) -> Result<(NodeId, Game), Error> {
+        let mut fresh = false;
+        for (i, action) in actions.iter().enumerate() {
+            let before = (!action.variations.is_empty()).then(|| game.clone());
+            let number = self.offset + self.tree.depth(node) + 1;
             let moves: Vec<Written<'_, SanMove>> = action
                 .moves
                 .iter()
@@ -100,21 +188,104 @@ impl PgnGame {
                     span: m.span,
                 })
                 .collect();
-            replay::play_action(&mut game, i + 1, action.color, &moves, &mut warnings, |san, pos| {
+            replay::play_action(&mut game, number, action.color, &moves, self.warnings, |san, pos| {
                 san.resolve(pos).map(|(m, bogus)| {
                     let warning = bogus.then(|| "capture mark 'x' on a move that captures nothing".to_string());
                     (m, warning)
                 })
             })?;
+            let played = game.actions().last().cloned().unwrap_or_default();
+            // A line's continuation is the main one of the nodes it made; where a variation runs
+            // into nodes already there, it is appended as one of their variations.
+            let (child, new) = self
+                .tree
+                .add(node, played, game.position().hash(), main || (i > 0 && fresh));
+            fresh = new;
+            if !new && i == 0 && !main {
+                if let Some(m) = action.moves.first() {
+                    self.warnings.push((
+                        m.span,
+                        format!("action {number}: this variation reaches the same position as another one from the same place; they are kept once"),
+                    ));
+                }
+            }
+            let parent = node;
+            node = child;
+            for v in &action.variations {
+                match self.branch(v, parent, node)? {
+                    Branch::Next => self.variation(&game, node, v)?,
+                    Branch::Replaced => {
+                        let before = before.as_ref().expect("kept when the action has variations");
+                        self.variation(before, parent, v)?
+                    }
+                }
+            }
         }
-        Ok(LoadedGame {
-            format: Format::Pgn,
-            headers: self.headers.clone(),
-            start,
-            game,
-            result: self.result.clone(),
-            warnings: replay::into_warnings(warnings),
-        })
+        Ok((node, game))
+    }
+
+    /// Plays a variation from `node` (reached by `game`) as an alternative to its main
+    /// continuation.
+    fn variation(&mut self, game: &Game, node: NodeId, v: &PgnVariation) -> Result<(), Error> {
+        for inner in &v.leading {
+            self.variation(game, node, inner)?;
+        }
+        if v.actions.is_empty() {
+            return Ok(());
+        }
+        let (last, _) = self.line(game.clone(), node, &v.actions, false)?;
+        if v.result.is_some() {
+            self.tree.set_result(last, v.result.clone());
+        }
+        Ok(())
+    }
+
+    /// Tells a variation written after the action reaching `node` (from `parent`) apart:
+    /// its first action's turn serial fits the next action (Branched 5DPGN) or the one it
+    /// follows (RAV).
+    fn branch(&self, v: &PgnVariation, parent: NodeId, node: NodeId) -> Result<Branch, Error> {
+        let Some(first) = v.actions.first() else {
+            return Ok(Branch::Next);
+        };
+        let next = self.tree.serial(self.tree.depth(node));
+        let replaced = self.tree.serial(self.tree.depth(parent));
+        let fits = |(turn, color): (u32, Color)| {
+            first.turn.is_none_or(|t| t == turn)
+                && first.color.is_none_or(|c| c == color)
+                && (!first.after_slash || color == Color::Black)
+        };
+        let serial_given = first.turn.is_some() || first.color.is_some() || first.after_slash;
+        match (fits(next), fits(replaced)) {
+            (true, false) => Ok(Branch::Next),
+            (false, true) => Ok(Branch::Replaced),
+            // `N.` alone is White's; no serial at all is PGN's habit (RAV).
+            (true, true) if serial_given => Ok(if next.1 == Color::White {
+                Branch::Next
+            } else {
+                Branch::Replaced
+            }),
+            (true, true) => Ok(Branch::Replaced),
+            (false, false) => {
+                let m = first.moves.first();
+                Err(Error::Resolve(ResolveError {
+                    action: self.offset + self.tree.depth(node) + 1,
+                    text: m.map(|m| m.text.clone()).unwrap_or_default(),
+                    span: m.map_or(v.span, |m| m.span),
+                    reason: Reason::Variation(format!(
+                        "the variation's turn serial fits neither the action after the one it follows ({}, Branched 5DPGN) nor that action ({}, PGN RAV)",
+                        serial_name(next),
+                        serial_name(replaced)
+                    )),
+                }))
+            }
+        }
+    }
+}
+
+fn serial_name((turn, color): (u32, Color)) -> String {
+    match color {
+        Color::White => format!("{turn}."),
+        Color::Black => format!("{turn}b. or /"),
     }
 }
 

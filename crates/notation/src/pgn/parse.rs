@@ -1,19 +1,25 @@
 //! Reading 5DPGN text into [`PgnGame`] (syntax only).
 
-use super::{PgnAction, PgnGame, PgnMove};
+use super::{PgnAction, PgnGame, PgnMove, PgnVariation};
 use crate::coords::{BoardRef, Timeline};
-use crate::error::ParseError;
+use crate::error::{ParseError, Span};
 use crate::fen::FenBoard;
 use crate::san::SanMove;
 use crate::scan::Scanner;
 use chess5d_rules::Color;
 
-/// Reads headers, 5DFEN boards and movetext.
-pub(crate) fn parse(text: &str) -> Result<PgnGame, ParseError> {
-    let mut s = Scanner::new(text);
+/// How deeply variations may nest (deeper input is refused rather than overflowing the stack).
+const MAX_DEPTH: usize = 100;
+
+/// Reads headers, 5DFEN boards and movetext; the text's first line is line `first_line`.
+pub(crate) fn parse(text: &str, first_line: usize) -> Result<PgnGame, ParseError> {
+    let mut s = Scanner::at(text, Span::new(first_line.max(1), 1));
     let mut game = PgnGame::default();
     parse_headers(&mut s, &mut game)?;
-    Movetext::default().run(&mut s, &mut game)?;
+    let line = Movetext::default().run(&mut s, 0)?;
+    game.actions = line.actions;
+    game.result = line.result;
+    game.leading = line.leading;
     Ok(game)
 }
 
@@ -49,7 +55,8 @@ fn parse_headers(s: &mut Scanner, game: &mut PgnGame) -> Result<(), ParseError> 
             }
             let vstart = s.offset();
             while s.peek().is_some_and(|c| c != '"' && c != '\n') {
-                if s.peek() == Some('\\') {
+                // `\"` and `\\` are escapes; a backslash never hides the end of the line.
+                if s.peek() == Some('\\') && s.peek_nth(1) != Some('\n') {
                     s.bump();
                 }
                 s.bump();
@@ -83,35 +90,12 @@ fn skip_comment(s: &mut Scanner) -> Result<String, ParseError> {
     Ok(body)
 }
 
-/// Skips a parenthesised variation, nested ones and comments included; returns its text.
-fn skip_variation(s: &mut Scanner) -> Result<String, ParseError> {
-    let span = s.span();
-    s.bump();
-    let start = s.offset();
-    let mut depth = 1;
-    loop {
-        match s.peek() {
-            None => return Err(ParseError::new(span, "')' closing the variation", "(")),
-            Some('{') => {
-                skip_comment(s)?;
-                continue;
-            }
-            Some('(') => depth += 1,
-            Some(')') => {
-                depth -= 1;
-                if depth == 0 {
-                    let body = s.slice(start).trim().to_string();
-                    s.bump();
-                    return Ok(body);
-                }
-            }
-            _ => {}
-        }
-        s.bump();
-    }
-}
-
 const RESULTS: [&str; 5] = ["1/2-1/2", "1-0", "0-1", "½-½", "*"];
+
+/// Whether a text is a result token (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`).
+pub(crate) fn is_result(text: &str) -> bool {
+    RESULTS.contains(&text)
+}
 
 fn ends_token(c: Option<char>) -> bool {
     c.is_none_or(|c| c.is_whitespace() || matches!(c, '{' | '(' | ')' | '/' | ';'))
@@ -119,41 +103,55 @@ fn ends_token(c: Option<char>) -> bool {
 
 #[derive(Default)]
 struct Movetext {
+    line: PgnVariation,
     current: PgnAction,
     turn: Option<u32>,
     color: Option<Color>,
+    slash: bool,
 }
 
 impl Movetext {
-    fn finish(&mut self, game: &mut PgnGame) {
+    fn finish(&mut self) {
         let mut action = std::mem::take(&mut self.current);
         if !action.moves.is_empty() {
             action.turn = self.turn;
             action.color = self.color;
-            game.actions.push(action);
-        } else if let Some(last) = game.actions.last_mut() {
+            action.after_slash = self.slash;
+            self.slash = false;
+            self.line.actions.push(action);
+        } else if let Some(last) = self.line.actions.last_mut() {
             // Comments or variations with no move of their own belong to the previous action.
             last.comments.append(&mut action.comments);
             last.variations.append(&mut action.variations);
+        } else {
+            // Before the first action: alternatives to it.
+            self.line.leading.append(&mut action.variations);
         }
     }
 
-    fn last_move<'g>(&'g mut self, game: &'g mut PgnGame) -> Option<&'g mut PgnMove> {
+    fn last_move(&mut self) -> Option<&mut PgnMove> {
         if self.current.moves.is_empty() {
-            game.actions.last_mut().and_then(|a| a.moves.last_mut())
+            self.line.actions.last_mut().and_then(|a| a.moves.last_mut())
         } else {
             self.current.moves.last_mut()
         }
     }
 
-    fn run(mut self, s: &mut Scanner, game: &mut PgnGame) -> Result<(), ParseError> {
+    /// Reads movetext up to the end (`depth` 0) or to the `)` closing a variation, which it
+    /// consumes.
+    fn run(mut self, s: &mut Scanner, depth: usize) -> Result<PgnVariation, ParseError> {
         loop {
             s.skip_whitespace();
-            let Some(c) = s.peek() else { break };
+            let Some(c) = s.peek() else {
+                if depth > 0 {
+                    return Err(ParseError::new(self.line.span, "')' closing the variation", "("));
+                }
+                break;
+            };
             match c {
                 '{' => {
                     let comment = skip_comment(s)?;
-                    match self.last_move(game) {
+                    match self.last_move() {
                         Some(m) => m.comments.push(comment),
                         None => self.current.comments.push(comment),
                     }
@@ -163,6 +161,9 @@ impl Movetext {
                         s.bump();
                     }
                 }
+                '$' if s.peek_nth(1) == Some('(') => {
+                    return Err(s.error("a move (a relative board like $(L+1T-1) only follows a move's source)"))
+                }
                 '$' => {
                     s.bump();
                     s.number();
@@ -170,13 +171,31 @@ impl Movetext {
                 '[' => return Err(s.error("moves (headers must come before the moves)")),
                 '/' => {
                     s.bump();
-                    self.finish(game);
+                    self.finish();
                     self.color = None;
+                    self.slash = true;
                 }
+                ')' if depth > 0 => {
+                    s.bump();
+                    break;
+                }
+                ')' => return Err(s.error("a move ('(' opening a variation is missing)")),
                 '(' if BoardRef::starts(s) => self.read_move(s)?,
-                '(' if matches!(s.peek_nth(1), Some('>' | '~')) => self.read_marker(s, game)?,
+                '(' if matches!(s.peek_nth(1), Some('>' | '~')) => self.read_marker(s)?,
                 '(' => {
-                    let v = skip_variation(s)?;
+                    if depth + 1 > MAX_DEPTH {
+                        return Err(s.error(format!("at most {MAX_DEPTH} nested variations")));
+                    }
+                    let span = s.span();
+                    s.bump();
+                    let inner = Movetext {
+                        line: PgnVariation {
+                            span,
+                            ..PgnVariation::default()
+                        },
+                        ..Movetext::default()
+                    };
+                    let v = inner.run(s, depth + 1)?;
                     self.current.variations.push(v);
                 }
                 _ => {
@@ -185,25 +204,25 @@ impl Movetext {
                         probe.eat_str(r);
                         if ends_token(probe.peek()) {
                             *s = probe;
-                            self.finish(game);
-                            game.result = Some(r.to_string());
+                            self.finish();
+                            self.line.result = Some(r.to_string());
                             continue;
                         }
                     }
                     if c.is_ascii_digit() && !s.rest().starts_with("0000") && !s.rest().starts_with("0-0") {
-                        self.read_number(s, game)?;
+                        self.read_number(s)?;
                     } else {
                         self.read_move(s)?;
                     }
                 }
             }
         }
-        self.finish(game);
-        Ok(())
+        self.finish();
+        Ok(self.line)
     }
 
     /// `12.`, `12...`, `12w.`, `12b.`.
-    fn read_number(&mut self, s: &mut Scanner, game: &mut PgnGame) -> Result<(), ParseError> {
+    fn read_number(&mut self, s: &mut Scanner) -> Result<(), ParseError> {
         let span = s.span();
         let n = s
             .number()
@@ -219,7 +238,8 @@ impl Movetext {
             return Err(s.error("'.' after the turn number"));
         }
         let dots = s.eat_str("..");
-        self.finish(game);
+        self.finish();
+        self.slash = false;
         self.turn = Some(n);
         // Only explicit colours are checked: `N.` may start a black-first game.
         self.color = match (color, dots) {
@@ -249,7 +269,7 @@ impl Movetext {
     }
 
     /// `(>L1)` or `(~T3)` after a move.
-    fn read_marker(&mut self, s: &mut Scanner, game: &mut PgnGame) -> Result<(), ParseError> {
+    fn read_marker(&mut self, s: &mut Scanner) -> Result<(), ParseError> {
         let span = s.span();
         s.bump();
         let kind = s.bump();
@@ -271,7 +291,7 @@ impl Movetext {
         if !s.eat(')') {
             return Err(s.error("')' closing the marker"));
         }
-        match self.last_move(game) {
+        match self.last_move() {
             Some(m) => {
                 m.new_timeline = m.new_timeline.or(timeline);
                 m.present = m.present.or(present);

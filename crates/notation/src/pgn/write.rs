@@ -8,7 +8,8 @@
 
 use crate::san;
 use crate::start;
-use chess5d_rules::{Budget, Color, Game, Outcome};
+use crate::tree::{GameTree, NodeId};
+use chess5d_rules::{Budget, Color, Game, Outcome, Position};
 
 fn quote(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
@@ -16,7 +17,14 @@ fn quote(value: &str) -> String {
 
 /// Writes a game with the given extra headers (start headers are regenerated from the game).
 pub fn write(game: &Game, headers: &[(String, String)], result: Option<&str>) -> String {
-    let start_pos = game.start();
+    write_tree(&GameTree::from_game(game), headers, result)
+}
+
+/// Writes a game tree in Branched 5DPGN: after an action, its variations (alternatives to the
+/// next action) as blocks `( action subtree )`, then the main continuation. `result` is written
+/// after the main line (each variation's own result inside its block).
+pub fn write_tree(tree: &GameTree, headers: &[(String, String)], result: Option<&str>) -> String {
+    let start_pos = tree.start();
     let (mut all, fens) = start::headers_for(start_pos);
     all.extend(headers.iter().filter(|(k, _)| !start::is_start_header(k)).cloned());
     let mut out = String::new();
@@ -28,64 +36,118 @@ pub fn write(game: &Game, headers: &[(String, String)], result: Option<&str>) ->
         out.push('\n');
     }
     out.push('\n');
-
-    let mut pos = start_pos.clone();
-    let mut turn = start_pos.present_turn().max(0);
-    let actions = game.actions();
-    let mut line = String::new();
-    for (i, action) in actions.iter().enumerate() {
-        let mut texts = Vec::new();
-        for mv in &action.moves {
-            let present = pos.present();
-            let mut text = san::write(&pos, mv, pos.timeline_count() > 1);
-            pos.play_unchecked(mv);
-            if mv.is_jump() && pos.present() < present {
-                text.push('~');
-            }
-            texts.push(text);
-        }
-        let color = pos.to_move();
-        pos.submit_unchecked();
-        if let Some(last) = texts.last_mut() {
-            let mate = i + 1 == actions.len() && pos.outcome(Budget::DEFAULT) == Outcome::Checkmate;
-            let mark = if mate {
-                Some('#')
-            } else if pos.in_check() {
-                Some('+')
-            } else {
-                None
-            };
-            if let Some(mark) = mark {
-                // Before the `~`, as in `Qxc3+~`.
-                match last.strip_suffix('~') {
-                    Some(stem) => *last = format!("{stem}{mark}~"),
-                    None => last.push(mark),
-                }
-            }
-        }
-        let moves = texts.join(" ");
-        match color {
-            Color::White => {
-                line = format!("{turn}. {moves}");
-            }
-            Color::Black => {
-                if line.is_empty() {
-                    out.push_str(&format!("{turn}b. {moves}\n"));
-                } else {
-                    out.push_str(&format!("{line} / {moves}\n"));
-                    line.clear();
-                }
-                turn += 1;
-            }
-        }
-    }
-    if !line.is_empty() {
-        out.push_str(&line);
+    let mut writer = Writer { tree, out };
+    // Only a result token is written after the moves (a header may say anything).
+    let main_result = result
+        .filter(|r| super::parse::is_result(r))
+        .or_else(|| tree.result(*tree.main_line().last().unwrap_or(&GameTree::ROOT)));
+    writer.line(GameTree::ROOT, start_pos.clone(), true);
+    let mut out = writer.out;
+    if !out.ends_with('\n') {
         out.push('\n');
     }
-    if let Some(r) = result {
+    if let Some(r) = main_result {
         out.push_str(r);
         out.push('\n');
     }
     out
+}
+
+struct Writer<'t> {
+    tree: &'t GameTree,
+    out: String,
+}
+
+impl Writer<'_> {
+    /// Writes the line from `node` (whose position is `pos`) along first children, with the
+    /// variations of each node before its main continuation. `top`: the game's main line,
+    /// written one full turn per line.
+    fn line(&mut self, mut node: NodeId, mut pos: Position, top: bool) {
+        while let Some((&main, variations)) = self.tree.children(node).split_first() {
+            for &v in variations {
+                self.space();
+                self.out.push('(');
+                let mut p = pos.clone();
+                self.action(v, &mut p, true);
+                self.line(v, p, false);
+                if let Some(r) = self.tree.result(v).filter(|_| self.tree.children(v).is_empty()) {
+                    self.out.push(' ');
+                    self.out.push_str(r);
+                }
+                self.out.push(')');
+            }
+            if top && self.tree.player(node) == Some(Color::Black) {
+                self.out.push('\n');
+            }
+            self.action(main, &mut pos, false);
+            node = main;
+            if !top && self.tree.children(node).is_empty() {
+                if let Some(r) = self.tree.result(node) {
+                    self.out.push(' ');
+                    self.out.push_str(r);
+                }
+            }
+        }
+    }
+
+    /// Writes a node's action with its turn serial (`N.`, `/`, or `Nb.` for Black's first
+    /// action of the game), playing it on `pos`.
+    fn action(&mut self, node: NodeId, pos: &mut Position, first_in_block: bool) {
+        let depth = self.tree.depth(node);
+        let serial = match self.tree.serial(depth - 1) {
+            (turn, Color::White) => format!("{turn}."),
+            (turn, Color::Black) if depth == 1 => format!("{turn}b."),
+            _ => "/".to_string(),
+        };
+        if !first_in_block {
+            self.space();
+        }
+        let leaf = self.tree.children(node).is_empty();
+        let moves = action_text(pos, &self.tree.action(node).moves, leaf);
+        self.out.push_str(&format!("{serial} {moves}"));
+    }
+}
+
+impl Writer<'_> {
+    /// A space, unless at the start of a line.
+    fn space(&mut self) {
+        if !(self.out.is_empty() || self.out.ends_with('\n')) {
+            self.out.push(' ');
+        }
+    }
+}
+
+/// The moves of an action as written in `pos`, which it plays: board prefixes once there is
+/// more than one timeline, `~` on jumps that move the present back, `+` when the action leaves
+/// the opponent in check and `#` when `last` and it mates.
+fn action_text(pos: &mut Position, moves: &[chess5d_rules::Move], last: bool) -> String {
+    let mut texts = Vec::new();
+    for mv in moves {
+        let present = pos.present();
+        let mut text = san::write(pos, mv, pos.timeline_count() > 1);
+        pos.play_unchecked(mv);
+        if mv.is_jump() && pos.present() < present {
+            text.push('~');
+        }
+        texts.push(text);
+    }
+    pos.submit_unchecked();
+    if let Some(last_text) = texts.last_mut() {
+        let mate = last && pos.outcome(Budget::DEFAULT) == Outcome::Checkmate;
+        let mark = if mate {
+            Some('#')
+        } else if pos.in_check() {
+            Some('+')
+        } else {
+            None
+        };
+        if let Some(mark) = mark {
+            // Before the `~`, as in `Qxc3+~`.
+            match last_text.strip_suffix('~') {
+                Some(stem) => *last_text = format!("{stem}{mark}~"),
+                None => last_text.push(mark),
+            }
+        }
+    }
+    texts.join(" ")
 }
