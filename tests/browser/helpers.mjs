@@ -11,14 +11,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const SHOTS = join(here, 'screenshots');
 mkdirSync(SHOTS, { recursive: true });
 
-/** Launches Chromium (CHROMIUM_PATH, default /usr/bin/chromium) with a fresh profile. */
-export async function launch() {
+/** Launches Chromium (CHROMIUM_PATH, default /usr/bin/chromium) with a fresh profile; `options`
+ * override the context's (e.g. a phone: viewport, hasTouch, isMobile). */
+export async function launch(options = {}) {
   const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'pw-')), {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1280, height: 800 },
+    ...options,
   });
   const page = ctx.pages()[0] ?? await ctx.newPage();
   if (process.env.STATIC_DIR) {

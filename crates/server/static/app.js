@@ -705,6 +705,7 @@ function resetDrawing() {
 
 const MIN_PX = 28;   // the smallest square (pixels) of the default views: labels stay readable
 const MAX_PX = 64;   // and the largest (one board does not fill the screen)
+const REVIEW_PX = 44; // the largest when showing an action's boards (some context around them)
 
 /** The view box showing the world rectangle r (plus a margin), keeping the aspect ratio. */
 function boxAround(r, margin = 0.04) {
@@ -759,7 +760,7 @@ function boardsView(list) {
   const r = { x: Math.min(...xs) - L.gx / 2, y: Math.min(...ys) - L.gy / 2, w: 0, h: 0 };
   r.w = Math.max(...xs) + L.w + L.gx / 2 - r.x; r.h = Math.max(...ys) + L.h + L.gy / 2 - r.y;
   const { w: vw, h: vh } = viewSize();
-  const px = Math.min(MAX_PX, Math.min(vw / r.w, vh / r.h) * SQ);
+  const px = Math.min(REVIEW_PX, Math.min(vw / r.w, vh / r.h) * SQ);
   if (px >= MIN_PX) return boxAt(r.x + r.w / 2, r.y + r.h / 2, px);
   return boxAt(xs[0] + L.w / 2, ys[0] + L.h / 2, MIN_PX);
 }
@@ -802,8 +803,7 @@ function showTouched() {
   for (const m of s.last_action) {
     for (const c of [m.from, m.to]) {
       const e = existing(s, { ...c, t: c.t + 1 });
-      const b = draw.boards.get(`${e.l},${e.t}`) || draw.boards.get(`${c.l},${c.t}`);
-      if (b) seen.set(`${b.l},${b.t}`, b);
+      for (const b of [draw.boards.get(`${e.l},${e.t}`), draw.boards.get(`${c.l},${c.t}`)]) if (b) seen.set(`${b.l},${b.t}`, b);
     }
   }
   app.cam = 'free';
@@ -1024,7 +1024,7 @@ $('#btn-fit').addEventListener('click', fitAll);
 $('#btn-present').addEventListener('click', goPresent);
 $('#btn-zoom-in').addEventListener('click', () => zoomStep(0.8));
 $('#btn-zoom-out').addEventListener('click', () => zoomStep(1.25));
-$('#btn-panel').addEventListener('click', () => $('#play').classList.toggle('panel-open'));
+$('#btn-panel').addEventListener('click', () => $('#side').scrollIntoView({ behavior: 'smooth' }));
 
 function hidePromotion() { $('#promotion').classList.add('hidden'); }
 
@@ -1238,13 +1238,17 @@ async function startAnalysis() {
   await engine(true);
 }
 
+/** The id of the analysis board open in the page, or null (for scripts). */
+window.__chess5dAnalysis = () => app.analysis?.id ?? null;
+
 function endAnalysis() {
   const a = app.analysis;
   if (!a) return;
   app.analysis = null;
   app.pv = null;
-  if (a.ws) { a.ws.onmessage = null; a.ws.close(); }
-  fetch(`/api/analysis/${a.id}`, { method: 'DELETE' }).catch(() => {});
+  // Deleted first, then the socket closed (the server also forgets a board whose page left).
+  if (a.ws) a.ws.onmessage = null;
+  fetch(`/api/analysis/${a.id}`, { method: 'DELETE' }).catch(() => {}).finally(() => a.ws && a.ws.close());
   $('#analysis').classList.add('hidden');
 }
 
