@@ -36,7 +36,7 @@ test('Analyse: eval and best line within 3 s, preview, scratch moves, export, st
   assert.doesNotMatch(await page.locator('#status').textContent(), /depth|score|nodes|info/);
   // A click on the first action of the line previews it as an arrow on the board.
   await page.locator('#pv .pv-act').first().click();
-  await page.locator('#world .arrow.pv').first().waitFor();
+  await page.locator('#world .arrow.pv').first().waitFor({ state: 'attached' });
   await page.screenshot({ path: join(SHOTS, '30-analysis.png') });
 
   // A move tried on the analysis board: the game does not change.

@@ -684,6 +684,13 @@ function drawBoards() {
 }
 
 /** Applies the view box and redraws the boards at the next animation frame (once per frame). */
+/** Applies the view box now (inside an animation frame: what is shown is what clicks hit). */
+function applyViewBox() {
+  const v = app.vb;
+  $('#view').setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
+  drawBoards();
+}
+
 function setViewBox() {
   if (draw.scheduled) return;
   draw.scheduled = true;
@@ -725,29 +732,48 @@ function boxAt(cx, cy, px) {
 
 function fitView() { return app.bounds ? boxAround(app.bounds, 0.02) : app.vb; }
 
-/** The default view of a position: the present column (and the column before it) with every
- * active timeline, if their squares can be at least MIN_PX; otherwise the present around the
- * active timeline nearest to timeline 0, at MIN_PX. */
+/** The default view of a position: all of it if it is small enough to be readable whole; else
+ * the boards to play (the present column up to the latest board of every active timeline, with
+ * up to two columns before the present for context) if their
+ * squares can be at least MIN_PX; otherwise the boards to play around the active timeline
+ * nearest to timeline 0, at MIN_PX. */
 function presentView(s = app.shown) {
   const L = app.layout;
   if (!s || !L) return app.vb;
   const { w: vw, h: vh } = viewSize();
   const t = presentOf(s).t;
-  const active = s.timelines.filter((tl) => tl.active).map((tl) => tl.l);
-  if (!active.length) active.push(0);
-  const rows = active.map((l) => L.row(l));
+  const tls = s.timelines.filter((tl) => tl.active);
+  if (!tls.length) tls.push(...s.timelines);
+  const rows = tls.map((tl) => L.row(tl.l));
   const top = Math.min(...rows) - L.gy * 0.7, bottom = Math.max(...rows) + L.h + L.gy * 0.5;
-  const cols = Math.min(3, t - L.minT + 1);
-  const right = L.left + L.col(t) + L.w + L.gx * 0.8;
-  const left = right - cols * (L.w + L.gx) - L.gx * 0.3;
-  const fit = Math.min(vw / (right - left), vh / (bottom - top)) * SQ;
-  const px = Math.min(MAX_PX, fit);
-  if (px >= MIN_PX) return boxAt(Math.max(left + (right - left) / 2, right - (vw / (px / SQ)) / 2), top + (bottom - top) / 2, px);
-  // Too many timelines for one readable column: the active timeline nearest timeline 0.
-  const l0 = active.reduce((a, l) => (Math.abs(l) < Math.abs(a) ? l : a), active[0]);
-  const cy = L.row(l0) + L.h / 2;
-  const v = boxAt(0, cy, MIN_PX);
-  const cx = right - v.w / 2;
+  const last = Math.max(t, ...tls.map((tl) => tl.end));
+  const right = L.left + L.col(last) + L.w + L.gx * 0.8;
+  const xAt = (tt) => L.left + L.col(tt) - L.gx * 0.6;
+  const fitPx = (left) => Math.min(vw / (right - left), vh / (bottom - top)) * SQ;
+  // A small multiverse is shown whole when it is readable that way.
+  const all = fitView();
+  const allPx = (SQ * vw) / all.w;
+  if (allPx >= MIN_PX + 4 && t - L.minT <= 6) return allPx <= MAX_PX ? all : boxAt(all.x + all.w / 2, all.y + all.h / 2, MAX_PX);
+  for (let first = Math.max(L.minT, t - 2); first <= t; first++) {
+    const left = xAt(first), px = Math.min(MAX_PX, fitPx(left));
+    if (px >= MIN_PX) {
+      // Boards to the right of the view's centre when there is room: the past is to the left.
+      const w = vw / (px / SQ);
+      return boxAt(Math.max((left + right) / 2, right - w / 2), (top + bottom) / 2, px);
+    }
+  }
+  // Too many timelines for one readable view: the active timeline nearest timeline 0.
+  // Whole rows: as many as fit, around that timeline.
+  const near = tls.reduce((a, tl) => (Math.abs(tl.l) < Math.abs(a.l) ? tl : a), tls[0]);
+  const sorted = [...new Set(rows)].sort((a, b) => a - b);
+  const worldH = vh / (MIN_PX / SQ), k = Math.max(1, Math.floor((worldH - L.gy) / (L.h + L.gy)));
+  const at = sorted.indexOf(L.row(near.l));
+  let i0 = Math.max(0, Math.min(at - Math.floor((k - 1) / 2), sorted.length - k));
+  let i1 = Math.min(sorted.length - 1, i0 + k - 1);
+  while (i1 > i0 && sorted[i1] + L.h - sorted[i0] > worldH - L.gy) { if (i1 > at) i1--; else i0++; }
+  const v = boxAt(0, (sorted[i0] + sorted[i1] + L.h) / 2, MIN_PX);
+  const left = xAt(t);
+  const cx = right - left <= v.w ? Math.max((left + right) / 2, right - v.w / 2) : L.left + L.col(Math.max(t, near.end)) + L.w / 2;
   return { ...v, x: cx - v.w / 2 };
 }
 
@@ -787,9 +813,9 @@ function moveTo(target, animate = true) {
     const w = from.w * (target.w / from.w) ** e, h = from.h * (target.h / from.h) ** e;
     const cx = from.x + from.w / 2 + (target.x + target.w / 2 - from.x - from.w / 2) * e;
     const cy = from.y + from.h / 2 + (target.y + target.h / 2 - from.y - from.h / 2) * e;
-    app.vb = { x: cx - w / 2, y: cy - h / 2, w, h };
-    setViewBox();
-    if (k < 1) app.anim = requestAnimationFrame(step); else { app.vb = target; view.dataset.camera = 'still'; setViewBox(); }
+    app.vb = k < 1 ? { x: cx - w / 2, y: cy - h / 2, w, h } : target;
+    applyViewBox();
+    if (k < 1) app.anim = requestAnimationFrame(step); else view.dataset.camera = 'still';
   };
   app.anim = requestAnimationFrame(step);
 }
