@@ -53,6 +53,8 @@ test('a move by dragging a piece; dragging empty space pans', async () => {
   await page.waitForFunction((v) => document.querySelector('#view').getAttribute('viewBox') !== v, vb0);
   assert.equal((await state(g.id)).pending.length, 0);
   await page.getByRole('button', { name: 'Fit all', exact: true }).click();
+  // (the camera moves there in an animation)
+  await page.waitForFunction(() => document.querySelector('#view').dataset.camera === 'still');
   // Drag the e2 pawn to e4.
   await Promise.all([
     page.waitForResponse((r) => r.url().endsWith('/move') && r.request().method() === 'POST'),

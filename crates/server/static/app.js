@@ -763,8 +763,11 @@ function presentView(s = app.shown) {
     }
   }
   // Too many timelines for one readable view: the active timeline nearest timeline 0.
-  // Whole rows: as many as fit, around that timeline.
-  const near = tls.reduce((a, tl) => (Math.abs(tl.l) < Math.abs(a.l) ? tl : a), tls[0]);
+  // Whole rows: as many as fit, around that timeline; across, its board to play (or its board at
+  // the present).
+  const toPlay = s.boards.filter((b) => b.mandatory || b.playable);
+  const pick = toPlay.length ? toPlay.reduce((a, b) => (Math.abs(b.l) < Math.abs(a.l) ? b : a), toPlay[0]) : null;
+  const near = pick ? tls.find((tl) => tl.l === pick.l) || tls[0] : tls.reduce((a, tl) => (Math.abs(tl.l) < Math.abs(a.l) ? tl : a), tls[0]);
   const sorted = [...new Set(rows)].sort((a, b) => a - b);
   const worldH = vh / (MIN_PX / SQ), k = Math.max(1, Math.floor((worldH - L.gy) / (L.h + L.gy)));
   const at = sorted.indexOf(L.row(near.l));
@@ -773,7 +776,8 @@ function presentView(s = app.shown) {
   while (i1 > i0 && sorted[i1] + L.h - sorted[i0] > worldH - L.gy) { if (i1 > at) i1--; else i0++; }
   const v = boxAt(0, (sorted[i0] + sorted[i1] + L.h) / 2, MIN_PX);
   const left = xAt(t);
-  const cx = right - left <= v.w ? Math.max((left + right) / 2, right - v.w / 2) : L.left + L.col(Math.max(t, near.end)) + L.w / 2;
+  const focusT = pick ? pick.t : Math.min(Math.max(t, near.start), near.end);
+  const cx = right - left <= v.w ? Math.max((left + right) / 2, right - v.w / 2) : Math.min(L.left + L.col(focusT) + L.w + L.gx * 0.8, L.left + L.col(focusT) - L.gx + v.w) - v.w / 2;
   return { ...v, x: cx - v.w / 2 };
 }
 
@@ -959,7 +963,7 @@ function renderSide() {
   ep.classList.toggle('hidden', !(s.engine_error && !s.result));
   ep.querySelector('span').textContent = s.engine_error ? `${s.engine_error} ` : '';
   const go = $('#gameover');
-  if (s.result) {
+  if (s.result && !app.analysis) {
     let text;
     if (s.puzzle && s.puzzle.status === 'failed') text = `Puzzle failed: no mate within ${s.puzzle.mate_in} action${s.puzzle.mate_in > 1 ? 's' : ''}.`;
     else {

@@ -768,7 +768,12 @@ mod made {
         tokio::time::sleep(Duration::from_millis(200)).await;
         assert_eq!(analysis(&s.app, aid).await["engine"]["nodes"], nodes);
         // Moves tried there do not touch the game; they export as a variation.
-        let (status, v) = post(&s.app, &format!("/api/analysis/{aid}/move"), json!({ "move": "(0T1)e2(0T1)e4" })).await;
+        let (status, v) = post(
+            &s.app,
+            &format!("/api/analysis/{aid}/move"),
+            json!({ "move": "(0T1)e2(0T1)e4" }),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK, "{v}");
         let (status, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/submit"), None).await;
         assert_eq!(status, StatusCode::OK, "{v}");
@@ -778,14 +783,38 @@ mod made {
         let (_, text) = call(&s.app, "GET", &format!("/api/analysis/{aid}/pgn"), None).await;
         assert!(text.as_str().unwrap().contains("(1. e4)"), "{text}");
         // Errors, then the board is gone after DELETE.
-        assert_error(&post(&s.app, "/api/analysis", json!({ "game": id, "at": 5 })).await, StatusCode::BAD_REQUEST, "has 0 actions");
-        assert_error(&post(&s.app, "/api/analysis", json!({})).await, StatusCode::BAD_REQUEST, "give 'game'");
-        assert_error(&post(&s.app, "/api/analysis", json!({ "import": "1. Qh9" })).await, StatusCode::BAD_REQUEST, "cannot import");
-        assert_error(&post(&s.app, "/api/analysis", json!({ "game": 999 })).await, StatusCode::NOT_FOUND, "no game");
+        assert_error(
+            &post(&s.app, "/api/analysis", json!({ "game": id, "at": 5 })).await,
+            StatusCode::BAD_REQUEST,
+            "has 0 actions",
+        );
+        assert_error(
+            &post(&s.app, "/api/analysis", json!({})).await,
+            StatusCode::BAD_REQUEST,
+            "give 'game'",
+        );
+        assert_error(
+            &post(&s.app, "/api/analysis", json!({ "import": "1. Qh9" })).await,
+            StatusCode::BAD_REQUEST,
+            "cannot import",
+        );
+        assert_error(
+            &post(&s.app, "/api/analysis", json!({ "game": 999 })).await,
+            StatusCode::NOT_FOUND,
+            "no game",
+        );
         let (status, _) = call(&s.app, "DELETE", &format!("/api/analysis/{aid}"), None).await;
         assert_eq!(status, StatusCode::OK);
-        assert_error(&call(&s.app, "GET", &format!("/api/analysis/{aid}"), None).await, StatusCode::NOT_FOUND, "no analysis board");
-        assert_error(&call(&s.app, "POST", "/api/analysis/x/start", None).await, StatusCode::NOT_FOUND, "no analysis board 'x'");
+        assert_error(
+            &call(&s.app, "GET", &format!("/api/analysis/{aid}"), None).await,
+            StatusCode::NOT_FOUND,
+            "no analysis board",
+        );
+        assert_error(
+            &call(&s.app, "POST", "/api/analysis/x/start", None).await,
+            StatusCode::NOT_FOUND,
+            "no analysis board 'x'",
+        );
     }
 
     const MATE_IN_ONE: &str = "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/4K/5/R4:0:1:w]\n";
@@ -794,11 +823,24 @@ mod made {
     async fn puzzles_are_proven_before_saving_then_played_exported_and_imported() {
         let s = server();
         let make = |body: Value| post(&s.app, "/api/user-puzzles", body);
-        assert_error(&make(json!({ "import": MATE_LINE, "mate_in": 1 })).await, StatusCode::BAD_REQUEST, "has no forced mate in 1");
-        assert_error(&make(json!({ "import": MATE_IN_ONE, "mate_in": 0 })).await, StatusCode::BAD_REQUEST, "mate in 1 to 3");
-        assert_error(&make(json!({ "import": MATE_IN_ONE })).await, StatusCode::BAD_REQUEST, "give the goal");
         assert_error(
-            &make(json!({ "import": "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K3R:0:1:w]\n", "mate_in": 1 })).await,
+            &make(json!({ "import": MATE_LINE, "mate_in": 1 })).await,
+            StatusCode::BAD_REQUEST,
+            "has no forced mate in 1",
+        );
+        assert_error(
+            &make(json!({ "import": MATE_IN_ONE, "mate_in": 0 })).await,
+            StatusCode::BAD_REQUEST,
+            "mate in 1 to 3",
+        );
+        assert_error(
+            &make(json!({ "import": MATE_IN_ONE })).await,
+            StatusCode::BAD_REQUEST,
+            "give the goal",
+        );
+        assert_error(
+            &make(json!({ "import": "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K3R:0:1:w]\n", "mate_in": 1 }))
+                .await,
             StatusCode::BAD_REQUEST,
             "side not to move is in check",
         );
@@ -806,11 +848,20 @@ mod made {
         assert_eq!(status, StatusCode::CREATED, "{v}");
         assert_eq!(v["id"], "user-1");
         let text = v["pgn"].as_str().unwrap().to_string();
-        for part in ["[Puzzle \"mate-in-1\"]", "[Goal \"White mates in 1\"]", "[Event \"Rook mate\"]", "(1. Ra5"] {
+        for part in [
+            "[Puzzle \"mate-in-1\"]",
+            "[Goal \"White mates in 1\"]",
+            "[Event \"Rook mate\"]",
+            "(1. Ra5",
+        ] {
             assert!(text.contains(part), "{part} in {text}");
         }
         let (_, list) = call(&s.app, "GET", "/api/puzzles", None).await;
-        assert!(list["puzzles"].as_array().unwrap().iter().any(|p| p["id"] == "user-1" && p["mate_in"] == 1));
+        assert!(list["puzzles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["id"] == "user-1" && p["mate_in"] == 1));
         // Played and solved like the built-in ones.
         let (status, v) = call(&s.app, "POST", "/api/puzzles/user-1", None).await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
@@ -822,19 +873,42 @@ mod made {
         assert_eq!(exported.as_str().unwrap(), text);
         let (status, v) = make(json!({ "import": text })).await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
-        assert_eq!((v["id"].as_str(), v["mate_in"].as_u64(), v["name"].as_str()), (Some("user-2"), Some(1), Some("Rook mate")));
+        assert_eq!(
+            (v["id"].as_str(), v["mate_in"].as_u64(), v["name"].as_str()),
+            (Some("user-2"), Some(1), Some("Rook mate"))
+        );
         // From a game's position after some actions.
         let g = new_game(&s.app, json!({ "import": MATE_IN_ONE })).await;
         let (status, v) = make(json!({ "game": g, "at": 0, "mate_in": 1 })).await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
         // Fool's mate position: the proof finds a defence for White, so the goal is refused.
-        let g = new_game(&s.app, json!({ "import": "[Board \"Standard\"]\n\n1. f3 / e5\n2. g4\n" })).await;
-        assert_error(&make(json!({ "game": g, "mate_in": 1 })).await, StatusCode::BAD_REQUEST, "Black (to move) has no forced mate in 1");
-        assert_error(&make(json!({ "game": g, "at": 9, "mate_in": 1 })).await, StatusCode::BAD_REQUEST, "has 3 actions");
+        let g = new_game(
+            &s.app,
+            json!({ "import": "[Board \"Standard\"]\n\n1. f3 / e5\n2. g4\n" }),
+        )
+        .await;
+        assert_error(
+            &make(json!({ "game": g, "mate_in": 1 })).await,
+            StatusCode::BAD_REQUEST,
+            "Black (to move) has no forced mate in 1",
+        );
+        assert_error(
+            &make(json!({ "game": g, "at": 9, "mate_in": 1 })).await,
+            StatusCode::BAD_REQUEST,
+            "has 3 actions",
+        );
         let (_, builtin) = call(&s.app, "GET", "/api/puzzles/rook-tactics-1/pgn", None).await;
         assert!(builtin.as_str().unwrap().contains("[Board"));
-        assert_error(&call(&s.app, "GET", "/api/puzzles/user-99/pgn", None).await, StatusCode::NOT_FOUND, "no puzzle");
-        assert_error(&call(&s.app, "POST", "/api/puzzles/user-99", None).await, StatusCode::NOT_FOUND, "no puzzle");
+        assert_error(
+            &call(&s.app, "GET", "/api/puzzles/user-99/pgn", None).await,
+            StatusCode::NOT_FOUND,
+            "no puzzle",
+        );
+        assert_error(
+            &call(&s.app, "POST", "/api/puzzles/user-99", None).await,
+            StatusCode::NOT_FOUND,
+            "no puzzle",
+        );
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -844,7 +918,13 @@ mod made {
         let id = new_game(&s.app, json!({ "import": record })).await;
         let (_, v) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
         let pgn = v["pgn"].as_str().unwrap();
-        for h in ["[White \"Ann\"]", "[Black \"Bob\"]", "[Date \"2020.08.21\"]", "[Event \"Club night\"]", "[Site \"Home\"]"] {
+        for h in [
+            "[White \"Ann\"]",
+            "[Black \"Bob\"]",
+            "[Date \"2020.08.21\"]",
+            "[Event \"Club night\"]",
+            "[Site \"Home\"]",
+        ] {
             assert!(pgn.contains(h), "{h} in {pgn}");
         }
         assert_eq!(pgn.matches("[Date").count(), 1, "{pgn}");
