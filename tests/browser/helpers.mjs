@@ -102,6 +102,14 @@ export async function submit(page) {
   ]);
 }
 
+/** Creates a game through the API (POST /api/games) and returns its state (status 201 checked). */
+export async function createGame(BASE, body) {
+  const res = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const g = await res.json();
+  if (res.status !== 201) throw new Error(`POST /api/games: ${res.status} ${JSON.stringify(g)}`);
+  return g;
+}
+
 /** The id of the game open in the page. */
 export function gameId(page) {
   const m = page.url().match(/#\/game\/(\d+)/);

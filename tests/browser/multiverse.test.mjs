@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSession, closeSession, board, square, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, createGame, board, square, SHOTS } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let session, page, errors, BASE;
@@ -19,12 +19,7 @@ before(async () => {
 
 after(() => closeSession(session));
 
-async function create(body) {
-  const res = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  const g = await res.json();
-  assert.equal(res.status, 201, JSON.stringify(g));
-  return g;
-}
+const create = (body) => createGame(BASE, body);
 
 const state = (id) => fetch(`${BASE}/api/games/${id}`).then((r) => r.json());
 

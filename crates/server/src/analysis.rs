@@ -472,6 +472,27 @@ struct CreateReq {
     import: Option<String>,
 }
 
+/// Game `id` after its first `at` actions (all if `None`), and the whole game's 5DPGN.
+pub fn game_until(st: &AppState, id: i64, at: Option<usize>) -> Result<(LoadedGame, String), ServerError> {
+    let (game, pgn) = st.game_snapshot(id)?;
+    let n = game.actions().len();
+    let at = at.unwrap_or(n);
+    if at > n {
+        return Err(ServerError::BadRequest(format!(
+            "'at' is {at} but game {id} has {n} actions"
+        )));
+    }
+    let mut loaded = LoadedGame::new(chess5d_notation::Format::Pgn, game.start().clone());
+    let replay = |e: String| ServerError::Internal(format!("replaying game {id}: {e}"));
+    for a in &game.actions()[..at] {
+        for m in &a.moves {
+            loaded.game.make_move(m).map_err(|e| replay(e.to_string()))?;
+        }
+        loaded.game.submit().map_err(|e| replay(e.to_string()))?;
+    }
+    Ok((loaded, pgn))
+}
+
 fn parse_board_id(s: &str) -> Result<u64, ServerError> {
     s.parse()
         .map_err(|_| ServerError::NotFound(format!("no analysis board '{s}'")))
@@ -500,27 +521,7 @@ async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) 
                 (loaded, pgn, None)
             }
             (Some(id), None) => {
-                let (game, pgn) = st.game_snapshot(id)?;
-                let n = game.actions().len();
-                let at = req.at.unwrap_or(n);
-                if at > n {
-                    return Err(ServerError::BadRequest(format!(
-                        "'at' is {at} but game {id} has {n} actions"
-                    )));
-                }
-                let mut loaded = LoadedGame::new(chess5d_notation::Format::Pgn, game.start().clone());
-                for a in &game.actions()[..at] {
-                    for m in &a.moves {
-                        loaded
-                            .game
-                            .make_move(m)
-                            .map_err(|e| ServerError::Internal(format!("replaying game {id}: {e}")))?;
-                    }
-                    loaded
-                        .game
-                        .submit()
-                        .map_err(|e| ServerError::Internal(format!("replaying game {id}: {e}")))?;
-                }
+                let (loaded, pgn) = game_until(&st, id, req.at)?;
                 let mut truncated = loaded.clone();
                 truncated.headers = chess5d_notation::load(&pgn).map(|l| l.headers).unwrap_or_default();
                 truncated.headers.retain(|(k, _)| !k.eq_ignore_ascii_case("Result"));
@@ -656,21 +657,27 @@ async fn submit(State(st): State<AppState>, Path(id): Path<String>) -> Result<Re
 }
 
 async fn start(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
-    let board = st.analyses().get(parse_board_id(&id)?)?;
     let engines = st.engines().to_vec();
-    let v = blocking(move || {
-        board.start(&engines)?;
-        let v = lock(&board.info).json();
-        Ok(v)
-    })
-    .await?;
-    Ok(Json(v).into_response())
+    engine_switch(st, id, move |b| b.start(&engines)).await
 }
 
 async fn stop(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+    engine_switch(st, id, |b| {
+        b.stop();
+        Ok(())
+    })
+    .await
+}
+
+/// Starts or stops a board's engine; answers with its `engine` object.
+async fn engine_switch(
+    st: AppState,
+    id: String,
+    f: impl FnOnce(&Arc<Board>) -> Result<(), ServerError> + Send + 'static,
+) -> Result<Response, ServerError> {
     let board = st.analyses().get(parse_board_id(&id)?)?;
     let v = blocking(move || {
-        board.stop();
+        f(&board)?;
         let v = lock(&board.info).json();
         Ok(v)
     })

@@ -182,22 +182,8 @@ async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) 
                 (loaded.game.position().clone(), goal, name)
             }
             (None, Some(id)) => {
-                let (game, _) = st2.game_snapshot(id)?;
-                let n = game.actions().len();
-                let at = req.at.unwrap_or(n);
-                if at > n {
-                    return Err(ServerError::BadRequest(format!(
-                        "'at' is {at} but game {id} has {n} actions"
-                    )));
-                }
-                let mut pos = game.start().clone();
-                for a in &game.actions()[..at] {
-                    for m in &a.moves {
-                        pos.play_unchecked(m);
-                    }
-                    pos.submit_unchecked();
-                }
-                (pos, None, None)
+                let (loaded, _) = crate::analysis::game_until(&st2, id, req.at)?;
+                (loaded.game.position().clone(), None, None)
             }
         };
         if pos.action_moves().next().is_some() {
