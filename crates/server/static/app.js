@@ -807,7 +807,9 @@ function moveTo(target, animate = true) {
   cancelAnimationFrame(app.anim || 0);
   const from = { ...app.vb };
   const view = $('#view');
-  if (!animate || matchMedia('(prefers-reduced-motion: reduce)').matches) {
+  // A small change (a refit after a board was added) is applied at once: nothing to follow.
+  const small = Math.abs(target.w / from.w - 1) < 0.06 && Math.hypot(target.x + target.w / 2 - from.x - from.w / 2, target.y + target.h / 2 - from.y - from.h / 2) < from.w * 0.04;
+  if (!animate || small || matchMedia('(prefers-reduced-motion: reduce)').matches) {
     app.vb = target; view.dataset.camera = 'still'; setViewBox(); return;
   }
   const t0 = performance.now(), dur = 280;
