@@ -11,14 +11,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const SHOTS = join(here, 'screenshots');
 mkdirSync(SHOTS, { recursive: true });
 
-/** Launches Chromium (CHROMIUM_PATH, default /usr/bin/chromium) with a fresh profile. */
-export async function launch() {
+/** Launches Chromium (CHROMIUM_PATH, default /usr/bin/chromium) with a fresh profile; `options`
+ * override the context's (e.g. a phone: viewport, hasTouch, isMobile). */
+export async function launch(options = {}) {
   const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'pw-')), {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1280, height: 800 },
+    ...options,
   });
   const page = ctx.pages()[0] ?? await ctx.newPage();
   if (process.env.STATIC_DIR) {
@@ -98,6 +100,14 @@ export async function submit(page) {
     page.waitForResponse((r) => r.url().endsWith('/submit')),
     page.getByRole('button', { name: 'Submit', exact: true }).click(),
   ]);
+}
+
+/** Creates a game through the API (POST /api/games) and returns its state (status 201 checked). */
+export async function createGame(BASE, body) {
+  const res = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const g = await res.json();
+  if (res.status !== 201) throw new Error(`POST /api/games: ${res.status} ${JSON.stringify(g)}`);
+  return g;
 }
 
 /** The id of the game open in the page. */

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSession, closeSession, board, square, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, createGame, board, square, SHOTS } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let session, page, errors, BASE;
@@ -19,12 +19,7 @@ before(async () => {
 
 after(() => closeSession(session));
 
-async function create(body) {
-  const res = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  const g = await res.json();
-  assert.equal(res.status, 201, JSON.stringify(g));
-  return g;
-}
+const create = (body) => createGame(BASE, body);
 
 const state = (id) => fetch(`${BASE}/api/games/${id}`).then((r) => r.json());
 
@@ -53,6 +48,8 @@ test('a move by dragging a piece; dragging empty space pans', async () => {
   await page.waitForFunction((v) => document.querySelector('#view').getAttribute('viewBox') !== v, vb0);
   assert.equal((await state(g.id)).pending.length, 0);
   await page.getByRole('button', { name: 'Fit all', exact: true }).click();
+  // (the camera moves there in an animation)
+  await page.waitForFunction(() => document.querySelector('#view').dataset.camera === 'still');
   // Drag the e2 pawn to e4.
   await Promise.all([
     page.waitForResponse((r) => r.url().endsWith('/move') && r.request().method() === 'POST'),
@@ -92,7 +89,9 @@ test('80 timelines and 268 boards: hooks, destinations on every board, drag, pan
   const t0 = Date.now();
   await page.goto(`${BASE}/#/game/${g.id}`);
   await page.locator('#world .board').first().waitFor();
-  // Fit all: every board is drawn (at a low level of detail), each with its hooks.
+  // It opens at the present with readable boards; Fit all: every board is drawn (at a low level
+  // of detail), each with its hooks.
+  await page.getByRole('button', { name: 'Fit all', exact: true }).click();
   await page.waitForFunction((n) => document.querySelectorAll('#world .board').length === n, g.boards.length);
   console.log(`# opened ${g.boards.length} boards in ${Date.now() - t0} ms`);
   const hooks = await page.evaluate(() => [...document.querySelectorAll('#world .board')].every((b) =>

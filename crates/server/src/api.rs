@@ -49,7 +49,7 @@ impl IntoResponse for ServerError {
 }
 
 /// A JSON body, with every rejection turned into a JSON error.
-struct JsonBody<T>(T);
+pub(crate) struct JsonBody<T>(pub(crate) T);
 
 #[async_trait]
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
@@ -84,7 +84,7 @@ struct Slot {
     tx: broadcast::Sender<()>,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -95,6 +95,7 @@ struct Inner {
     sessions: Mutex<HashMap<i64, Arc<Slot>>>,
     stopping: AtomicBool,
     stop_tx: broadcast::Sender<()>,
+    analyses: crate::analysis::Analyses,
 }
 
 /// The server's shared state: configuration, database and the games in memory.
@@ -115,6 +116,7 @@ impl AppState {
                 sessions: Mutex::new(HashMap::new()),
                 stopping: AtomicBool::new(false),
                 stop_tx,
+                analyses: Default::default(),
             }),
         })
     }
@@ -138,7 +140,35 @@ impl AppState {
                 }
             }
         }
+        self.inner.analyses.shutdown();
         self.inner.db.close();
+    }
+
+    // For the analysis and puzzle-maker modules.
+
+    pub(crate) fn analyses(&self) -> &crate::analysis::Analyses {
+        &self.inner.analyses
+    }
+
+    pub(crate) fn engines(&self) -> &[crate::EngineConfig] {
+        &self.inner.config.engines
+    }
+
+    pub(crate) fn db(&self) -> &Db {
+        &self.inner.db
+    }
+
+    pub(crate) fn stop_signal(&self) -> broadcast::Receiver<()> {
+        self.inner.stop_tx.subscribe()
+    }
+
+    /// A copy of a game's rules state (submitted actions only) and its 5DPGN.
+    pub(crate) fn game_snapshot(&self, id: i64) -> Result<(chess5d_rules::Game, String), ServerError> {
+        let slot = self.slot(id)?;
+        let s = lock(&slot.session);
+        let mut game = s.game.clone();
+        while game.undo_move().is_some() {}
+        Ok((game, s.pgn()))
     }
 
     fn stopping(&self) -> bool {
@@ -375,7 +405,7 @@ impl AppState {
     }
 }
 
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ServerError> + Send + 'static,
 ) -> Result<T, ServerError> {
     tokio::task::spawn_blocking(f)
@@ -438,6 +468,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/:id/ws", get(ws))
         .route("/api/puzzles", get(list_puzzles))
         .route("/api/puzzles/:id", post(start_puzzle))
+        .merge(crate::analysis::routes())
+        .merge(crate::puzzle_maker::routes())
         .fallback(|| async { ServerError::NotFound("no such page or API endpoint".into()) })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
@@ -779,11 +811,12 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
 }
 
 async fn list_puzzles(State(st): State<AppState>) -> ApiResult {
-    let statuses: HashMap<String, String> = blocking(move || st.inner.db.puzzle_statuses())
-        .await?
-        .into_iter()
-        .collect();
-    let list: Vec<Value> = PUZZLES
+    let (statuses, made) =
+        blocking(move || Ok((st.inner.db.puzzle_statuses()?, crate::puzzle_maker::list(&st)?))).await?;
+    let statuses: HashMap<String, String> = statuses.into_iter().collect();
+    let status = |id: &str| statuses.get(id).cloned().unwrap_or_else(|| "unsolved".into());
+    let made = crate::puzzle_maker::list_json(made, status);
+    let mut list: Vec<Value> = PUZZLES
         .iter()
         .map(|p| {
             let loaded = p.load().ok();
@@ -791,24 +824,31 @@ async fn list_puzzles(State(st): State<AppState>) -> ApiResult {
                 "id": p.id, "name": p.name,
                 "mate_in": loaded.as_ref().map(|l| p.mate_in(l)),
                 "to_move": loaded.as_ref().map(|l| color_name(l.game.to_move())),
-                "status": statuses.get(p.id).cloned().unwrap_or_else(|| "unsolved".into()),
+                "status": status(p.id),
             })
         })
         .collect();
+    list.extend(made);
     Ok(Json(json!({ "puzzles": list })).into_response())
 }
 
 async fn start_puzzle(State(st): State<AppState>, Path(pid): Path<String>) -> ApiResult {
-    let puzzle = Puzzle::by_id(&pid).ok_or_else(|| ServerError::NotFound(format!("no puzzle '{pid}'")))?;
     let engines = st.inner.config.engines.clone();
     let view = blocking(move || {
-        let loaded = puzzle.load().map_err(ServerError::Internal)?;
+        // A built-in puzzle or one made by a player (puzzle_maker): id, name and record.
+        let (id, name, text) = match Puzzle::by_id(&pid) {
+            Some(p) => (p.id.to_string(), p.name.to_string(), p.text.to_string()),
+            None => crate::puzzle_maker::find(&st, &pid)?
+                .map(|p| (p.id, p.name, p.text))
+                .ok_or_else(|| ServerError::NotFound(format!("no puzzle '{pid}'")))?,
+        };
+        let loaded = chess5d_notation::load(&text).map_err(|e| ServerError::Internal(format!("puzzle {id}: {e}")))?;
         let solver = loaded.game.to_move();
         let run = PuzzleRun {
-            id: puzzle.id.to_string(),
-            name: puzzle.name.to_string(),
+            id,
+            name: name.clone(),
             setup_actions: loaded.game.actions().len(),
-            mate_in: puzzle.mate_in(&loaded),
+            mate_in: Puzzle::mate_in_of(&loaded),
             solver: color_name(solver).to_string(),
             status: "playing".into(),
         };
@@ -824,9 +864,7 @@ async fn start_puzzle(State(st): State<AppState>, Path(pid): Path<String>) -> Ap
             [engine, human]
         };
         let mut session = Session::new(loaded, players, None, Some(run));
-        session
-            .headers
-            .push(("Event".into(), format!("Puzzle: {}", puzzle.name)));
+        session.headers.push(("Event".into(), format!("Puzzle: {name}")));
         let slot = st.insert(session)?;
         let v = lock(&slot.session).view(None);
         Ok(v)

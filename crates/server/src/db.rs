@@ -96,7 +96,7 @@ impl Db {
         })
     }
 
-    fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, ServerError> {
+    pub(crate) fn with<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, ServerError> {
         let guard = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         let conn = guard
             .as_ref()

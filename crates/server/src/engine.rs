@@ -56,22 +56,24 @@ impl Runner {
                     .map(|b| (b, info))
                     .ok_or_else(|| ServerError::Internal("the engine found no legal action".into()))
             }
-            Runner::Process(p) => {
-                let start = match chess5d_notation::start::variant_of(game.start()) {
-                    Some(v) => StartPos::Variant(v.name.to_string()),
-                    None => StartPos::Fen(game.start().to_setup()),
-                };
-                let state = GameState {
-                    start,
-                    actions: game.actions().iter().map(|a| a.moves.clone()).collect(),
-                };
-                match p.go(&state, pos, limits, timeout) {
-                    Ok(EngineAnswer::Action(moves)) => Ok((moves, p.last_info.clone().unwrap_or_default())),
-                    Ok(EngineAnswer::NoMove) => Err(ServerError::Internal("the engine answered nobestmove".into())),
-                    Err(e) => Err(ServerError::Internal(format!("engine error: {e}"))),
-                }
-            }
+            Runner::Process(p) => match p.go(&game_state(game), pos, limits, timeout) {
+                Ok(EngineAnswer::Action(moves)) => Ok((moves, p.last_info.clone().unwrap_or_default())),
+                Ok(EngineAnswer::NoMove) => Err(ServerError::Internal("the engine answered nobestmove".into())),
+                Err(e) => Err(ServerError::Internal(format!("engine error: {e}"))),
+            },
         }
+    }
+}
+
+/// A game as 5DUCI's `position` command gives it: the variant (or 5DFEN) and the actions.
+pub fn game_state(game: &Game) -> GameState {
+    let start = match chess5d_notation::start::variant_of(game.start()) {
+        Some(v) => StartPos::Variant(v.name.to_string()),
+        None => StartPos::Fen(game.start().to_setup()),
+    };
+    GameState {
+        start,
+        actions: game.actions().iter().map(|a| a.moves.clone()).collect(),
     }
 }
 

@@ -20,9 +20,11 @@
 //! ```
 #![deny(missing_docs)]
 
+mod analysis;
 mod api;
 mod db;
 mod engine;
+mod puzzle_maker;
 mod puzzles;
 mod session;
 

@@ -151,7 +151,7 @@ fn coord_json(pos: &Position, c: Coord) -> Value {
     })
 }
 
-fn move_json(pos: &Position, m: &Move) -> Value {
+pub(crate) fn move_json(pos: &Position, m: &Move) -> Value {
     json!({
         "from": coord_json(pos, m.from),
         "to": coord_json(pos, m.to),
@@ -176,15 +176,25 @@ pub fn variant_name(start: &Position) -> String {
 impl Session {
     /// A new game from a loaded record (its actions are kept).
     pub fn new(loaded: LoadedGame, players: [Player; 2], clock: Option<Clock>, puzzle: Option<PuzzleRun>) -> Session {
-        let keep = ["Event", "Site", "Round", "Puzzle", "Mode"];
+        // An imported record keeps its headers (Event, Date, Site...); White and Black name
+        // the human players, the result and termination are the game's own.
+        let written = ["White", "Black", "Result", "Termination"];
         let mut headers: Vec<(String, String)> = loaded
             .headers
             .iter()
-            .filter(|(k, _)| keep.iter().any(|h| h.eq_ignore_ascii_case(k)))
+            .filter(|(k, _)| !written.iter().any(|h| h.eq_ignore_ascii_case(k)))
             .cloned()
             .collect();
+        let mut players = players;
+        for (p, side) in players.iter_mut().zip(["White", "Black"]) {
+            if let (Player::Human { name: name @ None }, Some(n)) = (&mut *p, loaded.header(side)) {
+                *name = Some(n.chars().take(60).collect());
+            }
+        }
         let created = db::now();
-        headers.push(("Date".into(), created[..10].replace('-', ".")));
+        if loaded.header("Date").is_none() {
+            headers.push(("Date".into(), created[..10].replace('-', ".")));
+        }
         let mut s = Session {
             variant: variant_name(&loaded.start),
             start_text: write_5dfen(&loaded.start),
@@ -452,9 +462,9 @@ impl Session {
             if p.status == "playing" && self.result.is_none() && color_name(mover) == p.solver {
                 let used = self.game.actions().len().saturating_sub(p.setup_actions).div_ceil(2);
                 if used >= p.mate_in {
+                    // A failed puzzle is over without being a lost game.
                     p.status = "failed".into();
-                    let r = if mover == Color::White { "0-1" } else { "1-0" };
-                    self.finish(r, "puzzle failed");
+                    self.finish("*", "puzzle failed");
                 }
             }
         }

@@ -29,10 +29,21 @@ const app = {
   ws: null,
   wsGame: null,
   vb: { x: 0, y: 0, w: 1000, h: 700 },
-  userMoved: false,
+  // The camera: 'present' follows the present, 'fit' shows everything, 'free' stays where the
+  // player put it (moved only by Go to present, Fit all or a click in the notation).
+  cam: 'present',
   layoutKey: '',
   clockBase: null,
+  analysis: null,     // {id, state, ws, info}: the analysis board, while analysing
+  editor: null,       // the position editor's model, on #/editor
+  pv: null,           // index of the best-line action previewed as arrows
+  actionPresent: null, // {count, present}: the present when the action being built started
 };
+
+/** The state being played on: the analysis board's or the game's. */
+function cur() { return app.analysis ? app.analysis.state : app.state; }
+/** The API prefix of what is being played on. */
+function base() { return app.analysis ? `/api/analysis/${app.analysis.id}` : `/api/games/${app.state.id}`; }
 
 async function api(method, url, body) {
   const opts = { method, headers: {} };
@@ -44,7 +55,7 @@ async function api(method, url, body) {
   const text = await res.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = { error: text }; }
-  if (!res.ok) throw new Error((data && data.error) || `HTTP ${res.status}`);
+  if (!res.ok) throw Object.assign(new Error((data && data.error) || `HTTP ${res.status}`), { status: res.status });
   return data;
 }
 
@@ -62,17 +73,24 @@ function showError(msg) {
 // ---------- routing ----------
 
 function route() {
-  const m = location.hash.match(/^#\/game\/(\d+)/);
-  if (m) openGame(Number(m[1]));
+  const m = location.hash.match(/^#\/game\/([^/?]+)/);
+  if (location.hash.startsWith('#/editor')) openEditor();
+  else if (m) openGame(m[1]);
   else showHome();
+}
+
+/** Shows one of the pages (home, play, notfound). */
+function showPage(id) {
+  for (const p of ['home', 'play', 'notfound']) $(`#${p}`).classList.toggle('hidden', p !== id);
 }
 window.addEventListener('hashchange', route);
 
 async function showHome() {
   closeWs();
+  endAnalysis();
   app.state = null;
-  $('#play').classList.add('hidden');
-  $('#home').classList.remove('hidden');
+  app.editor = null;
+  showPage('home');
   document.title = 'chess5d';
   await Promise.all([loadInfo(), refreshGames(), refreshPuzzles()]).catch((e) => console.warn(e));
 }
@@ -84,16 +102,24 @@ async function loadInfo() {
   for (const side of ['white', 'black']) {
     $(`#ng-${side}`).innerHTML = '<option value="human">Human</option>' +
       app.info.engines.map((e) => `<option value="engine:${esc(e)}">Engine: ${esc(e)}</option>`).join('');
-    $(`#ng-${side}-bot`).innerHTML = app.info.bots.map((b) => `<option value="${esc(b)}">${esc(b)}</option>`).join('');
+    $(`#ng-${side}-bot`).innerHTML = app.info.bots.map((b) => `<option value="${esc(b)}" ${b === 'alphabeta' ? 'selected' : ''}>${esc(b)}</option>`).join('');
   }
+  formStates();
 }
+
+/** The new-game form shows engine fields only for engine players, clock fields only with a clock. */
+function formStates() {
+  for (const side of ['white', 'black']) $(`#ng-${side}-engine`).classList.toggle('hidden', $(`#ng-${side}`).value === 'human');
+  $('#ng-clock-fields').classList.toggle('hidden', !$('#ng-clock').checked);
+}
+for (const id of ['#ng-white', '#ng-black', '#ng-clock']) $(id).addEventListener('change', formStates);
 
 async function refreshGames() {
   const { games } = await api('GET', '/api/games');
   $('#games-table tbody').innerHTML = games.map((g) => `<tr data-game="${g.id}">
     <td>${g.id}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(g.puzzle ? 'Puzzle: ' + g.puzzle : g.variant)}</td>
-    <td>${esc(g.result)}${g.termination ? ' <small>(' + esc(g.termination) + ')</small>' : ''}</td><td>${g.actions}</td><td>${esc(g.created)}</td>
-    <td><button type="button" data-open="${g.id}" aria-label="Open game ${g.id}">${g.result === '*' ? 'Resume' : 'Open'}</button><button type="button" data-delete="${g.id}" aria-label="Delete game ${g.id}">Delete</button></td></tr>`).join('')
+    <td>${g.termination === 'puzzle failed' ? 'puzzle failed' : esc(g.result) + (g.termination ? ' <small>(' + esc(g.termination) + ')</small>' : '')}</td><td>${g.actions}</td><td>${esc(g.created)}</td>
+    <td><button type="button" data-open="${g.id}" aria-label="Open game ${g.id}">${g.result === '*' && !g.termination ? 'Resume' : 'Open'}</button><button type="button" data-delete="${g.id}" aria-label="Delete game ${g.id}">Delete</button></td></tr>`).join('')
     || '<tr><td colspan="8">No saved games yet.</td></tr>';
 }
 
@@ -101,7 +127,7 @@ async function refreshPuzzles() {
   const { puzzles } = await api('GET', '/api/puzzles');
   $('#puzzles-table tbody').innerHTML = puzzles.map((p) => `<tr data-puzzle="${esc(p.id)}">
     <td>${esc(p.name)}</td><td>${esc(p.to_move)}</td><td>${p.mate_in ?? '?'}</td><td class="status-${esc(p.status)}">${esc(p.status)}</td>
-    <td><button type="button" data-puzzle-start="${esc(p.id)}" aria-label="Start puzzle ${esc(p.name)}">Start</button></td></tr>`).join('');
+    <td><button type="button" data-puzzle-start="${esc(p.id)}" aria-label="Start puzzle ${esc(p.name)}">Start</button><button type="button" data-puzzle-export="${esc(p.id)}" aria-label="Export puzzle ${esc(p.name)}">Export</button></td></tr>`).join('');
 }
 
 $('#games-table').addEventListener('click', async (ev) => {
@@ -109,12 +135,19 @@ $('#games-table').addEventListener('click', async (ev) => {
   if (!b) return;
   if (b.dataset.open) location.hash = `#/game/${b.dataset.open}`;
   if (b.dataset.delete) {
+    if (!confirm(`Delete game ${b.dataset.delete}? This cannot be undone.`)) return;
     try { await api('DELETE', `/api/games/${b.dataset.delete}`); } catch (e) { alert(e.message); }
     refreshGames();
   }
 });
 
 $('#puzzles-table').addEventListener('click', async (ev) => {
+  const x = ev.target.closest('button[data-puzzle-export]');
+  if (x) {
+    const res = await fetch(`/api/puzzles/${encodeURIComponent(x.dataset.puzzleExport)}/pgn`);
+    showExport('Export puzzle (5DPGN)', await res.text(), `puzzle-${x.dataset.puzzleExport}.5dpgn`);
+    return;
+  }
   const b = ev.target.closest('button[data-puzzle-start]');
   if (!b) return;
   const g = await api('POST', `/api/puzzles/${encodeURIComponent(b.dataset.puzzleStart)}`);
@@ -164,10 +197,15 @@ $('#import-load').addEventListener('click', async () => {
   }
 });
 
+function showExport(title, text, file) {
+  $('#export-title').textContent = title;
+  $('#export-text').value = text;
+  app.exportFile = file;
+  $('#export-dialog').showModal();
+}
 $('#btn-export').addEventListener('click', () => {
   if (!app.state) return;
-  $('#export-text').value = app.state.pgn;
-  $('#export-dialog').showModal();
+  showExport('Export (5DPGN)', app.state.pgn, `chess5d-game-${app.state.id}.5dpgn`);
 });
 $('#export-close').addEventListener('click', () => $('#export-dialog').close());
 $('#export-copy').addEventListener('click', async () => {
@@ -180,7 +218,7 @@ $('#export-download').addEventListener('click', () => {
   const blob = new Blob([$('#export-text').value], { type: 'text/plain' });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
-  a.download = `chess5d-game-${app.state ? app.state.id : 'x'}.5dpgn`;
+  a.download = app.exportFile || 'chess5d.5dpgn';
   document.body.appendChild(a);
   a.click();
   a.remove();
@@ -188,25 +226,42 @@ $('#export-download').addEventListener('click', () => {
 
 // ---------- game ----------
 
-async function openGame(id) {
-  $('#home').classList.add('hidden');
-  $('#play').classList.remove('hidden');
+async function openGame(idText) {
+  const id = /^\d+$/.test(idText) ? Number(idText) : null;
+  app.editor = null;
   if (!app.state || app.state.id !== id) {
+    endAnalysis();
+    closeWs();
     app.state = null;
+    app.shown = null;
     app.review = null;
-    app.userMoved = false;
+    app.cam = 'present';
     app.layoutKey = '';
     app.selected = null;
     app.dests.clear();
     resetDrawing();
   }
   showError(null);
+  let s;
   try {
-    setState(await api('GET', `/api/games/${id}`));
+    if (id === null) throw Object.assign(new Error(`no game with id '${idText}'`), { status: 404 });
+    s = await api('GET', `/api/games/${id}`);
   } catch (e) {
+    if (e.status === 404) {
+      // Not an empty playable page: say so, with the way home.
+      showPage('notfound');
+      document.title = 'chess5d: no such game';
+      $('#notfound-text').textContent = `There is no game ${idText} on this server (it may have been deleted).`;
+      return;
+    }
+    showPage('play');
     showError(e.message);
     return;
   }
+  showPage('play');
+  $('#editor-panel').classList.add('hidden');
+  $('#game-panel').classList.remove('hidden');
+  setState(s);
   connectWs(id);
 }
 
@@ -238,6 +293,7 @@ function setState(s) {
   const changed = !app.state || app.state.id !== s.id || app.state.version !== s.version;
   app.state = s;
   app.clockBase = { t: performance.now(), white: s.clock?.white_ms, black: s.clock?.black_ms };
+  if (app.analysis) { renderSide(); return; }
   // The same version again (the WebSocket echoing an answer already drawn): only the side panel.
   if (!changed && app.shown && app.shown.id === s.id) {
     if (app.review === null) app.shown = s;
@@ -254,7 +310,7 @@ function setState(s) {
 
 async function setReview(n) {
   const s = app.state;
-  if (!s) return;
+  if (!s || app.analysis) return;
   if (n === null || n >= s.action_count) {
     app.review = null;
     app.shown = s;
@@ -266,6 +322,8 @@ async function setReview(n) {
   app.selected = null;
   app.dests.clear();
   render();
+  // The player asked for this action: show the boards it touched (live: the present).
+  if (app.review === null) { app.cam = 'present'; camera(true); } else showTouched();
 }
 
 // ---------- drawing ----------
@@ -420,7 +478,7 @@ function boardMarkup(s, b, L, lod, hl, inactive) {
     }
     for (let yy = 0; yy < H; yy++) {
       const [, sy] = squareXY(s, FILES[left] + (yy + 1));
-      out.push(`<text class="coord ${(left + yy) % 2 === 0 ? 'on-dark' : 'on-light'}" x="2" y="${sy + 9}">${yy + 1}</text>`);
+      out.push(`<text class="coord ${(left + yy) % 2 === 0 ? 'on-dark' : 'on-light'}" x="2" y="${sy + 14}">${yy + 1}</text>`);
     }
   }
   if (lod !== 'far') out.push(`<text class="board-label" x="${L.w}" y="-${b.mandatory ? 21 : b.playable ? 12 : 8}" text-anchor="end">(${esc(b.label)}T${b.turn})</text>`);
@@ -444,40 +502,71 @@ function render() {
     <rect width="${2 * SQ}" height="${2 * SQ}" class="sq-light"/>
     <rect x="${a1dark ? 0 : SQ}" y="0" width="${SQ}" height="${SQ}" class="sq-dark"/>
     <rect x="${a1dark ? SQ : 0}" y="${SQ}" width="${SQ}" height="${SQ}" class="sq-dark"/></pattern></defs>`];
-  // Timeline rows and labels.
+  // Timeline arrows, as in the game: purple along active timelines, the colour of the player
+  // who made it along inactive ones (White's timelines are the positive ones), from the first
+  // board (or the branch point) to an arrowhead past the last board.
+  const present = presentOf(s);
   for (const tl of s.timelines) {
     const y = L.row(tl.l) + L.h / 2;
-    const x1 = L.left + L.col(tl.start), x2 = L.left + L.col(tl.end) + L.w;
-    parts.push(`<line class="tl-line" x1="${x1}" y1="${y}" x2="${x2}" y2="${y}"/>`);
+    const x1 = L.left + L.col(tl.start), x2 = L.left + L.col(tl.end) + L.w + L.gx * 0.55;
+    const cls = tl.active ? 'active' : tl.l < 0 || (s.even && tl.label.startsWith('-')) ? 'black' : 'white';
+    parts.push(`<path class="tl-line ${cls}" d="M${x1} ${y} L${x2} ${y}" marker-end="url(#tl-${cls})"/>`);
     if (tl.origin) {
       const ox = L.left + L.col(tl.origin.t) + L.w / 2, oy = L.row(tl.origin.l) + L.h / 2;
-      parts.push(`<path class="tl-line" fill="none" d="M${ox} ${oy} C${ox + L.w} ${oy} ${x1 - L.w} ${y} ${x1} ${y}"/>`);
+      parts.push(`<path class="tl-line ${cls}" fill="none" d="M${ox} ${oy} C${ox + L.w} ${oy} ${x1 - L.w} ${y} ${x1} ${y}"/>`);
     }
-    parts.push(`<text class="tl-label ${tl.active ? '' : 'inactive'}" x="${L.left + L.col(tl.start) - 22}" y="${y + 6}" text-anchor="end">L${esc(tl.label)}</text>`);
+    parts.push(`<text class="tl-label ${tl.active ? '' : 'inactive'}" x="${L.left + L.col(tl.start) - 22}" y="${y + 9}" text-anchor="end">L${esc(tl.label)}</text>`);
   }
-  // Present.
+  // The present: a line in the colour of the side to move across the whole multiverse.
   const rows = L.maxL - L.minL + 1;
-  const px = L.left + L.col(s.present.t) - L.gx / 3;
-  parts.push(`<rect class="present-line" x="${px}" y="${-L.gy / 2}" width="${L.w + (2 * L.gx) / 3}" height="${rows * (L.h + L.gy)}" rx="10"/>`);
+  const px = L.left + L.col(present.t) - L.gx / 3;
+  parts.push(`<rect class="present-line ${present.color}" x="${px}" y="${-L.gy / 2}" width="${L.w + (2 * L.gx) / 3}" height="${rows * (L.h + L.gy)}" rx="10"/>`);
   // Turn labels.
   for (let t = L.minT; t <= L.maxT; t++) {
-    parts.push(`<text class="turn-label" x="${L.left + L.col(t) + L.w / 2}" y="${-L.gy / 2 - 6}" text-anchor="middle">T${Math.floor(t / 2)}${t % 2 ? 'b' : 'w'}</text>`);
+    parts.push(`<text class="turn-label" x="${L.left + L.col(t) + L.w / 2}" y="${-L.gy / 2 - 8}" text-anchor="middle">T${Math.floor(t / 2)}${t % 2 ? 'b' : 'w'}</text>`);
   }
   $('#bg-layer').innerHTML = parts.join('');
   const arrows = [];
   for (const m of s.last_action) arrows.push(arrow(s, L, m, 'last', 'arrow-last'));
+  if (app.pv !== null && app.analysis && app.analysis.info) {
+    // The best line previewed: its actions up to the one clicked (moves on boards that do not
+    // exist yet are drawn where they will be).
+    const pv = app.analysis.info.pv || [];
+    for (let i = 0; i <= app.pv && i < pv.length; i++) {
+      for (const m of pv[i].moves) arrows.push(arrow(s, L, m, `pv pv-${pv[i].color}`, `arrow-pv-${pv[i].color}`));
+    }
+  }
   for (const m of s.pending) arrows.push(arrow(s, L, m, 'pending', 'arrow-pending'));
   if (s.check) arrows.push(arrow(s, L, { from: s.check.from, to: s.check.to }, 'check', 'arrow-check'));
   $('#arrow-layer').innerHTML = arrows.join('');
   app.bounds = { x: -20, y: -L.gy - 10, w: L.left + L.col(L.maxT) + L.w + L.gx + 20, h: rows * (L.h + L.gy) + L.gy };
-  const key = `${s.id}:${L.minT}:${L.maxT}:${L.minL}:${L.maxL}:${app.flip}`;
-  if (key !== app.layoutKey) {
-    app.layoutKey = key;
-    if (!app.userMoved) fitAll();
-  }
+  const first = !app.layoutKey;
+  const key = `${s.id}:${L.minT}:${L.maxT}:${L.minL}:${L.maxL}:${app.flip}:${present.t}`;
+  const moved = key !== app.layoutKey;
+  app.layoutKey = key;
   computeHighlights();
+  // The camera follows the present (or keeps everything in view) only if the player left it
+  // there; a view the player moved stays put. The first view of a game is not animated.
+  if (first) { camera(false); } else if (moved && app.cam !== 'free') camera(true);
   drawBoards();
   renderSide();
+}
+
+/** The present as the player knows it: while an action is being built, the present it started
+ * in (the boards the pending moves made do not count). */
+function presentOf(s) {
+  if (!s.pending || !s.pending.length) return s.present;
+  const made = new Set();
+  for (const m of s.pending) { made.add(`${m.from.l},${m.from.t + 1}`); made.add(`${m.to.l},${m.to.t + 1}`); }
+  const ends = new Map();
+  for (const b of s.boards) {
+    if (made.has(`${b.l},${b.t}`)) continue;
+    ends.set(b.l, Math.max(ends.get(b.l) ?? -Infinity, b.t));
+  }
+  let t = Infinity;
+  for (const tl of s.timelines) if (tl.active && ends.has(tl.l)) t = Math.min(t, ends.get(tl.l));
+  if (!Number.isFinite(t)) return s.present;
+  return { t, turn: Math.floor(t / 2), color: t % 2 ? 'black' : 'white' };
 }
 
 /** The highlighted squares of each board: check, last action, pending moves, selection. */
@@ -521,7 +610,7 @@ function viewSize() {
         const was = app.viewSize;
         app.viewSize = { w: r.width, h: r.height };
         if (!r.width || (was && was.w === r.width && was.h === r.height)) return;
-        if (!app.userMoved) fitAll(); else setViewBox();
+        camera(false);
       });
       app.viewObserver.observe(svg);
     }
@@ -595,6 +684,13 @@ function drawBoards() {
 }
 
 /** Applies the view box and redraws the boards at the next animation frame (once per frame). */
+/** Applies the view box now (inside an animation frame: what is shown is what clicks hit). */
+function applyViewBox() {
+  const v = app.vb;
+  $('#view').setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
+  drawBoards();
+}
+
 function setViewBox() {
   if (draw.scheduled) return;
   draw.scheduled = true;
@@ -612,47 +708,170 @@ function resetDrawing() {
   draw.cache.clear();
 }
 
-function fitAll() {
-  if (!app.bounds) return;
+// ---------- camera ----------
+
+const MIN_PX = 28;   // the smallest square (pixels) of the default views: labels stay readable
+const MAX_PX = 64;   // and the largest (one board does not fill the screen)
+const REVIEW_PX = 44; // the largest when showing an action's boards (some context around them)
+
+/** The view box showing the world rectangle r (plus a margin), keeping the aspect ratio. */
+function boxAround(r, margin = 0.04) {
   const ar = viewSize().w / viewSize().h;
-  let { x, y, w, h } = app.bounds;
-  x -= w * 0.02; y -= h * 0.02; w *= 1.04; h *= 1.04;
+  let { x, y, w, h } = r;
+  x -= w * margin; y -= h * margin; w *= 1 + 2 * margin; h *= 1 + 2 * margin;
   if (w / h < ar) { const nw = h * ar; x -= (nw - w) / 2; w = nw; } else { const nh = w / ar; y -= (nh - h) / 2; h = nh; }
-  app.vb = { x, y, w, h };
-  setViewBox();
+  return { x, y, w, h };
 }
+
+/** The view box centred on (cx, cy) where a square is px pixels. */
+function boxAt(cx, cy, px) {
+  const { w: vw, h: vh } = viewSize();
+  const scale = px / SQ, w = vw / scale, h = vh / scale;
+  return { x: cx - w / 2, y: cy - h / 2, w, h };
+}
+
+function fitView() { return app.bounds ? boxAround(app.bounds, 0.02) : app.vb; }
+
+/** The default view of a position: all of it if it is small enough to be readable whole; else
+ * the boards to play (the present column up to the latest board of every active timeline, with
+ * up to two columns before the present for context) if their
+ * squares can be at least MIN_PX; otherwise the boards to play around the active timeline
+ * nearest to timeline 0, at MIN_PX. */
+function presentView(s = app.shown) {
+  const L = app.layout;
+  if (!s || !L) return app.vb;
+  const { w: vw, h: vh } = viewSize();
+  const t = presentOf(s).t;
+  const tls = s.timelines.filter((tl) => tl.active);
+  if (!tls.length) tls.push(...s.timelines);
+  const rows = tls.map((tl) => L.row(tl.l));
+  const top = Math.min(...rows) - L.gy * 0.7, bottom = Math.max(...rows) + L.h + L.gy * 0.5;
+  const last = Math.max(t, ...tls.map((tl) => tl.end));
+  const right = L.left + L.col(last) + L.w + L.gx * 0.8;
+  const xAt = (tt) => L.left + L.col(tt) - L.gx * 0.6;
+  const fitPx = (left) => Math.min(vw / (right - left), vh / (bottom - top)) * SQ;
+  // A small multiverse is shown whole when it is readable that way.
+  const all = fitView();
+  const allPx = (SQ * vw) / all.w;
+  if (allPx >= MIN_PX + 4 && t - L.minT <= 6) return allPx <= MAX_PX ? all : boxAt(all.x + all.w / 2, all.y + all.h / 2, MAX_PX);
+  for (let first = Math.max(L.minT, t - 2); first <= t; first++) {
+    const left = xAt(first), px = Math.min(MAX_PX, fitPx(left));
+    if (px >= MIN_PX) {
+      // Boards to the right of the view's centre when there is room: the past is to the left.
+      const w = vw / (px / SQ);
+      return boxAt(Math.max((left + right) / 2, right - w / 2), (top + bottom) / 2, px);
+    }
+  }
+  // Too many timelines for one readable view: the active timeline nearest timeline 0.
+  // Whole rows: as many as fit, around that timeline; across, its board to play (or its board at
+  // the present).
+  const toPlay = s.boards.filter((b) => b.mandatory || b.playable);
+  const pick = toPlay.length ? toPlay.reduce((a, b) => (Math.abs(b.l) < Math.abs(a.l) ? b : a), toPlay[0]) : null;
+  const near = pick ? tls.find((tl) => tl.l === pick.l) || tls[0] : tls.reduce((a, tl) => (Math.abs(tl.l) < Math.abs(a.l) ? tl : a), tls[0]);
+  const sorted = [...new Set(rows)].sort((a, b) => a - b);
+  const worldH = vh / (MIN_PX / SQ), k = Math.max(1, Math.floor((worldH - L.gy) / (L.h + L.gy)));
+  const at = sorted.indexOf(L.row(near.l));
+  let i0 = Math.max(0, Math.min(at - Math.floor((k - 1) / 2), sorted.length - k));
+  let i1 = Math.min(sorted.length - 1, i0 + k - 1);
+  while (i1 > i0 && sorted[i1] + L.h - sorted[i0] > worldH - L.gy) { if (i1 > at) i1--; else i0++; }
+  const v = boxAt(0, (sorted[i0] + sorted[i1] + L.h) / 2, MIN_PX);
+  const left = xAt(t);
+  const focusT = pick ? pick.t : Math.min(Math.max(t, near.start), near.end);
+  const cx = right - left <= v.w ? Math.max((left + right) / 2, right - v.w / 2) : Math.min(L.left + L.col(focusT) + L.w + L.gx * 0.8, L.left + L.col(focusT) - L.gx + v.w) - v.w / 2;
+  return { ...v, x: cx - v.w / 2 };
+}
+
+/** The view showing the boards of a list (centred on their box, squares >= MIN_PX when they fit,
+ * else centred on the first of them at MIN_PX). */
+function boardsView(list) {
+  const L = app.layout;
+  if (!list.length || !L) return presentView();
+  const xs = list.map((b) => L.left + L.col(b.t)), ys = list.map((b) => L.row(b.l));
+  const r = { x: Math.min(...xs) - L.gx / 2, y: Math.min(...ys) - L.gy / 2, w: 0, h: 0 };
+  r.w = Math.max(...xs) + L.w + L.gx / 2 - r.x; r.h = Math.max(...ys) + L.h + L.gy / 2 - r.y;
+  const { w: vw, h: vh } = viewSize();
+  const px = Math.min(REVIEW_PX, Math.min(vw / r.w, vh / r.h) * SQ);
+  if (px >= MIN_PX) return boxAt(r.x + r.w / 2, r.y + r.h / 2, px);
+  return boxAt(xs[0] + L.w / 2, ys[0] + L.h / 2, MIN_PX);
+}
+
+/** Moves the camera where its mode says (present or fit; a free camera stays). */
+function camera(animate) {
+  if (app.cam === 'free') { setViewBox(); return; }
+  moveTo(app.cam === 'fit' ? fitView() : presentView(), animate);
+}
+
+/** Goes to a view box, animated (about a quarter of a second, eased; the zoom is interpolated
+ * geometrically so that it feels even) or at once. */
+function moveTo(target, animate = true) {
+  cancelAnimationFrame(app.anim || 0);
+  const from = { ...app.vb };
+  const view = $('#view');
+  // A small change (a refit after a board was added) is applied at once: nothing to follow.
+  const small = Math.abs(target.w / from.w - 1) < 0.06 && Math.hypot(target.x + target.w / 2 - from.x - from.w / 2, target.y + target.h / 2 - from.y - from.h / 2) < from.w * 0.04;
+  if (!animate || small || matchMedia('(prefers-reduced-motion: reduce)').matches) {
+    app.vb = target; view.dataset.camera = 'still'; setViewBox(); return;
+  }
+  const t0 = performance.now(), dur = 280;
+  view.dataset.camera = 'moving';
+  const step = (now) => {
+    const k = Math.min(1, (now - t0) / dur), e = k < 0.5 ? 2 * k * k : 1 - (-2 * k + 2) ** 2 / 2;
+    const w = from.w * (target.w / from.w) ** e, h = from.h * (target.h / from.h) ** e;
+    const cx = from.x + from.w / 2 + (target.x + target.w / 2 - from.x - from.w / 2) * e;
+    const cy = from.y + from.h / 2 + (target.y + target.h / 2 - from.y - from.h / 2) * e;
+    app.vb = k < 1 ? { x: cx - w / 2, y: cy - h / 2, w, h } : target;
+    applyViewBox();
+    if (k < 1) app.anim = requestAnimationFrame(step); else view.dataset.camera = 'still';
+  };
+  app.anim = requestAnimationFrame(step);
+}
+
+/** The boards the shown action touched (where its moves started and landed, as they are after
+ * it), for review. */
+function showTouched() {
+  const s = app.shown;
+  if (!s) return;
+  const seen = new Map();
+  for (const m of s.last_action) {
+    for (const c of [m.from, m.to]) {
+      const e = existing(s, { ...c, t: c.t + 1 });
+      for (const b of [draw.boards.get(`${e.l},${e.t}`), draw.boards.get(`${c.l},${c.t}`)]) if (b) seen.set(`${b.l},${b.t}`, b);
+    }
+  }
+  app.cam = 'free';
+  moveTo(seen.size ? boardsView([...seen.values()]) : presentView());
+}
+
+function fitAll() { app.cam = 'fit'; moveTo(fitView()); }
+function goPresent() { app.cam = 'present'; moveTo(presentView()); }
 
 /** Centres the view on the board (l, t) (timeline and half-turn indices) at a readable size. */
 function showBoard(l, t) {
   const L = app.layout;
   if (!L) return;
-  const ar = viewSize().w / viewSize().h;
-  const h = (L.h + L.gy) * 2.5, w = h * ar;
-  const cx = L.left + L.col(t) + L.w / 2, cy = L.row(l) + L.h / 2;
-  app.vb = { x: cx - w / 2, y: cy - h / 2, w, h };
-  app.userMoved = true;
+  cancelAnimationFrame(app.anim || 0);
+  app.cam = 'free';
+  app.vb = boxAt(L.left + L.col(t) + L.w / 2, L.row(l) + L.h / 2, 40);
+  $('#view').dataset.camera = 'still';
   setViewBox();
 }
 window.__chess5dShow = showBoard;
 
-function goPresent() {
-  const s = app.shown, L = app.layout;
-  if (!s || !L) return;
-  const ar = viewSize().w / viewSize().h;
-  const h = Math.min(app.bounds.h, (L.h + L.gy) * 4);
-  const w = h * ar;
-  const cx = L.left + L.col(s.present.t) + L.w / 2;
-  app.vb = { x: cx - w / 2, y: app.bounds.y + (app.bounds.h - h) / 2, w, h };
-  app.userMoved = true;
-  setViewBox();
-}
-
 function zoomAt(factor, px, py) {
+  cancelAnimationFrame(app.anim || 0);
+  $('#view').dataset.camera = 'still';
   const v = app.vb;
   const nw = Math.min(Math.max(v.w * factor, 80), 400000), f = nw / v.w;
   app.vb = { x: px - (px - v.x) * f, y: py - (py - v.y) * f, w: nw, h: v.h * f };
-  app.userMoved = true;
+  app.cam = 'free';
   setViewBox();
+}
+
+/** Zoom by a button or key: animated, around the centre of the view. */
+function zoomStep(factor) {
+  const v = app.vb, w = Math.min(Math.max(v.w * factor, 80), 400000), h = v.h * (w / v.w);
+  app.cam = 'free';
+  moveTo({ x: v.x + v.w / 2 - w / 2, y: v.y + v.h / 2 - h / 2, w, h });
 }
 
 function svgPoint(ev) {
@@ -701,7 +920,7 @@ setInterval(renderClocks, 250);
 
 function renderSide() {
   const s = app.state, shown = app.shown;
-  if (!s) return;
+  if (!s || app.editor) return;
   document.title = `chess5d game ${s.id}`;
   for (const side of ['white', 'black']) {
     const p = $(`#p-${side}`);
@@ -709,75 +928,120 @@ function renderSide() {
     p.classList.toggle('to-move', !s.result && s.to_move === side);
   }
   renderClocks();
-  const live = app.review === null;
-  $('#btn-submit').disabled = !(live && s.human_to_move && s.can_submit);
-  $('#btn-undo').disabled = !(live && s.human_to_move && s.pending.length > 0);
-  $('#btn-resign').disabled = !!s.result;
+  const live = app.review === null && !app.analysis;
+  const c = cur();
+  const playing = app.analysis ? !c.result && c.human_to_move : live && s.human_to_move;
+  $('#btn-submit').disabled = !(playing && c.can_submit);
+  $('#btn-undo').disabled = !(playing && c.pending.length > 0);
+  $('#btn-resign').disabled = !!s.result || !live;
+  $('#play').dataset.review = app.review ?? s.action_count;
+  // The status line: whose move, the present, what must still be played; in review, which
+  // action is shown. Engine output never goes here (it is in the analysis panel).
   let status;
-  if (s.result) status = 'Game over.';
-  else if (s.engine_busy && !s.human_to_move) status = `${cap(s.to_move)} (engine) is thinking…`;
-  else {
-    status = `${cap(s.to_move)} to move. Present: T${s.present.turn} ${s.present.color}.`;
+  const shownState = app.analysis ? c : shown || s;
+  const present = presentOf(shownState);
+  const where = `Present: T${present.turn} ${present.color}.`;
+  if (app.analysis) {
+    status = c.result ? `Analysis board: game over (${c.result}).` : `Analysis board: ${cap(c.to_move)} to move. ${where}`;
+    if (!c.result) status += stillToPlay(c);
+  } else if (!live) {
+    const a = s.actions[app.review - 1];
+    status = app.review === 0
+      ? `Reviewing the start position (action 0 of ${s.action_count}). ${where}`
+      : `Reviewing action ${app.review} of ${s.action_count}: ${a.number}. ${cap(a.color)} ${a.text}. ${where}`;
+  } else if (s.result) {
+    status = 'Game over.';
+  } else if (s.engine_busy && !s.human_to_move) {
+    status = `${cap(s.to_move)} (engine) is thinking… ${where}`;
+  } else {
+    status = `${cap(s.to_move)} to move. ${where}`;
     if (s.check) status += ' Check!';
-    if (s.human_to_move && !s.can_submit && s.submit_error) status += ` (${s.submit_error})`;
+    if (s.human_to_move) status += stillToPlay(s);
   }
-  if (s.engine_info && !s.result) status += ` [${s.engine_info}]`;
-  if (s.puzzle) status = `Puzzle “${s.puzzle.name}”: ${cap(s.puzzle.solver)} mates in ${s.puzzle.mate_in}. Status: ${s.puzzle.status}. ` + status;
+  if (s.puzzle && !app.analysis) status = `Puzzle “${s.puzzle.name}”: ${cap(s.puzzle.solver)} mates in ${s.puzzle.mate_in}. ` + status;
   $('#status').textContent = status;
   // An engine that failed (crash, timeout, illegal answer): say so and offer a restart.
   const ep = $('#engine-problem');
   ep.classList.toggle('hidden', !(s.engine_error && !s.result));
   ep.querySelector('span').textContent = s.engine_error ? `${s.engine_error} ` : '';
   const go = $('#gameover');
-  if (s.result) {
-    const winner = s.result === '1-0' ? 'White wins' : s.result === '0-1' ? 'Black wins' : 'Draw';
-    const how = { checkmate: 'Checkmate', stalemate: 'Stalemate', resignation: 'Resignation', time: 'Time forfeit' }[s.termination] || cap(s.termination || 'Finished');
-    let text = `${how}: ${winner} (${s.result})`;
-    if (s.puzzle) text += s.puzzle.status === 'solved' ? ' — Puzzle solved!' : ' — Puzzle failed.';
+  if (s.result && !app.analysis) {
+    let text;
+    if (s.puzzle && s.puzzle.status === 'failed') text = `Puzzle failed: no mate within ${s.puzzle.mate_in} action${s.puzzle.mate_in > 1 ? 's' : ''}.`;
+    else {
+      const winner = s.result === '1-0' ? 'White wins' : s.result === '0-1' ? 'Black wins' : s.result === '*' ? 'No result' : 'Draw';
+      const how = { checkmate: 'Checkmate', stalemate: 'Stalemate', resignation: 'Resignation', time: 'Time forfeit' }[s.termination] || cap(s.termination || 'Finished');
+      text = `${how}: ${winner} (${s.result})`;
+      if (s.puzzle && s.puzzle.status === 'solved') text += ' — Puzzle solved!';
+    }
     go.textContent = text;
     go.classList.remove('hidden');
   } else go.classList.add('hidden');
   const rb = $('#review-bar');
-  if (!live) { rb.classList.remove('hidden'); rb.querySelector('span').textContent = `Reviewing the position after action ${app.review} of ${s.action_count}.`; } else rb.classList.add('hidden');
+  if (app.review !== null && !app.analysis) { rb.classList.remove('hidden'); rb.querySelector('span').textContent = `Reviewing the position after action ${app.review} of ${s.action_count}.`; } else rb.classList.add('hidden');
+  // Analysis: allowed on any position but a puzzle still being solved.
+  const puzzleOpen = s.puzzle && s.puzzle.status === 'playing';
+  $('#btn-analyse').disabled = !!puzzleOpen;
+  $('#btn-analyse').setAttribute('aria-pressed', String(!!app.analysis));
+  $('#btn-analyse').classList.toggle('on', !!app.analysis);
+  $('#btn-save-puzzle').disabled = !!puzzleOpen || (app.review === null && !app.analysis && s.pending.length > 0);
+  renderAnalysis();
   // Notation, one line per turn.
   const rows = [];
-  let cur = null;
+  let row = null;
   for (const a of s.actions) {
-    if (!cur || a.color === 'white') { cur = { turn: a.number, items: [] }; rows.push(cur); }
-    cur.items.push(a);
+    if (!row || a.color === 'white') { row = { turn: a.number, items: [] }; rows.push(row); }
+    row.items.push(a);
   }
   const curIdx = app.review ?? s.action_count;
-  $('#notation').innerHTML = rows.map((r) => `<li value="${r.turn}">${r.items.map((a) =>
+  const html = rows.map((r) => `<li value="${r.turn}">${r.items.map((a) =>
     `<span class="act ${a.index === curIdx ? 'current' : ''}" data-index="${a.index}" role="button" tabindex="0">${esc(a.text)}</span>`).join(' / ')}</li>`).join('');
-  const curEl = $('#notation .current');
-  if (curEl) curEl.scrollIntoView({ block: 'nearest' });
-  void shown;
+  if (html !== app.notationHtml) {
+    app.notationHtml = html;
+    $('#notation').innerHTML = html;
+    const curEl = $('#notation .current');
+    if (curEl) curEl.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+/** " Still to play: (0T3), (1T3)." or " Ready to submit." for the player building an action. */
+function stillToPlay(s) {
+  const must = s.boards.filter((b) => b.mandatory).map((b) => `(${b.label}T${b.turn})`);
+  if (must.length) return ` Still to play: ${must.slice(0, 6).join(', ')}${must.length > 6 ? ` and ${must.length - 6} more` : ''}.`;
+  if (s.can_submit) return s.pending.length ? ' Ready to submit.' : '';
+  return s.submit_error ? ` (${s.submit_error})` : '';
 }
 
 function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
 $('#notation').addEventListener('click', (ev) => {
   const a = ev.target.closest('.act');
-  if (a) setReview(Number(a.dataset.index)).catch((e) => showError(e.message));
+  if (a && !app.analysis) setReview(Number(a.dataset.index)).catch((e) => showError(e.message));
 });
 $('#btn-live').addEventListener('click', () => setReview(null));
 document.addEventListener('keydown', (ev) => {
-  if (!app.state || $('#play').classList.contains('hidden') || ev.target.closest('input, textarea, select, dialog')) return;
-  const cur = app.review ?? app.state.action_count;
-  if (ev.key === 'ArrowLeft') { ev.preventDefault(); setReview(cur - 1); }
-  else if (ev.key === 'ArrowRight') { ev.preventDefault(); setReview(cur + 1); }
-  else if (ev.key === 'Home') { ev.preventDefault(); setReview(0); }
-  else if (ev.key === 'End') { ev.preventDefault(); setReview(null); }
-  else if (ev.key === 'Escape') { app.selected = null; app.dests.clear(); applyHighlights(); hidePromotion(); }
+  if ($('#play').classList.contains('hidden') || ev.target.closest('input, textarea, select, dialog') || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const k = ev.key;
+  if (k === 'f') { ev.preventDefault(); fitAll(); return; }
+  if (k === 'p') { ev.preventDefault(); goPresent(); return; }
+  if (k === '+' || k === '=') { ev.preventDefault(); zoomStep(0.8); return; }
+  if (k === '-' || k === '_') { ev.preventDefault(); zoomStep(1.25); return; }
+  if (k === 'Escape') { app.selected = null; app.dests.clear(); applyHighlights(); hidePromotion(); return; }
+  if (!app.state || app.editor || app.analysis) return;
+  const at = app.review ?? app.state.action_count;
+  if (k === 'ArrowLeft' || k === 'ArrowUp') { ev.preventDefault(); setReview(at - 1); }
+  else if (k === 'ArrowRight' || k === 'ArrowDown') { ev.preventDefault(); setReview(at + 1); }
+  else if (k === 'Home') { ev.preventDefault(); setReview(0); }
+  else if (k === 'End') { ev.preventDefault(); setReview(null); }
 });
 
 // ---------- interaction ----------
 
 async function act(path, body) {
-  const s = app.state;
   try {
     showError(null);
-    setState(await api('POST', `/api/games/${s.id}/${path}`, body));
+    const r = await api('POST', `${base()}/${path}`, body);
+    if (app.analysis && r.analysis) setAnalysisState(r); else setState(r);
   } catch (e) {
     showError(e.message);
   }
@@ -787,11 +1051,12 @@ $('#btn-submit').addEventListener('click', () => act('submit'));
 $('#btn-undo').addEventListener('click', () => act('undo'));
 $('#btn-retry').addEventListener('click', () => act('retry-engine'));
 $('#btn-resign').addEventListener('click', () => { if (confirm('Resign this game?')) act('resign', {}); });
-$('#btn-flip').addEventListener('click', () => { app.flip = !app.flip; render(); fitAll(); });
-$('#btn-fit').addEventListener('click', () => { app.userMoved = false; fitAll(); });
+$('#btn-flip').addEventListener('click', () => { app.flip = !app.flip; render(); camera(false); });
+$('#btn-fit').addEventListener('click', fitAll);
 $('#btn-present').addEventListener('click', goPresent);
-$('#btn-zoom-in').addEventListener('click', () => { const v = app.vb; zoomAt(0.8, v.x + v.w / 2, v.y + v.h / 2); });
-$('#btn-zoom-out').addEventListener('click', () => { const v = app.vb; zoomAt(1.25, v.x + v.w / 2, v.y + v.h / 2); });
+$('#btn-zoom-in').addEventListener('click', () => zoomStep(0.8));
+$('#btn-zoom-out').addEventListener('click', () => zoomStep(1.25));
+$('#btn-panel').addEventListener('click', () => $('#side').scrollIntoView({ behavior: 'smooth' }));
 
 function hidePromotion() { $('#promotion').classList.add('hidden'); }
 
@@ -813,19 +1078,20 @@ function choose(moves) {
 
 /** Whether the player at the browser may pick pieces now. */
 function canPlay() {
+  if (app.analysis) return !app.analysis.state.result;
   const s = app.state;
   return !!s && app.review === null && s.human_to_move && !s.result;
 }
 
 /** Selects the piece on (l, t, sq) and asks the server for its destinations. */
 function select(l, t, sq) {
-  const s = app.state;
+  const s = cur();
   app.selected = { l, t, sq };
   app.dests.clear();
   applyHighlights();
   const version = s.version;
-  const p = api('GET', `/api/games/${s.id}/moves?l=${l}&t=${t}&square=${sq}`).then((r) => {
-    if (!app.selected || app.selected.l !== l || app.selected.t !== t || app.selected.sq !== sq || app.state.version !== version) return;
+  const p = api('GET', `${base()}/moves?l=${l}&t=${t}&square=${sq}`).then((r) => {
+    if (!app.selected || app.selected.l !== l || app.selected.t !== t || app.selected.sq !== sq || cur().version !== version) return;
     app.dests.clear();
     for (const m of r.moves) {
       const k = `${m.to.l},${m.to.t},${m.to.sq}`;
@@ -847,7 +1113,7 @@ function deselect() {
 
 /** Whether (l, t, sq) holds a piece of the side to move on a playable board. */
 function ownPiece(hit) {
-  const s = app.state;
+  const s = cur();
   if (!hit || !hit.board.playable) return false;
   const piece = hit.board.pieces.find((p) => p.sq === hit.sq);
   return !!piece && piece.c === s.to_move;
@@ -890,7 +1156,10 @@ const keyOf = (h) => `${h.l},${h.t},${h.sq}`;
     }
     if (pointers.size !== 1) return;
     const hit = hitTest(ev);
+    cancelAnimationFrame(app.anim || 0);
+    $('#view').dataset.camera = 'still';
     press = { x: ev.clientX, y: ev.clientY, vb: { ...app.vb }, moved: false, hit, mode: 'pan' };
+    if (app.editor) { press.mode = 'edit'; return; }
     if (!canPlay() || !hit) return;
     const k = keyOf(hit);
     if (app.selected && app.dests.has(k)) {
@@ -921,7 +1190,7 @@ const keyOf = (h) => `${h.l},${h.t},${h.sq}`;
     if (!press.moved && Math.hypot(dx, dy) < 5) return;
     if (!press.moved) {
       press.moved = true;
-      if (press.mode === 'dest') press.mode = 'pan';
+      if (press.mode === 'dest' || press.mode === 'edit') press.mode = 'pan';
       if (press.mode === 'pan') { svg.setPointerCapture(ev.pointerId); svg.classList.add('dragging'); }
       else svg.classList.add('carrying');
     }
@@ -929,7 +1198,7 @@ const keyOf = (h) => `${h.l},${h.t},${h.sq}`;
     const r = svg.getBoundingClientRect();
     const scale = Math.min(r.width / press.vb.w, r.height / press.vb.h);
     app.vb = { ...press.vb, x: press.vb.x - dx / scale, y: press.vb.y - dy / scale };
-    app.userMoved = true;
+    app.cam = 'free';
     setViewBox();
   });
 
@@ -955,6 +1224,7 @@ const keyOf = (h) => `${h.l},${h.t},${h.sq}`;
     }
     if (p.moved) return;
     const at = hitTest(ev);
+    if (p.mode === 'edit') { if (at) editAt(at); return; }
     if (p.mode === 'dest' && at && app.dests.has(keyOf(at))) { choose(app.dests.get(keyOf(at))); return; }
     deselect();
   };
@@ -966,5 +1236,387 @@ const keyOf = (h) => `${h.l},${h.t},${h.sq}`;
     zoomAt(Math.exp(ev.deltaY * 0.0015), px, py);
   }, { passive: false });
 })();
+
+// ---------- analysis board ----------
+//
+// "Analyse" opens an analysis board on the position shown (live or reviewed): a scratch copy
+// on the server where moves can be tried without changing the game, with the engine analysing
+// it continuously (go infinite / stop). Its evaluation (White's view), depth, speed and best
+// line come over the board's WebSocket. Leaving discards it; "Export variation" writes the
+// game up to that point with the moves tried as a variation.
+
+async function startAnalysis() {
+  const s = app.state;
+  if (!s || app.analysis) return;
+  const body = { game: s.id };
+  if (app.review !== null) body.at = app.review;
+  let st;
+  try { st = await api('POST', '/api/analysis', body); } catch (e) { showError(e.message); return; }
+  app.analysis = { id: st.analysis.id, state: st, info: null, engineOn: true };
+  app.selected = null; app.dests.clear();
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${proto}://${location.host}/api/analysis/${st.analysis.id}/ws`);
+  app.analysis.ws = ws;
+  const a = app.analysis;
+  ws.onmessage = (m) => {
+    const d = JSON.parse(m.data);
+    if (app.analysis !== a || !d.engine) return;
+    a.info = d.engine;
+    renderAnalysis();
+    if (app.pv !== null) render();
+  };
+  app.shown = st;
+  render();
+  await engine(true);
+}
+
+/** The id of the analysis board open in the page, or null (for scripts). */
+window.__chess5dAnalysis = () => app.analysis?.id ?? null;
+
+function endAnalysis() {
+  const a = app.analysis;
+  if (!a) return;
+  app.analysis = null;
+  app.pv = null;
+  // Deleted first, then the socket closed (the server also forgets a board whose page left).
+  if (a.ws) a.ws.onmessage = null;
+  fetch(`/api/analysis/${a.id}`, { method: 'DELETE' }).catch(() => {}).finally(() => a.ws && a.ws.close());
+  $('#analysis').classList.add('hidden');
+}
+
+async function stopAnalysis() {
+  endAnalysis();
+  const s = app.state;
+  if (!s) return;
+  app.selected = null; app.dests.clear();
+  app.shown = app.review === null ? s : await api('GET', `/api/games/${s.id}?at=${app.review}`);
+  render();
+}
+
+/** Starts or stops the engine of the analysis board. */
+async function engine(on) {
+  const a = app.analysis;
+  if (!a) return;
+  a.engineOn = on;
+  try {
+    const info = await api('POST', `/api/analysis/${a.id}/${on ? 'start' : 'stop'}`);
+    if (app.analysis === a) { a.info = info; renderAnalysis(); }
+  } catch (e) {
+    if (app.analysis === a) { a.engineOn = false; $('#analysis-error').textContent = e.message; $('#analysis-error').classList.remove('hidden'); renderAnalysis(); }
+  }
+}
+
+/** A new position on the analysis board (a move tried, undone or submitted). */
+function setAnalysisState(st) {
+  const a = app.analysis;
+  a.state = st;
+  a.info = null;
+  app.pv = null;
+  app.selected = null; app.dests.clear();
+  app.shown = st;
+  render();
+  // The engine goes on with the new position (unless the player stopped it).
+  if (a.engineOn && !st.result && !st.pending.length) engine(true);
+}
+
+function fmtEval(e) {
+  if (e == null) return '…';
+  if (e.startsWith('mate')) { const n = Number(e.slice(5)); return n > 0 ? `White mates in ${n}` : `Black mates in ${-n}`; }
+  const v = Number(e) / 100;
+  return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
+function renderAnalysis() {
+  const a = app.analysis;
+  $('#analysis').classList.toggle('hidden', !a);
+  if (!a) return;
+  const i = a.info || {};
+  const ev = $('#eval');
+  ev.dataset.eval = i.eval ?? '';
+  ev.textContent = fmtEval(i.eval);
+  // The bar: White's share, from the centipawns (a mate fills it).
+  let share = 0.5;
+  if (i.eval) share = i.eval.startsWith('mate') ? (Number(i.eval.slice(5)) > 0 ? 1 : 0) : 1 / (1 + Math.exp(-Number(i.eval) / 250));
+  $('#eval-fill').style.height = `${Math.round(share * 100)}%`;
+  $('#eval-depth').textContent = i.depth ? `depth ${i.depth}` : '';
+  $('#eval-nps').textContent = i.nps ? `${i.nps >= 1000 ? Math.round(i.nps / 1000) + 'k' : i.nps} nodes/s` : '';
+  const pv = i.pv || [];
+  const box = $('#pv');
+  box.dataset.pv = pv.map((x) => x.text).join(' | ');
+  const html = pv.map((x, k) => `<span class="pv-act pv-${x.color}${app.pv === k ? ' current' : ''}" data-k="${k}" role="button" tabindex="0" title="Show as arrows">${esc(x.text)}</span>`).join(' ');
+  if (box.innerHTML !== html) box.innerHTML = html || '<span class="muted">(the engine has not reported a line yet)</span>';
+  const running = !!i.running;
+  const t = $('#btn-engine-toggle');
+  t.textContent = running ? 'Stop engine' : 'Start engine';
+  t.setAttribute('aria-label', t.textContent);
+  $('#analysis').dataset.engine = running ? 'running' : 'stopped';
+  const tried = a.state.analysis.tried;
+  $('#analysis-tried').textContent = tried ? `(${tried} action${tried > 1 ? 's' : ''} tried)` : '';
+  const err = $('#analysis-error');
+  if (i.error) { err.textContent = i.error; err.classList.remove('hidden'); } else if (running) err.classList.add('hidden');
+}
+
+$('#btn-analyse').addEventListener('click', () => (app.analysis ? stopAnalysis() : startAnalysis()));
+$('#btn-discard').addEventListener('click', stopAnalysis);
+$('#btn-engine-toggle').addEventListener('click', () => engine(!(app.analysis?.info?.running)));
+$('#btn-variation').addEventListener('click', async () => {
+  const a = app.analysis;
+  if (!a) return;
+  const text = await fetch(`/api/analysis/${a.id}/pgn`).then((r) => r.text());
+  showExport('Export variation (5DPGN)', text, `chess5d-analysis-${app.state.id}.5dpgn`);
+});
+$('#pv').addEventListener('click', (ev) => {
+  const x = ev.target.closest('.pv-act');
+  if (!x) return;
+  const k = Number(x.dataset.k);
+  app.pv = app.pv === k ? null : k;
+  renderAnalysis();
+  render();
+});
+
+// ---------- puzzles: save, prove, import ----------
+
+function openPuzzleDialog(source, what) {
+  app.puzzleSource = source;
+  $('#puzzle-dialog-what').textContent = what;
+  $('#pz-text').classList.toggle('hidden', !source.importText);
+  $('#pz-text').value = '';
+  $('#pz-error').classList.add('hidden');
+  $('#pz-ok').classList.add('hidden');
+  $('#pz-save').disabled = false;
+  $('#puzzle-dialog').showModal();
+}
+
+$('#pz-cancel').addEventListener('click', () => $('#puzzle-dialog').close());
+$('#pz-save').addEventListener('click', async () => {
+  const src = app.puzzleSource;
+  const body = { mate_in: Number($('#pz-mate').value) };
+  const name = $('#pz-name').value.trim();
+  if (name) body.name = name;
+  if (src.importText) {
+    body.import = $('#pz-text').value;
+    // An imported record says its own goal unless the player picked one.
+    if (/\[Puzzle\s+"mate-in-\d+"\]/i.test(body.import) && !app.puzzleGoalTouched) delete body.mate_in;
+  } else if (src.fen) body.import = src.fen;
+  else { body.game = src.game; if (src.at !== undefined) body.at = src.at; }
+  $('#pz-error').classList.add('hidden');
+  $('#pz-ok').classList.remove('hidden');
+  $('#pz-ok').textContent = 'Proving the goal (every action of both sides is tried)…';
+  $('#pz-save').disabled = true;
+  try {
+    const r = await api('POST', '/api/user-puzzles', body);
+    $('#pz-ok').textContent = `Saved “${r.name}”: ${cap(r.to_move)} mates in ${r.mate_in}, proven. Solution: ${(r.pgn.match(/\n\(([^)]*)\)/) || [])[1] || ''}`;
+    $('#pz-ok').dataset.saved = r.id;
+    refreshPuzzles().catch(() => {});
+  } catch (e) {
+    $('#pz-ok').classList.add('hidden');
+    $('#pz-error').textContent = e.message;
+    $('#pz-error').classList.remove('hidden');
+    $('#pz-save').disabled = false;
+  }
+});
+$('#pz-mate').addEventListener('change', () => { app.puzzleGoalTouched = true; });
+$('#btn-puzzle-import').addEventListener('click', () => { app.puzzleGoalTouched = false; openPuzzleDialog({ importText: true }, 'Paste a puzzle (5DPGN with a [Puzzle "mate-in-N"] header, or any position). Its goal is proven before it is saved.'); $('#pz-text').focus(); });
+$('#btn-puzzle-make').addEventListener('click', () => { location.hash = '#/editor'; });
+$('#btn-save-puzzle').addEventListener('click', () => {
+  const s = app.state;
+  if (!s) return;
+  if (app.analysis) {
+    openPuzzleDialog({ fen: app.analysis.state.fen }, `The position of the analysis board, ${cap(app.analysis.state.to_move)} to move.`);
+    return;
+  }
+  const at = app.review ?? s.action_count;
+  openPuzzleDialog({ game: s.id, at }, `The position after action ${at} of game ${s.id}, ${cap((app.shown || s).to_move)} to move.`);
+});
+
+// ---------- position editor ----------
+//
+// A model of boards (timeline, half-turn, pieces with unmoved markers) drawn with the same
+// renderer as games; written as 5DFEN for the server (which checks it and proves puzzles).
+
+const ED_PIECES = ['K', 'Q', 'R', 'B', 'N', 'P'];
+const STANDARD_ROWS = ['r*nbqk*bnr*', 'p*p*p*p*p*p*p*p*', '8', '8', '8', '8', 'P*P*P*P*P*P*P*P*', 'R*NBQK*BNR*'];
+
+function edBoard(l, t, pieces = new Map()) { return { l, t, pieces }; }
+
+function openEditor() {
+  closeWs();
+  endAnalysis();
+  app.state = null;
+  app.review = null;
+  showPage('play');
+  $('#editor-panel').classList.remove('hidden');
+  $('#game-panel').classList.add('hidden');
+  document.title = 'chess5d: position editor';
+  if (!app.editor) {
+    app.editor = { w: 8, h: 8, boards: new Map(), sel: '0,2', tool: 'wK', version: 1 };
+    edStandard();
+    $('#ed-size').innerHTML = [8, 7, 6, 5, 4].map((n) => `<option value="${n}">${n}x${n}</option>`).join('');
+    $('#ed-palette').innerHTML = ['white', 'black'].map((c) => ED_PIECES.map((p) =>
+      `<button type="button" data-tool="${c[0]}${p}" aria-label="${c} ${p}" class="tool ${c}">${p}</button>`).join('')).join('') +
+      '<button type="button" data-tool="x" aria-label="Erase" class="tool">✕</button>';
+  }
+  app.cam = 'present';
+  app.layoutKey = '';
+  resetDrawing();
+  edRender();
+}
+
+function edParseRows(rows) {
+  const m = new Map();
+  rows.forEach((row, i) => {
+    let x = 0;
+    const y = 8 - i;
+    for (let k = 0; k < row.length; k++) {
+      const ch = row[k];
+      if (/\d/.test(ch)) { x += Number(ch); continue; }
+      const unmoved = row[k + 1] === '*';
+      if (unmoved) k++;
+      m.set(FILES[x] + y, { p: ch.toUpperCase(), c: ch === ch.toUpperCase() ? 'white' : 'black', unmoved });
+      x++;
+    }
+  });
+  return m;
+}
+
+function edStandard() {
+  const e = app.editor;
+  e.w = 8; e.h = 8;
+  e.boards = new Map([['0,2', edBoard(0, 2, edParseRows(STANDARD_ROWS))]]);
+  e.sel = '0,2';
+}
+
+/** The editor's position as 5DFEN (every board written out). */
+function edFen() {
+  const e = app.editor;
+  const lines = ['[Board "custom"]', `[Size "${e.w}x${e.h}"]`];
+  const boards = [...e.boards.values()].sort((a, b) => a.l - b.l || a.t - b.t);
+  for (const b of boards) {
+    const rows = [];
+    for (let y = e.h; y >= 1; y--) {
+      let row = '', empty = 0;
+      for (let x = 0; x < e.w; x++) {
+        const pc = b.pieces.get(FILES[x] + y);
+        if (!pc) { empty++; continue; }
+        if (empty) { row += empty; empty = 0; }
+        row += (pc.c === 'white' ? pc.p : pc.p.toLowerCase()) + (pc.unmoved ? '*' : '');
+      }
+      if (empty) row += empty;
+      rows.push(row);
+    }
+    lines.push(`[${rows.join('/')}:${b.l > 0 ? '+' + b.l : b.l}:${Math.floor(b.t / 2)}:${b.t % 2 ? 'b' : 'w'}]`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The editor's model as a game state, for the renderer. */
+function edState() {
+  const e = app.editor;
+  const boards = [...e.boards.values()];
+  const tls = new Map();
+  for (const b of boards) {
+    const tl = tls.get(b.l) || { l: b.l, label: String(b.l > 0 ? '+' + b.l : b.l), active: true, start: b.t, end: b.t, origin: null };
+    tl.start = Math.min(tl.start, b.t); tl.end = Math.max(tl.end, b.t);
+    tls.set(b.l, tl);
+  }
+  const present = Math.min(...[...tls.values()].map((t) => t.end));
+  return {
+    id: 'editor', version: e.version, size: { w: e.w, h: e.h }, even: false,
+    to_move: present % 2 ? 'black' : 'white', present: { t: present, turn: Math.floor(present / 2), color: present % 2 ? 'black' : 'white' },
+    boards: boards.map((b) => ({ l: b.l, t: b.t, label: tls.get(b.l).label, turn: Math.floor(b.t / 2), color: b.t % 2 ? 'black' : 'white',
+      playable: false, mandatory: `${b.l},${b.t}` === e.sel, pieces: [...b.pieces].map(([sq, p]) => ({ sq, p: p.p, c: p.c })) })),
+    timelines: [...tls.values()], pending: [], last_action: [], check: null, actions: [], action_count: 0,
+  };
+}
+
+function edRender() {
+  const e = app.editor;
+  e.version++;
+  app.shown = edState();
+  render();
+  $('#ed-fen').value = edFen();
+  $('#ed-side').value = app.shown.to_move;
+  $('#ed-size').value = String(e.w);
+  for (const b of document.querySelectorAll('#ed-palette .tool')) b.classList.toggle('current', b.dataset.tool === e.tool);
+  $('#editor-panel').dataset.boards = String(e.boards.size);
+}
+
+/** A click on a square of the editor: selects its board and places (or removes) a piece. */
+function editAt(hit) {
+  const e = app.editor;
+  const k = `${hit.l},${hit.t}`;
+  e.sel = k;
+  const b = e.boards.get(k);
+  if (!b) return;
+  const old = b.pieces.get(hit.sq);
+  if (e.tool === 'x') b.pieces.delete(hit.sq);
+  else {
+    const c = e.tool[0] === 'w' ? 'white' : 'black', p = e.tool.slice(1);
+    if (old && old.p === p && old.c === c) b.pieces.delete(hit.sq);
+    else b.pieces.set(hit.sq, { p, c, unmoved: $('#ed-unmoved').checked && 'KRP'.includes(p) });
+  }
+  edRender();
+}
+
+$('#ed-palette').addEventListener('click', (ev) => {
+  const b = ev.target.closest('button[data-tool]');
+  if (!b) return;
+  app.editor.tool = b.dataset.tool;
+  edRender();
+});
+$('#ed-size').addEventListener('change', () => {
+  const e = app.editor, n = Number($('#ed-size').value);
+  e.w = n; e.h = n;
+  for (const b of e.boards.values()) for (const sq of [...b.pieces.keys()]) if (FILES.indexOf(sq[0]) >= n || Number(sq.slice(1)) > n) b.pieces.delete(sq);
+  resetDrawing();
+  edRender();
+});
+$('#ed-side').addEventListener('change', () => {
+  // The side to move is the colour of the last boards: every board moves by one half-turn.
+  const e = app.editor, want = $('#ed-side').value, now = edState().to_move;
+  if (want === now) return;
+  const d = want === 'black' ? 1 : -1;
+  const moved = new Map();
+  for (const b of e.boards.values()) { b.t += d; moved.set(`${b.l},${b.t}`, b); }
+  if ([...moved.values()].some((b) => b.t < 0)) { for (const b of e.boards.values()) b.t -= d; return; }
+  const [l, t] = e.sel.split(',').map(Number);
+  e.boards = moved; e.sel = `${l},${t + d}`;
+  edRender();
+});
+$('#ed-add-board').addEventListener('click', () => {
+  // The next board of the selected board's timeline, a copy of its last board.
+  const e = app.editor, [l] = e.sel.split(',').map(Number);
+  const last = [...e.boards.values()].filter((b) => b.l === l).sort((a, b) => b.t - a.t)[0];
+  const nb = edBoard(l, last.t + 1, new Map([...last.pieces].map(([k, v]) => [k, { ...v }])));
+  e.boards.set(`${l},${nb.t}`, nb); e.sel = `${l},${nb.t}`;
+  edRender();
+});
+$('#ed-add-timeline').addEventListener('click', () => {
+  // A new timeline below (positive) the others, starting with a copy of the selected board.
+  const e = app.editor, src = e.boards.get(e.sel);
+  const l = Math.max(...[...e.boards.values()].map((b) => b.l)) + 1;
+  const nb = edBoard(l, src.t, new Map([...src.pieces].map(([k, v]) => [k, { ...v }])));
+  e.boards.set(`${l},${nb.t}`, nb); e.sel = `${l},${nb.t}`;
+  edRender();
+});
+$('#ed-remove-board').addEventListener('click', () => {
+  const e = app.editor;
+  if (e.boards.size <= 1) return;
+  e.boards.delete(e.sel);
+  e.sel = [...e.boards.keys()][0];
+  resetDrawing();
+  edRender();
+});
+$('#ed-clear').addEventListener('click', () => { const b = app.editor.boards.get(app.editor.sel); if (b) b.pieces.clear(); edRender(); });
+$('#ed-standard').addEventListener('click', () => { edStandard(); resetDrawing(); edRender(); });
+$('#ed-play').addEventListener('click', async () => {
+  try {
+    const g = await api('POST', '/api/games', { import: edFen() });
+    app.editor = null;
+    location.hash = `#/game/${g.id}`;
+  } catch (e) { alert(e.message); }
+});
+$('#ed-save').addEventListener('click', () => openPuzzleDialog({ fen: edFen() }, `The editor's position, ${cap(edState().to_move)} to move.`));
+$('#btn-editor').addEventListener('click', () => { location.hash = '#/editor'; });
 
 route();

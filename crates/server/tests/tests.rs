@@ -636,6 +636,9 @@ mod play {
         play(&s.app, id, &["(0T3)a1(0T3)a2"]).await;
         let v = submit(&s.app, id).await;
         assert_eq!(v["puzzle"]["status"], "failed");
+        // A failed puzzle is over without counting as a lost game.
+        assert_eq!(v["result"], "*");
+        assert_eq!(v["termination"], "puzzle failed");
         let (_, list) = call(&s.app, "GET", "/api/puzzles", None).await;
         let status = |pid: &str| {
             list["puzzles"]
@@ -725,6 +728,207 @@ fn engine_game_puzzles_are_forced_mates() {
     }
     assert!(checked.len() >= 7, "{checked:?}");
     assert!(checked.iter().filter(|(_, n)| *n == 2).count() >= 3, "{checked:?}");
+}
+
+/// Analysis boards (a scratch copy of a game's position with the engine on go infinite / stop)
+/// and puzzles made by players (the goal proven before saving).
+mod made {
+    use super::*;
+
+    async fn analysis(app: &Router, id: u64) -> Value {
+        call(app, "GET", &format!("/api/analysis/{id}"), None).await.1
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn analysis_board_runs_stops_and_leaves_the_game_alone() {
+        let s = server();
+        let id = new_game(&s.app, json!({})).await;
+        let (status, v) = post(&s.app, "/api/analysis", json!({ "game": id })).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let aid = v["analysis"]["id"].as_u64().unwrap();
+        assert_eq!(v["to_move"], "white");
+        let (status, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/start"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let mut seen = Value::Null;
+        for _ in 0..100 {
+            seen = analysis(&s.app, aid).await["engine"].clone();
+            if seen["eval"].is_string() && !seen["pv"].as_array().unwrap().is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+        assert!(seen["running"].as_bool().unwrap(), "{seen}");
+        let eval = seen["eval"].as_str().unwrap_or_else(|| panic!("no eval: {seen}"));
+        assert!(eval.parse::<i32>().is_ok() || eval.starts_with("mate "), "{eval}");
+        assert!(seen["pv"][0]["text"].as_str().is_some_and(|t| !t.is_empty()), "{seen}");
+        // Stop: the engine is idle and reports nothing more.
+        let (_, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/stop"), None).await;
+        assert_eq!(v["running"], false);
+        let nodes = analysis(&s.app, aid).await["engine"]["nodes"].clone();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(analysis(&s.app, aid).await["engine"]["nodes"], nodes);
+        // Moves tried there do not touch the game; they export as a variation.
+        let (status, v) = post(
+            &s.app,
+            &format!("/api/analysis/{aid}/move"),
+            json!({ "move": "(0T1)e2(0T1)e4" }),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let (status, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/submit"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["analysis"]["tried"], 1);
+        let (_, game) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(game["action_count"], 0);
+        let (_, text) = call(&s.app, "GET", &format!("/api/analysis/{aid}/pgn"), None).await;
+        assert!(text.as_str().unwrap().contains("(1. e4)"), "{text}");
+        // Errors, then the board is gone after DELETE.
+        assert_error(
+            &post(&s.app, "/api/analysis", json!({ "game": id, "at": 5 })).await,
+            StatusCode::BAD_REQUEST,
+            "has 0 actions",
+        );
+        assert_error(
+            &post(&s.app, "/api/analysis", json!({})).await,
+            StatusCode::BAD_REQUEST,
+            "give 'game'",
+        );
+        assert_error(
+            &post(&s.app, "/api/analysis", json!({ "import": "1. Qh9" })).await,
+            StatusCode::BAD_REQUEST,
+            "cannot import",
+        );
+        assert_error(
+            &post(&s.app, "/api/analysis", json!({ "game": 999 })).await,
+            StatusCode::NOT_FOUND,
+            "no game",
+        );
+        let (status, _) = call(&s.app, "DELETE", &format!("/api/analysis/{aid}"), None).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_error(
+            &call(&s.app, "GET", &format!("/api/analysis/{aid}"), None).await,
+            StatusCode::NOT_FOUND,
+            "no analysis board",
+        );
+        assert_error(
+            &call(&s.app, "POST", "/api/analysis/x/start", None).await,
+            StatusCode::NOT_FOUND,
+            "no analysis board 'x'",
+        );
+    }
+
+    const MATE_IN_ONE: &str = "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/4K/5/R4:0:1:w]\n";
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn puzzles_are_proven_before_saving_then_played_exported_and_imported() {
+        let s = server();
+        let make = |body: Value| post(&s.app, "/api/user-puzzles", body);
+        assert_error(
+            &make(json!({ "import": MATE_LINE, "mate_in": 1 })).await,
+            StatusCode::BAD_REQUEST,
+            "has no forced mate in 1",
+        );
+        assert_error(
+            &make(json!({ "import": MATE_IN_ONE, "mate_in": 0 })).await,
+            StatusCode::BAD_REQUEST,
+            "mate in 1 to 3",
+        );
+        assert_error(
+            &make(json!({ "import": MATE_IN_ONE })).await,
+            StatusCode::BAD_REQUEST,
+            "give the goal",
+        );
+        assert_error(
+            &make(json!({ "import": "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K3R:0:1:w]\n", "mate_in": 1 }))
+                .await,
+            StatusCode::BAD_REQUEST,
+            "side not to move is in check",
+        );
+        let (status, v) = make(json!({ "import": MATE_IN_ONE, "mate_in": 1, "name": "Rook mate" })).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        assert_eq!(v["id"], "user-1");
+        let text = v["pgn"].as_str().unwrap().to_string();
+        for part in [
+            "[Puzzle \"mate-in-1\"]",
+            "[Goal \"White mates in 1\"]",
+            "[Event \"Rook mate\"]",
+            "(1. Ra5",
+        ] {
+            assert!(text.contains(part), "{part} in {text}");
+        }
+        let (_, list) = call(&s.app, "GET", "/api/puzzles", None).await;
+        assert!(list["puzzles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["id"] == "user-1" && p["mate_in"] == 1));
+        // Played and solved like the built-in ones.
+        let (status, v) = call(&s.app, "POST", "/api/puzzles/user-1", None).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let id = v["id"].as_i64().unwrap();
+        play(&s.app, id, &["(0T1)a1(0T1)a5"]).await;
+        assert_eq!(submit(&s.app, id).await["puzzle"]["status"], "solved");
+        // Exported, and imported again with the goal of its header (proven again).
+        let (_, exported) = call(&s.app, "GET", "/api/puzzles/user-1/pgn", None).await;
+        assert_eq!(exported.as_str().unwrap(), text);
+        let (status, v) = make(json!({ "import": text })).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        assert_eq!(
+            (v["id"].as_str(), v["mate_in"].as_u64(), v["name"].as_str()),
+            (Some("user-2"), Some(1), Some("Rook mate"))
+        );
+        // From a game's position after some actions.
+        let g = new_game(&s.app, json!({ "import": MATE_IN_ONE })).await;
+        let (status, v) = make(json!({ "game": g, "at": 0, "mate_in": 1 })).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        // Fool's mate position: the proof finds a defence for White, so the goal is refused.
+        let g = new_game(
+            &s.app,
+            json!({ "import": "[Board \"Standard\"]\n\n1. f3 / e5\n2. g4\n" }),
+        )
+        .await;
+        assert_error(
+            &make(json!({ "game": g, "mate_in": 1 })).await,
+            StatusCode::BAD_REQUEST,
+            "Black (to move) has no forced mate in 1",
+        );
+        assert_error(
+            &make(json!({ "game": g, "at": 9, "mate_in": 1 })).await,
+            StatusCode::BAD_REQUEST,
+            "has 3 actions",
+        );
+        let (_, builtin) = call(&s.app, "GET", "/api/puzzles/rook-tactics-1/pgn", None).await;
+        assert!(builtin.as_str().unwrap().contains("[Board"));
+        assert_error(
+            &call(&s.app, "GET", "/api/puzzles/user-99/pgn", None).await,
+            StatusCode::NOT_FOUND,
+            "no puzzle",
+        );
+        assert_error(
+            &call(&s.app, "POST", "/api/puzzles/user-99", None).await,
+            StatusCode::NOT_FOUND,
+            "no puzzle",
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_imported_record_keeps_its_headers() {
+        let s = server();
+        let record = "[Board \"Standard\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Date \"2020.08.21\"]\n[Event \"Club night\"]\n[Site \"Home\"]\n\n1. e4 / e5\n";
+        let id = new_game(&s.app, json!({ "import": record })).await;
+        let (_, v) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
+        let pgn = v["pgn"].as_str().unwrap();
+        for h in [
+            "[White \"Ann\"]",
+            "[Black \"Bob\"]",
+            "[Date \"2020.08.21\"]",
+            "[Event \"Club night\"]",
+            "[Site \"Home\"]",
+        ] {
+            assert!(pgn.contains(h), "{h} in {pgn}");
+        }
+        assert_eq!(pgn.matches("[Date").count(), 1, "{pgn}");
+    }
 }
 
 mod load {

@@ -1,0 +1,99 @@
+// The analysis board: "Analyse" runs the engine continuously (go infinite / stop) on the
+// position shown; an evaluation ([data-eval], centipawns or "mate N" from White's view) and a
+// best line ([data-pv], in the notation panel's notation, clickable to preview as arrows) appear
+// within 3 s on the standard start; moves tried there do not change the game and can be exported
+// as a variation; stopping frees the engine (idle, ready for the next start).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { openSession, closeSession, board, move, SHOTS } from './helpers.mjs';
+
+let session, page, errors, BASE;
+
+before(async () => {
+  session = await openSession();
+  ({ page, errors, BASE } = session);
+});
+
+after(() => closeSession(session));
+
+test('Analyse: eval and best line within 3 s, preview, scratch moves, export, stop and discard', async () => {
+  const g = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json());
+  await page.goto(`${BASE}/#/game/${g.id}`);
+  await board(page, [0, 1, 'white']).waitFor();
+  const t0 = Date.now();
+  await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('[data-eval]').dataset.eval !== '' && document.querySelector('[data-pv]').dataset.pv !== '', null, { timeout: 3000 });
+  console.log(`# eval and best line after ${Date.now() - t0} ms`);
+  const ev = await page.locator('[data-eval]').getAttribute('data-eval');
+  assert.match(ev, /^(-?\d+|mate -?\d+)$/);
+  assert.match(await page.locator('#eval-depth').textContent(), /depth \d+/);
+  assert.match(await page.locator('#eval-nps').textContent(), /nodes\/s/);
+  // The best line is written as the notation panel writes actions (SAN, e.g. "e4", "Nf3").
+  const pv = (await page.locator('[data-pv]').getAttribute('data-pv')).split(' | ');
+  assert.ok(pv.length >= 1 && pv.every((a) => /^[a-zA-Z(][^|]*$/.test(a) && !a.includes('T1)')), pv.join(' | '));
+  // Engine output stays out of the status line.
+  assert.doesNotMatch(await page.locator('#status').textContent(), /depth|score|nodes|info/);
+  // A click on the first action of the line previews it as an arrow on the board.
+  await page.locator('#pv .pv-act').first().click();
+  await page.locator('#world .arrow.pv').first().waitFor({ state: 'attached' });
+  await page.screenshot({ path: join(SHOTS, '30-analysis.png') });
+
+  // A move tried on the analysis board: the game does not change.
+  await move(page, [0, 1, 'white'], 'd2', [0, 1, 'white'], 'd4');
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/submit')),
+    page.getByRole('button', { name: 'Submit', exact: true }).click(),
+  ]);
+  await page.locator('#analysis-tried', { hasText: '1 action tried' }).waitFor();
+  const game = await fetch(`${BASE}/api/games/${g.id}`).then((r) => r.json());
+  assert.equal(game.action_count, 0);
+  assert.equal(game.pending.length, 0);
+  // The engine goes on with the new position (Black to move).
+  await page.waitForFunction(() => document.querySelector('[data-pv]').dataset.pv !== '', null, { timeout: 3000 });
+  // Exported as a variation of the game.
+  await page.getByRole('button', { name: 'Export variation', exact: true }).click();
+  const text = await page.locator('#export-text').inputValue();
+  assert.match(text, /\(1\. d4\)/);
+  await page.locator('#export-close').click();
+
+  // Stop: the engine is idle (the board says so, the counts stop) and can start again.
+  await page.getByRole('button', { name: 'Stop engine', exact: true }).click();
+  await page.locator('#analysis[data-engine="stopped"]').waitFor();
+  const boards = await fetch(`${BASE}/api/analysis/${await page.evaluate(() => window.__chess5dAnalysis())}`).then((r) => r.json());
+  assert.equal(boards.engine.running, false);
+  const nodes = boards.engine.nodes;
+  await page.waitForTimeout(500);
+  const again = await fetch(`${BASE}/api/analysis/${await page.evaluate(() => window.__chess5dAnalysis())}`).then((r) => r.json());
+  assert.equal(again.engine.nodes, nodes, 'no search after stop');
+  await page.getByRole('button', { name: 'Start engine', exact: true }).click();
+  await page.locator('#analysis[data-engine="running"]').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-eval]').dataset.eval !== '', null, { timeout: 3000 });
+
+  // Discard: back to the game's own position; the analysis board is gone.
+  const aid = await page.evaluate(() => window.__chess5dAnalysis());
+  await page.getByRole('button', { name: 'Discard analysis', exact: true }).click();
+  await page.locator('#analysis').waitFor({ state: 'hidden' });
+  await page.waitForFunction(() => !document.querySelector('#world .board[data-l="0"][data-t="1"][data-color="black"]'));
+  await page.waitForTimeout(200);
+  assert.equal((await fetch(`${BASE}/api/analysis/${aid}`)).status, 404);
+});
+
+test('Analyse on a reviewed position starts from that position', async () => {
+  const g = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ import: '[Board "Standard"]\n\n1. e4 / e5\n2. Nf3 / Nc6\n' }) }).then((r) => r.json());
+  await page.goto(`${BASE}/#/game/${g.id}`);
+  await board(page, [0, 3, 'white']).waitFor();
+  await page.locator('#notation .act[data-index="2"]').click();
+  await page.waitForFunction(() => document.querySelector('#play').dataset.review === '2');
+  await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('[data-pv]').dataset.pv !== '', null, { timeout: 3000 });
+  const st = await fetch(`${BASE}/api/analysis/${await page.evaluate(() => window.__chess5dAnalysis())}`).then((r) => r.json());
+  assert.equal(st.action_count, 2);
+  assert.equal(st.to_move, 'white');
+  await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+  await page.locator('#analysis').waitFor({ state: 'hidden' });
+});
+
+test('no console errors', () => {
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource.*(400|409)/.test(e)), []);
+});
