@@ -1,7 +1,7 @@
 //! `chess5d analyze` and `chess5d perft`.
 
 use anyhow::{bail, Context, Result};
-use chess5d_rules::{ActionCount, Budget, Outcome, Position};
+use chess5d_rules::{ActionCount, Budget, Convention, Outcome, Position};
 use serde_json::json;
 use std::time::Instant;
 
@@ -16,6 +16,8 @@ struct Options {
     all_positions: bool,
     moves: MovesShown,
     count_cap: Option<u64>,
+    /// How `--count-actions` tells actions apart.
+    convention: Convention,
     json: bool,
     file: String,
 }
@@ -25,6 +27,7 @@ fn parse(args: &[String]) -> Result<Options> {
         all_positions: false,
         moves: MovesShown::Present,
         count_cap: None,
+        convention: Convention::Orderings,
         json: false,
         file: "-".into(),
     };
@@ -61,6 +64,7 @@ fn parse(args: &[String]) -> Result<Options> {
                         .with_context(|| format!("--count-actions takes a number, not '{v}'"))?,
                 );
             }
+            "--distinct-positions" => o.convention = Convention::DistinctPositions,
             f if f.starts_with("--") => bail!("unknown option '{f}' for analyze"),
             _ => {
                 if file.replace(a.to_string()).is_some() {
@@ -69,6 +73,9 @@ fn parse(args: &[String]) -> Result<Options> {
             }
         }
         i += 1;
+    }
+    if o.convention != Convention::Orderings && o.count_cap.is_none() {
+        bail!("--distinct-positions changes how --count-actions counts: give --count-actions CAP too");
     }
     o.file = file.unwrap_or_else(|| "-".into());
     Ok(o)
@@ -108,7 +115,9 @@ fn report(pos: &Position, ply: usize, o: &Options) {
     };
     let outcome = pos.outcome(Budget::DEFAULT);
     let in_check = pos.in_check();
-    let count = o.count_cap.map(|cap| pos.count_actions(cap, Budget::DEFAULT));
+    let count = o
+        .count_cap
+        .map(|cap| pos.count_actions_by(cap, Budget::DEFAULT, o.convention));
     let present = pos.present_turn();
     // Work figures for tuning the search, on request.
     if std::env::var_os("CHESS5D_TIMING").is_some() {
@@ -136,6 +145,7 @@ fn report(pos: &Position, ply: usize, o: &Options) {
             "moves": if o.moves == MovesShown::None { serde_json::Value::Null } else { json!(moves) },
             "legal_actions": n,
             "legal_actions_bound": bound,
+            "legal_actions_convention": if count.is_some() { json!(o.convention.name()) } else { serde_json::Value::Null },
             "witness": witness,
         });
         println!("{obj}");
@@ -164,22 +174,42 @@ fn report(pos: &Position, ply: usize, o: &Options) {
         };
         println!("  {} {which} moves: {}", moves.len(), moves.join(" "));
     }
+    let c = o.convention;
     match count {
         None => {}
-        Some(ActionCount::Exact(n)) => println!("  legal actions: {n}"),
-        Some(ActionCount::AtLeast(n)) => println!("  legal actions: at least {n}"),
-        Some(ActionCount::Unknown(n)) => println!("  legal actions: unknown (at least {n}; budget ran out)"),
+        Some(ActionCount::Exact(n)) => println!("  legal actions ({c}): {n}"),
+        Some(ActionCount::AtLeast(n)) => println!("  legal actions ({c}): at least {n}"),
+        Some(ActionCount::Unknown(n)) => {
+            println!("  legal actions ({c}): unknown (at least {n}; budget ran out)")
+        }
     }
 }
+
+const PERFT_USAGE: &str = "\
+chess5d perft DEPTH [--divide] [--distinct-positions] [FILE|-]
+
+Counts the legal action sequences of DEPTH actions from the position after FILE's last action
+(the standard start without FILE).
+
+    --divide              one line per first action with the sequences after it
+    --distinct-positions  count each distinct resulting position once per action, instead of
+                          each set of moves with each order of its new timelines (the default,
+                          as cwmtt and ftxi's 5dchess_engine count)";
 
 pub fn perft(args: &[String]) -> Result<()> {
     let mut depth = None;
     let mut divide = false;
+    let mut convention = Convention::Orderings;
     let mut file = None;
     for a in args {
         match a.as_str() {
+            "-h" | "--help" => {
+                println!("{PERFT_USAGE}");
+                return Ok(());
+            }
             "--divide" => divide = true,
-            f if f.starts_with("--") => bail!("unknown option '{f}' for perft"),
+            "--distinct-positions" => convention = Convention::DistinctPositions,
+            f if f.starts_with("--") => bail!("unknown option '{f}' for perft (see `chess5d perft --help`)"),
             v if depth.is_none() => {
                 depth = Some(
                     v.parse::<u32>()
@@ -193,7 +223,7 @@ pub fn perft(args: &[String]) -> Result<()> {
             }
         }
     }
-    let depth = depth.context("perft needs a depth")?;
+    let depth = depth.context("perft needs a depth (see `chess5d perft --help`)")?;
     let pos = match file {
         Some(f) => {
             let g = crate::load_game(&f)?;
@@ -206,13 +236,15 @@ pub fn perft(args: &[String]) -> Result<()> {
     let start = Instant::now();
     let total = if divide && depth > 0 {
         let mut total = 0;
-        for action in pos.legal_actions(Budget::UNLIMITED) {
+        for action in pos.legal_actions_by(Budget::UNLIMITED, convention) {
             let mut child = pos.clone();
             for m in &action {
                 child.play_unchecked(m);
             }
             child.submit_unchecked();
-            let n = child.perft(depth - 1, Budget::UNLIMITED).context("budget ran out")?;
+            let n = child
+                .perft_by(depth - 1, Budget::UNLIMITED, convention)
+                .context("budget ran out")?;
             println!(
                 "{} {n}",
                 action.iter().map(|m| m.long(pos.even())).collect::<Vec<_>>().join(" ")
@@ -221,8 +253,12 @@ pub fn perft(args: &[String]) -> Result<()> {
         }
         total
     } else {
-        pos.perft(depth, Budget::UNLIMITED).context("budget ran out")?
+        pos.perft_by(depth, Budget::UNLIMITED, convention)
+            .context("budget ran out")?
     };
-    println!("perft({depth}) = {total}  ({:.3} s)", start.elapsed().as_secs_f64());
+    println!(
+        "perft({depth}) = {total}  ({convention}, {:.3} s)",
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }

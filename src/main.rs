@@ -16,13 +16,14 @@ USAGE:
     chess5d <COMMAND> [ARGS]
 
 COMMANDS:
-    analyze [--all-positions] [--moves present|playable|none] [--count-actions CAP] [--json] FILE|-
+    analyze [--all-positions] [--moves present|playable|none] [--count-actions CAP [--distinct-positions]]
+            [--json] FILE|-
                   Report the position after the game's last action (or after every action)
     convert --to 5dpgn|5dfen|long|json FILE|-
                   Convert a game or position between notations
     show FILE|-   Draw the multiverse in the terminal
     variants      List the built-in variants
-    perft DEPTH [--divide] [FILE|-]
+    perft DEPTH [--divide] [--distinct-positions] [FILE|-]
                   Count the legal action sequences of DEPTH actions (standard start by default)
     engine [--bot alphabeta|greedy|random] [--hash MB] [--option NAME=VALUE]... | --check CMD
                   Run the engine on stdin/stdout (5DUCI), or check an engine's protocol compliance
@@ -33,6 +34,9 @@ COMMANDS:
     bench [--quick]
                   Speed figures: move generation, check detection, outcomes, counting, perft
     help          Show this text
+
+Actions are counted as cwmtt and ftxi's 5dchess_engine count them: each set of moves with each
+order of its new timelines. --distinct-positions counts each resulting position once instead.
 
 Input files may be 5DPGN (and its dialects), 5DFEN, the long coordinate form, alexbay's action
 notation, the seed GUI's coordinate notation, or 5d-chess-js JSON; `-` reads standard input.";
