@@ -3,6 +3,7 @@
 
 mod analyze;
 mod bench;
+mod reference;
 mod show;
 
 use anyhow::{bail, Context, Result};
@@ -31,6 +32,8 @@ COMMANDS:
                   Play engines against each other (see `chess5d match --help`)
     serve [--addr 127.0.0.1:8080] [--db FILE] [--engine NAME=CMD]... [--config FILE]
                   Serve the web GUI (see `chess5d serve --help`)
+    reference generate|check ...
+                  The reference suite for other implementations (see data/reference/README.md)
     bench [--quick]
                   Speed figures: move generation, check detection, outcomes, counting, perft
     help          Show this text
@@ -62,6 +65,7 @@ fn run(args: &[String]) -> Result<()> {
         "variants" => variants(),
         "perft" => analyze::perft(rest),
         "bench" => bench::run(rest),
+        "reference" => reference::run(rest),
         "engine" => chess5d_protocol::engine_main(rest).map_err(anyhow::Error::msg),
         "match" => chess5d_match::match_main(rest).map_err(anyhow::Error::msg),
         "serve" => chess5d_server::serve_main(rest).map_err(anyhow::Error::msg),

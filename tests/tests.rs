@@ -3,3 +3,4 @@
 mod cli;
 mod corpus;
 mod oracle;
+mod reference;
