@@ -120,6 +120,7 @@ fn counting_conventions_on_the_command_line() {
     let (ok, out, err) = chess5d(&["perft", "1", "--distinct-positions", "-"], game);
     assert!(ok && out.contains("perft(1) = 26  (distinct-positions"), "{out}{err}");
     // The flag only changes a count: alone it is a mistake.
-    let (ok, _, err) = chess5d(&["analyze", "--distinct-positions", "-"], game);
+    // (Refused before any input is read.)
+    let (ok, _, err) = chess5d(&["analyze", "--distinct-positions", "-"], "");
     assert!(!ok && err.contains("--count-actions"), "{err}");
 }
