@@ -18,7 +18,7 @@ chess5d reference check FILE|-
 generate  writes the reference suite (one JSON object per line) to standard output: positions of
           the games of the notation corpus (--corpus, default
           crates/notation/tests/data/corpus), of the hard match games (--hard, default
-          tests/data/hard-match-games) and of N games (default 2) of the engine against the
+          tests/data/hard-match-games) and of N games (default 4) of the engine against the
           random bot in every official variant (seeded with S, default 1)
 check     recomputes every line of a suite and reports each difference (exit 1 if any)
 
@@ -249,7 +249,7 @@ fn games_under(dir: &str) -> Result<Vec<(String, Game)>> {
 }
 
 fn generate(args: &[String]) -> Result<()> {
-    let (mut games, mut seed) = (2usize, 1u64);
+    let (mut games, mut seed) = (4usize, 1u64);
     let mut corpus = "crates/notation/tests/data/corpus".to_string();
     let mut hard = "tests/data/hard-match-games".to_string();
     let mut i = 0;
