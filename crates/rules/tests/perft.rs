@@ -1,5 +1,6 @@
 //! Where time travel is impossible, 5D chess is chess: ordinary perft numbers. No two jumps
-//! exist in these positions, so both counting conventions give them.
+//! exist in these positions, so both counting conventions give them; and the standard start,
+//! where they part at depth 4.
 
 use chess5d_rules::{Board, BoardId, Budget, Convention, Position, Role, Setup, Size};
 
@@ -23,6 +24,23 @@ fn standard_start() {
         assert_eq!(pos.perft_by(1, Budget::UNLIMITED, c), Some(20), "{c}");
         assert_eq!(pos.perft_by(2, Budget::UNLIMITED, c), Some(400), "{c}");
     }
+}
+
+/// The fourth action is the first that can hold two jumps (Black, after White's branch, has a
+/// board on each timeline): from there on the conventions differ, for instance where two black
+/// pieces jump onto the same square of one past board, making the same two new timelines in
+/// either order.
+#[test]
+fn standard_start_depth_three_and_four() {
+    let pos = Position::standard();
+    for c in BOTH {
+        assert_eq!(pos.perft_by(3, Budget::UNLIMITED, c), Some(9822), "{c}");
+    }
+    assert_eq!(pos.perft(4, Budget::UNLIMITED), Some(753_223));
+    assert_eq!(
+        pos.perft_by(4, Budget::UNLIMITED, Convention::DistinctPositions),
+        Some(751_567)
+    );
 }
 
 #[test]
