@@ -3,11 +3,14 @@
 use crate::cli::{AnalyzeArgs, MovesShown, PerftArgs};
 use crate::outln;
 use anyhow::{Context, Result};
-use chess5d_rules::{ActionCount, Budget, Outcome, Position};
+use chess5d_rules::{ActionCount, Budget, Convention, Outcome, Position};
 use serde_json::json;
 use std::time::Instant;
 
 pub fn run(o: &AnalyzeArgs) -> Result<()> {
+    if o.distinct_positions && o.count_actions.is_none() {
+        anyhow::bail!("--distinct-positions changes how --count-actions counts: give --count-actions CAP too");
+    }
     crate::for_each_game(&o.file, o.game, |number, multi, loaded| {
         if multi && !o.json {
             outln!("game {number}:");
@@ -49,7 +52,10 @@ fn report(pos: &Position, ply: usize, game: usize, o: &AnalyzeArgs) -> Result<()
     };
     let outcome = pos.outcome(Budget::DEFAULT);
     let in_check = pos.in_check();
-    let count = o.count_actions.map(|cap| pos.count_actions(cap, Budget::DEFAULT));
+    let convention = convention(o.distinct_positions);
+    let count = o
+        .count_actions
+        .map(|cap| pos.count_actions_by(cap, Budget::DEFAULT, convention));
     let present = pos.present_turn();
     // Work figures for tuning the search, on request.
     if std::env::var_os("CHESS5D_TIMING").is_some() {
@@ -78,6 +84,7 @@ fn report(pos: &Position, ply: usize, game: usize, o: &AnalyzeArgs) -> Result<()
             "moves": if o.moves == MovesShown::None { serde_json::Value::Null } else { json!(moves) },
             "legal_actions": n,
             "legal_actions_bound": bound,
+            "legal_actions_convention": if count.is_some() { json!(convention.name()) } else { serde_json::Value::Null },
             "witness": witness,
         });
         outln!("{obj}");
@@ -108,15 +115,18 @@ fn report(pos: &Position, ply: usize, game: usize, o: &AnalyzeArgs) -> Result<()
     }
     match count {
         None => {}
-        Some(ActionCount::Exact(n)) => outln!("  legal actions: {n}"),
-        Some(ActionCount::AtLeast(n)) => outln!("  legal actions: at least {n}"),
-        Some(ActionCount::Unknown(n)) => outln!("  legal actions: unknown (at least {n}; budget ran out)"),
+        Some(ActionCount::Exact(n)) => outln!("  legal actions ({convention}): {n}"),
+        Some(ActionCount::AtLeast(n)) => outln!("  legal actions ({convention}): at least {n}"),
+        Some(ActionCount::Unknown(n)) => {
+            outln!("  legal actions ({convention}): unknown (at least {n}; budget ran out)")
+        }
     }
     Ok(())
 }
 
 pub fn perft(a: &PerftArgs) -> Result<()> {
     let (depth, divide) = (a.depth, a.divide);
+    let convention = convention(a.distinct_positions);
     let pos = match &a.file {
         Some(f) => {
             let g = crate::load_game(f)?;
@@ -129,13 +139,15 @@ pub fn perft(a: &PerftArgs) -> Result<()> {
     let start = Instant::now();
     let total = if divide && depth > 0 {
         let mut total = 0;
-        for action in pos.legal_actions(Budget::UNLIMITED) {
+        for action in pos.legal_actions_by(Budget::UNLIMITED, convention) {
             let mut child = pos.clone();
             for m in &action {
                 child.play_unchecked(m);
             }
             child.submit_unchecked();
-            let n = child.perft(depth - 1, Budget::UNLIMITED).context("budget ran out")?;
+            let n = child
+                .perft_by(depth - 1, Budget::UNLIMITED, convention)
+                .context("budget ran out")?;
             outln!(
                 "{} {n}",
                 action.iter().map(|m| m.long(pos.even())).collect::<Vec<_>>().join(" ")
@@ -144,8 +156,21 @@ pub fn perft(a: &PerftArgs) -> Result<()> {
         }
         total
     } else {
-        pos.perft(depth, Budget::UNLIMITED).context("budget ran out")?
+        pos.perft_by(depth, Budget::UNLIMITED, convention)
+            .context("budget ran out")?
     };
-    outln!("perft({depth}) = {total}  ({:.3} s)", start.elapsed().as_secs_f64());
+    outln!(
+        "perft({depth}) = {total}  ({convention}, {:.3} s)",
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
+}
+
+/// The counting convention a command's `--distinct-positions` flag chooses.
+fn convention(distinct_positions: bool) -> Convention {
+    if distinct_positions {
+        Convention::DistinctPositions
+    } else {
+        Convention::Orderings
+    }
 }

@@ -303,7 +303,7 @@ pub fn run(args: &crate::cli::BenchArgs) -> Result<()> {
         let t = Instant::now();
         let n = start.perft(depth, Budget::UNLIMITED).unwrap_or(0);
         println!(
-            "perft({depth}) standard start = {n:>8}  {:.3} s",
+            "perft({depth}) standard start = {n:>8}  {:.3} s (orderings)",
             t.elapsed().as_secs_f64()
         );
     }

@@ -34,6 +34,9 @@ pub enum Command {
     Variants,
     /// Count the legal action sequences of DEPTH actions (standard start by default).
     Perft(PerftArgs),
+    /// The reference suite for other implementations (see data/reference/README.md).
+    #[command(subcommand)]
+    Reference(crate::reference::ReferenceCommand),
     /// Speed figures: move generation, check detection, outcomes, counting, perft.
     Bench(BenchArgs),
     /// Run the engine on stdin/stdout (5DUCI), or check another engine's protocol compliance.
@@ -72,9 +75,13 @@ pub struct AnalyzeArgs {
     /// Which moves to list.
     #[arg(long, value_enum, default_value_t = MovesShown::Present, value_name = "WHICH")]
     pub moves: MovesShown,
-    /// Count the legal actions, up to CAP.
+    /// Count the legal actions, up to CAP (each set of moves with each order of its new
+    /// timelines, as cwmtt and ftxi's 5dchess_engine count).
     #[arg(long, value_name = "CAP")]
     pub count_actions: Option<u64>,
+    /// Count each distinct resulting position once instead (with --count-actions).
+    #[arg(long, requires = "count_actions")]
+    pub distinct_positions: bool,
     /// One JSON object per position instead of text (each carries `"game": N`).
     #[arg(long)]
     pub json: bool,
@@ -133,6 +140,10 @@ pub struct PerftArgs {
     /// Print the count below each first action.
     #[arg(long)]
     pub divide: bool,
+    /// Count each distinct resulting position once per action, instead of each set of moves with
+    /// each order of its new timelines (the default, as cwmtt and ftxi's 5dchess_engine count).
+    #[arg(long)]
+    pub distinct_positions: bool,
     /// Start from this game's final position instead of the standard start (`-` for standard input).
     pub file: Option<String>,
 }

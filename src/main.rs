@@ -6,6 +6,7 @@ mod bench;
 mod cli;
 mod matches;
 mod out;
+mod reference;
 mod serve;
 mod show;
 
@@ -13,7 +14,7 @@ use anyhow::{bail, Context, Result};
 use chess5d_notation::{Games, LoadedGame};
 use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command, ConvertArgs, EngineArgs, Format};
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 fn main() {
     out::quiet_on_closed_pipe();
@@ -41,6 +42,7 @@ fn run(command: Command, matches: &clap::ArgMatches) -> Result<()> {
         Command::Show(a) => show::run(&a.file),
         Command::Variants => variants(),
         Command::Perft(a) => analyze::perft(&a),
+        Command::Reference(c) => reference::run(&c),
         Command::Bench(a) => bench::run(&a),
         Command::Engine(a) => engine(a),
         Command::Match(a) => {
@@ -71,6 +73,15 @@ fn open_input(path: &str) -> Result<Box<dyn BufRead>> {
         let file = std::fs::File::open(path).with_context(|| format!("reading {path}"))?;
         Ok(Box::new(std::io::BufReader::new(file)))
     }
+}
+
+/// Reads a whole file, or standard input for `-`.
+pub(crate) fn read_input(path: &str) -> Result<String> {
+    let mut text = String::new();
+    open_input(path)?
+        .read_to_string(&mut text)
+        .with_context(|| format!("reading {path}"))?;
+    Ok(text)
 }
 
 /// Reads the games of a file one at a time (only game `pick` if given, from 1) and hands each

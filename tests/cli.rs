@@ -34,6 +34,7 @@ fn analyze_reports_each_position_as_json() {
     assert_eq!(lines[0]["moves"].as_array().unwrap().len(), 20);
     assert_eq!(lines[0]["legal_actions"], 20);
     assert_eq!(lines[0]["legal_actions_bound"], "exact");
+    assert_eq!(lines[0]["legal_actions_convention"], "orderings");
     assert_eq!(lines[1]["to_move"], "black");
     let last = &lines[7];
     assert_eq!(last["ply"], 7);
@@ -82,9 +83,50 @@ fn variants_show_and_perft() {
     let (ok, out, err) = chess5d(&["show", "-"], "[Board \"Standard\"]\n\n1. e4 / (0T1)Nb8c6\n");
     assert!(ok, "{err}");
     assert!(out.contains("rnbqkbnr") || out.contains("r.bqkbnr"), "{out}");
+    // No two jumps exist in the first two actions: both conventions count 400.
     let (ok, out, err) = chess5d(&["perft", "2"], "");
     assert!(ok, "{err}");
-    assert!(out.contains("perft(2) = 400"), "{out}");
+    assert!(out.contains("perft(2) = 400  (orderings,"), "{out}");
+    let (ok, out, err) = chess5d(&["perft", "2", "--distinct-positions"], "");
+    assert!(ok, "{err}");
+    assert!(out.contains("perft(2) = 400  (distinct-positions,"), "{out}");
+    let (ok, out, _) = chess5d(&["perft", "--help"], "");
+    assert!(ok && out.contains("--distinct-positions"), "{out}");
+    let (ok, _, err) = chess5d(&["perft", "2", "--frobnicate"], "");
+    assert!(!ok && err.contains("--frobnicate"), "{err}");
+}
+
+/// Focused - Just Kings: Black can jump both kings onto (0T1)c2, in either order, reaching one
+/// multiverse. Counted as cwmtt and ftxi's engine count (each order): 27; as distinct positions:
+/// 26.
+#[test]
+fn counting_conventions_on_the_command_line() {
+    let game = "[Board \"Focused - Just Kings\"]\n\n1. Ka1a2 / Kc3c2\n2. (0T2)Ka2>>(0T1)a2\n";
+    let count = |extra: &[&str]| {
+        let mut args = vec!["analyze", "--json", "--count-actions", "1000"];
+        args.extend_from_slice(extra);
+        args.push("-");
+        let (ok, out, err) = chess5d(&args, game);
+        assert!(ok, "{err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["legal_actions_bound"], "exact");
+        (
+            v["legal_actions"].as_u64().unwrap(),
+            v["legal_actions_convention"].clone(),
+        )
+    };
+    assert_eq!(count(&[]), (27, "orderings".into()));
+    assert_eq!(count(&["--distinct-positions"]), (26, "distinct-positions".into()));
+    let (ok, out, err) = chess5d(&["analyze", "--count-actions", "1000", "-"], game);
+    assert!(ok && out.contains("legal actions (orderings): 27"), "{out}{err}");
+    let (ok, out, err) = chess5d(&["perft", "1", "-"], game);
+    assert!(ok && out.contains("perft(1) = 27  (orderings"), "{out}{err}");
+    let (ok, out, err) = chess5d(&["perft", "1", "--distinct-positions", "-"], game);
+    assert!(ok && out.contains("perft(1) = 26  (distinct-positions"), "{out}{err}");
+    // The flag only changes a count: alone it is a mistake.
+    // (Refused before any input is read.)
+    let (ok, _, err) = chess5d(&["analyze", "--distinct-positions", "-"], "");
+    assert!(!ok && err.contains("--count-actions"), "{err}");
 }
 
 fn run_status(args: &[&str]) -> (Option<i32>, String, String) {

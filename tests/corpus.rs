@@ -2,7 +2,7 @@
 //! corpus into `crates/notation/tests/data/corpus/`).
 
 use chess5d_notation::{load, LoadedGame};
-use chess5d_rules::{Budget, Color, Coord, Move, Outcome, Position, Square};
+use chess5d_rules::{Budget, Color, Convention, Coord, Move, Outcome, Position, Square};
 use std::collections::BTreeSet;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/notation/tests/data/corpus");
@@ -292,8 +292,9 @@ fn hard_match_games_are_decided_at_once() {
             }
             after.can_submit().unwrap();
         }
-        // Counting a thousand actions takes a few thousand candidate tests, not millions.
-        let mut search = pos.legal_actions(Budget::tests(20_000));
+        // Counting a thousand actions takes a few thousand candidate tests, not millions
+        // (counted as distinct positions, the stricter of the two conventions).
+        let mut search = pos.legal_actions_by(Budget::tests(20_000), Convention::DistinctPositions);
         let cap = if verdict == "ongoing" { 1000 } else { 1 };
         let found = search.count_up_to(cap);
         assert!(
@@ -305,7 +306,8 @@ fn hard_match_games_are_decided_at_once() {
     }
 }
 
-/// What `chess5d analyze --all-positions --count-actions 1000` does, on every position of every
+/// What `chess5d analyze --all-positions --count-actions 1000` does (counting each order of new
+/// timelines, the default convention), on every position of every
 /// game of the corpus that loads (the notation tests list the records that do not): each count
 /// is decided within the default budget and agrees with the outcome.
 #[test]
@@ -332,7 +334,7 @@ fn every_corpus_position_is_counted_to_a_thousand() {
         let mut actions = loaded.game.actions().iter();
         loop {
             positions += 1;
-            let count = pos.count_actions(1000, Budget::DEFAULT);
+            let count = pos.count_actions_by(1000, Budget::DEFAULT, Convention::Orderings);
             let outcome = pos.outcome(Budget::DEFAULT);
             let at = format!("{} after {positions} positions", path.display());
             match (count, &outcome) {

@@ -4,3 +4,4 @@ mod cli;
 mod corpus;
 mod oracle;
 mod readme;
+mod reference;

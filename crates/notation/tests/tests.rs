@@ -5,6 +5,8 @@ use chess5d_rules::{Game, Position};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+mod castling;
+
 fn data(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
 }

@@ -39,14 +39,22 @@ pub use game::{ActionError, Game};
 pub use movegen::Attack;
 pub use moves::{Action, Move, MoveKind};
 pub use position::{Position, Setup};
-pub use search::{ActionCount, Budget, LegalActions, Outcome};
+pub use search::{ActionCount, Budget, Convention, LegalActions, Outcome};
 pub use types::{parse_timeline, timeline_label, BoardId, Color, Coord, Piece, Role, Size, Square};
 pub use variants::{Variant, VARIANTS};
 
 impl Position {
-    /// The legal actions of the side to move, lazily, each once.
+    /// The legal actions of the side to move, lazily, each resulting position once
+    /// ([`Convention::DistinctPositions`]).
     pub fn legal_actions(&self, budget: Budget) -> LegalActions {
         LegalActions::new(self, budget)
+    }
+
+    /// The legal actions of the side to move, lazily, as `convention` counts them: with
+    /// [`Convention::Orderings`] the orders of new timelines that reach one position come out
+    /// once each.
+    pub fn legal_actions_by(&self, budget: Budget, convention: Convention) -> LegalActions {
+        LegalActions::with_convention(self, budget, convention)
     }
 
     /// Whether the side to move has a legal action, and if not whether it is mated.
@@ -60,9 +68,15 @@ impl Position {
         }
     }
 
-    /// Counts the legal actions, stopping at `cap`.
+    /// Counts the legal actions, stopping at `cap`, as the other implementations count them
+    /// ([`Convention::Orderings`]).
     pub fn count_actions(&self, cap: u64, budget: Budget) -> ActionCount {
-        let mut it = LegalActions::new(self, budget);
+        self.count_actions_by(cap, budget, Convention::default())
+    }
+
+    /// Counts the legal actions as `convention` says, stopping at `cap`.
+    pub fn count_actions_by(&self, cap: u64, budget: Budget, convention: Convention) -> ActionCount {
+        let mut it = LegalActions::with_convention(self, budget, convention);
         let n = it.count_up_to(cap);
         if n == cap {
             ActionCount::AtLeast(n)
@@ -73,16 +87,23 @@ impl Position {
         }
     }
 
-    /// The number of legal action sequences of `depth` actions (`None` if a budget ran out).
+    /// The number of legal action sequences of `depth` actions, each action counted as the
+    /// other implementations count it ([`Convention::Orderings`]); `None` if a budget ran out.
     pub fn perft(&self, depth: u32, budget: Budget) -> Option<u64> {
-        self.clone().perft_in_place(depth, budget)
+        self.perft_by(depth, budget, Convention::default())
     }
 
-    fn perft_in_place(&mut self, depth: u32, budget: Budget) -> Option<u64> {
+    /// The number of legal action sequences of `depth` actions, each action counted as
+    /// `convention` says (`None` if a budget ran out).
+    pub fn perft_by(&self, depth: u32, budget: Budget, convention: Convention) -> Option<u64> {
+        self.clone().perft_in_place(depth, budget, convention)
+    }
+
+    fn perft_in_place(&mut self, depth: u32, budget: Budget, convention: Convention) -> Option<u64> {
         if depth == 0 {
             return Some(1);
         }
-        let mut it = LegalActions::new(self, budget);
+        let mut it = LegalActions::with_convention(self, budget, convention);
         if depth == 1 {
             let n = it.count_up_to(u64::MAX);
             return (!it.exhausted()).then_some(n);
@@ -93,7 +114,7 @@ impl Position {
                 self.play_unchecked(m);
             }
             let submitted = self.submit_for_take_back();
-            let sub = self.perft_in_place(depth - 1, budget);
+            let sub = self.perft_in_place(depth - 1, budget, convention);
             self.take_back(submitted);
             total += sub?;
         }

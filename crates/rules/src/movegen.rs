@@ -355,8 +355,12 @@ impl Position {
                 }
                 x += dir;
             }
+            // The first piece along the rank must be an unmoved rook of the mover at least two
+            // squares away. At exactly two, the king lands on the rook's square (the one case
+            // where a piece moves onto a square of its own side) and the rook on the square
+            // the king crosses, as at any distance.
             let Some((xr, rook)) = found else { continue };
-            if rook.color() != mover || rook.role() != Role::Rook || !rook.unmoved() || (xr - x0).abs() < 3 {
+            if rook.color() != mover || rook.role() != Role::Rook || !rook.unmoved() || (xr - x0).abs() < 2 {
                 continue;
             }
             let cross = Square::new((x0 + dir) as u8, y0 as u8);
@@ -371,7 +375,7 @@ impl Position {
             }
             let to = Coord {
                 board: from.board,
-                square: Square::new((x0 + 2 * dir) as u8, y0 as u8),
+                square: dest,
             };
             out.push(Move {
                 from,

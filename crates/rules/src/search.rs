@@ -101,6 +101,40 @@ impl Outcome {
     }
 }
 
+/// What counts as one legal action when actions are counted (or listed).
+///
+/// Two conventions are in use. They differ only when two different move lists reach the same
+/// multiverse: typically two jumps landing on the same past board (same square, same piece),
+/// which create the same two new timelines whichever is played first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Convention {
+    /// An action is a set of moves plus the order in which it creates new timelines: the two
+    /// orders of two jumps onto the same past board are two actions. This is how the other
+    /// implementations with published counts (cwmtt, ftxi's 5dchess_engine) count, so it is
+    /// the default of [`Position::count_actions`] and [`Position::perft`].
+    #[default]
+    Orderings,
+    /// An action is a distinct resulting position: actions reaching the same multiverse count
+    /// once. What [`Position::legal_actions`] yields.
+    DistinctPositions,
+}
+
+impl Convention {
+    /// `orderings` or `distinct-positions`, as the command line and JSON output name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Convention::Orderings => "orderings",
+            Convention::DistinctPositions => "distinct-positions",
+        }
+    }
+}
+
+impl std::fmt::Display for Convention {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A count of legal actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ActionCount {
@@ -197,6 +231,9 @@ pub struct LegalActions {
     base_max: i32,
     budget: u64,
     tests: u64,
+    /// What one action is: with [`Convention::DistinctPositions`], `yielded` holds the hashes
+    /// of the positions reached so far and a point reaching one again is not yielded.
+    convention: Convention,
     yielded: std::collections::HashSet<u64, MixState>,
     /// Per move: its option index on its source axis, on its landing axis (hops), and on every
     /// slot (`usize::MAX` where it has none).
@@ -376,8 +413,14 @@ fn satisfies(p: Option<Piece>, need: Need) -> bool {
 }
 
 impl LegalActions {
-    /// Sets up the search from a position, possibly in the middle of an action.
+    /// Sets up the search from a position, possibly in the middle of an action; each distinct
+    /// resulting position is yielded once ([`Convention::DistinctPositions`]).
     pub fn new(pos: &Position, budget: Budget) -> LegalActions {
+        LegalActions::with_convention(pos, budget, Convention::DistinctPositions)
+    }
+
+    /// Sets up the search, yielding actions as `convention` counts them.
+    pub fn with_convention(pos: &Position, budget: Budget, convention: Convention) -> LegalActions {
         let pos = pos.clone();
         let mover = pos.to_move();
         let mandatory = pos.mandatory_boards();
@@ -582,6 +625,7 @@ impl LegalActions {
             base_max,
             budget: budget.tests,
             tests: 0,
+            convention,
             yielded: std::collections::HashSet::default(),
             play_index,
             arrive_index,
@@ -1466,13 +1510,23 @@ impl LegalActions {
             self.pos.play_unchecked(&mv);
             let legal = Color::of_time(self.pos.present()) != self.mover && self.find_attack().is_none();
             let played = self.pos.action_moves().last().copied();
+            // Moves within the board make different boards; jumps onto two past boards of the
+            // same content and time make the same new timeline.
+            let fresh = !legal || !mv.is_jump() || self.first_time(self.pos.hash());
             self.pos.undo_move();
-            if legal {
+            if legal && fresh {
                 return played;
             }
         }
         self.single = Some(i);
         None
+    }
+
+    /// Whether a legal point reaching the position of this hash is a new action: always with
+    /// [`Convention::Orderings`] (each point is a set of moves with an order of new timelines),
+    /// the first time the position is reached with [`Convention::DistinctPositions`].
+    fn first_time(&mut self, hash: u64) -> bool {
+        self.convention == Convention::Orderings || self.yielded.insert(hash)
     }
 
     /// Counts the legal actions not yet yielded, stopping at `cap`: what `count()` on the
@@ -1513,7 +1567,7 @@ impl LegalActions {
         let mut found = None;
         match verdict {
             Ok((moves, hash)) => {
-                if self.yielded.insert(hash) {
+                if self.first_time(hash) {
                     found = Some(moves);
                 }
             }
@@ -1639,9 +1693,9 @@ impl Iterator for LegalActions {
             match verdict {
                 Ok((moves, hash)) => {
                     self.subtract_point(region, &point);
-                    // Different pieces of one kind trading destinations reach the same position;
-                    // an action is counted once per position.
-                    if self.yielded.insert(hash) {
+                    // Different pieces of one kind trading destinations, or two jumps onto
+                    // one past board in either order, reach the same position.
+                    if self.first_time(hash) {
                         return Some(moves);
                     }
                 }

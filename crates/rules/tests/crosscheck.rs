@@ -1,8 +1,8 @@
 //! The fast search against the brute-force reference on thousands of small random positions:
-//! same number of distinct legal actions, same verdict.
+//! same legal actions in both counting conventions, same verdict.
 
-use super::brute;
-use chess5d_rules::{Budget, Outcome, Position, Variant};
+use super::brute::{self, OrderingKey};
+use chess5d_rules::{ActionCount, Budget, Convention, Outcome, Position, Variant};
 use std::collections::HashSet;
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
@@ -20,8 +20,9 @@ impl Rng {
     }
 }
 
-/// Compares one position; `None` if it is too big for the brute force.
-fn compare(pos: &Position) -> Option<usize> {
+/// Compares one position; `None` if it is too big for the brute force. The numbers of legal
+/// actions: distinct positions, and sets of moves with an order of new timelines.
+fn compare(pos: &Position) -> Option<(usize, usize)> {
     let reference = brute::legal_action_results(pos, 30_000)?;
     let mut seen = HashSet::new();
     let mut it = pos.legal_actions(Budget::UNLIMITED);
@@ -46,6 +47,19 @@ fn compare(pos: &Position) -> Option<usize> {
         reference.len(),
         pos.describe()
     );
+    // The orderings convention: every set of moves with every order of its new timelines.
+    let orderings = brute::legal_action_orderings(pos, 60_000)?;
+    let mut keys = HashSet::new();
+    for action in pos.legal_actions_by(Budget::UNLIMITED, Convention::Orderings) {
+        let key = OrderingKey::of(pos, &action);
+        assert!(!keys.contains(&key), "yielded {key:?} twice:\n{}", pos.describe());
+        keys.insert(key);
+    }
+    assert_eq!(keys, orderings, "orderings convention:\n{}", pos.describe());
+    assert_eq!(
+        pos.count_actions(u64::MAX, Budget::UNLIMITED),
+        ActionCount::Exact(orderings.len() as u64)
+    );
     let outcome = pos.outcome(Budget::DEFAULT);
     match (reference.is_empty(), &outcome) {
         (false, Outcome::Ongoing(_)) => {}
@@ -58,7 +72,7 @@ fn compare(pos: &Position) -> Option<usize> {
             pos.describe()
         ),
     }
-    Some(reference.len())
+    Some((reference.len(), orderings.len()))
 }
 
 #[test]
@@ -78,13 +92,14 @@ fn fast_search_matches_brute_force_on_random_small_games() {
         "Misc - King of Kings",
     ];
     let mut rng = Rng::new(2026);
-    let (mut compared, mut mates, mut multi) = (0, 0, 0);
+    let (mut compared, mut mates, mut multi, mut differ) = (0, 0, 0, 0);
     for game in 0..200 {
         let name = variants[game % variants.len()];
         let mut pos = Variant::by_name(name).expect("variant").position();
         for _ in 0..10 {
-            let Some(n) = compare(&pos) else { break };
+            let Some((n, by_order)) = compare(&pos) else { break };
             compared += 1;
+            differ += usize::from(by_order != n);
             if pos.timeline_count() > 2 {
                 multi += 1;
             }
@@ -104,5 +119,8 @@ fn fast_search_matches_brute_force_on_random_small_games() {
     assert!(compared >= 1000, "compared only {compared} positions");
     assert!(multi >= 150, "only {multi} positions with three or more timelines");
     assert!(mates >= 1, "no position without legal actions");
-    println!("compared {compared} positions ({multi} with 3+ timelines, {mates} without legal actions)");
+    println!(
+        "compared {compared} positions ({multi} with 3+ timelines, {mates} without legal actions, \
+         {differ} where the conventions differ)"
+    );
 }

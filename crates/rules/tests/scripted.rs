@@ -5,7 +5,8 @@
 use super::oracle::parse_long;
 use chess5d_rules::{Board, BoardId, Color, Position, Role, Setup, Size};
 
-fn play(pos: &mut Position, action: &str) {
+/// Plays and submits one action written as moves in long form (`(0T1)e2>(0T1)e4 ...`).
+pub fn play(pos: &mut Position, action: &str) {
     let color_t = (pos.to_move() == Color::Black) as i32;
     for text in action.split_whitespace() {
         let (from, to, promo) = parse_long(text, pos.even(), color_t).unwrap_or_else(|| panic!("parse {text}"));
@@ -17,7 +18,7 @@ fn play(pos: &mut Position, action: &str) {
 }
 
 /// The placement of board `(l, turn, colour)`.
-fn fen(pos: &Position, l: i32, turn: i32, color: Color) -> String {
+pub fn fen(pos: &Position, l: i32, turn: i32, color: Color) -> String {
     let id = BoardId::new(l, 2 * turn + color.index() as i32);
     pos.board(id)
         .unwrap_or_else(|| panic!("no board {id:?}\n{}", pos.describe()))

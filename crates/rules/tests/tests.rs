@@ -1,6 +1,8 @@
 //! Integration tests of the rules crate.
 
 mod brute;
+mod castling;
+mod conventions;
 mod crosscheck;
 mod debug;
 mod oracle;
