@@ -843,6 +843,7 @@ async fn start_puzzle(State(st): State<AppState>, Path(pid): Path<String>) -> Ap
                 .ok_or_else(|| ServerError::NotFound(format!("no puzzle '{pid}'")))?,
         };
         let loaded = chess5d_notation::load(&text).map_err(|e| ServerError::Internal(format!("puzzle {id}: {e}")))?;
+        let loaded = Puzzle::posed(loaded);
         let solver = loaded.game.to_move();
         let run = PuzzleRun {
             id,

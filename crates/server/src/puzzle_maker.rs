@@ -176,6 +176,7 @@ async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) 
             }
             (Some(text), None) => {
                 let loaded: LoadedGame = chess5d_notation::load(&text)
+                    .map(Puzzle::posed)
                     .map_err(|e| ServerError::BadRequest(format!("cannot import: {e}")))?;
                 let goal = loaded.header("Puzzle").map(|_| Puzzle::mate_in_of(&loaded));
                 let name = loaded.header("Event").map(str::to_string);

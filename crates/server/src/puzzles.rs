@@ -55,6 +55,19 @@ impl Puzzle {
         chess5d_notation::load(self.text).map_err(|e| format!("puzzle {}: {e}", self.id))
     }
 
+    /// The position a record poses as a puzzle. A made puzzle (one with a `Goal` header) is its
+    /// position followed by its solution, written as the one variation of the start; a Branched
+    /// 5DPGN reader takes a lone variation as the main line, so the puzzle starts before it. Other
+    /// records (the built-in puzzles, imported games) pose the position after their main line.
+    pub fn posed(loaded: LoadedGame) -> LoadedGame {
+        if loaded.header("Goal").is_none() {
+            return loaded;
+        }
+        let mut start = LoadedGame::new(loaded.format, loaded.start.clone());
+        start.headers = loaded.headers;
+        start
+    }
+
     /// How many actions the solver has.
     pub fn mate_in(&self, loaded: &LoadedGame) -> usize {
         Puzzle::mate_in_of(loaded)
