@@ -21,17 +21,21 @@
 #![deny(missing_docs)]
 
 mod api;
+mod clocks;
 mod db;
+mod driver;
 mod engine;
 mod puzzles;
 mod session;
+mod state;
 
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-pub use api::{router, AppState};
+pub use api::router;
 pub use puzzles::forced_mate_in;
+pub use state::AppState;
 
 /// The usage of [`serve_main`].
 pub const SERVE_USAGE: &str = "\

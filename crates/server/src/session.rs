@@ -1,5 +1,6 @@
 //! A game being played: rules state, players, clock, result, and its JSON view.
 
+use crate::clocks::Clock;
 use crate::db::{self, GameRow};
 use crate::ServerError;
 use chess5d_engine::Bot;
@@ -56,37 +57,6 @@ impl Player {
         match self {
             Player::Engine { bot: Some(b), .. } => Bot::from_name(b).unwrap_or_default(),
             _ => Bot::AlphaBeta,
-        }
-    }
-}
-
-/// A chess clock: remaining time per side, increment.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Clock {
-    pub initial_ms: u64,
-    pub increment_ms: u64,
-    /// White's and Black's remaining time when their turn started.
-    pub remaining_ms: [i64; 2],
-    #[serde(skip)]
-    pub turn_started: Option<Instant>,
-}
-
-impl Clock {
-    pub fn new(initial_ms: u64, increment_ms: u64) -> Clock {
-        Clock {
-            initial_ms,
-            increment_ms,
-            remaining_ms: [initial_ms as i64; 2],
-            turn_started: None,
-        }
-    }
-
-    /// Remaining time of `c` now.
-    pub fn now_ms(&self, c: Color, to_move: Color) -> i64 {
-        let base = self.remaining_ms[c.index()];
-        match self.turn_started {
-            Some(t) if c == to_move => base - t.elapsed().as_millis() as i64,
-            _ => base,
         }
     }
 }

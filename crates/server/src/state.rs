@@ -1,0 +1,166 @@
+//! The games in memory: each game's session, engines and watchers, loaded from and stored to
+//! the database.
+
+use crate::db::{self, Db};
+use crate::engine::Runner;
+use crate::session::Session;
+use crate::{Config, ServerError};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// One game's live state.
+#[derive(Debug)]
+pub struct Slot {
+    pub session: Mutex<Session>,
+    pub engines: Mutex<[Option<Runner>; 2]>,
+    pub tx: broadcast::Sender<()>,
+}
+
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[derive(Debug)]
+pub struct Inner {
+    pub config: Config,
+    pub db: Db,
+    pub sessions: Mutex<HashMap<i64, Arc<Slot>>>,
+    pub stopping: AtomicBool,
+    pub stop_tx: broadcast::Sender<()>,
+}
+
+/// The server's shared state: configuration, database and the games in memory.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl AppState {
+    /// Opens the database and prepares the state.
+    pub fn open(config: Config) -> Result<AppState, ServerError> {
+        let db = Db::open(&config.db)?;
+        let (stop_tx, _) = broadcast::channel(1);
+        Ok(AppState {
+            inner: Arc::new(Inner {
+                config,
+                db,
+                sessions: Mutex::new(HashMap::new()),
+                stopping: AtomicBool::new(false),
+                stop_tx,
+            }),
+        })
+    }
+
+    /// Tells engines and WebSockets to stop (called when a stop signal arrives).
+    pub fn begin_stop(&self) {
+        self.inner.stopping.store(true, Ordering::SeqCst);
+        let _ = self.inner.stop_tx.send(());
+    }
+
+    /// Stops engines, closes WebSockets and the database.
+    pub fn shutdown(&self) {
+        self.begin_stop();
+        let slots: Vec<Arc<Slot>> = lock(&self.inner.sessions).drain().map(|(_, s)| s).collect();
+        for slot in slots {
+            if let Ok(mut e) = slot.engines.try_lock() {
+                for r in e.iter_mut() {
+                    if let Some(Runner::Process(p)) = r.take() {
+                        p.quit(Duration::from_millis(300));
+                    }
+                }
+            }
+        }
+        self.inner.db.close();
+    }
+
+    pub(crate) fn stopping(&self) -> bool {
+        self.inner.stopping.load(Ordering::SeqCst)
+    }
+
+    /// The game's slot, loading it from the database if needed.
+    pub(crate) fn slot(&self, id: i64) -> Result<Arc<Slot>, ServerError> {
+        if let Some(s) = lock(&self.inner.sessions).get(&id) {
+            return Ok(s.clone());
+        }
+        let row = self
+            .inner
+            .db
+            .get(id)?
+            .ok_or_else(|| ServerError::NotFound(format!("no game with id {id}")))?;
+        let session = Session::from_row(&row)?;
+        let mut map = lock(&self.inner.sessions);
+        let slot = map
+            .entry(id)
+            .or_insert_with(|| {
+                Arc::new(Slot {
+                    session: Mutex::new(session),
+                    engines: Mutex::new([None, None]),
+                    tx: broadcast::channel(16).0,
+                })
+            })
+            .clone();
+        drop(map);
+        self.kick_engine(&slot);
+        Ok(slot)
+    }
+
+    pub(crate) fn insert(&self, mut session: Session) -> Result<Arc<Slot>, ServerError> {
+        let id = self.inner.db.insert(&session.row())?;
+        session.id = id;
+        let slot = Arc::new(Slot {
+            session: Mutex::new(session),
+            engines: Mutex::new([None, None]),
+            tx: broadcast::channel(16).0,
+        });
+        lock(&self.inner.sessions).insert(id, slot.clone());
+        self.kick_engine(&slot);
+        Ok(slot)
+    }
+
+    pub(crate) fn persist(&self, s: &Session) -> Result<(), ServerError> {
+        self.inner.db.update(&s.row())?;
+        if let Some(p) = &s.puzzle {
+            if p.status != "playing" {
+                self.inner.db.set_puzzle_status(&p.id, &p.status, &db::now())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies a change to a game, stores it, tells the watchers and wakes the engine.
+    pub(crate) fn mutate(
+        &self,
+        id: i64,
+        f: impl FnOnce(&mut Session) -> Result<(), ServerError>,
+    ) -> Result<Value, ServerError> {
+        let slot = self.slot(id)?;
+        let view = {
+            let mut s = lock(&slot.session);
+            f(&mut s)?;
+            self.persist(&s)?;
+            s.view(None)
+        };
+        let _ = slot.tx.send(());
+        self.kick_engine(&slot);
+        Ok(view)
+    }
+}
+
+pub async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ServerError> + Send + 'static,
+) -> Result<T, ServerError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ServerError::Internal(format!("internal error: {e}")))?
+}
+
+pub fn parse_id(s: &str) -> Result<i64, ServerError> {
+    s.parse::<i64>()
+        .ok()
+        .filter(|&i| i > 0)
+        .ok_or_else(|| ServerError::NotFound(format!("no game with id '{s}'")))
+}
