@@ -2,6 +2,7 @@
 //! while engines are to move; failures are reported on the game and can be retried.
 
 use crate::engine::Runner;
+use crate::seats::{Need, SeatToken};
 use crate::session::Player;
 use crate::state::{lock, AppState, Slot};
 use crate::ServerError;
@@ -124,10 +125,11 @@ impl AppState {
 
     /// After an engine failure: forgets the failed engine of the side to move (a new process is
     /// started) and asks again.
-    pub(crate) fn retry_engine(&self, id: i64) -> Result<Value, ServerError> {
+    pub(crate) fn retry_engine(&self, id: i64, token: &SeatToken) -> Result<Value, ServerError> {
         let slot = self.slot(id)?;
         let ci = {
             let mut s = lock(&slot.session);
+            s.authorize(s.rights(token.get(), self.inner.config.public), Need::AnySeat)?;
             if s.is_over() {
                 return Err(ServerError::Conflict("the game is over".into()));
             }

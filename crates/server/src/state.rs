@@ -3,8 +3,10 @@
 
 use crate::db::{self, Db};
 use crate::engine::Runner;
+use crate::seats::{Need, SeatToken};
 use crate::session::Session;
 use crate::{Config, ServerError};
+use chess5d_rules::Color;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,6 +31,8 @@ pub struct Inner {
     pub config: Config,
     pub db: Db,
     pub sessions: Mutex<HashMap<i64, Arc<Slot>>>,
+    /// Held while a challenge is accepted (one acceptance per challenge).
+    pub lobby: Mutex<()>,
     pub stopping: AtomicBool,
     pub stop_tx: broadcast::Sender<()>,
 }
@@ -49,6 +53,7 @@ impl AppState {
                 config,
                 db,
                 sessions: Mutex::new(HashMap::new()),
+                lobby: Mutex::new(()),
                 stopping: AtomicBool::new(false),
                 stop_tx,
             }),
@@ -91,7 +96,8 @@ impl AppState {
             .db
             .get(id)?
             .ok_or_else(|| ServerError::NotFound(format!("no game with id {id}")))?;
-        let session = Session::from_row(&row)?;
+        let mut session = Session::from_row(&row)?;
+        session.seats = self.inner.db.seats(id)?;
         let mut map = lock(&self.inner.sessions);
         let slot = map
             .entry(id)
@@ -109,7 +115,7 @@ impl AppState {
     }
 
     pub(crate) fn insert(&self, mut session: Session) -> Result<Arc<Slot>, ServerError> {
-        let id = self.inner.db.insert(&session.row())?;
+        let id = self.inner.db.insert_with_seats(&session.row(), &session.seats)?;
         session.id = id;
         let slot = Arc::new(Slot {
             session: Mutex::new(session),
@@ -129,6 +135,38 @@ impl AppState {
             }
         }
         Ok(())
+    }
+
+    /// Deletes a game (only its creator may); watchers are told.
+    pub(crate) fn delete_game(&self, id: i64, token: &SeatToken) -> Result<(), ServerError> {
+        let slot = self.slot(id)?;
+        {
+            let mut s = lock(&slot.session);
+            s.authorize(s.rights(token.get(), self.inner.config.public), Need::Owner)?;
+            s.deleted = true;
+        }
+        lock(&self.inner.sessions).remove(&id);
+        let _ = slot.tx.send(());
+        if !self.inner.db.delete(id)? {
+            return Err(ServerError::NotFound(format!("no game with id {id}")));
+        }
+        Ok(())
+    }
+
+    /// Checks that `token` may do `need` in game `id`, then applies the change `f` (given the side
+    /// acted for), stores it, tells the watchers and wakes the engine; gives the new state.
+    pub(crate) fn act(
+        &self,
+        id: i64,
+        token: &SeatToken,
+        need: Need,
+        f: impl FnOnce(&mut Session, Color) -> Result<(), ServerError>,
+    ) -> Result<Value, ServerError> {
+        let public = self.inner.config.public;
+        self.mutate(id, |s| {
+            let side = s.authorize(s.rights(token.get(), public), need)?;
+            f(s, side)
+        })
     }
 
     /// Applies a change to a game, stores it, tells the watchers and wakes the engine.
