@@ -869,6 +869,8 @@ mod load {
     }
 }
 
+mod online;
+
 mod config {
     use chess5d_server::Config;
 
