@@ -18,13 +18,17 @@
   const keepSeat = (id, seat) => { const all = load(SEATS); all[id] = seat; save(SEATS, all); };
   let info = null;
 
-  // An invite link: #/game/ID/join/SIDE/TOKEN. The token goes to local storage and leaves the
-  // address bar (and the history) before app.js routes.
-  const m = location.hash.match(/^#\/game\/(\d+)\/join\/(white|black)\/([0-9a-f]{32})$/);
-  if (m) {
-    keepSeat(m[1], { token: m[3], sides: [m[2]], owner: false });
+  // An invite link: #/game/ID/join/SIDES/TOKEN (SIDES: white, black or white+black, for a
+  // creator taking their seat to another browser). The token goes to local storage and leaves
+  // the address bar (and the history) before app.js routes (this listener is registered first).
+  function takeInvite() {
+    const m = location.hash.match(/^#\/game\/(\d+)\/join\/(white|black|white\+black)\/([0-9a-f]{32})$/);
+    if (!m) return;
+    keepSeat(m[1], { token: m[3], sides: m[2].split('+'), owner: false });
     history.replaceState(null, '', `#/game/${m[1]}`);
   }
+  takeInvite();
+  window.addEventListener('hashchange', takeInvite);
 
   async function call(method, url, body, token) {
     const headers = { 'Content-Type': 'application/json' };
