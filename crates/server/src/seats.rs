@@ -186,7 +186,7 @@ impl Need {
         let name = |c: Color| crate::session::color_name(c);
         match self {
             Need::ToMove => {
-                if side_ok(to_move) || (rights.owner && engine[to_move.index()]) {
+                if side_ok(to_move) {
                     Ok(to_move)
                 } else {
                     Err(ServerError::Forbidden(format!(

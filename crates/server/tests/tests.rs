@@ -916,6 +916,44 @@ mod config {
         ] {
             assert!(Config::from_args(&args(bad)).is_err(), "{bad:?}");
         }
+        // Exposure: loopback unless --public; hosts, proxy and rate limits.
+        let e = Config::from_args(&args(&["--addr", "0.0.0.0:8080"])).unwrap_err();
+        assert!(e.contains("--public"), "{e}");
+        let c = Config::from_args(&args(&[
+            "--public",
+            "--allowed-host",
+            "Chess.Example.org",
+            "--behind-proxy",
+            "--rate-limit",
+            "5",
+        ]))
+        .unwrap();
+        assert!(c.public && c.behind_proxy);
+        assert_eq!(c.addr.to_string(), "0.0.0.0:8080");
+        assert_eq!(c.allowed_hosts, vec!["chess.example.org".to_string()]);
+        assert_eq!(c.rate_limit, Some(5));
+        assert_eq!(
+            Config::from_args(&args(&["--rate-limit", "off"])).unwrap().rate_limit,
+            None
+        );
+        assert_eq!(Config::from_args(&[]).unwrap().rate_limit, Some(20));
+        assert!(!Config::from_args(&[]).unwrap().public);
+        for bad in [
+            &["--rate-limit", "0"][..],
+            &["--rate-limit", "fast"],
+            &["--allowed-host", "a b"],
+        ] {
+            assert!(Config::from_args(&args(bad)).is_err(), "{bad:?}");
+        }
+        std::fs::write(
+            &file,
+            "public = yes\nallowed-host = chess.example.org\nrate-limit = off\n",
+        )
+        .unwrap();
+        let c = Config::from_args(&args(&["--config", file.to_str().unwrap()])).unwrap();
+        assert!(c.public && c.rate_limit.is_none() && c.allowed_hosts.len() == 1);
+        std::fs::write(&file, "public = maybe\n").unwrap();
+        assert!(Config::from_args(&args(&["--config", file.to_str().unwrap()])).is_err());
         std::fs::write(&file, "what is this\n").unwrap();
         let e = Config::from_args(&args(&["--config", file.to_str().unwrap()])).unwrap_err();
         assert!(e.contains(":1:"), "{e}");
