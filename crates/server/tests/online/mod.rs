@@ -289,36 +289,29 @@ async fn lobby_challenges() {
     assert_eq!(open["challenges"], json!([]));
 }
 
+/// `GET /api/info` with this `Host`.
+async fn info_for(app: &Router, host: &str) -> axum::response::Response {
+    let req = Request::builder()
+        .uri("/api/info")
+        .header("host", host)
+        .body(Body::empty())
+        .unwrap();
+    app.clone().oneshot(req).await.unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn foreign_hosts_methods_and_long_uris() {
     let s = server();
     let r = &s.app.router;
     for host in ["evil.example", "evil.example:8080", "localhost.evil.example"] {
-        let res = r
-            .clone()
-            .oneshot(
-                Request::builder()
-                    .uri("/api/info")
-                    .header("host", host)
-                    .body(Body::empty())
-                    .unwrap(),
-            )
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::MISDIRECTED_REQUEST, "{host}");
+        assert_eq!(
+            info_for(r, host).await.status(),
+            StatusCode::MISDIRECTED_REQUEST,
+            "{host}"
+        );
     }
     for host in ["localhost:8080", "127.0.0.1", "[::1]:9"] {
-        let res = r
-            .clone()
-            .oneshot(
-                Request::builder()
-                    .uri("/api/info")
-                    .header("host", host)
-                    .body(Body::empty())
-                    .unwrap(),
-            )
-            .await
-            .unwrap();
+        let res = info_for(r, host).await;
         assert_eq!(res.status(), StatusCode::OK, "{host}");
         for h in [
             "content-security-policy",
@@ -337,16 +330,7 @@ async fn foreign_hosts_methods_and_long_uris() {
     let mut cfg = config(temp_db());
     cfg.allowed_hosts = vec!["chess.example.org".into()];
     let app = router(AppState::open(cfg).unwrap());
-    let res = app
-        .oneshot(
-            Request::builder()
-                .uri("/api/info")
-                .header("host", "chess.example.org")
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
+    let res = info_for(&app, "chess.example.org").await;
     assert_eq!(res.status(), StatusCode::OK);
     let json = vec![("content-type", "application/json".to_string())];
     assert_error(
