@@ -28,7 +28,7 @@ COMMANDS:
                   Run the engine on stdin/stdout (5DUCI), or check an engine's protocol compliance
     match --engine CMD ... --engine CMD ... [--games N] [--tc 10+0.1] ...
                   Play engines against each other (see `chess5d match --help`)
-    serve [--addr 127.0.0.1:8080] [--db FILE] [--engine NAME=CMD]... [--config FILE]
+    serve [--addr 127.0.0.1:8080] [--db FILE] [--engine NAME=CMD]... [--config FILE] [--public]
                   Serve the web GUI (see `chess5d serve --help`)
     bench [--quick]
                   Speed figures: move generation, check detection, outcomes, counting, perft
