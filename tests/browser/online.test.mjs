@@ -154,6 +154,19 @@ test('the lobby: a challenge posted by one visitor and accepted by another start
     await p.locator('#gameover').filter({ hasText: 'Draw' }).waitFor();
   }
   await a.page.screenshot({ path: join(SHOTS, 'online-draw.png') });
+  // An abort before the first action: a second challenge, accepted, aborted by its challenger.
+  await a.page.goto(`${BASE}/#/`);
+  await a.page.getByRole('button', { name: 'Post challenge', exact: true }).click();
+  const accept2 = b.page.locator('#lobby-table button[data-accept]').last();
+  await b.page.goto(`${BASE}/#/`);
+  await accept2.waitFor({ timeout: 5000 });
+  await accept2.click();
+  await a.page.waitForURL(/#\/game\/\d+$/, { timeout: 10000 });
+  a.page.once('dialog', (d) => d.accept());
+  await a.page.getByRole('button', { name: 'Abort', exact: true }).click();
+  for (const p of [a.page, b.page]) {
+    await p.locator('#gameover').filter({ hasText: 'Game aborted' }).waitFor();
+  }
   // Both see the game in their own list.
   await a.page.goto(`${BASE}/#/`);
   await a.page.locator('#my-games-table tbody tr[data-my-game]').first().waitFor();

@@ -119,7 +119,7 @@ pub struct Config {
     /// Host names served besides `localhost` and IP addresses (`--allowed-host`).
     pub allowed_hosts: Vec<String>,
     /// Behind a reverse proxy (`--behind-proxy`): take the client's address from the last
-    /// `X-Forwarded-For` entry, and the host and scheme from `X-Forwarded-Host`/`-Proto`.
+    /// `X-Forwarded-For` entry and the host from `X-Forwarded-Host`.
     pub behind_proxy: bool,
     /// State-changing requests per second and client address (`--rate-limit N`, `off` = none);
     /// creating games and challenges gets a tenth of it.

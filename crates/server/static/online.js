@@ -91,6 +91,7 @@
 
   function renderPanel(s) {
     const p = panel();
+    if (s.termination === 'aborted') $('#gameover').textContent = 'Game aborted: no result.';
     const seat = seatOf(s.id);
     const mine = seat ? seat.sides : (!s.seated && !(info && info.public) ? ['white', 'black'] : []);
     const spectator = mine.length === 0;
