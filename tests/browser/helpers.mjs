@@ -110,6 +110,14 @@ export async function createGame(BASE, body) {
   return g;
 }
 
+/**
+ * The link that opens a game made outside the page (by the API) with the creator's seat: the
+ * page keeps the token (see online.js) and may move like the creator.
+ */
+export function seatLink(base, g) {
+  return `${base}/#/game/${g.id}/join/${g.seat.sides.join('+')}/${g.seat.token}`;
+}
+
 /** The id of the game open in the page. */
 export function gameId(page) {
   const m = page.url().match(/#\/game\/(\d+)/);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSession, closeSession, createGame, board, square, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, createGame, board, square, seatLink, SHOTS } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let session, page, errors, BASE;
@@ -36,7 +36,7 @@ async function drag(from, to) {
 
 test('a move by dragging a piece; dragging empty space pans', async () => {
   const g = await create({ variant: 'Standard' });
-  await page.goto(`${BASE}/#/game/${g.id}`);
+  await page.goto(seatLink(BASE, g));
   await board(page, [0, 1, 'white']).waitFor();
   // Dragging from outside the boards pans the view and moves nothing.
   const vb0 = await page.locator('#view').getAttribute('viewBox');
@@ -68,7 +68,7 @@ test('a move by dragging a piece; dragging empty space pans', async () => {
 
 test('a promotion by drag offers the choice of piece', async () => {
   const g = await create({ import: '[Board "custom"]\n[Size "5x5"]\n[Promotions "Q,R,B,N"]\n[4k/P4/5/5/K4:0:1:w]\n' });
-  await page.goto(`${BASE}/#/game/${g.id}`);
+  await page.goto(seatLink(BASE, g));
   await board(page, [0, 1, 'white']).waitFor();
   await drag(square(page, [0, 1, 'white'], 'a4'), square(page, [0, 1, 'white'], 'a5'));
   const box = page.locator('#promotion');
@@ -87,7 +87,7 @@ test('80 timelines and 268 boards: hooks, destinations on every board, drag, pan
   const g = await create({ import: text });
   assert.ok(g.timelines.length >= 50 && g.boards.length >= 200, `${g.timelines.length} timelines, ${g.boards.length} boards`);
   const t0 = Date.now();
-  await page.goto(`${BASE}/#/game/${g.id}`);
+  await page.goto(seatLink(BASE, g));
   await page.locator('#world .board').first().waitFor();
   // It opens at the present with readable boards; Fit all: every board is drawn (at a low level
   // of detail), each with its hooks.

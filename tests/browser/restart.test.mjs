@@ -2,14 +2,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, startServer, freshDb, board, SHOTS } from './helpers.mjs';
+import { launch, startServer, freshDb, board, seatLink, SHOTS } from './helpers.mjs';
 
 test('a game survives a restart and can be resumed from the list', async () => {
   const db = freshDb();
   let server = await startServer(db);
-  const post = (path, body) => fetch(server.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  let seat = {};
+  const post = (path, body) => fetch(server.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...seat }, body: body === undefined ? undefined : JSON.stringify(body) })
     .then(async (r) => { const j = await r.json(); assert.ok(r.ok, JSON.stringify(j)); return j; });
   const g = await post('/api/games', { variant: 'Standard', white: { type: 'human', name: 'Alice' }, black: { type: 'human', name: 'Bob' } });
+  seat = { 'X-Chess5d-Seat': g.seat.token };
   await post(`/api/games/${g.id}/move`, { move: '(0T1)e2(0T1)e4' });
   await post(`/api/games/${g.id}/submit`);
   const { code, sig } = await server.stop();
@@ -19,7 +21,10 @@ test('a game survives a restart and can be resumed from the list', async () => {
   server = await startServer(db);
   const { ctx, page } = await launch();
   try {
-    await page.goto(server.url);
+    // The page holds the creator's seat (as the browser that made the game would).
+    await page.goto(seatLink(server.url, g));
+    await board(page, [0, 1, 'black']).waitFor();
+    await page.goto(`${server.url}/#/`);
     const row = page.locator(`#games-table tr[data-game="${g.id}"]`);
     await row.waitFor();
     assert.match(await row.textContent(), /Alice.*Bob.*Standard/);

@@ -7,9 +7,10 @@
 //! (the WebSocket closes), when it is deleted, or when the server stops; its engine is stopped
 //! and its process ended then. At most [`MAX_BOARDS`] exist at once (the oldest is dropped).
 
-use crate::api::{blocking, lock, AppState, JsonBody};
+use crate::api::JsonBody;
 use crate::engine::{game_state, Runner};
 use crate::session::{move_json, Player, Session};
+use crate::state::{blocking, lock, AppState};
 use crate::ServerError;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;

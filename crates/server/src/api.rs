@@ -1,10 +1,14 @@
-//! The HTTP routes, the WebSocket, the engine driver and the clock ticker.
+//! The HTTP routes and the WebSocket: each handler checks the request, calls the game's session
+//! and answers.
 
-use crate::db::{self, Db};
-use crate::engine::{self, Runner};
+use crate::clocks;
+use crate::create::{AcceptReq, ChallengeReq, CreateReq};
 use crate::puzzles::{Puzzle, PUZZLES};
-use crate::session::{color_name, Clock, Player, PuzzleRun, Session};
-use crate::{Config, ServerError};
+use crate::seats::{Need, SeatToken};
+use crate::security::{self, Guard};
+use crate::session::{color_name, Session};
+use crate::state::{blocking, lock, parse_id, AppState, Slot};
+use crate::ServerError;
 use axum::async_trait;
 use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
@@ -14,18 +18,19 @@ use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
-use chess5d_engine::{Bot, Limits};
-use chess5d_notation::LoadedGame;
-use chess5d_rules::{Color, Variant, VARIANTS};
+use axum::{middleware, Json, Router};
+use chess5d_engine::Bot;
+use chess5d_rules::VARIANTS;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::broadcast;
+use tower_governor::GovernorLayer;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 /// Largest request body accepted.
 pub const BODY_LIMIT: usize = 256 * 1024;
@@ -34,11 +39,13 @@ const INDEX_HTML: &str = include_str!("../static/index.html");
 const APP_JS: &str = include_str!("../static/app.js");
 const STYLE_CSS: &str = include_str!("../static/style.css");
 const FAVICON_SVG: &str = include_str!("../static/favicon.svg");
+const ONLINE_JS: &str = include_str!("../static/online.js");
 
 impl IntoResponse for ServerError {
     fn into_response(self) -> Response {
         let status = match &self {
             ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ServerError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServerError::NotFound(_) => StatusCode::NOT_FOUND,
             ServerError::Conflict(_) => StatusCode::CONFLICT,
             ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -76,364 +83,39 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 
 type ApiResult = Result<Response, ServerError>;
 
-/// One game's live state.
-#[derive(Debug)]
-struct Slot {
-    session: Mutex<Session>,
-    engines: Mutex<[Option<Runner>; 2]>,
-    tx: broadcast::Sender<()>,
-}
-
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-#[derive(Debug)]
-struct Inner {
-    config: Config,
-    db: Db,
-    sessions: Mutex<HashMap<i64, Arc<Slot>>>,
-    stopping: AtomicBool,
-    stop_tx: broadcast::Sender<()>,
-    analyses: crate::analysis::Analyses,
-}
-
-/// The server's shared state: configuration, database and the games in memory.
-#[derive(Clone, Debug)]
-pub struct AppState {
-    inner: Arc<Inner>,
-}
-
-impl AppState {
-    /// Opens the database and prepares the state.
-    pub fn open(config: Config) -> Result<AppState, ServerError> {
-        let db = Db::open(&config.db)?;
-        let (stop_tx, _) = broadcast::channel(1);
-        Ok(AppState {
-            inner: Arc::new(Inner {
-                config,
-                db,
-                sessions: Mutex::new(HashMap::new()),
-                stopping: AtomicBool::new(false),
-                stop_tx,
-                analyses: Default::default(),
-            }),
-        })
-    }
-
-    /// Tells engines and WebSockets to stop (called when a stop signal arrives).
-    pub fn begin_stop(&self) {
-        self.inner.stopping.store(true, Ordering::SeqCst);
-        let _ = self.inner.stop_tx.send(());
-    }
-
-    /// Stops engines, closes WebSockets and the database.
-    pub fn shutdown(&self) {
-        self.begin_stop();
-        let slots: Vec<Arc<Slot>> = lock(&self.inner.sessions).drain().map(|(_, s)| s).collect();
-        for slot in slots {
-            if let Ok(mut e) = slot.engines.try_lock() {
-                for r in e.iter_mut() {
-                    if let Some(Runner::Process(p)) = r.take() {
-                        p.quit(Duration::from_millis(300));
-                    }
-                }
-            }
-        }
-        self.inner.analyses.shutdown();
-        self.inner.db.close();
-    }
-
-    // For the analysis and puzzle-maker modules.
-
-    pub(crate) fn analyses(&self) -> &crate::analysis::Analyses {
-        &self.inner.analyses
-    }
-
-    pub(crate) fn engines(&self) -> &[crate::EngineConfig] {
-        &self.inner.config.engines
-    }
-
-    pub(crate) fn db(&self) -> &Db {
-        &self.inner.db
-    }
-
-    pub(crate) fn stop_signal(&self) -> broadcast::Receiver<()> {
-        self.inner.stop_tx.subscribe()
-    }
-
-    /// A copy of a game's rules state (submitted actions only) and its 5DPGN.
-    pub(crate) fn game_snapshot(&self, id: i64) -> Result<(chess5d_rules::Game, String), ServerError> {
-        let slot = self.slot(id)?;
-        let s = lock(&slot.session);
-        let mut game = s.game.clone();
-        while game.undo_move().is_some() {}
-        Ok((game, s.pgn()))
-    }
-
-    fn stopping(&self) -> bool {
-        self.inner.stopping.load(Ordering::SeqCst)
-    }
-
-    /// The game's slot, loading it from the database if needed.
-    fn slot(&self, id: i64) -> Result<Arc<Slot>, ServerError> {
-        if let Some(s) = lock(&self.inner.sessions).get(&id) {
-            return Ok(s.clone());
-        }
-        let row = self
-            .inner
-            .db
-            .get(id)?
-            .ok_or_else(|| ServerError::NotFound(format!("no game with id {id}")))?;
-        let session = Session::from_row(&row)?;
-        let mut map = lock(&self.inner.sessions);
-        let slot = map
-            .entry(id)
-            .or_insert_with(|| {
-                Arc::new(Slot {
-                    session: Mutex::new(session),
-                    engines: Mutex::new([None, None]),
-                    tx: broadcast::channel(16).0,
-                })
-            })
-            .clone();
-        drop(map);
-        self.kick_engine(&slot);
-        Ok(slot)
-    }
-
-    fn insert(&self, mut session: Session) -> Result<Arc<Slot>, ServerError> {
-        let id = self.inner.db.insert(&session.row())?;
-        session.id = id;
-        let slot = Arc::new(Slot {
-            session: Mutex::new(session),
-            engines: Mutex::new([None, None]),
-            tx: broadcast::channel(16).0,
-        });
-        lock(&self.inner.sessions).insert(id, slot.clone());
-        self.kick_engine(&slot);
-        Ok(slot)
-    }
-
-    fn persist(&self, s: &Session) -> Result<(), ServerError> {
-        self.inner.db.update(&s.row())?;
-        if let Some(p) = &s.puzzle {
-            if p.status != "playing" {
-                self.inner.db.set_puzzle_status(&p.id, &p.status, &db::now())?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Applies a change to a game, stores it, tells the watchers and wakes the engine.
-    fn mutate(&self, id: i64, f: impl FnOnce(&mut Session) -> Result<(), ServerError>) -> Result<Value, ServerError> {
-        let slot = self.slot(id)?;
-        let view = {
-            let mut s = lock(&slot.session);
-            f(&mut s)?;
-            self.persist(&s)?;
-            s.view(None)
-        };
-        let _ = slot.tx.send(());
-        self.kick_engine(&slot);
-        Ok(view)
-    }
-
-    /// Starts the engine driver if an engine is to move and none is thinking.
-    fn kick_engine(&self, slot: &Arc<Slot>) {
-        {
-            let mut s = lock(&slot.session);
-            if !s.engine_to_move() || s.engine_busy || s.engine_error.is_some() || self.stopping() {
-                return;
-            }
-            s.engine_busy = true;
-        }
-        let _ = slot.tx.send(());
-        let state = self.clone();
-        let slot = slot.clone();
-        tokio::task::spawn_blocking(move || state.engine_loop(&slot));
-    }
-
-    /// Plays engine actions while an engine is to move.
-    fn engine_loop(&self, slot: &Arc<Slot>) {
-        loop {
-            let (game, version, ci, player, limits, timeout, both) = {
-                let mut s = lock(&slot.session);
-                if !s.engine_to_move() || self.stopping() {
-                    s.engine_busy = false;
-                    drop(s);
-                    let _ = slot.tx.send(());
-                    return;
-                }
-                let ci = s.to_move().index();
-                let player = s.players[ci].clone();
-                let movetime = match &player {
-                    Player::Engine { movetime_ms, .. } => movetime_ms.unwrap_or(1000),
-                    _ => 1000,
-                };
-                let (limits, timeout) = match &s.clock {
-                    Some(c) => {
-                        let tm = s.to_move();
-                        let ms = |col| Some(Duration::from_millis(c.now_ms(col, tm).max(1) as u64));
-                        let inc = Some(Duration::from_millis(c.increment_ms));
-                        (
-                            Limits {
-                                wtime: ms(Color::White),
-                                btime: ms(Color::Black),
-                                winc: inc,
-                                binc: inc,
-                                ..Limits::default()
-                            },
-                            Duration::from_millis(c.now_ms(tm, tm).max(0) as u64) + Duration::from_secs(5),
-                        )
-                    }
-                    None => (
-                        Limits::movetime(Duration::from_millis(movetime)),
-                        Duration::from_millis(movetime) + Duration::from_secs(10),
-                    ),
-                };
-                let both = s.players.iter().all(Player::is_engine);
-                (s.game.clone(), s.version, ci, player, limits, timeout, both)
-            };
-            let started = std::time::Instant::now();
-            let answer = {
-                let mut engines = lock(&slot.engines);
-                if engines[ci].is_none() {
-                    match Runner::start(&self.inner.config.engines, &player) {
-                        Ok(r) => engines[ci] = Some(r),
-                        Err(e) => {
-                            drop(engines);
-                            self.engine_failed(slot, e);
-                            return;
-                        }
-                    }
-                }
-                match engines[ci].as_mut() {
-                    Some(r) => r.think(&game, &limits, timeout),
-                    None => Err(ServerError::Internal("engine not started".into())),
-                }
-            };
-            if both {
-                // Let people watching an engine game follow it.
-                let pause = Duration::from_millis(300).saturating_sub(started.elapsed());
-                std::thread::sleep(pause);
-            }
-            match answer {
-                Ok((moves, info)) => {
-                    let mut s = lock(&slot.session);
-                    if s.version != version || s.deleted {
-                        continue;
-                    }
-                    s.engine_info = Some(info);
-                    if let Err(e) = s.engine_action(&moves) {
-                        drop(s);
-                        lock(&slot.engines)[ci] = None;
-                        self.engine_failed(slot, e);
-                        return;
-                    }
-                    if s.game.actions().len() >= 1000 {
-                        s.finish("1/2-1/2", "action limit");
-                    }
-                    if let Err(e) = self.persist(&s) {
-                        s.engine_error = Some(e.to_string());
-                    }
-                    drop(s);
-                    let _ = slot.tx.send(());
-                }
-                Err(e) => {
-                    lock(&slot.engines)[ci] = None;
-                    self.engine_failed(slot, e);
-                    return;
-                }
-            }
-        }
-    }
-
-    /// After an engine failure: forgets the failed engine of the side to move (a new process is
-    /// started) and asks again.
-    fn retry_engine(&self, id: i64) -> Result<Value, ServerError> {
-        let slot = self.slot(id)?;
-        let ci = {
-            let mut s = lock(&slot.session);
-            if s.is_over() {
-                return Err(ServerError::Conflict("the game is over".into()));
-            }
-            if !s.engine_to_move() {
-                return Err(ServerError::Conflict("it is not an engine's turn".into()));
-            }
-            if s.engine_busy {
-                return Err(ServerError::Conflict("the engine is already thinking".into()));
-            }
-            if s.engine_error.is_none() {
-                return Err(ServerError::Conflict("the engine has had no problem to retry".into()));
-            }
-            s.engine_error = None;
-            s.version += 1;
-            s.to_move().index()
-        };
-        let old = lock(&slot.engines)[ci].take();
-        if let Some(Runner::Process(p)) = old {
-            p.quit(Duration::from_millis(300));
-        }
-        let _ = slot.tx.send(());
-        self.kick_engine(&slot);
-        let v = lock(&slot.session).view(None);
-        Ok(v)
-    }
-
-    fn engine_failed(&self, slot: &Slot, e: ServerError) {
-        let mut s = lock(&slot.session);
-        s.engine_busy = false;
-        let side = if s.to_move() == Color::White { "White" } else { "Black" };
-        s.engine_error = Some(format!("{side}'s engine failed: {e}"));
-        s.version += 1;
-        drop(s);
-        let _ = slot.tx.send(());
-    }
-
-    /// Ends games whose side to move has run out of time.
-    fn tick_clocks(&self) {
-        let slots: Vec<Arc<Slot>> = lock(&self.inner.sessions).values().cloned().collect();
-        for slot in slots {
-            let mut s = lock(&slot.session);
-            if s.clock.is_some() && s.check_time() {
-                let _ = self.persist(&s);
-                drop(s);
-                let _ = slot.tx.send(());
-            }
-        }
-    }
-}
-
-pub(crate) async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, ServerError> + Send + 'static,
-) -> Result<T, ServerError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ServerError::Internal(format!("internal error: {e}")))?
-}
-
-fn parse_id(s: &str) -> Result<i64, ServerError> {
-    s.parse::<i64>()
-        .ok()
-        .filter(|&i| i > 0)
-        .ok_or_else(|| ServerError::NotFound(format!("no game with id '{s}'")))
-}
-
-/// The router of the whole server.
+/// The router of the whole server: the routes behind the guards of [`crate::security`]
+/// (rate limits as configured).
 pub fn router(state: AppState) -> Router {
-    let ticker = state.clone();
-    tokio::spawn(async move {
-        let mut iv = tokio::time::interval(Duration::from_millis(200));
-        loop {
-            iv.tick().await;
-            if ticker.stopping() {
-                break;
-            }
-            let t = ticker.clone();
-            let _ = tokio::task::spawn_blocking(move || t.tick_clocks()).await;
-        }
-    });
+    clocks::spawn_ticker(state.clone());
+    let config = state.inner.config.clone();
+    // Creating games and challenges: a tenth of the rate of the other state-changing requests.
+    let mut creating = Router::new()
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/challenges", get(list_challenges).post(create_challenge))
+        .route("/api/challenges/:id/accept", post(accept_challenge))
+        .route("/api/puzzles/:id", post(start_puzzle));
+    let mut acting = Router::new()
+        .route("/api/games/:id", get(get_game).delete(delete_game))
+        .route("/api/games/:id/moves", get(game_moves))
+        .route("/api/games/:id/move", post(play_move))
+        .route("/api/games/:id/undo", post(undo))
+        .route("/api/games/:id/submit", post(submit))
+        .route("/api/games/:id/resign", post(resign))
+        .route("/api/games/:id/draw", post(draw))
+        .route("/api/games/:id/abort", post(abort))
+        .route("/api/games/:id/retry-engine", post(retry_engine))
+        .route("/api/challenges/:id", get(get_challenge).delete(cancel_challenge))
+        .route("/api/my-games", post(my_games));
+    if let Some(n) = config.rate_limit {
+        let period = Duration::from_micros(1_000_000 / u64::from(n));
+        acting = acting.layer(GovernorLayer {
+            config: security::rate_limit(&config, period, n.saturating_mul(2)),
+        });
+        creating = creating.layer(GovernorLayer {
+            config: security::rate_limit(&config, period * 10, (n / 2).max(5)),
+        });
+    }
+    let guard = Arc::new(Guard::new(&config));
     Router::new()
         .route(
             "/",
@@ -442,6 +124,10 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/app.js",
             get(|| async { static_file("text/javascript; charset=utf-8", APP_JS) }),
+        )
+        .route(
+            "/online.js",
+            get(|| async { static_file("text/javascript; charset=utf-8", ONLINE_JS) }),
         )
         .route(
             "/style.css",
@@ -456,22 +142,33 @@ pub fn router(state: AppState) -> Router {
             get(|| async { static_file("image/svg+xml", FAVICON_SVG) }),
         )
         .route("/api/info", get(info))
-        .route("/api/games", get(list_games).post(create_game))
-        .route("/api/games/:id", get(get_game).delete(delete_game))
-        .route("/api/games/:id/moves", get(game_moves))
-        .route("/api/games/:id/move", post(play_move))
-        .route("/api/games/:id/undo", post(undo))
-        .route("/api/games/:id/submit", post(submit))
-        .route("/api/games/:id/resign", post(resign))
-        .route("/api/games/:id/retry-engine", post(retry_engine))
         .route("/api/games/:id/pgn", get(pgn))
         .route("/api/games/:id/ws", get(ws))
         .route("/api/puzzles", get(list_puzzles))
-        .route("/api/puzzles/:id", post(start_puzzle))
         .merge(crate::analysis::routes())
         .merge(crate::puzzle_maker::routes())
+        .merge(creating)
+        .merge(acting)
         .fallback(|| async { ServerError::NotFound("no such page or API endpoint".into()) })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(guard, security::guard))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            security::REQUEST_TIMEOUT,
+        ))
+        .layer(middleware::from_fn(security::json_errors))
+        .layer(middleware::from_fn(security::security_headers))
+        .layer(
+            // One line per request: method, path (never the query or headers: no tokens), status
+            // and time.
+            TraceLayer::new_for_http()
+                .make_span_with(
+                    |req: &Request| tracing::info_span!("request", method = %req.method(), path = %req.uri().path()),
+                )
+                .on_request(())
+                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO))
+                .on_failure(()),
+        )
         .with_state(state)
 }
 
@@ -484,10 +181,12 @@ fn static_file(ctype: &'static str, body: &'static str) -> Response {
 }
 
 async fn info(State(st): State<AppState>) -> Json<Value> {
+    let c = &st.inner.config;
     Json(json!({
-        "engines": st.inner.config.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
+        "engines": c.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
         "bots": Bot::ALL.iter().map(|b| b.name()).collect::<Vec<_>>(),
         "variants": VARIANTS.iter().map(|v| json!({"name": v.name, "size": format!("{}x{}", v.width, v.height), "even": v.even})).collect::<Vec<_>>(),
+        "public": c.public,
     }))
 }
 
@@ -496,115 +195,9 @@ async fn list_games(State(st): State<AppState>) -> ApiResult {
     Ok(Json(json!({ "games": rows.iter().map(Session::summary).collect::<Vec<_>>() })).into_response())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClockReq {
-    initial_ms: u64,
-    #[serde(default)]
-    increment_ms: u64,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateReq {
-    #[serde(default)]
-    variant: Option<String>,
-    #[serde(default)]
-    import: Option<String>,
-    #[serde(default)]
-    white: Option<Player>,
-    #[serde(default)]
-    black: Option<Player>,
-    #[serde(default)]
-    clock: Option<ClockReq>,
-}
-
-fn check_player(config: &Config, p: Option<Player>) -> Result<Player, ServerError> {
-    let p = p.unwrap_or(Player::Human { name: None });
-    match p {
-        Player::Human { name } => {
-            if name.as_ref().is_some_and(|n| n.chars().count() > 60) {
-                return Err(ServerError::BadRequest("player names are at most 60 characters".into()));
-            }
-            Ok(Player::Human { name })
-        }
-        Player::Engine {
-            engine: name,
-            bot,
-            movetime_ms,
-        } => {
-            let cfg = engine::find(&config.engines, name.as_deref())?;
-            if let Some(b) = &bot {
-                if Bot::from_name(b).is_none() {
-                    return Err(ServerError::BadRequest(format!(
-                        "unknown bot '{b}'; use random, greedy or alphabeta"
-                    )));
-                }
-            }
-            if let Some(ms) = movetime_ms {
-                if !(10..=60_000).contains(&ms) {
-                    return Err(ServerError::BadRequest(
-                        "movetime_ms must be between 10 and 60000".into(),
-                    ));
-                }
-            }
-            Ok(Player::Engine {
-                engine: Some(cfg.name.clone()),
-                bot: Some(bot.unwrap_or_else(|| "alphabeta".into()).to_ascii_lowercase()),
-                movetime_ms: Some(movetime_ms.unwrap_or(1000)),
-            })
-        }
-    }
-}
-
 async fn create_game(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) -> ApiResult {
-    let white = check_player(&st.inner.config, req.white)?;
-    let black = check_player(&st.inner.config, req.black)?;
-    let clock = match req.clock {
-        Some(c) if !(1_000..=86_400_000).contains(&c.initial_ms) || c.increment_ms > 3_600_000 => {
-            return Err(ServerError::BadRequest(
-                "clock: initial_ms must be between 1000 and 86400000, increment_ms at most 3600000".into(),
-            ))
-        }
-        Some(c) => Some(Clock::new(c.initial_ms, c.increment_ms)),
-        None => None,
-    };
-    let st2 = st.clone();
-    let view = blocking(move || {
-        let loaded: LoadedGame = match (req.import, req.variant) {
-            (Some(_), Some(_)) => {
-                return Err(ServerError::BadRequest(
-                    "give either 'variant' or 'import', not both".into(),
-                ))
-            }
-            (Some(text), None) => {
-                if text.trim().is_empty() {
-                    return Err(ServerError::BadRequest("nothing to import: the text is empty".into()));
-                }
-                chess5d_notation::load(&text).map_err(|e| ServerError::BadRequest(format!("cannot import: {e}")))?
-            }
-            (None, v) => {
-                let name = v.unwrap_or_else(|| "Standard".into());
-                let variant = Variant::by_name(&name).ok_or_else(|| {
-                    ServerError::BadRequest(format!(
-                        "unknown variant '{name}'; known variants: {}",
-                        VARIANTS.iter().map(|v| v.name).collect::<Vec<_>>().join(", ")
-                    ))
-                })?;
-                LoadedGame::new(chess5d_notation::Format::Pgn, variant.position())
-            }
-        };
-        let result = loaded.result.clone().filter(|r| r != "*");
-        let mut session = Session::new(loaded, [white, black], clock, None);
-        if let Some(r) = result {
-            session.finish(&r, "imported result");
-        }
-        let slot = st2.insert(session)?;
-        let v = lock(&slot.session).view(None);
-        Ok(v)
-    })
-    .await?;
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    let v = blocking(move || st.create_game(req)).await?;
+    Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
 type Q = Result<Query<HashMap<String, String>>, QueryRejection>;
@@ -633,20 +226,9 @@ async fn get_game(State(st): State<AppState>, Path(id): Path<String>, q: Q) -> A
     Ok(Json(view).into_response())
 }
 
-async fn delete_game(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
+async fn delete_game(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken) -> ApiResult {
     let id = parse_id(&id)?;
-    blocking(move || {
-        let slot = lock(&st.inner.sessions).remove(&id);
-        if let Some(slot) = slot {
-            lock(&slot.session).deleted = true;
-            let _ = slot.tx.send(());
-        }
-        if !st.inner.db.delete(id)? {
-            return Err(ServerError::NotFound(format!("no game with id {id}")));
-        }
-        Ok(())
-    })
-    .await?;
+    blocking(move || st.delete_game(id, &seat)).await?;
     Ok(Json(json!({ "deleted": id })).into_response())
 }
 
@@ -681,54 +263,167 @@ struct MoveReq {
     mv: String,
 }
 
-async fn play_move(State(st): State<AppState>, Path(id): Path<String>, JsonBody(req): JsonBody<MoveReq>) -> ApiResult {
-    let id = parse_id(&id)?;
-    if req.mv.len() > 100 {
-        return Err(ServerError::BadRequest("a move is at most 100 characters".into()));
-    }
-    let v = blocking(move || st.mutate(id, |s| s.play(&req.mv))).await?;
-    Ok(Json(v).into_response())
-}
-
-async fn undo(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
-    let id = parse_id(&id)?;
-    let v = blocking(move || st.mutate(id, Session::undo)).await?;
-    Ok(Json(v).into_response())
-}
-
-async fn submit(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
-    let id = parse_id(&id)?;
-    let v = blocking(move || st.mutate(id, Session::submit)).await?;
-    Ok(Json(v).into_response())
-}
-
-async fn retry_engine(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
-    let id = parse_id(&id)?;
-    let v = blocking(move || st.retry_engine(id)).await?;
-    Ok(Json(v).into_response())
-}
-
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct ResignReq {
+struct SideReq {
     #[serde(default)]
     color: Option<String>,
 }
 
-async fn resign(State(st): State<AppState>, Path(id): Path<String>, JsonBody(req): JsonBody<ResignReq>) -> ApiResult {
-    let id = parse_id(&id)?;
-    let color = match req.color.as_deref() {
-        None => None,
-        Some("white") => Some(Color::White),
-        Some("black") => Some(Color::Black),
-        Some(c) => {
-            return Err(ServerError::BadRequest(format!(
-                "color must be 'white' or 'black', got '{c}'"
-            )))
-        }
-    };
-    let v = blocking(move || st.mutate(id, |s| s.resign(color))).await?;
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "lowercase")]
+enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrawReq {
+    action: DrawAction,
+    #[serde(default)]
+    color: Option<String>,
+}
+
+/// The side named in a request, if any.
+fn side(color: Option<&str>) -> Result<Need, ServerError> {
+    match color {
+        None => Ok(Need::Side(None)),
+        Some("white") => Ok(Need::Side(Some(chess5d_rules::Color::White))),
+        Some("black") => Ok(Need::Side(Some(chess5d_rules::Color::Black))),
+        Some(c) => Err(ServerError::BadRequest(format!(
+            "color must be 'white' or 'black', got '{c}'"
+        ))),
+    }
+}
+
+/// Answers with the game state after `st.act(...)` on a blocking thread.
+async fn act(
+    st: AppState,
+    id: &str,
+    seat: SeatToken,
+    need: Need,
+    f: impl FnOnce(&mut Session, chess5d_rules::Color) -> Result<(), ServerError> + Send + 'static,
+) -> ApiResult {
+    let id = parse_id(id)?;
+    let v = blocking(move || st.act(id, &seat, need, f)).await?;
     Ok(Json(v).into_response())
+}
+
+async fn play_move(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    seat: SeatToken,
+    JsonBody(req): JsonBody<MoveReq>,
+) -> ApiResult {
+    if req.mv.len() > 100 {
+        return Err(ServerError::BadRequest("a move is at most 100 characters".into()));
+    }
+    act(st, &id, seat, Need::ToMove, move |s, _| s.play(&req.mv)).await
+}
+
+async fn undo(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, _: JsonBody<Empty>) -> ApiResult {
+    act(st, &id, seat, Need::ToMove, |s, _| s.undo()).await
+}
+
+async fn submit(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, _: JsonBody<Empty>) -> ApiResult {
+    act(st, &id, seat, Need::ToMove, |s, _| s.submit()).await
+}
+
+async fn resign(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    seat: SeatToken,
+    JsonBody(req): JsonBody<SideReq>,
+) -> ApiResult {
+    let need = side(req.color.as_deref())?;
+    act(st, &id, seat, need, |s, c| s.resign(Some(c))).await
+}
+
+async fn draw(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    seat: SeatToken,
+    JsonBody(req): JsonBody<DrawReq>,
+) -> ApiResult {
+    let need = side(req.color.as_deref())?;
+    act(st, &id, seat, need, move |s, c| match req.action {
+        DrawAction::Offer => s.offer_draw(c),
+        DrawAction::Accept => s.accept_draw(c),
+        DrawAction::Decline => s.decline_draw(c),
+    })
+    .await
+}
+
+async fn abort(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    seat: SeatToken,
+    JsonBody(req): JsonBody<SideReq>,
+) -> ApiResult {
+    let need = side(req.color.as_deref())?;
+    act(st, &id, seat, need, |s, c| s.abort(c)).await
+}
+
+async fn retry_engine(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    seat: SeatToken,
+    _: JsonBody<Empty>,
+) -> ApiResult {
+    let id = parse_id(&id)?;
+    let v = blocking(move || st.retry_engine(id, &seat)).await?;
+    Ok(Json(v).into_response())
+}
+
+/// An empty JSON object (or no body).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Empty {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TokensReq {
+    tokens: Vec<String>,
+}
+
+async fn my_games(State(st): State<AppState>, JsonBody(req): JsonBody<TokensReq>) -> ApiResult {
+    let v = blocking(move || st.my_games(&req.tokens)).await?;
+    Ok(Json(v).into_response())
+}
+
+async fn list_challenges(State(st): State<AppState>) -> ApiResult {
+    Ok(Json(blocking(move || st.challenges()).await?).into_response())
+}
+
+async fn create_challenge(State(st): State<AppState>, JsonBody(req): JsonBody<ChallengeReq>) -> ApiResult {
+    let v = blocking(move || st.create_challenge(req)).await?;
+    Ok((StatusCode::CREATED, Json(v)).into_response())
+}
+
+fn challenge_id(s: &str) -> Result<i64, ServerError> {
+    parse_id(s).map_err(|_| ServerError::NotFound(format!("no challenge with id '{s}'")))
+}
+
+async fn get_challenge(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    let id = challenge_id(&id)?;
+    Ok(Json(blocking(move || st.challenge(id)).await?).into_response())
+}
+
+async fn cancel_challenge(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken) -> ApiResult {
+    let id = challenge_id(&id)?;
+    Ok(Json(blocking(move || st.cancel_challenge(id, &seat)).await?).into_response())
+}
+
+async fn accept_challenge(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<AcceptReq>,
+) -> ApiResult {
+    let id = challenge_id(&id)?;
+    let v = blocking(move || st.accept_challenge(id, req)).await?;
+    Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
 async fn pgn(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
@@ -762,51 +457,90 @@ async fn ws(
     let slot = blocking(move || st2.slot(id)).await?;
     let upgrade =
         upgrade.map_err(|e| ServerError::BadRequest(format!("not a WebSocket request: {}", e.body_text())))?;
-    Ok(upgrade.on_upgrade(move |socket| watch(st, slot, socket)))
+    Ok(upgrade
+        .max_message_size(4096)
+        .on_upgrade(move |socket| watch(st, slot, socket)))
 }
 
+/// A message from the page over the WebSocket: `{"seat": TOKEN}` marks its seat as connected.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Hello {
+    seat: String,
+}
+
+/// Sends the game state now and after every change; a seat holder that says hello is shown as
+/// connected until the socket closes.
 async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
     let mut rx = slot.tx.subscribe();
     let mut stop = st.inner.stop_tx.subscribe();
-    let mut last = 0;
+    let mut last = (0, 0);
+    let mut seated = [false, false];
+    let public = st.inner.config.public;
     loop {
         let (deleted, view) = {
             let s = lock(&slot.session);
             if s.deleted {
                 (Some(s.id), None)
-            } else if s.version == last {
+            } else if (s.version, s.presence) == last {
                 (None, None)
             } else {
-                last = s.version;
+                last = (s.version, s.presence);
                 (None, Some(s.view(None)))
             }
         };
         if let Some(id) = deleted {
             let _ = socket.send(Message::Text(json!({ "deleted": id }).to_string())).await;
-            return;
+            break;
         }
         if let Some(v) = view {
             if socket.send(Message::Text(v.to_string())).await.is_err() {
-                return;
+                break;
             }
         }
         tokio::select! {
             r = rx.recv() => {
                 if let Err(broadcast::error::RecvError::Closed) = r {
-                    return;
+                    break;
                 }
             }
             m = socket.recv() => {
                 match m {
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(Message::Text(t))) => {
+                        if let Ok(h) = serde_json::from_str::<Hello>(&t) {
+                            let mut s = lock(&slot.session);
+                            let r = s.rights(Some(&h.seat), public);
+                            for (i, seat) in seated.iter_mut().enumerate() {
+                                if r.sides[i] && !*seat && !s.players[i].is_engine() {
+                                    *seat = true;
+                                    s.online[i] += 1;
+                                    s.presence += 1;
+                                }
+                            }
+                            drop(s);
+                            let _ = slot.tx.send(());
+                        }
+                    }
                     _ => {}
                 }
             }
             _ = stop.recv() => {
                 let _ = socket.send(Message::Close(None)).await;
-                return;
+                break;
             }
         }
+    }
+    if seated.iter().any(|&b| b) {
+        let mut s = lock(&slot.session);
+        for (i, seat) in seated.iter().enumerate() {
+            if *seat {
+                s.online[i] = s.online[i].saturating_sub(1);
+            }
+        }
+        s.presence += 1;
+        drop(s);
+        let _ = slot.tx.send(());
     }
 }
 
@@ -832,9 +566,8 @@ async fn list_puzzles(State(st): State<AppState>) -> ApiResult {
     Ok(Json(json!({ "puzzles": list })).into_response())
 }
 
-async fn start_puzzle(State(st): State<AppState>, Path(pid): Path<String>) -> ApiResult {
-    let engines = st.inner.config.engines.clone();
-    let view = blocking(move || {
+async fn start_puzzle(State(st): State<AppState>, Path(pid): Path<String>, _: JsonBody<Empty>) -> ApiResult {
+    let v = blocking(move || {
         // A built-in puzzle or one made by a player (puzzle_maker): id, name and record.
         let (id, name, text) = match Puzzle::by_id(&pid) {
             Some(p) => (p.id.to_string(), p.name.to_string(), p.text.to_string()),
@@ -842,34 +575,8 @@ async fn start_puzzle(State(st): State<AppState>, Path(pid): Path<String>) -> Ap
                 .map(|p| (p.id, p.name, p.text))
                 .ok_or_else(|| ServerError::NotFound(format!("no puzzle '{pid}'")))?,
         };
-        let loaded = chess5d_notation::load(&text).map_err(|e| ServerError::Internal(format!("puzzle {id}: {e}")))?;
-        let loaded = Puzzle::posed(loaded);
-        let solver = loaded.game.to_move();
-        let run = PuzzleRun {
-            id,
-            name: name.clone(),
-            setup_actions: loaded.game.actions().len(),
-            mate_in: Puzzle::mate_in_of(&loaded),
-            solver: color_name(solver).to_string(),
-            status: "playing".into(),
-        };
-        let engine = Player::Engine {
-            engine: Some(engine::find(&engines, None)?.name.clone()),
-            bot: Some("alphabeta".into()),
-            movetime_ms: Some(500),
-        };
-        let human = Player::Human { name: None };
-        let players = if solver == Color::White {
-            [human, engine]
-        } else {
-            [engine, human]
-        };
-        let mut session = Session::new(loaded, players, None, Some(run));
-        session.headers.push(("Event".into(), format!("Puzzle: {name}")));
-        let slot = st.insert(session)?;
-        let v = lock(&slot.session).view(None);
-        Ok(v)
+        st.start_puzzle(&id, &name, &text)
     })
     .await?;
-    Ok((StatusCode::CREATED, Json(view)).into_response())
+    Ok((StatusCode::CREATED, Json(v)).into_response())
 }

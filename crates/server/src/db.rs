@@ -1,5 +1,6 @@
 //! SQLite storage: one row per game, rewritten after every action; puzzle results.
 
+use crate::seats::Seat;
 use crate::ServerError;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
@@ -28,6 +29,10 @@ pub struct GameRow {
     pub clock: Option<String>,
     /// Puzzle run as JSON, if the game is a puzzle.
     pub puzzle: Option<String>,
+    /// The moves of the action being built, long form, one per line.
+    pub pending: String,
+    /// The side offering a draw.
+    pub draw_offer: Option<String>,
 }
 
 /// The database, one connection behind a mutex (every statement is short).
@@ -36,34 +41,84 @@ pub struct Db {
     conn: Mutex<Option<Connection>>,
 }
 
-const SCHEMA: &str = "
-PRAGMA journal_mode = WAL;
-PRAGMA synchronous = NORMAL;
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    created TEXT NOT NULL,
-    updated TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    start TEXT NOT NULL,
-    headers TEXT NOT NULL,
-    white TEXT NOT NULL,
-    black TEXT NOT NULL,
-    actions TEXT NOT NULL DEFAULT '',
-    n_actions INTEGER NOT NULL DEFAULT 0,
-    result TEXT,
-    termination TEXT,
-    clock TEXT,
-    puzzle TEXT
-);
-CREATE TABLE IF NOT EXISTS puzzle_status (
-    puzzle TEXT PRIMARY KEY,
-    status TEXT NOT NULL,
-    updated TEXT NOT NULL
-);
-";
+/// The schema, as numbered steps: a database at `PRAGMA user_version = n` has had the first `n`
+/// applied. Step 1 is the schema of the first release (a database from then has version 0 and
+/// these tables, hence `IF NOT EXISTS`); never change a step, add one.
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        start TEXT NOT NULL,
+        headers TEXT NOT NULL,
+        white TEXT NOT NULL,
+        black TEXT NOT NULL,
+        actions TEXT NOT NULL DEFAULT '',
+        n_actions INTEGER NOT NULL DEFAULT 0,
+        result TEXT,
+        termination TEXT,
+        clock TEXT,
+        puzzle TEXT
+    );
+    CREATE TABLE IF NOT EXISTS puzzle_status (
+        puzzle TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        updated TEXT NOT NULL
+    );",
+    "ALTER TABLE games ADD COLUMN pending TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN draw_offer TEXT;
+    CREATE TABLE seats (
+        token_hash TEXT PRIMARY KEY,
+        game INTEGER NOT NULL,
+        white INTEGER NOT NULL,
+        black INTEGER NOT NULL,
+        owner INTEGER NOT NULL
+    );
+    CREATE INDEX seats_game ON seats (game);
+    CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        clock TEXT,
+        color TEXT NOT NULL,
+        name TEXT,
+        token_hash TEXT NOT NULL,
+        game INTEGER
+    );",
+];
 
-const COLUMNS: &str =
-    "id, created, updated, variant, start, headers, white, black, actions, n_actions, result, termination, clock, puzzle";
+/// An open challenge of the lobby, as a row.
+#[derive(Clone, Debug, Default)]
+pub struct ChallengeRow {
+    pub id: i64,
+    pub created: String,
+    pub variant: String,
+    /// Clock as JSON `{initial_ms, increment_ms}`, if any.
+    pub clock: Option<String>,
+    /// `white`, `black` or `random`: the challenger's colour.
+    pub color: String,
+    pub name: Option<String>,
+    pub token_hash: String,
+    /// The game once accepted.
+    pub game: Option<i64>,
+}
+
+fn challenge_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChallengeRow> {
+    Ok(ChallengeRow {
+        id: r.get(0)?,
+        created: r.get(1)?,
+        variant: r.get(2)?,
+        clock: r.get(3)?,
+        color: r.get(4)?,
+        name: r.get(5)?,
+        token_hash: r.get(6)?,
+        game: r.get(7)?,
+    })
+}
+
+const COLUMNS: &str = "id, created, updated, variant, start, headers, white, black, actions, n_actions, result, \
+     termination, clock, puzzle, pending, draw_offer";
 
 fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -81,16 +136,21 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         termination: r.get(11)?,
         clock: r.get(12)?,
         puzzle: r.get(13)?,
+        pending: r.get(14)?,
+        draw_offer: r.get(15)?,
     })
 }
 
 impl Db {
     /// Opens (or creates) the database file.
     pub fn open(path: &Path) -> Result<Db, ServerError> {
-        let conn = Connection::open(path)
+        let mut conn = Connection::open(path)
             .map_err(|e| ServerError::Internal(format!("cannot open database {}: {e}", path.display())))?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.execute_batch(SCHEMA)?;
+        // WAL with full sync: a commit is on disk before the request that made it is answered.
+        conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")?;
+        migrate(&mut conn)
+            .map_err(|e| ServerError::Internal(format!("cannot upgrade database {}: {e}", path.display())))?;
         Ok(Db {
             conn: Mutex::new(Some(conn)),
         })
@@ -133,7 +193,7 @@ impl Db {
         self.with(|c| {
             c.execute(
                 "UPDATE games SET updated = ?2, headers = ?3, actions = ?4, n_actions = ?5, result = ?6,
-                 termination = ?7, clock = ?8, puzzle = ?9 WHERE id = ?1",
+                 termination = ?7, clock = ?8, puzzle = ?9, pending = ?10, draw_offer = ?11 WHERE id = ?1",
                 params![
                     g.id,
                     g.updated,
@@ -143,7 +203,9 @@ impl Db {
                     g.result,
                     g.termination,
                     g.clock,
-                    g.puzzle
+                    g.puzzle,
+                    g.pending,
+                    g.draw_offer
                 ],
             )?;
             Ok(())
@@ -167,9 +229,122 @@ impl Db {
         })
     }
 
-    /// Deletes a game; whether it existed.
+    /// Deletes a game and its seats; whether it existed.
     pub fn delete(&self, id: i64) -> Result<bool, ServerError> {
-        self.with(|c| Ok(c.execute("DELETE FROM games WHERE id = ?1", [id])? > 0))
+        self.with(|c| {
+            c.execute("DELETE FROM seats WHERE game = ?1", [id])?;
+            Ok(c.execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
+        })
+    }
+
+    /// Inserts a new game with its seats (one transaction); returns its id.
+    pub fn insert_with_seats(&self, g: &GameRow, seats: &[Seat]) -> Result<i64, ServerError> {
+        let id = self.insert(g)?;
+        self.with(|c| {
+            for s in seats {
+                c.execute(
+                    "INSERT INTO seats (token_hash, game, white, black, owner) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![s.hash, id, s.sides[0], s.sides[1], s.owner],
+                )?;
+            }
+            Ok(())
+        })?;
+        Ok(id)
+    }
+
+    /// The seats of a game.
+    pub fn seats(&self, game: i64) -> Result<Vec<Seat>, ServerError> {
+        self.with(|c| {
+            let mut st = c.prepare("SELECT token_hash, white, black, owner FROM seats WHERE game = ?1")?;
+            let rows = st.query_map([game], |r| {
+                Ok(Seat {
+                    hash: r.get(0)?,
+                    sides: [r.get(1)?, r.get(2)?],
+                    owner: r.get(3)?,
+                })
+            })?;
+            rows.collect()
+        })
+    }
+
+    /// The games (rows) where these token hashes hold a seat, with the seat; newest first.
+    pub fn games_of(&self, hashes: &[String]) -> Result<Vec<(GameRow, Seat)>, ServerError> {
+        self.with(|c| {
+            let mut out = Vec::new();
+            let cols: Vec<String> = COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
+            let mut st = c.prepare(&format!(
+                "SELECT {}, s.token_hash, s.white, s.black, s.owner FROM seats s JOIN games g ON g.id = s.game \
+                 WHERE s.token_hash = ?1",
+                cols.join(", ")
+            ))?;
+            for h in hashes {
+                let rows = st.query_map([h], |r| {
+                    Ok((
+                        row_of(r)?,
+                        Seat {
+                            hash: r.get(16)?,
+                            sides: [r.get(17)?, r.get(18)?],
+                            owner: r.get(19)?,
+                        },
+                    ))
+                })?;
+                for row in rows {
+                    out.push(row?);
+                }
+            }
+            out.sort_by_key(|(g, _)| -g.id);
+            Ok(out)
+        })
+    }
+
+    /// Adds a challenge to the lobby; returns its id.
+    pub fn insert_challenge(&self, ch: &ChallengeRow) -> Result<i64, ServerError> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO challenges (created, variant, clock, color, name, token_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![ch.created, ch.variant, ch.clock, ch.color, ch.name, ch.token_hash],
+            )?;
+            Ok(c.last_insert_rowid())
+        })
+    }
+
+    /// One challenge.
+    pub fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>, ServerError> {
+        self.with(|c| {
+            c.query_row(
+                "SELECT id, created, variant, clock, color, name, token_hash, game FROM challenges WHERE id = ?1",
+                [id],
+                challenge_of,
+            )
+            .optional()
+        })
+    }
+
+    /// The open challenges (not accepted), oldest first.
+    pub fn open_challenges(&self) -> Result<Vec<ChallengeRow>, ServerError> {
+        self.with(|c| {
+            let mut st = c.prepare(
+                "SELECT id, created, variant, clock, color, name, token_hash, game FROM challenges \
+                 WHERE game IS NULL ORDER BY id LIMIT 200",
+            )?;
+            let rows = st.query_map([], challenge_of)?;
+            rows.collect()
+        })
+    }
+
+    /// Marks a challenge accepted by `game`, if it is still open; whether it was.
+    pub fn close_challenge(&self, id: i64, game: i64) -> Result<bool, ServerError> {
+        self.with(|c| {
+            Ok(c.execute(
+                "UPDATE challenges SET game = ?2 WHERE id = ?1 AND game IS NULL",
+                params![id, game],
+            )? > 0)
+        })
+    }
+
+    /// Removes a challenge; whether it existed.
+    pub fn delete_challenge(&self, id: i64) -> Result<bool, ServerError> {
+        self.with(|c| Ok(c.execute("DELETE FROM challenges WHERE id = ?1", [id])? > 0))
     }
 
     /// Records a puzzle's status (`solved` wins over `failed`).
@@ -193,6 +368,28 @@ impl Db {
             rows.collect()
         })
     }
+}
+
+/// Brings the schema up to [`SCHEMA_VERSION`], one transaction per step.
+fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let version = usize::try_from(version).unwrap_or(0);
+    if version > MIGRATIONS.len() {
+        return Err(rusqlite::Error::ToSqlConversionFailure(
+            format!(
+                "schema version {version} is newer than this server's ({})",
+                MIGRATIONS.len()
+            )
+            .into(),
+        ));
+    }
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(version) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(step)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
 }
 
 /// The current UTC time as `YYYY-MM-DD HH:MM:SS`.

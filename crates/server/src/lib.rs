@@ -22,27 +22,41 @@
 
 mod analysis;
 mod api;
+mod clocks;
+mod create;
 mod db;
+mod driver;
 mod engine;
 mod puzzle_maker;
 mod puzzles;
+mod seats;
+mod security;
 mod session;
+mod state;
 
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-pub use api::{router, AppState};
+pub use api::router;
 pub use puzzles::forced_mate_in;
+pub use seats::TOKEN_HEADER;
+pub use state::AppState;
 
 /// The usage of [`serve_main`].
 pub const SERVE_USAGE: &str = "\
 usage: chess5d serve [--addr 127.0.0.1:0] [--db PATH] [--engine NAME=CMD]... [--config FILE]
+                     [--public] [--allowed-host NAME]... [--behind-proxy] [--rate-limit N|off]
 
 Starts the web GUI and prints 'listening on http://ADDR'. --db is the SQLite file of saved
 games (default chess5d-games.db). --engine adds an engine players can choose, run with sh -c CMD
-(the command @internal runs the built-in engine in the server process). --config reads lines
-'addr = ...', 'db = ...', 'engine NAME = CMD' (# starts a comment).";
+(the command @internal runs the built-in engine in the server process). --public serves beyond
+loopback (default address 0.0.0.0:8080; games without seats become read-only). --allowed-host
+adds a host name the server answers to (localhost and IP addresses always are). --behind-proxy
+trusts X-Forwarded-For/-Host/-Proto from a reverse proxy. --rate-limit sets state-changing
+requests per second per client address (default 20). --config reads lines 'addr = ...',
+'db = ...', 'engine NAME = CMD', 'public = true', 'allowed-host = NAME', 'behind-proxy = true',
+'rate-limit = N' (# starts a comment).";
 
 /// An error of the server: a bad request, a missing game, a conflict with the game's state, or
 /// a failure inside the server. Every API error is answered as `{"error": "..."}` with the
@@ -51,6 +65,8 @@ games (default chess5d-games.db). --engine adds an engine players can choose, ru
 pub enum ServerError {
     /// 400: the request is malformed or asks for something illegal.
     BadRequest(String),
+    /// 403: the request lacks the seat (or the right) for this change.
+    Forbidden(String),
     /// 404: no such game, puzzle or page.
     NotFound(String),
     /// 409: the request does not fit the game's state (game over, engine's turn...).
@@ -65,6 +81,7 @@ impl fmt::Display for ServerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ServerError::BadRequest(m)
+            | ServerError::Forbidden(m)
             | ServerError::NotFound(m)
             | ServerError::Conflict(m)
             | ServerError::TooLarge(m)
@@ -99,6 +116,31 @@ pub struct Config {
     pub db: PathBuf,
     /// The engines players may choose, in order (the first is the default).
     pub engines: Vec<EngineConfig>,
+    /// Serve beyond loopback (`--public`): games without seats are read-only.
+    pub public: bool,
+    /// Host names served besides `localhost` and IP addresses (`--allowed-host`).
+    pub allowed_hosts: Vec<String>,
+    /// Behind a reverse proxy (`--behind-proxy`): take the client's address from the last
+    /// `X-Forwarded-For` entry and the host from `X-Forwarded-Host`.
+    pub behind_proxy: bool,
+    /// State-changing requests per second and client address (`--rate-limit N`, `off` = none);
+    /// creating games and challenges gets a tenth of it.
+    pub rate_limit: Option<u32>,
+}
+
+impl Default for Config {
+    /// Loopback on port 8080, `chess5d-games.db`, no engine, 20 requests per second.
+    fn default() -> Config {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: PathBuf::from("chess5d-games.db"),
+            engines: Vec::new(),
+            public: false,
+            allowed_hosts: Vec::new(),
+            behind_proxy: false,
+            rate_limit: Some(20),
+        }
+    }
 }
 
 impl Config {
@@ -107,6 +149,10 @@ impl Config {
         let mut addr: Option<String> = None;
         let mut db: Option<String> = None;
         let mut engines = Vec::new();
+        let mut public = false;
+        let mut behind_proxy = false;
+        let mut allowed_hosts = Vec::new();
+        let mut rate: Option<String> = None;
         let mut i = 0;
         while i < args.len() {
             let value = || {
@@ -118,6 +164,17 @@ impl Config {
                 "--addr" => addr = Some(value()?),
                 "--db" => db = Some(value()?),
                 "--engine" => engines.push(parse_engine(&value()?)?),
+                "--public" | "--behind-proxy" => {
+                    if args[i] == "--public" {
+                        public = true;
+                    } else {
+                        behind_proxy = true;
+                    }
+                    i += 1;
+                    continue;
+                }
+                "--allowed-host" => allowed_hosts.push(parse_host(&value()?)?),
+                "--rate-limit" => rate = Some(value()?),
                 "--config" => {
                     let path = value()?;
                     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -128,7 +185,8 @@ impl Config {
                         }
                         let err = || {
                             format!(
-                                "{path}:{}: expected 'addr = ...', 'db = ...' or 'engine NAME = CMD'",
+                                "{path}:{}: expected 'addr = ...', 'db = ...', 'engine NAME = CMD', 'public = true', \
+                                 'behind-proxy = true', 'allowed-host = NAME' or 'rate-limit = N'",
                                 n + 1
                             )
                         };
@@ -138,6 +196,21 @@ impl Config {
                             addr.get_or_insert(val);
                         } else if key == "db" {
                             db.get_or_insert(val);
+                        } else if key == "public" || key == "behind-proxy" {
+                            let on = match val.as_str() {
+                                "true" | "yes" | "on" => true,
+                                "false" | "no" | "off" => false,
+                                _ => return Err(format!("{path}:{}: {key} is true or false", n + 1)),
+                            };
+                            if key == "public" {
+                                public |= on;
+                            } else {
+                                behind_proxy |= on;
+                            }
+                        } else if key == "allowed-host" {
+                            allowed_hosts.push(parse_host(&val).map_err(|e| format!("{path}:{}: {e}", n + 1))?);
+                        } else if key == "rate-limit" {
+                            rate.get_or_insert(val);
                         } else if let Some(name) = key.strip_prefix("engine ") {
                             engines.push(parse_engine(&format!("{}={val}", name.trim()))?);
                         } else {
@@ -150,10 +223,25 @@ impl Config {
             }
             i += 2;
         }
-        let addr = addr.unwrap_or_else(|| "127.0.0.1:8080".to_string());
+        let addr = addr.unwrap_or_else(|| if public { "0.0.0.0:8080" } else { "127.0.0.1:8080" }.to_string());
         let addr: SocketAddr = addr
             .parse()
             .map_err(|_| format!("--addr: '{addr}' is not an address like 127.0.0.1:8080"))?;
+        if !public && !addr.ip().is_loopback() {
+            return Err(format!(
+                "--addr {addr} is beyond loopback: add --public to serve other machines (then every game needs seats)"
+            ));
+        }
+        let rate_limit = match rate.as_deref() {
+            None => Config::default().rate_limit,
+            Some("off") => None,
+            Some(n) => Some(
+                n.parse::<u32>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("--rate-limit: '{n}' is not a positive number or 'off'"))?,
+            ),
+        };
         if engines.is_empty() {
             let exe = std::env::current_exe().map_err(|e| format!("cannot find the current executable: {e}"))?;
             engines.push(EngineConfig {
@@ -165,8 +253,22 @@ impl Config {
             addr,
             db: PathBuf::from(db.unwrap_or_else(|| "chess5d-games.db".to_string())),
             engines,
+            public,
+            allowed_hosts,
+            behind_proxy,
+            rate_limit,
         })
     }
+}
+
+fn parse_host(s: &str) -> Result<String, String> {
+    let h = s.trim().to_ascii_lowercase();
+    if h.is_empty() || !h.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-') {
+        return Err(format!(
+            "--allowed-host wants a host name like chess.example.org, got '{s}'"
+        ));
+    }
+    Ok(h)
 }
 
 fn parse_engine(s: &str) -> Result<EngineConfig, String> {
@@ -184,9 +286,19 @@ fn parse_engine(s: &str) -> Result<EngineConfig, String> {
 }
 
 /// The `chess5d serve ...` command line: reads the arguments, opens the database, serves until
-/// SIGINT or SIGTERM, then closes the database.
+/// SIGINT or SIGTERM, then closes the database. The request log goes to stderr (`RUST_LOG`
+/// sets its filter, default `info`).
 pub fn serve_main(args: &[String]) -> Result<(), String> {
     let config = Config::from_args(args)?;
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_target(false)
+        .try_init();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -200,21 +312,60 @@ pub fn serve_main(args: &[String]) -> Result<(), String> {
         println!("listening on http://{addr}");
         use std::io::Write;
         let _ = std::io::stdout().flush();
-        let app = router(state.clone());
-        let stopper = state.clone();
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                shutdown_signal().await;
-                stopper.begin_stop();
-            })
-            .await
-            .map_err(|e| format!("server error: {e}"))?;
+        serve(listener, state.clone(), shutdown_signal()).await;
         state.shutdown();
         eprintln!("server stopped, database closed");
         Ok::<(), String>(())
     })?;
     rt.shutdown_timeout(std::time::Duration::from_secs(2));
     Ok(())
+}
+
+/// Serves the API on `listener` until `stop` completes, then lets open requests finish (at most
+/// 5 s). Each connection must send its request headers within 5 s, the request is answered
+/// within 30 s, and the client's address is known to the rate limits.
+pub async fn serve(listener: tokio::net::TcpListener, state: AppState, stop: impl std::future::Future<Output = ()>) {
+    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    use hyper_util::server::conn::auto::Builder;
+    use tower::ServiceExt;
+    let app = router(state.clone());
+    let mut builder = Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(security::HEADER_TIMEOUT)
+        .max_buf_size(64 * 1024);
+    builder.http2().timer(TokioTimer::new()).max_header_list_size(64 * 1024);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    tokio::pin!(stop);
+    loop {
+        let (stream, peer) = tokio::select! {
+            r = listener.accept() => match r {
+                Ok(c) => c,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait and go on.
+                    tracing::warn!("accept failed: {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = &mut stop => break,
+        };
+        let svc = app
+            .clone()
+            .map_request(move |mut r: axum::extract::Request<hyper::body::Incoming>| {
+                r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+                r.map(axum::body::Body::new)
+            });
+        let conn = builder
+            .serve_connection_with_upgrades(TokioIo::new(stream), hyper_util::service::TowerToHyperService::new(svc));
+        let conn = graceful.watch(conn.into_owned());
+        tokio::spawn(async move {
+            let _ = conn.await;
+        });
+    }
+    state.begin_stop();
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), graceful.shutdown()).await;
 }
 
 async fn shutdown_signal() {

@@ -8,9 +8,10 @@
 //!
 //! Stored in the table `user_puzzles` (created here); ids are `user-<n>`.
 
-use crate::api::{blocking, AppState, JsonBody};
+use crate::api::JsonBody;
 use crate::puzzles::{mating_line, NotProven, Puzzle};
 use crate::session::color_name;
+use crate::state::{blocking, AppState};
 use crate::ServerError;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};

@@ -1,6 +1,8 @@
 //! A game being played: rules state, players, clock, result, and its JSON view.
 
+use crate::clocks::Clock;
 use crate::db::{self, GameRow};
+use crate::seats::{Need, Rights, Seat};
 use crate::ServerError;
 use chess5d_engine::Bot;
 use chess5d_notation::{long, san, write_5dfen, LoadedGame};
@@ -60,37 +62,6 @@ impl Player {
     }
 }
 
-/// A chess clock: remaining time per side, increment.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Clock {
-    pub initial_ms: u64,
-    pub increment_ms: u64,
-    /// White's and Black's remaining time when their turn started.
-    pub remaining_ms: [i64; 2],
-    #[serde(skip)]
-    pub turn_started: Option<Instant>,
-}
-
-impl Clock {
-    pub fn new(initial_ms: u64, increment_ms: u64) -> Clock {
-        Clock {
-            initial_ms,
-            increment_ms,
-            remaining_ms: [initial_ms as i64; 2],
-            turn_started: None,
-        }
-    }
-
-    /// Remaining time of `c` now.
-    pub fn now_ms(&self, c: Color, to_move: Color) -> i64 {
-        let base = self.remaining_ms[c.index()];
-        match self.turn_started {
-            Some(t) if c == to_move => base - t.elapsed().as_millis() as i64,
-            _ => base,
-        }
-    }
-}
-
 /// A puzzle attempt.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PuzzleRun {
@@ -128,6 +99,14 @@ pub struct Session {
     /// Cached: whether the side to move is in check and the checking move.
     check: Option<(Coord, Coord)>,
     pub deleted: bool,
+    /// Who may act for which side (empty: a game from before seats).
+    pub seats: Vec<Seat>,
+    /// The side offering a draw, until the other side answers or plays.
+    pub draw_offer: Option<Color>,
+    /// Open WebSockets of seat holders per side (for the "connected" marks).
+    pub online: [u32; 2],
+    /// Bumped when `online` changes (watchers resend; the engine driver ignores it).
+    pub presence: u64,
     /// Cached 5DPGN and action texts (rebuilt when an action is submitted or the game ends).
     pgn_text: String,
     actions_json: Vec<Value>,
@@ -232,6 +211,10 @@ impl Session {
             engine_info: None,
             check: None,
             deleted: false,
+            seats: Vec::new(),
+            draw_offer: None,
+            online: [0, 0],
+            presence: 0,
             pgn_text: String::new(),
             actions_json: Vec::new(),
         }
@@ -267,7 +250,49 @@ impl Session {
             ..Session::with_defaults(loaded.game, players)
         };
         s.after_change(true);
+        s.draw_offer = match row.draw_offer.as_deref() {
+            Some("white") => Some(Color::White),
+            Some("black") => Some(Color::Black),
+            _ => None,
+        };
+        for line in row.pending.lines().filter(|l| !l.trim().is_empty()) {
+            // The moves of the action being built; a move that no longer applies is dropped.
+            if s.play_unchecked_text(line).is_err() {
+                break;
+            }
+        }
         Ok(s)
+    }
+
+    /// Plays a stored move of the current action (no turn checks).
+    fn play_unchecked_text(&mut self, text: &str) -> Result<(), ServerError> {
+        let lm: chess5d_notation::LongMove = text
+            .trim()
+            .parse()
+            .map_err(|e: chess5d_notation::ParseError| ServerError::BadRequest(format!("bad move '{text}': {e}")))?;
+        let mv = lm
+            .resolve(self.game.position())
+            .map_err(|e| ServerError::BadRequest(format!("illegal move {text}: {e}")))?;
+        self.game
+            .make_move(&mv)
+            .map_err(|e| ServerError::BadRequest(format!("illegal move {text}: {e}")))?;
+        self.after_change(false);
+        Ok(())
+    }
+
+    /// What the holder of `token` may do here. A game without seats (made before seats existed)
+    /// is open to everyone on a loopback-only server and to nobody on a public one.
+    pub fn rights(&self, token: Option<&str>, public: bool) -> Rights {
+        if self.seats.is_empty() {
+            return if public { Rights::default() } else { Rights::ALL };
+        }
+        crate::seats::rights(&self.seats, token)
+    }
+
+    /// Checks that `rights` allow `need`; gives the side acted for.
+    pub fn authorize(&self, rights: Rights, need: Need) -> Result<Color, ServerError> {
+        let engine = [self.players[0].is_engine(), self.players[1].is_engine()];
+        need.check(rights, self.to_move(), engine, self.id)
     }
 
     /// The row to store.
@@ -302,6 +327,13 @@ impl Session {
                 serde_json::to_string(&c).ok()
             }),
             puzzle: self.puzzle.as_ref().and_then(|p| serde_json::to_string(p).ok()),
+            pending: self
+                .game
+                .position()
+                .action_moves()
+                .map(|m| long::write_move(m, even) + "\n")
+                .collect(),
+            draw_offer: self.draw_offer.map(|c| color_name(c).to_string()),
         }
     }
 
@@ -449,6 +481,10 @@ impl Session {
     /// Submits after the check was done; handles clock and puzzle accounting.
     fn submit_checked(&mut self) -> Result<(), ServerError> {
         let mover = self.to_move();
+        if self.draw_offer == Some(mover.other()) {
+            // Playing on declines the opponent's offer.
+            self.draw_offer = None;
+        }
         self.game
             .submit()
             .map_err(|e| ServerError::BadRequest(format!("cannot submit: {e}")))?;
@@ -492,6 +528,77 @@ impl Session {
         }
         let c = color.unwrap_or(self.to_move());
         self.finish(if c == Color::White { "0-1" } else { "1-0" }, "resignation");
+        Ok(())
+    }
+
+    fn require_live(&self) -> Result<(), ServerError> {
+        if self.is_over() {
+            return Err(ServerError::Conflict(format!(
+                "the game is over ({})",
+                self.termination.as_deref().unwrap_or("finished")
+            )));
+        }
+        Ok(())
+    }
+
+    /// Aborts the game for `c`, allowed until `c` has submitted an action: no result counts.
+    pub fn abort(&mut self, c: Color) -> Result<(), ServerError> {
+        self.require_live()?;
+        let start_mover = self.game.start().to_move();
+        let n = self.game.actions().len();
+        let played = if c == start_mover { n >= 1 } else { n >= 2 };
+        if played {
+            return Err(ServerError::Conflict(format!(
+                "too late to abort: {} has played an action",
+                color_name(c)
+            )));
+        }
+        self.finish("*", "aborted");
+        Ok(())
+    }
+
+    /// Offers a draw for `c` (or accepts the other side's offer).
+    pub fn offer_draw(&mut self, c: Color) -> Result<(), ServerError> {
+        self.require_live()?;
+        if self.players[c.other().index()].is_engine() {
+            return Err(ServerError::Conflict("engines do not take draw offers".into()));
+        }
+        match self.draw_offer {
+            Some(o) if o == c => Err(ServerError::Conflict(format!(
+                "{} has already offered a draw",
+                color_name(c)
+            ))),
+            Some(_) => self.accept_draw(c),
+            None => {
+                self.draw_offer = Some(c);
+                self.version += 1;
+                Ok(())
+            }
+        }
+    }
+
+    /// Accepts the other side's draw offer for `c`.
+    pub fn accept_draw(&mut self, c: Color) -> Result<(), ServerError> {
+        self.require_live()?;
+        if self.draw_offer != Some(c.other()) {
+            return Err(ServerError::Conflict(format!(
+                "{} has no draw offer to accept",
+                color_name(c)
+            )));
+        }
+        self.draw_offer = None;
+        self.finish("1/2-1/2", "agreement");
+        Ok(())
+    }
+
+    /// Declines (or, for the offering side, withdraws) the draw offer.
+    pub fn decline_draw(&mut self, _c: Color) -> Result<(), ServerError> {
+        self.require_live()?;
+        if self.draw_offer.is_none() {
+            return Err(ServerError::Conflict("there is no draw offer".into()));
+        }
+        self.draw_offer = None;
+        self.version += 1;
         Ok(())
     }
 
@@ -665,6 +772,9 @@ impl Session {
             "engine_busy": self.engine_busy,
             "engine_error": self.engine_error,
             "engine_info": self.engine_info,
+            "draw_offer": self.draw_offer.map(color_name),
+            "online": {"white": self.online[0] > 0, "black": self.online[1] > 0},
+            "seated": !self.seats.is_empty(),
         })
     }
 

@@ -46,16 +46,16 @@ function cur() { return app.analysis ? app.analysis.state : app.state; }
 function base() { return app.analysis ? `/api/analysis/${app.analysis.id}` : `/api/games/${app.state.id}`; }
 
 async function api(method, url, body) {
-  const opts = { method, headers: {} };
-  if (body !== undefined) {
-    opts.headers['Content-Type'] = 'application/json';
-    opts.body = JSON.stringify(body);
-  }
+  // Hook (online.js): the seat token of the game the request is about.
+  const opts = { method, headers: { ...(window.chess5dOnline?.headers(url, method) ?? {}) } };
+  if (body !== undefined || method !== 'GET') opts.headers['Content-Type'] = 'application/json';
+  if (body !== undefined) opts.body = JSON.stringify(body);
   const res = await fetch(url, opts);
   const text = await res.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = { error: text }; }
   if (!res.ok) throw Object.assign(new Error((data && data.error) || `HTTP ${res.status}`), { status: res.status });
+  window.chess5dOnline?.seen(url, method, data); // hook: a new game's seat is kept
   return data;
 }
 
@@ -277,6 +277,7 @@ function connectWs(id) {
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
   const ws = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws`);
   app.ws = ws;
+  ws.onopen = () => window.chess5dOnline?.wsOpen(ws, id); // hook: say which seat is connected
   ws.onmessage = (m) => {
     const data = JSON.parse(m.data);
     if (data.deleted) { location.hash = '#/'; return; }
@@ -1002,6 +1003,7 @@ function renderSide() {
     const curEl = $('#notation .current');
     if (curEl) curEl.scrollIntoView({ block: 'nearest' });
   }
+  window.chess5dOnline?.onState(s); // hook: seat, links, draw offers; spectators' buttons off
 }
 
 /** " Still to play: (0T3), (1T3)." or " Ready to submit." for the player building an action. */
@@ -1080,7 +1082,7 @@ function choose(moves) {
 function canPlay() {
   if (app.analysis) return !app.analysis.state.result;
   const s = app.state;
-  return !!s && app.review === null && s.human_to_move && !s.result;
+  return !!s && app.review === null && s.human_to_move && !s.result && (window.chess5dOnline?.mayMove(s) ?? true);
 }
 
 /** Selects the piece on (l, t, sq) and asks the server for its destinations. */

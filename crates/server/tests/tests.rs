@@ -5,10 +5,12 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
-use chess5d_server::{router, AppState, Config, EngineConfig};
+use chess5d_server::{router, AppState, Config, EngineConfig, TOKEN_HEADER};
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tower::ServiceExt;
 
@@ -33,11 +35,47 @@ fn config(db: PathBuf) -> Config {
             name: "fast".into(),
             command: "@internal".into(),
         }],
+        rate_limit: None,
+        ..Config::default()
+    }
+}
+
+/// The router and the seat tokens of the games made through it: requests about a game carry
+/// its creator's token (as the page does), unless made with `call_as`.
+#[derive(Clone)]
+struct Api {
+    router: Router,
+    tokens: Arc<Mutex<HashMap<i64, String>>>,
+}
+
+impl Api {
+    fn new(router: Router) -> Api {
+        Api {
+            router,
+            tokens: Arc::default(),
+        }
+    }
+
+    /// Keeps the creator's token of a new game's answer.
+    fn keep(&self, v: &Value) {
+        if let (Some(id), Some(t)) = (v["id"].as_i64(), v["seat"]["token"].as_str()) {
+            self.tokens.lock().unwrap().insert(id, t.to_string());
+        }
+    }
+
+    fn token_for(&self, uri: &str) -> Option<String> {
+        let id: i64 = uri
+            .strip_prefix("/api/games/")?
+            .split(['/', '?'])
+            .next()?
+            .parse()
+            .ok()?;
+        self.tokens.lock().unwrap().get(&id).cloned()
     }
 }
 
 struct Server {
-    app: Router,
+    app: Api,
     state: AppState,
     db: PathBuf,
 }
@@ -46,17 +84,36 @@ fn server() -> Server {
     let db = temp_db();
     let state = AppState::open(config(db.clone())).unwrap();
     Server {
-        app: router(state.clone()),
+        app: Api::new(router(state.clone())),
         state,
         db,
     }
 }
 
-async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
+async fn call(app: &Api, method: &str, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
+    let token = app.token_for(uri);
+    let mut headers = vec![("content-type", "application/json".to_string())];
+    if let Some(t) = token {
+        headers.push((TOKEN_HEADER, t));
+    }
+    let r = call_as(&app.router, method, uri, body, &headers).await;
+    app.keep(&r.1);
+    r
+}
+
+/// A request with exactly these headers (and `Host: 127.0.0.1`).
+async fn call_as(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    body: Option<&str>,
+    headers: &[(&str, String)],
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri).header("host", "127.0.0.1");
+    for (k, v) in headers {
+        req = req.header(*k, v);
+    }
+    let req = req
         .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
         .unwrap();
     let res = app.clone().oneshot(req).await.unwrap();
@@ -75,7 +132,7 @@ async fn call(app: &Router, method: &str, uri: &str, body: Option<&str>) -> (Sta
     }
 }
 
-async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
+async fn post(app: &Api, uri: &str, body: Value) -> (StatusCode, Value) {
     call(app, "POST", uri, Some(&body.to_string())).await
 }
 
@@ -88,13 +145,13 @@ fn assert_error((status, body): &(StatusCode, Value), want: StatusCode, needle: 
     assert!(msg.contains(needle), "'{msg}' does not contain '{needle}'");
 }
 
-async fn new_game(app: &Router, body: Value) -> i64 {
+async fn new_game(app: &Api, body: Value) -> i64 {
     let (status, v) = post(app, "/api/games", body).await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
     v["id"].as_i64().unwrap()
 }
 
-async fn play(app: &Router, id: i64, moves: &[&str]) -> Value {
+async fn play(app: &Api, id: i64, moves: &[&str]) -> Value {
     let mut last = Value::Null;
     for m in moves {
         let (status, v) = post(app, &format!("/api/games/{id}/move"), json!({ "move": m })).await;
@@ -104,13 +161,13 @@ async fn play(app: &Router, id: i64, moves: &[&str]) -> Value {
     last
 }
 
-async fn submit(app: &Router, id: i64) -> Value {
+async fn submit(app: &Api, id: i64) -> Value {
     let (status, v) = call(app, "POST", &format!("/api/games/{id}/submit"), None).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     v
 }
 
-async fn wait_for(app: &Router, id: i64, what: impl Fn(&Value) -> bool) -> Value {
+async fn wait_for(app: &Api, id: i64, what: impl Fn(&Value) -> bool) -> Value {
     for _ in 0..300 {
         let (_, v) = call(app, "GET", &format!("/api/games/{id}"), None).await;
         if what(&v) {
@@ -465,7 +522,10 @@ mod play {
         play(&s.app, id, &["(-0T1)e7(-0T1)e5"]).await; // unsubmitted: not stored
         s.state.shutdown();
         let state = AppState::open(config(s.db.clone())).unwrap();
-        let app = router(state);
+        let app = Api {
+            router: router(state),
+            tokens: s.app.tokens.clone(),
+        };
         let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["action_count"], 1);
@@ -537,7 +597,7 @@ mod play {
             name: "illegal".into(),
             command: flaky_engine(&dir.join("started-too"), "(0T1)e7(0T1)e3"),
         });
-        let app = router(AppState::open(cfg).unwrap());
+        let app = Api::new(router(AppState::open(cfg).unwrap()));
         let engine = |name: &str| json!({"type": "engine", "engine": name, "movetime_ms": 50});
         let id = new_game(&app, json!({ "variant": "Standard", "black": engine("flaky") })).await;
         let retry = format!("/api/games/{id}/retry-engine");
@@ -1013,6 +1073,8 @@ mod load {
     }
 }
 
+mod online;
+
 mod config {
     use chess5d_server::Config;
 
@@ -1058,6 +1120,44 @@ mod config {
         ] {
             assert!(Config::from_args(&args(bad)).is_err(), "{bad:?}");
         }
+        // Exposure: loopback unless --public; hosts, proxy and rate limits.
+        let e = Config::from_args(&args(&["--addr", "0.0.0.0:8080"])).unwrap_err();
+        assert!(e.contains("--public"), "{e}");
+        let c = Config::from_args(&args(&[
+            "--public",
+            "--allowed-host",
+            "Chess.Example.org",
+            "--behind-proxy",
+            "--rate-limit",
+            "5",
+        ]))
+        .unwrap();
+        assert!(c.public && c.behind_proxy);
+        assert_eq!(c.addr.to_string(), "0.0.0.0:8080");
+        assert_eq!(c.allowed_hosts, vec!["chess.example.org".to_string()]);
+        assert_eq!(c.rate_limit, Some(5));
+        assert_eq!(
+            Config::from_args(&args(&["--rate-limit", "off"])).unwrap().rate_limit,
+            None
+        );
+        assert_eq!(Config::from_args(&[]).unwrap().rate_limit, Some(20));
+        assert!(!Config::from_args(&[]).unwrap().public);
+        for bad in [
+            &["--rate-limit", "0"][..],
+            &["--rate-limit", "fast"],
+            &["--allowed-host", "a b"],
+        ] {
+            assert!(Config::from_args(&args(bad)).is_err(), "{bad:?}");
+        }
+        std::fs::write(
+            &file,
+            "public = yes\nallowed-host = chess.example.org\nrate-limit = off\n",
+        )
+        .unwrap();
+        let c = Config::from_args(&args(&["--config", file.to_str().unwrap()])).unwrap();
+        assert!(c.public && c.rate_limit.is_none() && c.allowed_hosts.len() == 1);
+        std::fs::write(&file, "public = maybe\n").unwrap();
+        assert!(Config::from_args(&args(&["--config", file.to_str().unwrap()])).is_err());
         std::fs::write(&file, "what is this\n").unwrap();
         let e = Config::from_args(&args(&["--config", file.to_str().unwrap()])).unwrap_err();
         assert!(e.contains(":1:"), "{e}");

@@ -1,0 +1,292 @@
+//! Load run: many concurrent games on loopback between scripted seat holders, then a check that
+//! the database holds every submitted action; prints the move latency (p50, p99, max).
+//!
+//! ```sh
+//! cargo run --release -p chess5d-server --example load -- --games 200 --secs 60
+//! ```
+//!
+//! The server runs in this process (a fresh database, rate limits off, loopback only). Each game
+//! is created by its White player with an invite for Black; the two players are separate HTTP
+//! connections with their own seat tokens, each playing legal actions (from a mirror of the
+//! game) on its turn. A finished game is replaced by a new one.
+
+use chess5d_rules::{Budget, Game, Variant};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+/// The server closed the connection before reading the request.
+struct Closed;
+
+/// A keep-alive HTTP/1.1 connection (enough for this server's JSON answers).
+struct Conn {
+    addr: SocketAddr,
+    io: BufReader<TcpStream>,
+}
+
+impl Conn {
+    async fn open(addr: SocketAddr) -> Result<Conn, String> {
+        let s = TcpStream::connect(addr).await.map_err(|e| format!("connect: {e}"))?;
+        s.set_nodelay(true).map_err(|e| e.to_string())?;
+        Ok(Conn {
+            addr,
+            io: BufReader::new(s),
+        })
+    }
+
+    /// Sends a request; a connection the server closed while idle (its header timeout) is
+    /// opened again and the request sent once more (it was not read).
+    async fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+    ) -> Result<(u16, Value), String> {
+        match self.send(method, path, token, body).await {
+            Err(Closed) => {
+                *self = Conn::open(self.addr).await?;
+                self.send(method, path, token, body)
+                    .await
+                    .map_err(|_| "connection closed twice".to_string())?
+            }
+            Ok(r) => r,
+        }
+    }
+
+    async fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+    ) -> Result<Result<(u16, Value), String>, Closed> {
+        let body = body.to_string();
+        let seat = token.map(|t| format!("X-Chess5d-Seat: {t}\r\n")).unwrap_or_default();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n{seat}Content-Length: {}\r\n\r\n",
+            self.addr,
+            body.len()
+        );
+        let s = self.io.get_mut();
+        s.write_all(head.as_bytes()).await.map_err(|_| Closed)?;
+        s.write_all(body.as_bytes()).await.map_err(|_| Closed)?;
+        let mut line = String::new();
+        if self.io.read_line(&mut line).await.unwrap_or(0) == 0 {
+            return Err(Closed);
+        }
+        Ok(self.answer(line).await)
+    }
+
+    async fn answer(&mut self, mut line: String) -> Result<(u16, Value), String> {
+        let status: u16 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| format!("bad status line '{line}'"))?;
+        let mut len = 0usize;
+        loop {
+            line.clear();
+            self.io.read_line(&mut line).await.map_err(|e| e.to_string())?;
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = l.split_once(':') {
+                if k.eq_ignore_ascii_case("content-length") {
+                    len = v.trim().parse().map_err(|_| format!("bad length '{v}'"))?;
+                }
+            }
+        }
+        let mut buf = vec![0u8; len];
+        self.io.read_exact(&mut buf).await.map_err(|e| e.to_string())?;
+        let v = serde_json::from_slice(&buf).unwrap_or(Value::Null);
+        Ok((status, v))
+    }
+}
+
+const VARIANTS: [&str; 4] = ["Standard", "Very Small", "Small", "Standard - Two Timelines"];
+
+/// One game slot: plays games until the deadline; gives (game id, submitted actions) of every
+/// game and the latencies of the move and submit requests.
+async fn player_pair(
+    addr: SocketAddr,
+    g: usize,
+    deadline: Instant,
+) -> Result<(Vec<(i64, usize)>, Vec<Duration>), String> {
+    let mut white = Conn::open(addr).await?;
+    let mut black = Conn::open(addr).await?;
+    let mut games = Vec::new();
+    let mut lat = Vec::new();
+    while Instant::now() < deadline {
+        let variant = VARIANTS[(g + games.len()) % VARIANTS.len()];
+        let (status, v) = white
+            .request(
+                "POST",
+                "/api/games",
+                None,
+                &json!({ "variant": variant, "seat": "white" }),
+            )
+            .await?;
+        if status != 201 {
+            return Err(format!("create: {status} {v}"));
+        }
+        let id = v["id"].as_i64().ok_or("no id")?;
+        let tokens = [
+            v["seat"]["token"].as_str().ok_or("no seat")?.to_string(),
+            v["invite"]["token"].as_str().ok_or("no invite")?.to_string(),
+        ];
+        let mut mirror = Game::new(Variant::by_name(variant).ok_or("variant")?.position());
+        let mut submitted = 0usize;
+        while Instant::now() < deadline {
+            let pos = mirror.position().clone();
+            let side = pos.to_move().index();
+            let actions: Vec<_> = pos.legal_actions(Budget::tests(50_000)).take(8).collect();
+            let Some(action) = actions.get((g + submitted) % actions.len().max(1)).cloned() else {
+                break;
+            };
+            let conn = if side == 0 { &mut white } else { &mut black };
+            for m in &action {
+                let text = chess5d_notation::long::write_move(m, pos.even());
+                let t = Instant::now();
+                let (status, v) = conn
+                    .request(
+                        "POST",
+                        &format!("/api/games/{id}/move"),
+                        Some(&tokens[side]),
+                        &json!({ "move": text }),
+                    )
+                    .await?;
+                lat.push(t.elapsed());
+                if status != 200 {
+                    return Err(format!("move {text}: {status} {v}"));
+                }
+            }
+            let t = Instant::now();
+            let (status, v) = conn
+                .request(
+                    "POST",
+                    &format!("/api/games/{id}/submit"),
+                    Some(&tokens[side]),
+                    &json!({}),
+                )
+                .await?;
+            lat.push(t.elapsed());
+            if status != 200 {
+                return Err(format!("submit: {status} {v}"));
+            }
+            mirror.play_action(&action).map_err(|e| e.to_string())?;
+            submitted += 1;
+            if !v["result"].is_null() {
+                break;
+            }
+        }
+        games.push((id, submitted));
+    }
+    Ok((games, lat))
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut games = 200usize;
+    let mut secs = 60u64;
+    let mut i = 0;
+    while i < args.len() {
+        let val = || {
+            args.get(i + 1)
+                .and_then(|v| v.parse::<u64>().ok())
+                .ok_or(format!("{} needs a number", args[i]))
+        };
+        match args[i].as_str() {
+            "--games" => games = val()? as usize,
+            "--secs" => secs = val()?,
+            "-h" | "--help" => {
+                println!("usage: load [--games 200] [--secs 60]");
+                return Ok(());
+            }
+            other => {
+                return Err(format!(
+                    "unknown argument '{other}'; usage: load [--games 200] [--secs 60]"
+                ))
+            }
+        }
+        i += 2;
+    }
+    let dir = std::env::temp_dir().join(format!("chess5d-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let db = dir.join("games.db");
+    let config = chess5d_server::Config {
+        db: db.clone(),
+        rate_limit: None,
+        ..chess5d_server::Config::default()
+    };
+    // The server and the players run on runtimes of their own (the players' legal-action
+    // searches must not hold the server's threads).
+    let server_rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let client_rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let state = chess5d_server::AppState::open(config).map_err(|e| e.to_string())?;
+    let listener = server_rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let server = server_rt.spawn(chess5d_server::serve(listener, state.clone(), async move {
+        let _ = rx.await;
+    }));
+    let (all, mut lat) = client_rt.block_on(async move {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        let tasks: Vec<_> = (0..games)
+            .map(|g| tokio::spawn(player_pair(addr, g, deadline)))
+            .collect();
+        let mut all = Vec::new();
+        let mut lat = Vec::new();
+        for t in tasks {
+            let (g, l) = t.await.map_err(|e| e.to_string())??;
+            all.extend(g);
+            lat.extend(l);
+        }
+        Ok::<_, String>((all, lat))
+    })?;
+    let _ = tx.send(());
+    let _ = server_rt.block_on(server);
+    state.shutdown();
+    // Nothing lost: every submitted action is in the database.
+    let conn = rusqlite::Connection::open(&db).map_err(|e| e.to_string())?;
+    let mut actions = 0;
+    for (id, n) in &all {
+        let stored: i64 = conn
+            .query_row("SELECT n_actions FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .map_err(|e| format!("game {id}: {e}"))?;
+        if stored as usize != *n {
+            return Err(format!("game {id}: {n} actions submitted, {stored} stored"));
+        }
+        actions += n;
+    }
+    lat.sort();
+    let pct = |p: f64| {
+        lat.get(((lat.len() as f64 * p) as usize).min(lat.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    };
+    println!(
+        "{games} concurrent games for {secs} s: {} games, {actions} actions, {} move/submit requests ({:.0}/s); \
+         latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; database checked: nothing lost",
+        all.len(),
+        lat.len(),
+        lat.len() as f64 / secs as f64,
+        pct(0.5).as_secs_f64() * 1e3,
+        pct(0.99).as_secs_f64() * 1e3,
+        lat.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}

@@ -1,0 +1,318 @@
+//! The server's guards, in front of every route: the `Host` allow-list (DNS rebinding), the
+//! `Origin`/`Referer` and content-type checks of state-changing requests (CSRF), the WebSocket
+//! `Origin` check, a request timeout, per-client rate limits, security headers, JSON bodies for
+//! every error, and one log line per request.
+
+use crate::Config;
+use axum::body::{Body, Bytes};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+use tower_governor::governor::{GovernorConfig, GovernorConfigBuilder};
+use tower_governor::key_extractor::KeyExtractor;
+use tower_governor::GovernorError;
+
+/// Longest URI accepted (path and query).
+pub const MAX_URI: usize = 4096;
+/// Time for a whole request (the answer included) before a 408.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// Time for a client to send a request's headers before the connection is closed.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The Content-Security-Policy: scripts, styles and connections from this origin only, no
+/// inline script, no framing.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; \
+    connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// An error answer with a JSON body.
+pub fn json_error(status: StatusCode, msg: impl Into<String>) -> Response {
+    (status, Json(json!({ "error": msg.into() }))).into_response()
+}
+
+/// What the guard needs from the configuration.
+#[derive(Clone, Debug)]
+pub struct Guard {
+    allowed_hosts: Vec<String>,
+    behind_proxy: bool,
+}
+
+impl Guard {
+    /// The guard of a configuration.
+    pub fn new(config: &Config) -> Guard {
+        Guard {
+            allowed_hosts: config.allowed_hosts.clone(),
+            behind_proxy: config.behind_proxy,
+        }
+    }
+
+    /// The host the client asked for (`X-Forwarded-Host` behind a proxy, else `Host`), with its
+    /// port, lower-cased.
+    fn host(&self, h: &HeaderMap) -> Option<String> {
+        let fwd = if self.behind_proxy {
+            h.get("x-forwarded-host")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(',').next())
+        } else {
+            None
+        };
+        fwd.or_else(|| h.get(header::HOST).and_then(|v| v.to_str().ok()))
+            .map(|s| s.trim().to_ascii_lowercase())
+    }
+
+    /// Whether a host (with or without port) is served: IP addresses and `localhost` always
+    /// (DNS rebinding needs a name), other names only if allowed.
+    fn host_allowed(&self, host: &str) -> bool {
+        let name = host_name(host);
+        name == "localhost" || name.parse::<IpAddr>().is_ok() || self.allowed_hosts.iter().any(|h| h == name)
+    }
+}
+
+/// The name part of `host[:port]` (IPv6 brackets removed).
+fn host_name(host: &str) -> &str {
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or("");
+    }
+    host.rsplit_once(':')
+        .filter(|(_, p)| p.bytes().all(|b| b.is_ascii_digit()))
+        .map_or(host, |(n, _)| n)
+}
+
+/// The `host[:port]` of an origin or URL (`http://a.b:8080/x` gives `a.b:8080`).
+fn authority(url: &str) -> Option<String> {
+    let rest = url.split_once("://")?.1;
+    let auth = rest.split(['/', '?', '#']).next()?;
+    Some(auth.to_ascii_lowercase())
+}
+
+/// Whether `authority` is the same host and port as `host` (a default port may be left out).
+fn same_authority(authority: &str, host: &str) -> bool {
+    let strip = |s: &str| s.trim_end_matches(":80").trim_end_matches(":443").to_string();
+    authority == host || strip(authority) == strip(host)
+}
+
+fn is_state_changing(m: &Method) -> bool {
+    !matches!(*m, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// The guard middleware (see the module documentation).
+pub async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Response {
+    let uri_len = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
+    if uri_len > MAX_URI {
+        return json_error(
+            StatusCode::URI_TOO_LONG,
+            format!("the URI is {uri_len} bytes long; at most {MAX_URI}"),
+        );
+    }
+    let h = req.headers();
+    let Some(host) = g.host(h) else {
+        return json_error(StatusCode::BAD_REQUEST, "the request has no Host header");
+    };
+    if !g.host_allowed(&host) {
+        return json_error(
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "this server does not answer to the host '{}' (start it with --allowed-host {})",
+                host_name(&host),
+                host_name(&host)
+            ),
+        );
+    }
+    let websocket = h
+        .get(header::UPGRADE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("websocket"));
+    if is_state_changing(req.method()) || websocket {
+        // A browser names the page that sent the request: it must be one of ours. Clients
+        // that are not browsers send neither header and cannot be used for CSRF.
+        let from = h
+            .get(header::ORIGIN)
+            .and_then(|v| v.to_str().ok())
+            .map(|o| (o, "Origin"))
+            .or_else(|| {
+                h.get(header::REFERER)
+                    .and_then(|v| v.to_str().ok())
+                    .map(|r| (r, "Referer"))
+            });
+        if let Some((url, which)) = from {
+            match authority(url) {
+                Some(a) if same_authority(&a, &host) => {}
+                _ => {
+                    return json_error(
+                        StatusCode::FORBIDDEN,
+                        format!("cross-site request refused: the {which} '{url}' is not this server ({host})"),
+                    )
+                }
+            }
+        }
+    }
+    if is_state_changing(req.method()) {
+        let ctype = h.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+        let essence = ctype.split(';').next().unwrap_or("").trim();
+        if !essence.eq_ignore_ascii_case("application/json") {
+            return json_error(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                format!(
+                    "{} requests need 'Content-Type: application/json', got '{}'",
+                    req.method(),
+                    if ctype.is_empty() { "none" } else { ctype }
+                ),
+            );
+        }
+    }
+    next.run(req).await
+}
+
+/// Gives every error answer a JSON body `{"error": ...}` (those made by the framework and the
+/// middleware come with an empty or plain-text body: 405, 408, 413, 429...).
+pub async fn json_errors(req: Request, next: Next) -> Response {
+    let (method, path) = (req.method().clone(), req.uri().path().to_string());
+    let res = next.run(req).await;
+    let status = res.status();
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|c| c.starts_with("application/json"));
+    if status.as_u16() < 400 || is_json {
+        return res;
+    }
+    let (parts, body) = res.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_else(|_| Bytes::new());
+    let text = String::from_utf8_lossy(&text).trim().to_string();
+    let reason = status.canonical_reason().unwrap_or("error").to_ascii_lowercase();
+    let msg = match status {
+        StatusCode::METHOD_NOT_ALLOWED => format!("method {method} is not allowed on {path}"),
+        StatusCode::REQUEST_TIMEOUT => format!("request timeout: no answer within {} s", REQUEST_TIMEOUT.as_secs()),
+        _ if text.is_empty() => reason,
+        _ => format!("{reason}: {text}"),
+    };
+    let mut out = json_error(status, msg);
+    for (k, v) in parts.headers.iter() {
+        if k != header::CONTENT_TYPE && k != header::CONTENT_LENGTH {
+            out.headers_mut().insert(k.clone(), v.clone());
+        }
+    }
+    out
+}
+
+/// Adds the security headers to every answer.
+pub async fn security_headers(req: Request, next: Next) -> Response {
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    for (k, v) in [
+        ("content-security-policy", CSP),
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "same-origin"),
+        ("x-frame-options", "DENY"),
+        ("cross-origin-opener-policy", "same-origin"),
+    ] {
+        h.insert(k, HeaderValue::from_static(v));
+    }
+    res
+}
+
+/// The rate-limit key: the client's address (from the connection, or behind a proxy the last
+/// `X-Forwarded-For` entry, the one our proxy added). A request without either (one made inside
+/// the process, in tests) counts as 0.0.0.0.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientIp {
+    behind_proxy: bool,
+}
+
+impl KeyExtractor for ClientIp {
+    type Key = IpAddr;
+
+    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<IpAddr, GovernorError> {
+        if self.behind_proxy {
+            let fwd = req
+                .headers()
+                .get("x-forwarded-for")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.rsplit(',').next())
+                .and_then(|v| v.trim().parse::<IpAddr>().ok());
+            if let Some(ip) = fwd {
+                return Ok(ip);
+            }
+        }
+        Ok(req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()))
+    }
+}
+
+/// A rate limit of `per_sec` requests per second (a burst of `burst`) per client, on the
+/// state-changing methods only; refused requests get 429 with a JSON body and `Retry-After`.
+pub fn rate_limit(
+    config: &Config,
+    period: Duration,
+    burst: u32,
+) -> Arc<GovernorConfig<ClientIp, governor::middleware::NoOpMiddleware<governor::clock::QuantaInstant>>> {
+    let mut b = GovernorConfigBuilder::default().key_extractor(ClientIp {
+        behind_proxy: config.behind_proxy,
+    });
+    b.period(period)
+        .burst_size(burst.max(1))
+        .methods(vec![Method::POST, Method::PUT, Method::PATCH, Method::DELETE])
+        .error_handler(|e| {
+            let (status, msg, wait) = match e {
+                GovernorError::TooManyRequests { wait_time, .. } => (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!("too many requests from your address: wait {wait_time} s"),
+                    Some(wait_time),
+                ),
+                GovernorError::UnableToExtractKey => (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "cannot tell the client's address".into(),
+                    None,
+                ),
+                GovernorError::Other { code, msg, .. } => (code, msg.unwrap_or_default(), None),
+            };
+            let mut r = (status, Json(json!({ "error": msg }))).into_response();
+            if let Some(w) = wait {
+                if let Ok(v) = HeaderValue::from_str(&w.to_string()) {
+                    r.headers_mut().insert(header::RETRY_AFTER, v);
+                }
+            }
+            r.map(Body::new)
+        });
+    Arc::new(b.finish().expect("a rate limit with a positive period and burst"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_and_origins() {
+        let g = Guard {
+            allowed_hosts: vec!["chess.example.org".into()],
+            behind_proxy: false,
+        };
+        for ok in [
+            "localhost:8080",
+            "127.0.0.1:1",
+            "[::1]:80",
+            "chess.example.org",
+            "10.0.0.2",
+        ] {
+            assert!(g.host_allowed(ok), "{ok}");
+        }
+        for bad in ["evil.example:8080", "localhost.evil.example", "example.org"] {
+            assert!(!g.host_allowed(bad), "{bad}");
+        }
+        assert_eq!(
+            authority("http://127.0.0.1:8080/x?y").as_deref(),
+            Some("127.0.0.1:8080")
+        );
+        assert_eq!(authority("null"), None);
+        assert!(same_authority("chess.example.org:443", "chess.example.org"));
+        assert!(!same_authority("evil.example", "chess.example.org"));
+    }
+}

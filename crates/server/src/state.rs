@@ -1,0 +1,235 @@
+//! The games in memory: each game's session, engines and watchers, loaded from and stored to
+//! the database.
+
+use crate::db::{self, Db};
+use crate::engine::Runner;
+use crate::seats::{Need, SeatToken};
+use crate::session::Session;
+use crate::{Config, ServerError};
+use chess5d_rules::Color;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// One game's live state.
+#[derive(Debug)]
+pub struct Slot {
+    pub session: Mutex<Session>,
+    pub engines: Mutex<[Option<Runner>; 2]>,
+    pub tx: broadcast::Sender<()>,
+}
+
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[derive(Debug)]
+pub struct Inner {
+    pub config: Config,
+    pub db: Db,
+    pub sessions: Mutex<HashMap<i64, Arc<Slot>>>,
+    /// Held while a challenge is accepted (one acceptance per challenge).
+    pub lobby: Mutex<()>,
+    pub stopping: AtomicBool,
+    pub stop_tx: broadcast::Sender<()>,
+    /// The analysis boards (scratch positions with their engines).
+    pub analyses: crate::analysis::Analyses,
+}
+
+/// The server's shared state: configuration, database and the games in memory.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl AppState {
+    /// Opens the database and prepares the state.
+    pub fn open(config: Config) -> Result<AppState, ServerError> {
+        let db = Db::open(&config.db)?;
+        let (stop_tx, _) = broadcast::channel(1);
+        Ok(AppState {
+            inner: Arc::new(Inner {
+                config,
+                db,
+                sessions: Mutex::new(HashMap::new()),
+                lobby: Mutex::new(()),
+                stopping: AtomicBool::new(false),
+                stop_tx,
+                analyses: Default::default(),
+            }),
+        })
+    }
+
+    /// Tells engines and WebSockets to stop (called when a stop signal arrives).
+    pub fn begin_stop(&self) {
+        self.inner.stopping.store(true, Ordering::SeqCst);
+        let _ = self.inner.stop_tx.send(());
+    }
+
+    /// Stops engines, closes WebSockets and the database.
+    pub fn shutdown(&self) {
+        self.begin_stop();
+        let slots: Vec<Arc<Slot>> = lock(&self.inner.sessions).drain().map(|(_, s)| s).collect();
+        for slot in slots {
+            if let Ok(mut e) = slot.engines.try_lock() {
+                for r in e.iter_mut() {
+                    if let Some(Runner::Process(p)) = r.take() {
+                        p.quit(Duration::from_millis(300));
+                    }
+                }
+            }
+        }
+        self.inner.analyses.shutdown();
+        self.inner.db.close();
+    }
+
+    // For the analysis and puzzle-maker modules.
+
+    pub(crate) fn analyses(&self) -> &crate::analysis::Analyses {
+        &self.inner.analyses
+    }
+
+    pub(crate) fn engines(&self) -> &[crate::EngineConfig] {
+        &self.inner.config.engines
+    }
+
+    pub(crate) fn db(&self) -> &Db {
+        &self.inner.db
+    }
+
+    pub(crate) fn stop_signal(&self) -> broadcast::Receiver<()> {
+        self.inner.stop_tx.subscribe()
+    }
+
+    /// A copy of a game's rules state (submitted actions only) and its 5DPGN.
+    pub(crate) fn game_snapshot(&self, id: i64) -> Result<(chess5d_rules::Game, String), ServerError> {
+        let slot = self.slot(id)?;
+        let s = lock(&slot.session);
+        let mut game = s.game.clone();
+        while game.undo_move().is_some() {}
+        Ok((game, s.pgn()))
+    }
+
+    pub(crate) fn stopping(&self) -> bool {
+        self.inner.stopping.load(Ordering::SeqCst)
+    }
+
+    /// The game's slot, loading it from the database if needed.
+    pub(crate) fn slot(&self, id: i64) -> Result<Arc<Slot>, ServerError> {
+        if let Some(s) = lock(&self.inner.sessions).get(&id) {
+            return Ok(s.clone());
+        }
+        let row = self
+            .inner
+            .db
+            .get(id)?
+            .ok_or_else(|| ServerError::NotFound(format!("no game with id {id}")))?;
+        let mut session = Session::from_row(&row)?;
+        session.seats = self.inner.db.seats(id)?;
+        let mut map = lock(&self.inner.sessions);
+        let slot = map
+            .entry(id)
+            .or_insert_with(|| {
+                Arc::new(Slot {
+                    session: Mutex::new(session),
+                    engines: Mutex::new([None, None]),
+                    tx: broadcast::channel(16).0,
+                })
+            })
+            .clone();
+        drop(map);
+        self.kick_engine(&slot);
+        Ok(slot)
+    }
+
+    pub(crate) fn insert(&self, mut session: Session) -> Result<Arc<Slot>, ServerError> {
+        let id = self.inner.db.insert_with_seats(&session.row(), &session.seats)?;
+        session.id = id;
+        let slot = Arc::new(Slot {
+            session: Mutex::new(session),
+            engines: Mutex::new([None, None]),
+            tx: broadcast::channel(16).0,
+        });
+        lock(&self.inner.sessions).insert(id, slot.clone());
+        self.kick_engine(&slot);
+        Ok(slot)
+    }
+
+    pub(crate) fn persist(&self, s: &Session) -> Result<(), ServerError> {
+        self.inner.db.update(&s.row())?;
+        if let Some(p) = &s.puzzle {
+            if p.status != "playing" {
+                self.inner.db.set_puzzle_status(&p.id, &p.status, &db::now())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Deletes a game (only its creator may); watchers are told.
+    pub(crate) fn delete_game(&self, id: i64, token: &SeatToken) -> Result<(), ServerError> {
+        let slot = self.slot(id)?;
+        {
+            let mut s = lock(&slot.session);
+            s.authorize(s.rights(token.get(), self.inner.config.public), Need::Owner)?;
+            s.deleted = true;
+        }
+        lock(&self.inner.sessions).remove(&id);
+        let _ = slot.tx.send(());
+        if !self.inner.db.delete(id)? {
+            return Err(ServerError::NotFound(format!("no game with id {id}")));
+        }
+        Ok(())
+    }
+
+    /// Checks that `token` may do `need` in game `id`, then applies the change `f` (given the side
+    /// acted for), stores it, tells the watchers and wakes the engine; gives the new state.
+    pub(crate) fn act(
+        &self,
+        id: i64,
+        token: &SeatToken,
+        need: Need,
+        f: impl FnOnce(&mut Session, Color) -> Result<(), ServerError>,
+    ) -> Result<Value, ServerError> {
+        let public = self.inner.config.public;
+        self.mutate(id, |s| {
+            let side = s.authorize(s.rights(token.get(), public), need)?;
+            f(s, side)
+        })
+    }
+
+    /// Applies a change to a game, stores it, tells the watchers and wakes the engine.
+    pub(crate) fn mutate(
+        &self,
+        id: i64,
+        f: impl FnOnce(&mut Session) -> Result<(), ServerError>,
+    ) -> Result<Value, ServerError> {
+        let slot = self.slot(id)?;
+        let view = {
+            let mut s = lock(&slot.session);
+            f(&mut s)?;
+            self.persist(&s)?;
+            s.view(None)
+        };
+        let _ = slot.tx.send(());
+        self.kick_engine(&slot);
+        Ok(view)
+    }
+}
+
+pub async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ServerError> + Send + 'static,
+) -> Result<T, ServerError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ServerError::Internal(format!("internal error: {e}")))?
+}
+
+pub fn parse_id(s: &str) -> Result<i64, ServerError> {
+    s.parse::<i64>()
+        .ok()
+        .filter(|&i| i > 0)
+        .ok_or_else(|| ServerError::NotFound(format!("no game with id '{s}'")))
+}
