@@ -1,16 +1,37 @@
-//! `serve [ARGS]`: the `chess5d serve` command for testing before the main binary is wired.
-//! `serve engine [ARGS]` runs the 5DUCI engine, so the default engine command (this
-//! executable followed by `engine`) works as it will with the real binary.
+//! `serve [--addr ADDR] [--db FILE] [--engine NAME=CMD]...`: the web GUI for tests that cannot
+//! build the `chess5d` binary. `serve engine` runs the 5DUCI engine, so the default engine
+//! command (this executable followed by `engine`) works as it does with the real binary.
+
+use chess5d_server::{Config, ServeOptions};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = if args.first().map(String::as_str) == Some("engine") {
         chess5d_protocol::engine_options(&[]).and_then(|o| chess5d_protocol::run_stdio(o).map_err(|e| e.to_string()))
     } else {
-        chess5d_server::serve_main(&args)
+        options(&args)
+            .and_then(|o| Config::from_options(&o))
+            .and_then(chess5d_server::run)
     };
     if let Err(e) = result {
-        eprintln!("{e}");
+        eprintln!("serve: {e}");
         std::process::exit(2);
     }
+}
+
+fn options(args: &[String]) -> Result<ServeOptions, String> {
+    let mut o = ServeOptions::default();
+    for pair in args.chunks(2) {
+        match (pair[0].as_str(), pair.get(1)) {
+            ("--addr", Some(v)) => o.addr = Some(v.clone()),
+            ("--db", Some(v)) => o.db = Some(v.into()),
+            ("--engine", Some(v)) => o.engines.push(v.clone()),
+            (flag, _) => {
+                return Err(format!(
+                    "usage: serve [--addr ADDR] [--db FILE] [--engine NAME=CMD]... (at '{flag}')"
+                ))
+            }
+        }
+    }
+    Ok(o)
 }

@@ -1,7 +1,7 @@
 //! The chess5d web GUI: an HTTP server with a JSON API, WebSocket live updates, games stored
 //! in SQLite, and a browser page that draws the multiverse in SVG.
 //!
-//! [`serve_main`] is the `chess5d serve` command line. It prints
+//! [`run`] is what `chess5d serve` runs once [`ServeOptions`] become a [`Config`]. It prints
 //! `listening on http://127.0.0.1:PORT` once the socket is bound, serves the page (embedded in
 //! the binary) and the API (see `API.md` in this crate), and stops cleanly on SIGINT/SIGTERM.
 //!
@@ -14,9 +14,13 @@
 //!
 //! ```no_run
 //! // Serve on a free port with a fresh database; blocks until SIGINT/SIGTERM.
-//! let args: Vec<String> = ["--addr", "127.0.0.1:0", "--db", "/tmp/games.db"]
-//!     .iter().map(|s| s.to_string()).collect();
-//! chess5d_server::serve_main(&args).unwrap();
+//! use chess5d_server::{Config, ServeOptions};
+//! let options = ServeOptions {
+//!     addr: Some("127.0.0.1:0".into()),
+//!     db: Some("/tmp/games.db".into()),
+//!     ..ServeOptions::default()
+//! };
+//! chess5d_server::run(Config::from_options(&options).unwrap()).unwrap();
 //! ```
 #![deny(missing_docs)]
 
@@ -39,24 +43,10 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 pub use api::router;
+
 pub use puzzles::forced_mate_in;
 pub use seats::TOKEN_HEADER;
 pub use state::AppState;
-
-/// The usage of [`serve_main`].
-pub const SERVE_USAGE: &str = "\
-usage: chess5d serve [--addr 127.0.0.1:0] [--db PATH] [--engine NAME=CMD]... [--config FILE]
-                     [--public] [--allowed-host NAME]... [--behind-proxy] [--rate-limit N|off]
-
-Starts the web GUI and prints 'listening on http://ADDR'. --db is the SQLite file of saved
-games (default chess5d-games.db). --engine adds an engine players can choose, run with sh -c CMD
-(the command @internal runs the built-in engine in the server process). --public serves beyond
-loopback (default address 0.0.0.0:8080; games without seats become read-only). --allowed-host
-adds a host name the server answers to (localhost and IP addresses always are). --behind-proxy
-trusts X-Forwarded-For/-Host/-Proto from a reverse proxy. --rate-limit sets state-changing
-requests per second per client address (default 20). --config reads lines 'addr = ...',
-'db = ...', 'engine NAME = CMD', 'public = true', 'allowed-host = NAME', 'behind-proxy = true',
-'rate-limit = N' (# starts a comment).";
 
 /// An error of the server: a bad request, a missing game, a conflict with the game's state, or
 /// a failure inside the server. Every API error is answered as `{"error": "..."}` with the
@@ -143,85 +133,91 @@ impl Default for Config {
     }
 }
 
+/// What `chess5d serve` was asked for, before it becomes a [`Config`]: the flags (which the
+/// binary's command line fills) and an optional config file whose lines fill what the flags
+/// leave unset.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServeOptions {
+    /// `--addr`: where to listen (default 127.0.0.1:8080, or 0.0.0.0:8080 with `public`).
+    pub addr: Option<String>,
+    /// `--db`: the SQLite file (default `chess5d-games.db`).
+    pub db: Option<PathBuf>,
+    /// `--engine NAME=CMD`, in order.
+    pub engines: Vec<String>,
+    /// `--config FILE`: lines `addr = ...`, `db = ...`, `engine NAME = CMD`, `public = true`,
+    /// `allowed-host = NAME`, `behind-proxy = true`, `rate-limit = N` (`#` starts a comment).
+    pub config: Option<PathBuf>,
+    /// `--public`.
+    pub public: bool,
+    /// `--allowed-host NAME`, in order.
+    pub allowed_hosts: Vec<String>,
+    /// `--behind-proxy`.
+    pub behind_proxy: bool,
+    /// `--rate-limit N|off`.
+    pub rate_limit: Option<String>,
+}
+
 impl Config {
-    /// Reads the command line (the arguments after `serve`).
-    pub fn from_args(args: &[String]) -> Result<Config, String> {
-        let mut addr: Option<String> = None;
-        let mut db: Option<String> = None;
-        let mut engines = Vec::new();
-        let mut public = false;
-        let mut behind_proxy = false;
-        let mut allowed_hosts = Vec::new();
-        let mut rate: Option<String> = None;
-        let mut i = 0;
-        while i < args.len() {
-            let value = || {
-                args.get(i + 1)
-                    .cloned()
-                    .ok_or_else(|| format!("{} needs a value\n{SERVE_USAGE}", args[i]))
-            };
-            match args[i].as_str() {
-                "--addr" => addr = Some(value()?),
-                "--db" => db = Some(value()?),
-                "--engine" => engines.push(parse_engine(&value()?)?),
-                "--public" | "--behind-proxy" => {
-                    if args[i] == "--public" {
-                        public = true;
-                    } else {
-                        behind_proxy = true;
-                    }
-                    i += 1;
+    /// The configuration these options describe (reading the config file, if any). Without an
+    /// engine, one named `chess5d` runs `<this executable> engine`.
+    pub fn from_options(o: &ServeOptions) -> Result<Config, String> {
+        let mut addr = o.addr.clone();
+        let mut db = o.db.clone();
+        let mut engines = o
+            .engines
+            .iter()
+            .map(|e| parse_engine(e))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut public = o.public;
+        let mut behind_proxy = o.behind_proxy;
+        let mut allowed_hosts = o
+            .allowed_hosts
+            .iter()
+            .map(|h| parse_host(h))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut rate = o.rate_limit.clone();
+        if let Some(file) = &o.config {
+            let path = file.display().to_string();
+            let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {path}: {e}"))?;
+            for (n, line) in text.lines().enumerate() {
+                let line = line.split('#').next().unwrap_or("").trim();
+                if line.is_empty() {
                     continue;
                 }
-                "--allowed-host" => allowed_hosts.push(parse_host(&value()?)?),
-                "--rate-limit" => rate = Some(value()?),
-                "--config" => {
-                    let path = value()?;
-                    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-                    for (n, line) in text.lines().enumerate() {
-                        let line = line.split('#').next().unwrap_or("").trim();
-                        if line.is_empty() {
-                            continue;
-                        }
-                        let err = || {
-                            format!(
-                                "{path}:{}: expected 'addr = ...', 'db = ...', 'engine NAME = CMD', 'public = true', \
-                                 'behind-proxy = true', 'allowed-host = NAME' or 'rate-limit = N'",
-                                n + 1
-                            )
-                        };
-                        let (key, val) = line.split_once('=').ok_or_else(err)?;
-                        let (key, val) = (key.trim(), val.trim().to_string());
-                        if key == "addr" {
-                            addr.get_or_insert(val);
-                        } else if key == "db" {
-                            db.get_or_insert(val);
-                        } else if key == "public" || key == "behind-proxy" {
-                            let on = match val.as_str() {
-                                "true" | "yes" | "on" => true,
-                                "false" | "no" | "off" => false,
-                                _ => return Err(format!("{path}:{}: {key} is true or false", n + 1)),
-                            };
-                            if key == "public" {
-                                public |= on;
-                            } else {
-                                behind_proxy |= on;
-                            }
-                        } else if key == "allowed-host" {
-                            allowed_hosts.push(parse_host(&val).map_err(|e| format!("{path}:{}: {e}", n + 1))?);
-                        } else if key == "rate-limit" {
-                            rate.get_or_insert(val);
-                        } else if let Some(name) = key.strip_prefix("engine ") {
-                            engines.push(parse_engine(&format!("{}={val}", name.trim()))?);
-                        } else {
-                            return Err(err());
-                        }
+                let err = || {
+                    format!(
+                        "{path}:{}: expected 'addr = ...', 'db = ...', 'engine NAME = CMD', 'public = true', \
+                         'behind-proxy = true', 'allowed-host = NAME' or 'rate-limit = N'",
+                        n + 1
+                    )
+                };
+                let (key, val) = line.split_once('=').ok_or_else(err)?;
+                let (key, val) = (key.trim(), val.trim().to_string());
+                if key == "addr" {
+                    addr.get_or_insert(val);
+                } else if key == "db" {
+                    db.get_or_insert(PathBuf::from(val));
+                } else if key == "public" || key == "behind-proxy" {
+                    let on = match val.as_str() {
+                        "true" | "yes" | "on" => true,
+                        "false" | "no" | "off" => false,
+                        _ => return Err(format!("{path}:{}: {key} is true or false", n + 1)),
+                    };
+                    if key == "public" {
+                        public |= on;
+                    } else {
+                        behind_proxy |= on;
                     }
+                } else if key == "allowed-host" {
+                    allowed_hosts.push(parse_host(&val).map_err(|e| format!("{path}:{}: {e}", n + 1))?);
+                } else if key == "rate-limit" {
+                    rate.get_or_insert(val);
+                } else if let Some(name) = key.strip_prefix("engine ") {
+                    engines.push(parse_engine(&format!("{}={val}", name.trim()))?);
+                } else {
+                    return Err(err());
                 }
-                "-h" | "--help" => return Err(SERVE_USAGE.to_string()),
-                other => return Err(format!("unknown argument '{other}'\n{SERVE_USAGE}")),
             }
-            i += 2;
         }
         let addr = addr.unwrap_or_else(|| if public { "0.0.0.0:8080" } else { "127.0.0.1:8080" }.to_string());
         let addr: SocketAddr = addr
@@ -251,7 +247,7 @@ impl Config {
         }
         Ok(Config {
             addr,
-            db: PathBuf::from(db.unwrap_or_else(|| "chess5d-games.db".to_string())),
+            db: db.unwrap_or_else(|| PathBuf::from("chess5d-games.db")),
             engines,
             public,
             allowed_hosts,
@@ -285,11 +281,10 @@ fn parse_engine(s: &str) -> Result<EngineConfig, String> {
     })
 }
 
-/// The `chess5d serve ...` command line: reads the arguments, opens the database, serves until
-/// SIGINT or SIGTERM, then closes the database. The request log goes to stderr (`RUST_LOG`
-/// sets its filter, default `info`).
-pub fn serve_main(args: &[String]) -> Result<(), String> {
-    let config = Config::from_args(args)?;
+/// `chess5d serve`: opens the database, prints `listening on http://ADDR`, serves until SIGINT
+/// or SIGTERM, then closes the database. The request log goes to stderr (`RUST_LOG` sets its
+/// filter, default `info`).
+pub fn run(config: Config) -> Result<(), String> {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()

@@ -795,7 +795,7 @@ fn engine_game_puzzles_are_forced_mates() {
 mod made {
     use super::*;
 
-    async fn analysis(app: &Router, id: u64) -> Value {
+    async fn analysis(app: &Api, id: u64) -> Value {
         call(app, "GET", &format!("/api/analysis/{id}"), None).await.1
     }
 
@@ -1076,22 +1076,27 @@ mod load {
 mod online;
 
 mod config {
-    use chess5d_server::Config;
+    use chess5d_server::{Config, ServeOptions};
 
-    fn args(a: &[&str]) -> Vec<String> {
-        a.iter().map(|s| s.to_string()).collect()
+    fn config(o: ServeOptions) -> Result<Config, String> {
+        Config::from_options(&o)
+    }
+
+    fn with_file(path: &std::path::Path) -> ServeOptions {
+        ServeOptions {
+            config: Some(path.to_path_buf()),
+            ..ServeOptions::default()
+        }
     }
 
     #[test]
     fn command_line_and_file() {
-        let c = Config::from_args(&args(&[
-            "--addr",
-            "127.0.0.1:0",
-            "--db",
-            "x.db",
-            "--engine",
-            "a=@internal",
-        ]))
+        let c = config(ServeOptions {
+            addr: Some("127.0.0.1:0".into()),
+            db: Some("x.db".into()),
+            engines: vec!["a=@internal".into()],
+            ..ServeOptions::default()
+        })
         .unwrap();
         assert_eq!(c.addr.port(), 0);
         assert_eq!(c.db, std::path::PathBuf::from("x.db"));
@@ -1099,7 +1104,7 @@ mod config {
             (c.engines[0].name.as_str(), c.engines[0].command.as_str()),
             ("a", "@internal")
         );
-        let default = Config::from_args(&[]).unwrap();
+        let default = config(ServeOptions::default()).unwrap();
         assert_eq!(default.engines[0].name, "chess5d");
         assert!(default.engines[0].command.ends_with(" engine"));
         let file = super::temp_db().with_file_name("server.conf");
@@ -1108,58 +1113,79 @@ mod config {
             "# engines\naddr = 127.0.0.1:9999\nengine fast = @internal\nengine other = ./my-engine --x\n",
         )
         .unwrap();
-        let c = Config::from_args(&args(&["--config", file.to_str().unwrap()])).unwrap();
+        let c = config(with_file(&file)).unwrap();
         assert_eq!(c.addr.port(), 9999);
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.engines[1].command, "./my-engine --x");
         for bad in [
-            &["--addr"][..],
-            &["--addr", "nowhere"],
-            &["--engine", "noequals"],
-            &["--bogus", "1"],
+            ServeOptions {
+                addr: Some("nowhere".into()),
+                ..ServeOptions::default()
+            },
+            ServeOptions {
+                engines: vec!["noequals".into()],
+                ..ServeOptions::default()
+            },
         ] {
-            assert!(Config::from_args(&args(bad)).is_err(), "{bad:?}");
+            assert!(config(bad.clone()).is_err(), "{bad:?}");
         }
         // Exposure: loopback unless --public; hosts, proxy and rate limits.
-        let e = Config::from_args(&args(&["--addr", "0.0.0.0:8080"])).unwrap_err();
+        let e = config(ServeOptions {
+            addr: Some("0.0.0.0:8080".into()),
+            ..ServeOptions::default()
+        })
+        .unwrap_err();
         assert!(e.contains("--public"), "{e}");
-        let c = Config::from_args(&args(&[
-            "--public",
-            "--allowed-host",
-            "Chess.Example.org",
-            "--behind-proxy",
-            "--rate-limit",
-            "5",
-        ]))
+        let c = config(ServeOptions {
+            public: true,
+            allowed_hosts: vec!["Chess.Example.org".into()],
+            behind_proxy: true,
+            rate_limit: Some("5".into()),
+            ..ServeOptions::default()
+        })
         .unwrap();
         assert!(c.public && c.behind_proxy);
         assert_eq!(c.addr.to_string(), "0.0.0.0:8080");
         assert_eq!(c.allowed_hosts, vec!["chess.example.org".to_string()]);
         assert_eq!(c.rate_limit, Some(5));
         assert_eq!(
-            Config::from_args(&args(&["--rate-limit", "off"])).unwrap().rate_limit,
+            config(ServeOptions {
+                rate_limit: Some("off".into()),
+                ..ServeOptions::default()
+            })
+            .unwrap()
+            .rate_limit,
             None
         );
-        assert_eq!(Config::from_args(&[]).unwrap().rate_limit, Some(20));
-        assert!(!Config::from_args(&[]).unwrap().public);
+        assert_eq!(config(ServeOptions::default()).unwrap().rate_limit, Some(20));
+        assert!(!config(ServeOptions::default()).unwrap().public);
         for bad in [
-            &["--rate-limit", "0"][..],
-            &["--rate-limit", "fast"],
-            &["--allowed-host", "a b"],
+            ServeOptions {
+                rate_limit: Some("0".into()),
+                ..ServeOptions::default()
+            },
+            ServeOptions {
+                rate_limit: Some("fast".into()),
+                ..ServeOptions::default()
+            },
+            ServeOptions {
+                allowed_hosts: vec!["a b".into()],
+                ..ServeOptions::default()
+            },
         ] {
-            assert!(Config::from_args(&args(bad)).is_err(), "{bad:?}");
+            assert!(config(bad.clone()).is_err(), "{bad:?}");
         }
         std::fs::write(
             &file,
             "public = yes\nallowed-host = chess.example.org\nrate-limit = off\n",
         )
         .unwrap();
-        let c = Config::from_args(&args(&["--config", file.to_str().unwrap()])).unwrap();
+        let c = config(with_file(&file)).unwrap();
         assert!(c.public && c.rate_limit.is_none() && c.allowed_hosts.len() == 1);
         std::fs::write(&file, "public = maybe\n").unwrap();
-        assert!(Config::from_args(&args(&["--config", file.to_str().unwrap()])).is_err());
+        assert!(config(with_file(&file)).is_err());
         std::fs::write(&file, "what is this\n").unwrap();
-        let e = Config::from_args(&args(&["--config", file.to_str().unwrap()])).unwrap_err();
+        let e = config(with_file(&file)).unwrap_err();
         assert!(e.contains(":1:"), "{e}");
     }
 }
