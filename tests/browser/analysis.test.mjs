@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openSession, closeSession, board, move, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, board, move, SHOTS, seatLink } from './helpers.mjs';
 
 let session, page, errors, BASE;
 
@@ -19,7 +19,7 @@ after(() => closeSession(session));
 
 test('Analyse: eval and best line within 3 s, preview, scratch moves, export, stop and discard', async () => {
   const g = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json());
-  await page.goto(`${BASE}/#/game/${g.id}`);
+  await page.goto(seatLink(BASE, g));
   await board(page, [0, 1, 'white']).waitFor();
   const t0 = Date.now();
   await page.getByRole('button', { name: 'Analyse', exact: true }).click();
@@ -81,7 +81,7 @@ test('Analyse: eval and best line within 3 s, preview, scratch moves, export, st
 
 test('Analyse on a reviewed position starts from that position', async () => {
   const g = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ import: '[Board "Standard"]\n\n1. e4 / e5\n2. Nf3 / Nc6\n' }) }).then((r) => r.json());
-  await page.goto(`${BASE}/#/game/${g.id}`);
+  await page.goto(seatLink(BASE, g));
   await board(page, [0, 3, 'white']).waitFor();
   await page.locator('#notation .act[data-index="2"]').click();
   await page.waitForFunction(() => document.querySelector('#play').dataset.review === '2');

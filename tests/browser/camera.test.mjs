@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSession, closeSession, createGame, board, move, submit, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, createGame, board, move, submit, SHOTS, seatLink } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let session, page, errors, BASE;
@@ -42,7 +42,7 @@ const labelPx = (sel) => page.evaluate((sel) => {
 test('an imported game of 79 boards opens at the present with readable boards and labels', async () => {
   const g = await create({ import: readFileSync(join(here, 'data/game-2.5dpgn'), 'utf8') });
   assert.ok(g.boards.length >= 60, `${g.boards.length} boards`);
-  await page.goto(`${BASE}/#/game/${g.id}`);
+  await page.goto(seatLink(BASE, g));
   await board(page, ['0', 1, 'white']).or(page.locator('#world .board').first()).first().waitFor();
   await still();
   const near = await visibleNear();
@@ -61,7 +61,7 @@ test('an imported game of 79 boards opens at the present with readable boards an
 
 test('80 timelines: the active boards nearest timeline 0 at a readable size', async () => {
   const g = await create({ import: readFileSync(join(here, 'data/big-multiverse.5dpgn'), 'utf8') });
-  await page.goto(`${BASE}/#/game/${g.id}`);
+  await page.goto(seatLink(BASE, g));
   await page.locator('#world .board').first().waitFor();
   await still();
   const near = await visibleNear();
@@ -79,7 +79,7 @@ test('80 timelines: the active boards nearest timeline 0 at a readable size', as
 test('every review step shows the boards of its action in full detail; the status says which action', async () => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const g = await create({ import: readFileSync(join(here, 'data/game-2.5dpgn'), 'utf8') });
-  await page.goto(`${BASE}/#/game/${g.id}`);
+  await page.goto(seatLink(BASE, g));
   await page.locator('#world .board').first().waitFor();
   await page.locator(`#notation .act[data-index="1"]`).click();
   for (let n = 1; n <= g.action_count; n++) {
@@ -104,7 +104,7 @@ test('every review step shows the boards of its action in full detail; the statu
 
 test('a panned view stays put across an engine reply; Go to present follows again', async () => {
   const g = await create({ variant: 'Standard', black: { type: 'engine', bot: 'random', movetime_ms: 50 } });
-  await page.goto(`${BASE}/#/game/${g.id}`);
+  await page.goto(seatLink(BASE, g));
   await board(page, [0, 1, 'white']).waitFor();
   await still();
   // The status line before and after the first move: the present stays T1 white until Submit.

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openSession, closeSession, launch, square, board, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, launch, square, board, SHOTS, seatLink } from './helpers.mjs';
 
 let session, page, errors, BASE;
 
@@ -67,7 +67,7 @@ test('a phone (390x844, touch): the view uses the width, the panel is below, e2-
   try {
     const p = phone.page;
     const g = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json());
-    await p.goto(`${BASE}/#/game/${g.id}`);
+    await p.goto(seatLink(BASE, g));
     await board(p, [0, 1, 'white']).waitFor();
     const view = await p.locator('#view').boundingBox();
     const side = await p.locator('#side').boundingBox();

@@ -1282,7 +1282,7 @@ function endAnalysis() {
   app.pv = null;
   // Deleted first, then the socket closed (the server also forgets a board whose page left).
   if (a.ws) a.ws.onmessage = null;
-  fetch(`/api/analysis/${a.id}`, { method: 'DELETE' }).catch(() => {}).finally(() => a.ws && a.ws.close());
+  fetch(`/api/analysis/${a.id}`, { method: 'DELETE', headers: { 'Content-Type': 'application/json' } }).catch(() => {}).finally(() => a.ws && a.ws.close());
   $('#analysis').classList.add('hidden');
 }
 

@@ -61,6 +61,7 @@
     },
     /** Whether this browser may move for the side to move. */
     mayMove(s) {
+      if (s.analysis) return true; // an analysis board is the viewer's own scratch position
       const seat = seatOf(s.id);
       if (!seat) return !s.seated && !(info && info.public);
       return seat.sides.includes(s.to_move);
