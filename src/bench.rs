@@ -81,10 +81,9 @@ const MATCH_POSITIONS: &[(&str, &str)] = &[
         "match v3-76 ply 72 (52 timelines)",
         include_str!("../tests/data/hard-match-games/match-game-v3-76-ply-72.5dpgn"),
     ),
-    // Not yet decided: boards whose only moves are jumps onto each other's boards.
     (
-        "unsolved v6-13 (44 timelines)",
-        include_str!("../tests/data/hard-match-games/unsolved-match-game-v6-13.5dpgn"),
+        "match v6-13 (44 timelines)",
+        include_str!("../tests/data/hard-match-games/match-game-v6-13.5dpgn"),
     ),
 ];
 
