@@ -2,4 +2,5 @@
 
 mod cli;
 mod corpus;
+mod many_timelines;
 mod oracle;
