@@ -293,6 +293,7 @@ fn hard_random_position_is_decided() {
 /// 5,000,000 tests: the search went deep into boxes that needed 34 new timelines from 34 boards,
 /// some of which can only jump onto each other's boards (a cycle: one of them cannot branch).
 /// Boxes needing fewer new timelines now come first, and such cycles make a box infeasible.
+/// Each first action now takes at most 70 candidate tests (1213 before that order, in 441).
 #[test]
 fn hard_match_games_are_decided_at_once() {
     let cases = [
@@ -312,7 +313,7 @@ fn hard_match_games_are_decided_at_once() {
         let pos = load(&text).unwrap().game.position().clone();
         assert_eq!(pos.timeline_count(), timelines, "{file}");
         assert!(pos.in_check(), "{file}");
-        let outcome = pos.outcome(Budget::tests(5_000));
+        let outcome = pos.outcome(Budget::tests(200));
         assert_eq!(outcome.name(), verdict, "{file}");
         if let Outcome::Ongoing(action) = outcome {
             let mut after = pos.clone();
