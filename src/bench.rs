@@ -81,12 +81,15 @@ const MATCH_POSITIONS: &[(&str, &str)] = &[
         "match v3-76 ply 72 (52 timelines)",
         include_str!("../tests/data/hard-match-games/match-game-v3-76-ply-72.5dpgn"),
     ),
-    // Not yet decided: boards whose only moves are jumps onto each other's boards.
     (
-        "unsolved v6-13 (44 timelines)",
-        include_str!("../tests/data/hard-match-games/unsolved-match-game-v6-13.5dpgn"),
+        "match v6-13 (44 timelines)",
+        include_str!("../tests/data/hard-match-games/match-game-v6-13.5dpgn"),
     ),
 ];
+
+/// The many-timeline suite: 2000 positions with 20 or more timelines from seeded engine-vs-random
+/// games over all variants (`tests/data/many-timelines.5dpgn`, one game per `[Board` header).
+const MANY_TIMELINES: &str = include_str!("../tests/data/many-timelines.5dpgn");
 
 /// A middle-game board: the Kiwipete position (unmoved flags as its FEN implies).
 const MIDDLE_GAME: &str = "[Board \"custom\"]\n[Size \"8x8\"]\n[r*3k*2r*/p*1p*p*qp*b1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P*P*P*BBP*P*P*/R*3K*2R*:0:1:w]\n";
@@ -249,6 +252,8 @@ pub fn run(args: &crate::cli::BenchArgs) -> Result<()> {
         );
     }
 
+    many_timelines()?;
+
     // Memory: a multiverse of 100 timelines of 50 turns (10,000 boards) while searching.
     let big = big_multiverse(100, 50)?;
     let before = peak_rss_kib();
@@ -307,6 +312,55 @@ pub fn run(args: &crate::cli::BenchArgs) -> Result<()> {
             t.elapsed().as_secs_f64()
         );
     }
+    Ok(())
+}
+
+/// The work for a first action (or the proof there is none) in every position of the
+/// many-timeline suite: the worst case in candidate tests and in time.
+fn many_timelines() -> Result<()> {
+    let body: String = MANY_TIMELINES
+        .lines()
+        .filter(|l| !l.starts_with('%'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let (mut count, mut unknown, mut total) = (0, 0, Duration::ZERO);
+    let (mut worst_tests, mut worst_time) = ((0, String::new()), (Duration::ZERO, String::new()));
+    for (g, text) in body.split("[Board ").filter(|t| !t.trim().is_empty()).enumerate() {
+        let game =
+            chess5d_notation::load(&format!("[Board {text}")).map_err(|e| anyhow::anyhow!("game {}: {e}", g + 1))?;
+        let mut pos = game.game.start().clone();
+        for (ply, action) in game.game.actions().iter().enumerate() {
+            for m in &action.moves {
+                pos.play_unchecked(m);
+            }
+            pos.submit_unchecked();
+            if pos.timeline_count() < 20 {
+                continue;
+            }
+            let t = Instant::now();
+            let mut search = pos.legal_actions(Budget::DEFAULT);
+            let found = search.next().is_some();
+            let took = t.elapsed();
+            count += 1;
+            total += took;
+            unknown += usize::from(!found && search.exhausted());
+            let at = format!("game {} ply {}, {} timelines", g + 1, ply + 1, pos.timeline_count());
+            if search.tests() > worst_tests.0 {
+                worst_tests = (search.tests(), at.clone());
+            }
+            if took > worst_time.0 {
+                worst_time = (took, at);
+            }
+        }
+    }
+    println!(
+        "suite    {count} positions with 20+ timelines: {unknown} unknown, worst {} tests ({}), worst {:.3} ms ({}), total {:.3} s",
+        worst_tests.0,
+        worst_tests.1,
+        worst_time.0.as_secs_f64() * 1e3,
+        worst_time.1,
+        total.as_secs_f64()
+    );
     Ok(())
 }
 

@@ -225,7 +225,14 @@ pub struct LegalActions {
     jumps: Vec<u32>,
     /// Runs of slot options `lo..hi` that are branches from one board axis: `(axis, lo, hi)`.
     branch_opts: Vec<(usize, usize, usize)>,
+    /// The boxes still to search, as a stack. While looking for actions one by one, it only
+    /// holds boxes whose candidates may create no new timeline; the others wait in `deferred`.
     boxes: Vec<Region>,
+    /// Boxes whose candidates all create at least `k + 1` new timelines (slots that cannot stay
+    /// empty), at index `k`, searched after the boxes that need fewer: the actions found in play
+    /// mostly create few, and a box that needs many is often one where jumps must land on each
+    /// other's boards in a cycle. The parts of a box never need fewer than the box itself.
+    deferred: Vec<Vec<Region>>,
     base_moves: usize,
     base_min: i32,
     base_max: i32,
@@ -620,6 +627,7 @@ impl LegalActions {
             jumps,
             branch_opts,
             boxes: vec![full],
+            deferred: Vec::new(),
             base_moves,
             base_min,
             base_max,
@@ -955,7 +963,103 @@ impl LegalActions {
         }
         // The slots that must be filled need jumps from different boards.
         let required: Vec<usize> = slots.filter(|&s| !bit(r, s, 0)).collect();
-        required.is_empty() || self.slot_matching(r, &required).is_some()
+        // The last round of the loop changed nothing: `landed` is what the slots allow.
+        required.is_empty()
+            || (self.slot_matching(r, &required).is_some() && self.can_branch(r, required.len(), &scratch.1))
+    }
+
+    /// Whether `required` boards can play branching jumps in the box, as far as the order of
+    /// new timelines goes. A branch onto a playable board comes after that board's own move,
+    /// so in a group of boards whose branches all land on each other's boards (none onto a
+    /// board that could play something else, none onto an unplayable board), the first of the
+    /// group to branch would land on a board still to branch later: one of the group does not
+    /// branch. Boards jumping only onto each other form such cycles of new timelines.
+    /// `landed`: the options some slot of the box allows.
+    #[inline(never)]
+    fn can_branch(&self, r: &Region, required: usize, landed: &Bits) -> bool {
+        let n = self.first_slot;
+        let count = (0..n).filter(|&a| self.branches(r, a, landed).next().is_some()).count();
+        if count < required {
+            return false;
+        }
+        // Each closed group has at least two boards: it only matters when many must branch.
+        if 2 * required <= count {
+            return true;
+        }
+        // Per board: whether it can branch, whether onto a board no move must come before
+        // ("free"), and the playable boards its branches land on.
+        let mut capable = vec![false; n];
+        let mut free = vec![false; n];
+        let mut targets: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for a in 0..n {
+            for hop in self.branches(r, a, landed) {
+                capable[a] = true;
+                match hop {
+                    None => free[a] = true,
+                    Some(h) if !targets[a].contains(&h) => targets[a].push(h),
+                    Some(_) => {}
+                }
+            }
+        }
+        // A board escapes if it can branch freely or after a board that does not branch.
+        let escapes: Vec<bool> = (0..n)
+            .map(|a| capable[a] && (free[a] || targets[a].iter().any(|&h| !capable[h])))
+            .collect();
+        // Reachability among capable boards, as bitsets.
+        let bw = n.div_ceil(64);
+        let mut reach: Vec<Bits> = (0..n)
+            .map(|a| {
+                let mut v = vec![0u64; bw];
+                for &h in &targets[a] {
+                    set_mask_bit(&mut v, h);
+                }
+                v
+            })
+            .collect();
+        loop {
+            let mut changed = false;
+            for a in (0..n).filter(|&a| capable[a]) {
+                let mut next = reach[a].clone();
+                for h in (0..n).filter(|&h| mask_bit(&reach[a], h)) {
+                    for (x, y) in next.iter_mut().zip(&reach[h]) {
+                        *x |= y;
+                    }
+                }
+                if next != reach[a] {
+                    reach[a] = next;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        // A closed group: a board that reaches no escaping board, and is reached back by every
+        // board it reaches (its group is a sink); counted once, at its lowest board.
+        let mut closed = 0;
+        for a in (0..n).filter(|&a| capable[a]) {
+            let reached: Vec<usize> = (0..n).filter(|&h| mask_bit(&reach[a], h)).collect();
+            let sink = !escapes[a]
+                && mask_bit(&reach[a], a)
+                && reached.iter().all(|&h| !escapes[h] && mask_bit(&reach[h], a))
+                && reached.iter().all(|&h| h >= a);
+            if sink {
+                closed += 1;
+            }
+        }
+        count - closed >= required
+    }
+
+    /// The jumps of board axis `a` that the box lets branch (`landed`: the options some slot
+    /// allows), as the board axes they land on if playable.
+    fn branches<'a>(&'a self, r: &'a Region, a: usize, landed: &'a Bits) -> impl Iterator<Item = Option<usize>> + 'a {
+        let axis = &self.axes[a];
+        (0..axis.words).flat_map(move |w| {
+            BitIter(r[a][w] & axis.jump_opts[w]).filter_map(move |b| match axis.opts[w * 64 + b] {
+                Opt::Play(m) if mask_bit(landed, self.branch_index[m as usize]) => Some(self.hop_axis[m as usize]),
+                _ => None,
+            })
+        })
     }
 
     /// A source board for each slot in `required`, all different, each able to play a jump the
@@ -1452,7 +1556,7 @@ impl LegalActions {
                 bits[pw] &= !pb;
                 let mut outside = cur.clone();
                 outside[a] = Arc::new(bits);
-                self.boxes.push(outside);
+                self.push_box(outside);
             }
             if single_option(&cur[a]) != Some(p) {
                 cur[a] = self.singleton(a, p);
@@ -1461,6 +1565,25 @@ impl LegalActions {
                 unplaced[pw] &= !pb;
             }
         }
+    }
+
+    /// Puts a box among those still to search. While counting, every box is searched anyway:
+    /// the order does not matter.
+    #[inline]
+    fn push_box(&mut self, region: Region) {
+        if self.counting {
+            self.boxes.push(region);
+            return;
+        }
+        let required = region[self.first_slot..].iter().filter(|s| s[0] & 1 == 0).count();
+        if required == 0 {
+            self.boxes.push(region);
+            return;
+        }
+        if self.deferred.len() < required {
+            self.deferred.resize_with(required, Vec::new);
+        }
+        self.deferred[required - 1].push(region);
     }
 
     fn subtract(&mut self, region: Region, point: &[usize], mut reason: Reason) {
@@ -1482,13 +1605,13 @@ impl LegalActions {
             let outside: Bits = cur[a].iter().zip(&mask).map(|(x, m)| x & !m).collect();
             if k == last {
                 cur[a] = Arc::new(outside);
-                self.boxes.push(cur);
+                self.push_box(cur);
                 return;
             }
             let inside: Bits = cur[a].iter().zip(&mask).map(|(x, m)| x & m).collect();
             let mut b = cur.clone();
             b[a] = Arc::new(outside);
-            self.boxes.push(b);
+            self.push_box(b);
             cur[a] = Arc::new(inside);
         }
     }
@@ -1634,7 +1757,8 @@ impl Iterator for LegalActions {
         }
         loop {
             if self.tests >= self.budget {
-                self.exhausted = !self.boxes.is_empty() || self.line.is_some();
+                self.exhausted =
+                    !self.boxes.is_empty() || self.deferred.iter().any(|b| !b.is_empty()) || self.line.is_some();
                 return None;
             }
             if let Some(line) = self.line.take() {
@@ -1643,7 +1767,10 @@ impl Iterator for LegalActions {
                 }
                 continue;
             }
-            let mut region = self.boxes.pop()?;
+            let mut region = match self.boxes.pop() {
+                Some(region) => region,
+                None => self.deferred.iter_mut().find_map(Vec::pop)?,
+            };
             if !self.tighten(&mut region) {
                 self.tests += 1;
                 self.stats[9] += 1;
