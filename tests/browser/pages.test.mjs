@@ -40,6 +40,8 @@ test('new-game form: engine fields only for engine players, clock fields only wi
 
 test('Delete asks for confirmation', async () => {
   const g = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json());
+  await page.goto(seatLink(BASE, g)); // the page keeps the creator's seat: only its holder may delete
+  await board(page, [0, 1, 'white']).waitFor();
   await page.goto(BASE);
   const del = page.getByRole('button', { name: `Delete game ${g.id}`, exact: true });
   await del.waitFor();

@@ -94,6 +94,7 @@ test('a failed attempt says so once and is not a lost game; solving it is record
 test('a puzzle exports as 5DPGN with its goal and solution, and imports again (proven again)', async () => {
   await page.goto(BASE);
   await page.locator(`#puzzles-table button[data-puzzle-export="${puzzleId}"]`).click();
+  await page.waitForFunction(() => document.querySelector('#export-text').value.length > 0);
   const text = await page.locator('#export-text').inputValue();
   assert.match(text, /\[Puzzle "mate-in-1"\]/);
   assert.match(text, /\[Goal "White mates in 1"\]/);
