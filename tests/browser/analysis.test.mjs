@@ -86,7 +86,7 @@ test('Analyse on a reviewed position starts from that position', async () => {
   await page.locator('#notation .act[data-index="2"]').click();
   await page.waitForFunction(() => document.querySelector('#play').dataset.review === '2');
   await page.getByRole('button', { name: 'Analyse', exact: true }).click();
-  await page.waitForFunction(() => document.querySelector('[data-pv]').dataset.pv !== '', null, { timeout: 3000 });
+  await page.waitForFunction(() => window.__chess5dAnalysis() !== null && document.querySelector('[data-pv]').dataset.pv !== '', null, { timeout: 3000 });
   const st = await fetch(`${BASE}/api/analysis/${await page.evaluate(() => window.__chess5dAnalysis())}`).then((r) => r.json());
   assert.equal(st.action_count, 2);
   assert.equal(st.to_move, 'white');

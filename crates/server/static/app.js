@@ -1284,6 +1284,9 @@ function endAnalysis() {
   if (a.ws) a.ws.onmessage = null;
   fetch(`/api/analysis/${a.id}`, { method: 'DELETE', headers: { 'Content-Type': 'application/json' } }).catch(() => {}).finally(() => a.ws && a.ws.close());
   $('#analysis').classList.add('hidden');
+  // The hooks say nothing of a board that is gone (a script waits for the next one's report).
+  $('#pv').dataset.pv = '';
+  $('#eval').dataset.eval = '';
 }
 
 async function stopAnalysis() {
