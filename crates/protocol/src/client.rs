@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -193,6 +194,8 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// Set when the engine's stderr has reached its end (the process and its children closed it).
+    stderr_done: Arc<AtomicBool>,
     id: EngineId,
     extensions: Extensions,
     /// `isready` sent and not yet answered.
@@ -234,6 +237,8 @@ impl EngineProcess {
         });
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail2 = Arc::clone(&tail);
+        let stderr_done = Arc::new(AtomicBool::new(false));
+        let done2 = Arc::clone(&stderr_done);
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines() {
                 let Ok(line) = line else { break };
@@ -243,12 +248,14 @@ impl EngineProcess {
                 }
                 t.push_back(line);
             }
+            done2.store(true, Ordering::SeqCst);
         });
         Ok(EngineProcess {
             child,
             stdin,
             lines: rx,
             stderr: tail,
+            stderr_done,
             id: EngineId::default(),
             extensions: Extensions::NONE,
             ready_owed: 0,
@@ -356,7 +363,14 @@ impl EngineProcess {
             }
             std::thread::sleep(Duration::from_millis(2));
         }
-        std::thread::sleep(Duration::from_millis(5));
+        // Its last words may still be in the pipe: wait (briefly: a child of `sh` may hold stderr
+        // open) until the reader has seen the end.
+        for _ in 0..250 {
+            if self.stderr_done.load(Ordering::SeqCst) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
         let tail = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
         EngineError::Crashed {
             status,
