@@ -3,6 +3,7 @@
 `chess5d analyze` (moves, action counts, outcomes) on every position."""
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -12,6 +13,28 @@ from conftest import oracle_games, record_text
 
 CAP = 200
 
+# Records whose present moves include castling with a rook two squares away (the king lands on
+# the rook's square: a rule of variant positions that 5d-chess-js does not have); the rules
+# crate's oracle test counts the same 37.
+TWO_AWAY_RECORDS = 37
+
+SAME_BOARD = re.compile(r"^\(([-+]?\d+)T(\d+)\)([a-z]\d+)\(([-+]?\d+)T(\d+)\)([a-z]\d+)$")
+
+
+def castles_two_away(g, move):
+    """A king moving onto its own rook: the only move that lands on a piece of its own side."""
+    m = SAME_BOARD.match(move)
+    if not m or (m[1], m[2]) != (m[4], m[5]):
+        return False
+    board = next(
+        b
+        for b in g.positions
+        # The long form names timelines by their labels (`-0` is not `0`).
+        if b["label"].lstrip("+") == m[1].lstrip("+") and b["turn"] == int(m[2]) and b["color"] == g.to_move
+    )
+    piece, target = board["pieces"].get(m[3], ""), board["pieces"].get(m[6], "")
+    return piece in ("K", "k") and target != "" and target.isupper() == piece.isupper()
+
 
 def test_the_oracle_agrees(records):
     """Check agrees everywhere. Moves and verdicts agree except on the few positions where the
@@ -19,12 +42,16 @@ def test_the_oracle_agrees(records):
     must agree with the Rust library there too, which the next tests check on every position."""
     disagree = set()
     verdicts = 0
+    two_away = 0
     for rec in records:
         g = chess5d.Game.from_pgn(record_text(rec))
         assert g.to_move == rec["toMove"], rec["id"]
         assert g.timelines == rec["timelines"], rec["id"]
         assert g.in_check == rec["inCheck"], rec["id"]
-        if len(g.moves()) != rec["moveCount"]:
+        moves = g.moves()
+        theirs = [m for m in moves if not castles_two_away(g, m)]
+        two_away += len(theirs) != len(moves)
+        if len(theirs) != rec["moveCount"]:
             disagree.add(rec["id"])
         for timed_out, ours, theirs in (
             ("checkmateTimedOut", g.is_checkmate, rec["inCheckmate"]),
@@ -35,6 +62,7 @@ def test_the_oracle_agrees(records):
                 if ours != theirs:
                     disagree.add(rec["id"])
     assert verdicts > 2000
+    assert two_away == TWO_AWAY_RECORDS
     assert len(disagree) <= 10, sorted(disagree)
 
 
