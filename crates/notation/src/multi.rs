@@ -191,7 +191,10 @@ impl<R: BufRead> Games<R> {
         self.names.clear();
         self.has_moves = false;
         self.in_comment = false;
-        if text.is_empty() && !too_large {
+        // Nothing but white space (Unicode's, which also counts the vertical tab that ASCII
+        // trimming keeps) is no game.
+        let blank = std::str::from_utf8(&text).is_ok_and(|t| t.trim_start_matches('\u{feff}').trim().is_empty());
+        if blank && !too_large {
             return None;
         }
         self.number += 1;

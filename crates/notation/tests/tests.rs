@@ -908,6 +908,18 @@ mod multi {
     }
 
     #[test]
+    fn white_space_alone_is_no_game() {
+        // The vertical tab is white space to Unicode but not to ASCII trimming (found by the
+        // `multi` fuzz target).
+        for text in ["", "\n\n", "\u{b}", " \u{b}\t\r\n\u{c}\n", "\u{feff}\n"] {
+            assert!(games(text).is_empty(), "{text:?}");
+        }
+        let two = games("\u{b}\n[Board \"Standard\"]\n\n1. e4\n");
+        assert_eq!(two.len(), 1);
+        assert_eq!(two[0].as_ref().unwrap().number, 1);
+    }
+
+    #[test]
     fn three_games_one_broken() {
         let all = games(&read("multi/three-one-broken.5dpgn"));
         assert_eq!(all.len(), 3);
