@@ -33,6 +33,19 @@ const visibleNear = () => page.evaluate(() => {
   }).filter((b) => b.inside);
 });
 
+/**
+ * The boards in full detail in view once the drawing has caught up with the camera: waits (at
+ * most 5 s) until `ok(boards)` holds, then gives the boards (the caller asserts on them).
+ */
+async function nearWhen(ok = (near) => near.length >= 1) {
+  let near = await visibleNear();
+  for (let i = 0; i < 50 && !ok(near); i++) {
+    await page.waitForTimeout(100);
+    near = await visibleNear();
+  }
+  return near;
+}
+
 /** The smallest font size on screen (px) of the labels of a kind among the boards in view. */
 const labelPx = (sel) => page.evaluate((sel) => {
   const sizes = [...document.querySelectorAll(sel)].map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
@@ -78,28 +91,32 @@ test('80 timelines: the active boards nearest timeline 0 at a readable size', as
 
 test('every review step shows the boards of its action in full detail; the status says which action', async () => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  const g = await create({ import: readFileSync(join(here, 'data/game-2.5dpgn'), 'utf8') });
-  await page.goto(seatLink(BASE, g));
-  await page.locator('#world .board').first().waitFor();
-  await page.locator(`#notation .act[data-index="1"]`).click();
-  for (let n = 1; n <= g.action_count; n++) {
-    if (n > 1) await page.keyboard.press('ArrowRight');
-    if (n < g.action_count) await page.waitForFunction((n) => document.querySelector('#play').dataset.review === String(n) && document.querySelector('#status').textContent.includes(`action ${n} of`), n);
-    else await page.waitForFunction((n) => document.querySelector('#play').dataset.review === String(n), n);
-    await still();
-    const near = await visibleNear();
-    assert.ok(near.length >= 1, `review step ${n}: a board in full detail in view`);
-    if (n < g.action_count) {
-      // A board the action touched is in view (the boards after it, on a timeline it played on).
-      const { last_action: moves } = await fetch(`${BASE}/api/games/${g.id}?at=${n}`).then((r) => r.json());
-      const labels = new Set(moves.flatMap((m) => [m.from.label, m.to.label]));
-      assert.ok(near.some((b) => labels.has(b.l)), `step ${n}: a board of timeline ${[...labels]} in view, saw ${near.map((b) => b.l + 'T' + b.t).join(' ')}`);
-      assert.equal(await page.getByRole('button', { name: 'Submit', exact: true }).isDisabled(), true);
-      assert.equal(await page.getByRole('button', { name: 'Resign', exact: true }).isDisabled(), true);
+  try {
+    const g = await create({ import: readFileSync(join(here, 'data/game-2.5dpgn'), 'utf8') });
+    await page.goto(seatLink(BASE, g));
+    await page.locator('#world .board').first().waitFor();
+    await page.locator(`#notation .act[data-index="1"]`).click();
+    for (let n = 1; n <= g.action_count; n++) {
+      if (n > 1) await page.keyboard.press('ArrowRight');
+      if (n < g.action_count) await page.waitForFunction((n) => document.querySelector('#play').dataset.review === String(n) && document.querySelector('#status').textContent.includes(`action ${n} of`), n);
+      else await page.waitForFunction((n) => document.querySelector('#play').dataset.review === String(n), n);
+      await still();
+      if (n < g.action_count) {
+        // A board the action touched is in view (the boards after it, on a timeline it played on).
+        const { last_action: moves } = await fetch(`${BASE}/api/games/${g.id}?at=${n}`).then((r) => r.json());
+        const labels = new Set(moves.flatMap((m) => [m.from.label, m.to.label]));
+        const near = await nearWhen((near) => near.some((b) => labels.has(b.l)));
+        assert.ok(near.some((b) => labels.has(b.l)), `step ${n}: a board of timeline ${[...labels]} in view, saw ${near.map((b) => b.l + 'T' + b.t).join(' ')}`);
+        assert.equal(await page.getByRole('button', { name: 'Submit', exact: true }).isDisabled(), true);
+        assert.equal(await page.getByRole('button', { name: 'Resign', exact: true }).isDisabled(), true);
+      } else {
+        assert.ok((await nearWhen()).length >= 1, `review step ${n}: a board in full detail in view`);
+      }
+      if (n === 20) await page.screenshot({ path: join(SHOTS, '21-review-action-20.png') });
     }
-    if (n === 20) await page.screenshot({ path: join(SHOTS, '21-review-action-20.png') });
+  } finally {
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
   }
-  await page.emulateMedia({ reducedMotion: 'no-preference' });
 });
 
 test('a panned view stays put across an engine reply; Go to present follows again', async () => {
