@@ -53,6 +53,8 @@ test('Analyse: eval and best line within 3 s, preview, scratch moves, export, st
   await page.waitForFunction(() => document.querySelector('[data-pv]').dataset.pv !== '', null, { timeout: 3000 });
   // Exported as a variation of the game.
   await page.getByRole('button', { name: 'Export variation', exact: true }).click();
+  // The text arrives from the server after the dialog opens.
+  await page.waitForFunction(() => document.querySelector('#export-text').value.length > 0);
   const text = await page.locator('#export-text').inputValue();
   assert.match(text, /\(1\. d4\)/);
   await page.locator('#export-close').click();

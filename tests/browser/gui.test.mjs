@@ -102,6 +102,7 @@ test('a whole game to checkmate by clicks, with a branch, a hop, Submit rules an
   await page.locator('#review-bar').waitFor({ state: 'hidden' });
   // Export shows the 5DPGN.
   await page.getByRole('button', { name: 'Export', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('#export-text').value.length > 0);
   assert.match(await page.locator('#export-text').inputValue(), /1-0/);
   await page.locator('#export-close').click();
 });
