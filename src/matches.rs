@@ -11,7 +11,8 @@ use std::time::Duration;
 
 const MATCH_AFTER_HELP: &str = "\
 Results are counted for the first engine. Exit status: 0 when the match ran, 2 for bad
-arguments or an engine that does not start, 1 for other errors.
+arguments or an engine that does not start, 1 for other errors, 130 after Ctrl-C (the first
+lets the games under way finish, the second abandons them; the report is printed either way).
 
 Example:
   chess5d match --engine \"chess5d engine\" --engine \"chess5d engine --bot greedy\" \\
@@ -61,6 +62,14 @@ pub struct MatchArgs {
     /// a variant name, 5DFEN boards, or 5DPGN headers.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<String>,
+    /// Play every pair (or game) from the variant's start itself. By default, without
+    /// --openings, each pair gets an opening of its own: 2-4 random actions from the start,
+    /// kept when a depth-2 search scores them within 100 cp, drawn from --seed.
+    #[arg(long, conflicts_with = "openings")]
+    pub no_book: bool,
+    /// Save the openings book as a multi-game 5DPGN (it reads back with --openings).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["openings", "no_book"])]
+    pub book_out: Option<PathBuf>,
     /// One opening per game instead of one per pair of games (colours swapped); the statistics
     /// then count games, not pairs.
     #[arg(long)]
@@ -167,6 +176,8 @@ pub fn options(a: &MatchArgs, m: &ArgMatches) -> Result<MatchOptions, MatchError
         variants: a.variant.clone(),
         all_variants: a.variants,
         openings: a.openings.clone(),
+        book: !a.no_book,
+        book_out: a.book_out.clone(),
         unpaired: a.unpaired,
         max_actions: a.max_actions.unwrap_or(d.max_actions),
         pgn: a.pgn.clone(),

@@ -348,3 +348,52 @@ fn convert_keeps_variations() {
     let (ok, _, err) = chess5d(&["analyze", "-"], "1. e4 / d5 (/ e5\n2. exd5) 2. exd5\n");
     assert!(!ok && err.contains("'exd5' at line 2, column 4"), "{err}");
 }
+
+/// Ctrl-C (SIGINT) ends a match with its report: the games under way finish and count, the
+/// final score and `Finished match` line are printed, and the exit status is 130.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_ends_a_match_with_its_report() {
+    use std::io::{BufRead, BufReader};
+    let engine = format!("{} engine --bot random", env!("CARGO_BIN_EXE_chess5d"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chess5d"))
+        .args(["match", "--engine", &engine, "--engine", &engine, "--games", "200"])
+        .args(["--tc", "5+0.05", "--max-actions", "40", "--concurrency", "2"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut out = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let finished = line.starts_with("Finished game");
+        out.push(line);
+        if finished {
+            break;
+        }
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    out.extend(lines.map(|l| l.unwrap()));
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    let out = out.join("\n");
+    assert_eq!(status.code(), Some(130), "{out}\n{err}");
+    assert!(err.contains("Ctrl-C: no new game starts"), "{err}");
+    assert!(
+        err.contains("interrupted: Ctrl-C:") && err.contains("of 200 games played"),
+        "{err}"
+    );
+    assert!(out.contains("Finished match:"), "{out}");
+    assert!(out.contains("Score of"), "{out}");
+    let started = out.matches("Started game").count();
+    let finished = out.matches("Finished game").count();
+    assert_eq!(started, finished, "every game under way finishes and counts: {out}");
+    assert!(finished < 200, "{out}");
+}

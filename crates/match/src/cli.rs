@@ -2,12 +2,14 @@
 //! flag; the binary's clap definition fills them), [`MatchOptions::run`] printing progress and
 //! the report, and [`merge_summaries`] for `chess5d match merge`. No argv handling here.
 
-use crate::runner::{run_match_with_events, Event};
+use crate::book::{book_5dpgn, make_book, BookOptions};
+use crate::runner::{run_match_until, Event, Stop};
 use crate::shards::{merge, Shard, Summary};
 use crate::{EngineSpec, MatchConfig, MatchError, Opening, Sprt, TimeControl};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The `chess5d match` flags, one field each, before they become a [`MatchConfig`].
@@ -27,6 +29,10 @@ pub struct MatchOptions {
     pub all_variants: bool,
     /// `--openings`.
     pub openings: Option<String>,
+    /// Without `--openings`, a book of balanced openings from the variants (`--no-book`: false).
+    pub book: bool,
+    /// `--book-out`: where to save the book as 5DPGN.
+    pub book_out: Option<PathBuf>,
     /// `--unpaired`.
     pub unpaired: bool,
     /// `--max-actions`.
@@ -62,6 +68,8 @@ impl Default for MatchOptions {
             variants: vec![],
             all_variants: false,
             openings: None,
+            book: true,
+            book_out: None,
             unpaired: false,
             max_actions: c.max_actions,
             pgn: None,
@@ -97,6 +105,25 @@ impl MatchOptions {
         }
         if openings.is_empty() {
             openings.push(Opening::variant("Standard")?);
+        }
+        if self.book_out.is_some() && (self.openings.is_some() || !self.book) {
+            return Err(usage(
+                "--book-out saves the book, which --openings and --no-book turn off".into(),
+            ));
+        }
+        if self.openings.is_none() && self.book {
+            // One opening per unit (pair or game) of the whole match, shards included.
+            let units = if self.unpaired {
+                self.games
+            } else {
+                self.games.div_ceil(2)
+            };
+            let book = make_book(&openings, units, self.seed, &BookOptions::default());
+            if let Some(path) = &self.book_out {
+                std::fs::write(path, book_5dpgn(&book))
+                    .map_err(|e| MatchError::Io(format!("{}: {e}", path.display())))?;
+            }
+            openings = book.into_iter().map(|e| e.opening).collect();
         }
         if let Some(s) = self.sprt {
             s.validate().map_err(usage)?;
@@ -221,7 +248,9 @@ impl MatchOptions {
                 open.set(false);
             }
         };
-        let result = run_match_with_events(&config, &mut |e| {
+        let stop = Arc::new(Stop::default());
+        watch_ctrl_c(Arc::clone(&stop));
+        let result = run_match_until(&config, &stop, &mut |e| {
             match e {
                 Event::Warning(w) => eprintln!("Warning: {w}"),
                 Event::Started {
@@ -261,12 +290,60 @@ impl MatchOptions {
                 say(&l);
             }
         }
+        if result.repeats > 0 {
+            say(&format!(
+                "Repeated games: {} (each the same as an earlier game move for move)",
+                result.repeats
+            ));
+        }
         say(&format!(
             "Finished match: {} vs {}: {result}",
             result.names[0], result.names[1]
         ));
+        if stop.requested() {
+            let abandoned = match result.abandoned {
+                0 => String::new(),
+                n => format!(", {n} abandoned game{} not counted", if n == 1 { "" } else { "s" }),
+            };
+            return Err(MatchError::Interrupted(format!(
+                "Ctrl-C: {} of {} games played{abandoned}",
+                result.games.len(),
+                config.games
+            )));
+        }
         Ok(())
     }
+}
+
+/// Ctrl-C stops the match as fastchess does, with the report of what was played: the first
+/// lets the games under way end (they count), the second abandons them after their current
+/// action, the third ends the program at once. Engines run in process groups of their own, so
+/// the terminal's Ctrl-C does not reach them and the games under way can end normally.
+fn watch_ctrl_c(stop: Arc<Stop>) {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::SIGINT;
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            for (n, _) in signals.forever().enumerate() {
+                match n {
+                    0 => {
+                        eprintln!("Ctrl-C: no new game starts; the games under way finish and count (Ctrl-C again to abandon them)");
+                        stop.finish();
+                    }
+                    1 => {
+                        eprintln!("Ctrl-C: the games under way end after their current action, uncounted (Ctrl-C again to quit at once)");
+                        stop.abandon();
+                    }
+                    _ => std::process::exit(130),
+                }
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    let _ = stop;
 }
 
 #[cfg(test)]
@@ -297,18 +374,44 @@ mod tests {
         };
         let c = o.to_config().unwrap();
         assert_eq!(c.games, 6);
-        assert_eq!(c.openings[0].board, "Small");
+        // The book: one opening of its own per pair, each a few actions into Small.
+        assert_eq!(c.openings.len(), 3);
+        for (i, opening) in c.openings.iter().enumerate() {
+            let pos = opening.start.position().unwrap();
+            assert_eq!(pos.size().to_string(), "5x5");
+            assert!(pos.present_turn() > 1, "{opening:?}");
+            assert!(
+                c.openings[..i].iter().all(|o| o != opening),
+                "openings repeat: {:?}",
+                c.openings
+            );
+        }
         assert_eq!(c.sprt, Some(Sprt::new(0.0, 10.0)));
         assert_eq!(c.summary, Some(PathBuf::from("s.json")));
+        let plain = MatchOptions {
+            book: false,
+            ..o.clone()
+        }
+        .to_config()
+        .unwrap();
+        assert_eq!(plain.openings, vec![Opening::variant("Small").unwrap()]);
         let v = MatchOptions {
             engines: vec![engine("a"), engine("b")],
             all_variants: true,
             unpaired: true,
+            book: false,
             ..MatchOptions::default()
         };
         let c = v.to_config().unwrap();
         assert!(!c.paired);
         assert_eq!(c.openings.len(), chess5d_rules::VARIANTS.len());
+        let e = MatchOptions {
+            book_out: Some(PathBuf::from("b.5dpgn")),
+            ..v
+        }
+        .to_config()
+        .unwrap_err();
+        assert!(e.to_string().contains("--book-out"), "{e}");
     }
 
     #[test]

@@ -22,6 +22,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod book;
 mod cli;
 mod config;
 mod openings;
@@ -30,12 +31,14 @@ mod runner;
 mod shards;
 mod statistics;
 
+pub use book::{book_5dpgn, make_book, BookEntry, BookOptions};
 pub use cli::{merge_summaries, parse_sprt, MatchOptions};
 pub use config::{EngineSpec, MatchConfig, TimeControl};
 pub use openings::Opening;
 pub use output::{info_comment, report_lines, started_line, MatchResult, Progress};
 pub use runner::{
-    game_seed, play_game, run_match, run_match_with_events, schedule, Ending, Event, GameRecord, GameResult,
+    game_seed, play_game, run_match, run_match_until, run_match_with_events, schedule, Ending, Event, GameRecord,
+    GameResult, Stop,
 };
 pub use shards::{config_text, fingerprint, merge, Shard, Summary};
 pub use statistics::{
@@ -54,15 +57,19 @@ pub enum MatchError {
     Engine(String),
     /// A file could not be read or written.
     Io(String),
+    /// Ctrl-C stopped the match (after its report was printed).
+    Interrupted(String),
 }
 
 impl MatchError {
     /// The exit status of the command line: 2 for bad arguments and engines that do not
-    /// start (nothing was played), 1 for input/output errors.
+    /// start (nothing was played), 1 for input/output errors, 130 (as a shell reports a Ctrl-C)
+    /// for a match stopped by Ctrl-C.
     pub fn exit_code(&self) -> i32 {
         match self {
             MatchError::Config(_) | MatchError::Engine(_) => 2,
             MatchError::Io(_) => 1,
+            MatchError::Interrupted(_) => 130,
         }
     }
 }
@@ -72,6 +79,7 @@ impl fmt::Display for MatchError {
         match self {
             MatchError::Config(m) | MatchError::Engine(m) => write!(f, "{m}"),
             MatchError::Io(m) => write!(f, "i/o error: {m}"),
+            MatchError::Interrupted(m) => write!(f, "interrupted: {m}"),
         }
     }
 }

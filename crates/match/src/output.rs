@@ -234,6 +234,10 @@ pub struct MatchResult {
     pub estimate: Option<EloEstimate>,
     /// Whether the statistics count pairs.
     pub paired: bool,
+    /// Games under way that a stop (a second Ctrl-C) abandoned: not counted anywhere.
+    pub abandoned: usize,
+    /// Games that repeated an earlier game of the match move for move.
+    pub repeats: usize,
 }
 
 impl MatchResult {
@@ -246,6 +250,8 @@ impl MatchResult {
             elo: None,
             sprt: None,
             games: vec![],
+            abandoned: 0,
+            repeats: 0,
             names,
             trinomial: Trinomial::default(),
             pentanomial: Pentanomial::default(),

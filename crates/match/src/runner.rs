@@ -208,9 +208,51 @@ fn check_engines(config: &MatchConfig) -> Result<[String; 2], MatchError> {
     Ok(names)
 }
 
+/// Stops a match from outside (the command line's Ctrl-C): after [`Stop::finish`] no new game
+/// starts and the games under way end and count; after [`Stop::abandon`] the games under way
+/// also end after their current action, uncounted.
+#[derive(Debug, Default)]
+pub struct Stop {
+    finish: AtomicBool,
+    abandon: AtomicBool,
+}
+
+impl Stop {
+    /// No new game starts; the games under way are played to their end.
+    pub fn finish(&self) {
+        self.finish.store(true, Ordering::SeqCst);
+    }
+
+    /// No new game starts, and the games under way end after their current action.
+    pub fn abandon(&self) {
+        self.finish();
+        self.abandon.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn requested(&self) -> bool {
+        self.finish.load(Ordering::SeqCst)
+    }
+
+    fn abandoned(&self) -> bool {
+        self.abandon.load(Ordering::SeqCst)
+    }
+}
+
 /// Plays one game (number `round`, 1-based); engine `white` has White. Never panics on engine
 /// misbehaviour.
 pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: usize) -> GameRecord {
+    play_game_until(config, round, opening, white, &Stop::default()).expect("never abandoned")
+}
+
+/// [`play_game`], or `None` when `stop` abandons it (checked after every action).
+fn play_game_until(
+    config: &MatchConfig,
+    round: usize,
+    opening: &Opening,
+    white: usize,
+    stop: &Stop,
+) -> Option<GameRecord> {
     let mut record = GameRecord {
         round,
         white,
@@ -226,7 +268,7 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
         Ok(p) => p,
         Err(e) => {
             record.termination = format!("bad start position: {e}");
-            return record;
+            return Some(record);
         }
     };
     // Start both engines; a failure loses the game for that engine.
@@ -242,7 +284,7 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
                     Ending::Abandoned,
                     format!("{name} ({c}) failed to start: {err}"),
                 );
-                return record;
+                return Some(record);
             }
         }
     }
@@ -255,6 +297,12 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
         actions: vec![],
     };
     loop {
+        if stop.abandoned() {
+            for e in engines {
+                e.quit(Duration::from_millis(100));
+            }
+            return None;
+        }
         if record.actions.len() >= config.max_actions {
             record.termination = format!("adjudicated: {} actions", config.max_actions);
             break;
@@ -347,7 +395,7 @@ pub fn play_game(config: &MatchConfig, round: usize, opening: &Opening, white: u
     for e in engines {
         e.quit(Duration::from_millis(500));
     }
-    record
+    Some(record)
 }
 
 /// What [`run_match_with_events`] reports as the match goes.
@@ -417,6 +465,7 @@ pub fn run_match(config: &MatchConfig, progress: &mut dyn FnMut(&Progress)) -> R
 enum Msg {
     Started(usize),
     Done(Box<GameRecord>),
+    Abandoned,
 }
 
 /// Plays a match. First starts each engine once (a missing or broken engine is an error
@@ -426,6 +475,16 @@ enum Msg {
 /// `events` answers `Break` (no new game starts; the games under way end and are counted).
 pub fn run_match_with_events(
     config: &MatchConfig,
+    events: &mut dyn FnMut(&Event) -> ControlFlow<()>,
+) -> Result<MatchResult, MatchError> {
+    run_match_until(config, &Stop::default(), events)
+}
+
+/// [`run_match_with_events`] that `stop` can also end: the result then holds the games that
+/// ended (and counts the abandoned ones in [`MatchResult::abandoned`]).
+pub fn run_match_until(
+    config: &MatchConfig,
+    external: &Stop,
     events: &mut dyn FnMut(&Event) -> ControlFlow<()>,
 ) -> Result<MatchResult, MatchError> {
     validate(config)?;
@@ -483,7 +542,7 @@ pub fn run_match_with_events(
         for _ in 0..config.concurrency.clamp(1, todo.len().max(1)) {
             let (next, stop, tx, todo) = (Arc::clone(&next), Arc::clone(&stop), tx.clone(), &todo);
             scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || external.requested() {
                     break;
                 }
                 let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
@@ -493,8 +552,11 @@ pub fn run_match_with_events(
                 if tx.send(Msg::Started(i)).is_err() {
                     break;
                 }
-                let rec = play_game(config, i + 1, opening, white);
-                if tx.send(Msg::Done(Box::new(rec))).is_err() {
+                let msg = match play_game_until(config, i + 1, opening, white, external) {
+                    Some(rec) => Msg::Done(Box::new(rec)),
+                    None => Msg::Abandoned,
+                };
+                if tx.send(msg).is_err() {
                     break;
                 }
             });
@@ -513,6 +575,10 @@ pub fn run_match_with_events(
                     continue;
                 }
                 Msg::Done(rec) => *rec,
+                Msg::Abandoned => {
+                    result.abandoned += 1;
+                    continue;
+                }
             };
             let score = rec.score_of_first();
             result.trinomial.add(score);
@@ -526,6 +592,7 @@ pub fn run_match_with_events(
             }
             let key = (format!("{:?}", rec.opening.start), rec.white, rec.actions.clone());
             if let Some(earlier) = seen.insert(key, rec.round) {
+                result.repeats += 1;
                 events(&Event::Warning(format!(
                     "game {} repeats game {earlier} move for move",
                     rec.round

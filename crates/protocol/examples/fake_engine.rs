@@ -5,6 +5,9 @@
 //! stderr, `hang` never answers, `illegal` answers an illegal move, `garbage` writes garbage and
 //! an unparsable `bestmove`, `slow` answers after 3 seconds, `onemove` answers one move per `go`
 //! (then `bestmove submit`), `nobest` answers `nobestmove`.
+//!
+//! With `FAKE_ENGINE_PID_FILE` set, it writes its process id there first (tests check that no
+//! engine outlives its client).
 
 use chess5d_engine::{Engine, EngineOptions, Limits};
 use chess5d_protocol::{format_move, PositionCommand};
@@ -12,6 +15,9 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 fn main() {
+    if let Some(path) = std::env::var_os("FAKE_ENGINE_PID_FILE") {
+        std::fs::write(path, std::process::id().to_string()).expect("pid file");
+    }
     let arg = std::env::args().nth(1).unwrap_or_else(|| "random".into());
     let (mode, k) = match arg.split_once(':') {
         Some((m, k)) => (m.to_string(), k.parse().unwrap_or(1)),

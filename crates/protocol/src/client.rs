@@ -214,13 +214,24 @@ pub struct EngineProcess {
 
 impl EngineProcess {
     /// Starts `command` with `sh -c`, without the handshake.
+    ///
+    /// On Unix the shell and everything it starts form a process group of their own, so that
+    /// ending the engine ends the engine itself and not only the shell (dash does not `exec`
+    /// a lone command: killing the shell alone would leave a hung engine running), and so that
+    /// a Ctrl-C meant for the program driving the engine does not reach the engine.
     pub fn spawn(command: &str) -> Result<EngineProcess, EngineError> {
-        let mut child = Command::new("sh")
-            .arg("-c")
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd
             .spawn()
             .map_err(|e| EngineError::Io(format!("cannot start '{command}': {e}")))?;
         let stdin = child.stdin.take();
@@ -703,9 +714,32 @@ impl EngineProcess {
             }
             std::thread::sleep(Duration::from_millis(2));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
         said_bye
+    }
+
+    /// The process id of the shell that leads the engine's process group.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kills the engine's whole process group (the shell, the engine and whatever they
+    /// started) and reaps the shell. Harmless when they have ended already.
+    fn kill(&mut self) {
+        #[cfg(unix)]
+        {
+            use nix::sys::signal::{killpg, Signal};
+            use nix::unistd::Pid;
+            // The group outlives its leader while a member runs (a pgid in use is never
+            // handed out again), so this reaches stragglers even after the shell has ended.
+            if let Ok(pid) = i32::try_from(self.child.id()) {
+                let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+            }
+        }
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
     }
 
     /// Whether the process is still running.
@@ -716,10 +750,7 @@ impl EngineProcess {
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
+        self.kill();
     }
 }
 

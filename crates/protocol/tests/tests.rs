@@ -326,6 +326,61 @@ mod client {
         assert_eq!(e.go(&g, &pos, &Limits::depth(1), T).unwrap(), EngineAnswer::NoMove);
     }
 
+    /// Whether a process runs (a zombie, ended but not yet reaped by its new parent, has ended).
+    #[cfg(target_os = "linux")]
+    fn running(pid: u32) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Ok(stat) => !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with(['Z', 'X']),
+            Err(_) => false,
+        }
+    }
+
+    /// A hung engine behind a shell that does not `exec` it (`; :` makes every shell fork) is
+    /// ended with its client: on a timeout the client drops it, and the whole process group goes.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_hung_engine_does_not_outlive_its_client() {
+        let dir = std::env::temp_dir().join(format!("chess5d-pid-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pid_file = dir.join("hang.pid");
+        let command = format!("FAKE_ENGINE_PID_FILE='{}' {} ; :", pid_file.display(), fake("hang"));
+        let mut e = EngineProcess::start(&command, T).unwrap();
+        let engine_pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+        assert_ne!(
+            engine_pid,
+            e.pid(),
+            "the shell must fork for this test to mean anything"
+        );
+        assert!(running(engine_pid));
+        let (g, pos) = game(StartPos::StartPos);
+        let err = e
+            .go(&g, &pos, &Limits::depth(1), Duration::from_millis(200))
+            .unwrap_err();
+        assert!(matches!(err, EngineError::Timeout { .. }), "{err}");
+        drop(e);
+        let t = Instant::now();
+        while running(engine_pid) && t.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!running(engine_pid), "the hung engine {engine_pid} survived its client");
+        // `quit` to an engine that ignores it ends the group too.
+        let mut e = EngineProcess::start(&command, T).unwrap();
+        let engine_pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+        let _ = e.go(&g, &pos, &Limits::depth(1), Duration::from_millis(100));
+        assert!(!e.quit(Duration::from_millis(200)));
+        let t = Instant::now();
+        while running(engine_pid) && t.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!running(engine_pid), "the hung engine {engine_pid} survived quit");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn missing_program_is_reported() {
         let err = EngineProcess::start("/nonexistent/engine-binary", Duration::from_secs(2)).unwrap_err();

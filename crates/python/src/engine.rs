@@ -314,10 +314,19 @@ impl UciEngine {
         let wait = seconds("timeout", wait)?;
         let even = pos.even();
         let began = std::time::Instant::now();
-        let (answer, info) = self.with(|p| {
-            let answer = py.detach(|| p.go(&state, &pos, &limits, wait)).map_err(engine_error)?;
-            Ok((answer, p.last_info.clone()))
-        })?;
+        let (answer, info) = self
+            .with(|p| match py.detach(|| p.go(&state, &pos, &limits, wait)) {
+                Ok(answer) => Ok(Ok((answer, p.last_info.clone()))),
+                Err(e) => Ok(Err(e)),
+            })?
+            .map_err(|e| {
+                // An engine that did not answer in time is in no state to go on: it is ended with
+                // everything it started (its process group), and later calls say it has quit.
+                if matches!(e, chess5d_protocol::EngineError::Timeout { .. }) {
+                    drop(self.process.lock().unwrap_or_else(|e| e.into_inner()).take());
+                }
+                engine_error(e)
+            })?;
         let (cp, mate, depth, nodes) = info.as_deref().map_or((None, None, 0, 0), info_fields);
         let score = match (cp, mate) {
             (Some(c), _) => Some(format!("cp {c}")),

@@ -112,3 +112,34 @@ def test_a_broken_engine_is_an_engine_error():
         chess5d.UciEngine("echo bye >&2; exit 3")
     with pytest.raises(chess5d.EngineError, match="timed out"):
         chess5d.UciEngine("cat", timeout=0.3)
+
+
+def _running(pid):
+    """Whether a process runs (a zombie, ended but not yet reaped, has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state not in ("Z", "X")
+
+
+def test_a_timed_out_engine_is_ended_with_everything_it_started(tmp_path):
+    # An engine that never answers `go`, run by a shell that forks it (`; :`): the timeout
+    # ends the engine itself, not only the shell.
+    pid_file = tmp_path / "engine.pid"
+    script = (
+        f"echo $$ > {pid_file}; while read l; do case $l in "
+        "5duci) echo 5duciok;; isready) echo readyok;; esac; done"
+    )
+    e = chess5d.UciEngine(f"sh -c '{script}' ; :", timeout=5.0)
+    pid = int(pid_file.read_text())
+    assert _running(pid)
+    with pytest.raises(chess5d.EngineError, match="timed out"):
+        e.search(chess5d.Game(), movetime=0.05, timeout=0.5)
+    deadline = time.monotonic() + 5
+    while _running(pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not _running(pid), f"the engine {pid} survived its timeout"
+    with pytest.raises(chess5d.EngineError, match="the engine has quit"):
+        e.name

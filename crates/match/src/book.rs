@@ -1,0 +1,210 @@
+//! The default openings of a match: deterministic engines replay the same game from the same
+//! start, so a match of them would count one game many times. A book gives every game pair a
+//! start of its own: a few random legal actions from a variant's start, kept when a shallow
+//! search finds the position roughly balanced, all drawn from the match seed (the same seed
+//! gives the same book, so shards and reruns agree).
+
+use crate::Opening;
+use chess5d_engine::{Bot, Engine, EngineOptions, Limits, Score};
+use chess5d_protocol::StartPos;
+use chess5d_rules::{Move, Position};
+
+/// How a book is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookOptions {
+    /// The fewest and the most random actions from the start (both sides' actions count).
+    pub actions: (usize, usize),
+    /// A position is kept when the shallow search scores it within this many centipawns.
+    pub max_cp: i32,
+    /// The depth of that search, in actions.
+    pub depth: u32,
+    /// Attempts per opening before it falls back to the variant's start.
+    pub attempts: usize,
+}
+
+impl Default for BookOptions {
+    fn default() -> Self {
+        BookOptions {
+            actions: (2, 4),
+            max_cp: 100,
+            depth: 2,
+            attempts: 12,
+        }
+    }
+}
+
+/// One opening of a book: its base start, the actions played from it, and the result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookEntry {
+    /// The start the actions are played from (`board` names the variant).
+    pub base: Opening,
+    /// The random actions.
+    pub actions: Vec<Vec<Move>>,
+    /// The shallow search's score of the final position, for the side to move.
+    pub score: Option<i32>,
+    /// The opening to play: the position after the actions, sent as 5DFEN.
+    pub opening: Opening,
+}
+
+/// A SplitMix64 step: small, fast and well mixed, enough to draw seeds from seeds.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Makes `count` openings, cycling over `bases` (the variants of the match), from `seed`.
+pub fn make_book(bases: &[Opening], count: usize, seed: u64, options: &BookOptions) -> Vec<BookEntry> {
+    (0..count)
+        .filter(|_| !bases.is_empty())
+        .map(|i| make_entry(&bases[i % bases.len()], mix(seed ^ mix(i as u64)), options))
+        .collect()
+}
+
+fn make_entry(base: &Opening, seed: u64, options: &BookOptions) -> BookEntry {
+    let fallback = BookEntry {
+        base: base.clone(),
+        actions: vec![],
+        score: None,
+        opening: base.clone(),
+    };
+    let Ok(start) = base.start.position() else {
+        return fallback;
+    };
+    let (lo, hi) = options.actions;
+    for attempt in 0..options.attempts {
+        let s = mix(seed.wrapping_add(attempt as u64));
+        let n = lo + (s % (hi.saturating_sub(lo) as u64 + 1)) as usize;
+        let mut random = Engine::new(EngineOptions {
+            bot: Bot::Random,
+            seed: s | 1,
+            ..EngineOptions::default()
+        });
+        let mut pos = start.clone();
+        let mut actions = Vec::new();
+        for _ in 0..n {
+            let Some(a) = random.search(&pos, &Limits::default(), &mut |_| {}).best else {
+                break;
+            };
+            for m in &a {
+                pos.play_unchecked(m);
+            }
+            pos.submit_unchecked();
+            actions.push(a);
+        }
+        if actions.len() < n {
+            continue;
+        }
+        if let Some(cp) = balanced(&pos, options) {
+            return BookEntry {
+                base: base.clone(),
+                actions,
+                score: Some(cp),
+                opening: Opening {
+                    board: "custom".into(),
+                    start: StartPos::Fen(pos.to_setup()),
+                },
+            };
+        }
+    }
+    fallback
+}
+
+/// The shallow search's score when the position is roughly balanced and not over.
+fn balanced(pos: &Position, options: &BookOptions) -> Option<i32> {
+    let mut engine = Engine::new(EngineOptions {
+        bot: Bot::AlphaBeta,
+        seed: 1,
+        hash_mb: 4,
+        ..EngineOptions::default()
+    });
+    let r = engine.search(pos, &Limits::depth(options.depth), &mut |_| {});
+    r.best.as_ref()?;
+    match r.score {
+        Score::Cp(cp) if cp.abs() <= options.max_cp => Some(cp),
+        _ => None,
+    }
+}
+
+/// The book as a multi-game 5DPGN: each opening as its variant's start and actions, with a
+/// comment giving the shallow score (read back with `--openings FILE`).
+pub fn book_5dpgn(book: &[BookEntry]) -> String {
+    let mut out = String::new();
+    for (i, e) in book.iter().enumerate() {
+        let Ok(start) = e.base.start.position() else {
+            continue;
+        };
+        let mut game = chess5d_rules::Game::new(start.clone());
+        for a in &e.actions {
+            if game.play_action(a).is_err() {
+                break;
+            }
+        }
+        let mut headers = vec![
+            ("Event".to_string(), format!("chess5d book opening {}", i + 1)),
+            ("Result".to_string(), "*".to_string()),
+        ];
+        if let Some(cp) = e.score {
+            headers.push((
+                "Annotator".to_string(),
+                format!("depth-2 score {cp:+} cp for the side to move"),
+            ));
+        }
+        match &e.base.start {
+            StartPos::Fen(_) => headers.push(("Board".into(), "custom".into())),
+            _ => headers.push(("Board".into(), e.base.board.clone())),
+        }
+        out.push_str(&chess5d_notation::pgn::write(&game, &headers, Some("*")));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn books_are_deterministic_distinct_and_balanced() {
+        let bases = vec![
+            Opening::variant("Standard").unwrap(),
+            Opening::variant("Small").unwrap(),
+        ];
+        let options = BookOptions::default();
+        let a = make_book(&bases, 6, 7, &options);
+        let b = make_book(&bases, 6, 7, &options);
+        assert_eq!(a, b, "the same seed makes the same book");
+        let c = make_book(&bases, 6, 8, &options);
+        assert_ne!(a, c, "another seed, another book");
+        let starts: std::collections::HashSet<String> = a.iter().map(|e| format!("{:?}", e.opening.start)).collect();
+        assert_eq!(starts.len(), 6, "every opening differs");
+        for (i, e) in a.iter().enumerate() {
+            assert_eq!(e.base, bases[i % 2]);
+            assert!((2..=4).contains(&e.actions.len()), "{e:?}");
+            assert!(e.score.is_some_and(|cp| cp.abs() <= 100), "{e:?}");
+            e.opening.start.position().unwrap();
+        }
+    }
+
+    #[test]
+    fn a_book_reads_back_as_openings() {
+        let bases = vec![Opening::variant("Very Small").unwrap()];
+        let book = make_book(&bases, 3, 1, &BookOptions::default());
+        let text = book_5dpgn(&book);
+        let dir = std::env::temp_dir().join(format!("chess5d-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("book.5dpgn");
+        std::fs::write(&path, &text).unwrap();
+        let read = Opening::read_file(path.to_str().unwrap()).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(read.len(), 3, "{text}");
+        for (r, e) in read.iter().zip(&book) {
+            assert_eq!(
+                r.start.position().unwrap().to_setup(),
+                e.opening.start.position().unwrap().to_setup(),
+                "{text}"
+            );
+        }
+    }
+}
