@@ -128,6 +128,10 @@ pub fn run(args: &crate::cli::BenchArgs) -> Result<()> {
         println!("counted {} actions in {:.3} s", n.value(), t.elapsed().as_secs_f64());
         return Ok(());
     }
+    if args.signature {
+        crate::signature::run(args.depth_offset.unwrap_or(0))?;
+        return Ok(());
+    }
     let reps = if quick { 3 } else { 9 };
     println!(
         "chess5d bench ({} runs per figure, median; max where it matters)\n",

@@ -157,6 +157,13 @@ pub struct BenchArgs {
     /// Only the 100-timeline workload, counting N actions (for profiling).
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "1000")]
     pub big: Option<u64>,
+    /// Only the engine's bench signature: a fixed-depth search of fixed positions from several
+    /// variants; the total node count, printed last, changes exactly when the search does.
+    #[arg(long, conflicts_with = "big")]
+    pub signature: bool,
+    /// With --signature: search each position this many actions deeper (or shallower).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, requires = "signature")]
+    pub depth_offset: Option<i32>,
 }
 
 /// The built-in players `engine --bot` offers.

@@ -9,6 +9,7 @@ mod out;
 mod reference;
 mod serve;
 mod show;
+mod signature;
 
 use anyhow::{bail, Context, Result};
 use chess5d_notation::{Games, LoadedGame};

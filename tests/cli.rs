@@ -397,3 +397,20 @@ fn ctrl_c_ends_a_match_with_its_report() {
     assert_eq!(started, finished, "every game under way finishes and counts: {out}");
     assert!(finished < 200, "{out}");
 }
+
+/// `bench --signature` prints the engine's node count last, the same on every run.
+#[test]
+fn the_bench_signature_is_printed_last_and_repeats() {
+    let run = || {
+        let (code, out, err) = run_status(&["bench", "--signature", "--depth-offset", "-2"]);
+        assert_eq!(code, Some(0), "{err}");
+        let last = out.lines().last().unwrap_or_default().to_string();
+        assert!(last.starts_with("Nodes searched  : "), "{out}");
+        let nodes: u64 = last.rsplit(' ').next().unwrap().parse().unwrap();
+        assert!(nodes > 0, "{out}");
+        nodes
+    };
+    assert_eq!(run(), run());
+    let (code, _, err) = run_status(&["bench", "--depth-offset", "1"]);
+    assert_eq!(code, Some(2), "--depth-offset needs --signature: {err}");
+}
