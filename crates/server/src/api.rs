@@ -154,9 +154,12 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(guard, security::guard))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
-            security::REQUEST_TIMEOUT,
+            config.request_timeout,
         ))
-        .layer(middleware::from_fn(security::json_errors))
+        .layer(middleware::from_fn_with_state(
+            config.request_timeout,
+            security::json_errors,
+        ))
         .layer(middleware::from_fn(security::security_headers))
         .layer(
             // One line per request: method, path (never the query or headers: no tokens), status

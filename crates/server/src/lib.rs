@@ -116,6 +116,11 @@ pub struct Config {
     /// State-changing requests per second and client address (`--rate-limit N`, `off` = none);
     /// creating games and challenges gets a tenth of it.
     pub rate_limit: Option<u32>,
+    /// Time to answer a request (reading its body included) before a 408: 30 s.
+    pub request_timeout: std::time::Duration,
+    /// Time for a connection to send its first request's headers (HTTP/1.1: every request's),
+    /// before it is closed: 5 s.
+    pub header_timeout: std::time::Duration,
 }
 
 impl Default for Config {
@@ -129,6 +134,8 @@ impl Default for Config {
             allowed_hosts: Vec::new(),
             behind_proxy: false,
             rate_limit: Some(20),
+            request_timeout: security::REQUEST_TIMEOUT,
+            header_timeout: security::HEADER_TIMEOUT,
         }
     }
 }
@@ -253,6 +260,7 @@ impl Config {
             allowed_hosts,
             behind_proxy,
             rate_limit,
+            ..Config::default()
         })
     }
 }
@@ -324,13 +332,21 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState, stop: imp
     use hyper_util::server::conn::auto::Builder;
     use tower::ServiceExt;
     let app = router(state.clone());
+    let header_timeout = state.inner.config.header_timeout;
     let mut builder = Builder::new(TokioExecutor::new());
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(security::HEADER_TIMEOUT)
+        .header_read_timeout(header_timeout)
         .max_buf_size(64 * 1024);
-    builder.http2().timer(TokioTimer::new()).max_header_list_size(64 * 1024);
+    // HTTP/2 has no header timeout of its own: a connection whose first request has not come
+    // within the header timeout is closed below, and pings end connections that went silent.
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_header_list_size(64 * 1024)
+        .keep_alive_interval(Some(std::time::Duration::from_secs(20)))
+        .keep_alive_timeout(std::time::Duration::from_secs(20));
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(stop);
     loop {
@@ -346,9 +362,13 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState, stop: imp
             },
             _ = &mut stop => break,
         };
+        // Set when the connection's first request has arrived (its headers read).
+        let started = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let seen = std::sync::Arc::clone(&started);
         let svc = app
             .clone()
             .map_request(move |mut r: axum::extract::Request<hyper::body::Incoming>| {
+                seen.store(true, std::sync::atomic::Ordering::Relaxed);
                 r.extensions_mut().insert(axum::extract::ConnectInfo(peer));
                 r.map(axum::body::Body::new)
             });
@@ -356,7 +376,16 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState, stop: imp
             .serve_connection_with_upgrades(TokioIo::new(stream), hyper_util::service::TowerToHyperService::new(svc));
         let conn = graceful.watch(conn.into_owned());
         tokio::spawn(async move {
-            let _ = conn.await;
+            tokio::pin!(conn);
+            tokio::select! {
+                _ = &mut conn => return,
+                _ = tokio::time::sleep(header_timeout) => {}
+            }
+            // A connection (cleartext HTTP/2 included) that has sent no complete request
+            // headers by now is dropped, which closes it.
+            if started.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = conn.await;
+            }
         });
     }
     state.begin_stop();

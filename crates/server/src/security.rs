@@ -65,6 +65,19 @@ impl Guard {
             .map(|s| s.trim().to_ascii_lowercase())
     }
 
+    /// The scheme the client used: `http` (this server speaks cleartext only), or behind a
+    /// proxy (which may end TLS) its `X-Forwarded-Proto`, unknown (`None`) without one.
+    fn scheme(&self, h: &HeaderMap) -> Option<String> {
+        if !self.behind_proxy {
+            return Some("http".into());
+        }
+        h.get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+            .map(|v| v.trim().to_ascii_lowercase())
+            .filter(|v| !v.is_empty())
+    }
+
     /// Whether a host (with or without port) is served: IP addresses and `localhost` always
     /// (DNS rebinding needs a name), other names only if allowed.
     fn host_allowed(&self, host: &str) -> bool {
@@ -90,9 +103,19 @@ fn authority(url: &str) -> Option<String> {
     Some(auth.to_ascii_lowercase())
 }
 
-/// Whether `authority` is the same host and port as `host` (a default port may be left out).
-fn same_authority(authority: &str, host: &str) -> bool {
-    let strip = |s: &str| s.trim_end_matches(":80").trim_end_matches(":443").to_string();
+/// The scheme of an origin or URL, lower-cased (`https://a.b` gives `https`).
+fn scheme(url: &str) -> Option<String> {
+    Some(url.split_once("://")?.0.to_ascii_lowercase())
+}
+
+/// Whether `authority` is the same host and port as `host` when both are reached with
+/// `scheme` (whose default port may be left out of either).
+fn same_authority(authority: &str, host: &str, scheme: &str) -> bool {
+    let default = match scheme {
+        "https" | "wss" => ":443",
+        _ => ":80",
+    };
+    let strip = |s: &str| s.strip_suffix(default).unwrap_or(s).to_string();
     authority == host || strip(authority) == strip(host)
 }
 
@@ -140,18 +163,25 @@ pub async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
                     .map(|r| (r, "Referer"))
             });
         if let Some((url, which)) = from {
-            match authority(url) {
-                Some(a) if same_authority(&a, &host) => {}
-                _ => {
-                    return json_error(
-                        StatusCode::FORBIDDEN,
-                        format!("cross-site request refused: the {which} '{url}' is not this server ({host})"),
-                    )
-                }
+            let used = g.scheme(h);
+            let same = match (scheme(url), authority(url)) {
+                (Some(s), Some(a)) => used.as_ref().is_none_or(|u| *u == s) && same_authority(&a, &host, &s),
+                _ => false,
+            };
+            if !same {
+                let ours = format!("{}://{host}", used.as_deref().unwrap_or("http(s)"));
+                return json_error(
+                    StatusCode::FORBIDDEN,
+                    format!("cross-site request refused: the {which} '{url}' is not this server ({ours})"),
+                );
             }
         }
     }
-    if is_state_changing(req.method()) {
+    // A request without a body (a REST client's `DELETE`) needs no content type: there is
+    // nothing to misread, and the Origin check above already stops cross-site browsers.
+    // (Known from the body itself: HTTP/2 needs no Content-Length for a body.)
+    let bodiless = axum::body::HttpBody::size_hint(req.body()).exact() == Some(0);
+    if is_state_changing(req.method()) && !bodiless {
         let ctype = h.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
         let essence = ctype.split(';').next().unwrap_or("").trim();
         if !essence.eq_ignore_ascii_case("application/json") {
@@ -170,7 +200,7 @@ pub async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
 
 /// Gives every error answer a JSON body `{"error": ...}` (those made by the framework and the
 /// middleware come with an empty or plain-text body: 405, 408, 413, 429...).
-pub async fn json_errors(req: Request, next: Next) -> Response {
+pub async fn json_errors(State(timeout): State<Duration>, req: Request, next: Next) -> Response {
     let (method, path) = (req.method().clone(), req.uri().path().to_string());
     let res = next.run(req).await;
     let status = res.status();
@@ -188,7 +218,10 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
     let reason = status.canonical_reason().unwrap_or("error").to_ascii_lowercase();
     let msg = match status {
         StatusCode::METHOD_NOT_ALLOWED => format!("method {method} is not allowed on {path}"),
-        StatusCode::REQUEST_TIMEOUT => format!("request timeout: no answer within {} s", REQUEST_TIMEOUT.as_secs()),
+        StatusCode::REQUEST_TIMEOUT => format!(
+            "request timeout: the request was not read and answered within {} s",
+            timeout.as_secs_f64()
+        ),
         _ if text.is_empty() => reason,
         _ => format!("{reason}: {text}"),
     };
@@ -312,7 +345,34 @@ mod tests {
             Some("127.0.0.1:8080")
         );
         assert_eq!(authority("null"), None);
-        assert!(same_authority("chess.example.org:443", "chess.example.org"));
-        assert!(!same_authority("evil.example", "chess.example.org"));
+        assert!(same_authority("chess.example.org:443", "chess.example.org", "https"));
+        assert!(same_authority("chess.example.org", "chess.example.org:80", "http"));
+        assert!(!same_authority("chess.example.org:443", "chess.example.org", "http"));
+        assert!(!same_authority("evil.example", "chess.example.org", "https"));
+        assert_eq!(scheme("HTTPS://a.b/x").as_deref(), Some("https"));
+        assert_eq!(scheme("null"), None);
+    }
+
+    #[test]
+    fn the_scheme_is_http_or_the_proxys_word() {
+        let headers = |proto: Option<&str>| {
+            let mut h = HeaderMap::new();
+            if let Some(p) = proto {
+                h.insert("x-forwarded-proto", HeaderValue::from_str(p).unwrap());
+            }
+            h
+        };
+        let direct = Guard {
+            allowed_hosts: vec![],
+            behind_proxy: false,
+        };
+        // Only a proxy is trusted to say how the client came.
+        assert_eq!(direct.scheme(&headers(Some("https"))).as_deref(), Some("http"));
+        let proxied = Guard {
+            allowed_hosts: vec![],
+            behind_proxy: true,
+        };
+        assert_eq!(proxied.scheme(&headers(Some("HTTPS, http"))).as_deref(), Some("https"));
+        assert_eq!(proxied.scheme(&headers(None)), None);
     }
 }

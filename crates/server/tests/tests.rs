@@ -1075,6 +1075,8 @@ mod load {
 
 mod online;
 
+mod http;
+
 mod config {
     use chess5d_server::{Config, ServeOptions};
 
