@@ -1,6 +1,7 @@
 //! The command line, declared once with clap: every subcommand, its flags and its help text.
 //! The handlers live in their own modules; libraries get typed options, never argv.
 
+use crate::values::name_value;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// `chess5d --version`: the package version and the commit it was built from.
@@ -193,14 +194,6 @@ pub struct EngineArgs {
     /// Instead of running the engine, walk COMMAND (a shell command) through 5DUCI and report.
     #[arg(long, value_name = "COMMAND", conflicts_with_all = ["bot", "hash", "options"])]
     pub check: Option<String>,
-}
-
-/// Parses `NAME=VALUE`.
-pub fn name_value(s: &str) -> Result<(String, String), String> {
-    match s.split_once('=') {
-        Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.to_string())),
-        _ => Err(format!("expected NAME=VALUE, got '{s}'")),
-    }
 }
 
 /// Parses `--game N`, a game number from 1.

@@ -10,6 +10,7 @@ mod reference;
 mod serve;
 mod show;
 mod signature;
+mod values;
 
 use anyhow::{bail, Context, Result};
 use chess5d_notation::{Games, LoadedGame};

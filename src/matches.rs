@@ -2,7 +2,7 @@
 //! [`MatchOptions`]; `--name` and `--option` belong to the `--engine` given before them, which
 //! clap's derive cannot say, so their positions are read from the raw matches.
 
-use crate::cli::name_value;
+use crate::values::name_value;
 use anyhow::Result;
 use chess5d_match::{parse_sprt, EngineSpec, MatchError, MatchOptions, Shard, TimeControl};
 use clap::{ArgMatches, Args, Subcommand};

@@ -1,6 +1,6 @@
 //! `chess5d serve`: the web GUI (the server is `chess5d-server`).
 
-use crate::cli::name_value;
+use crate::values::name_value;
 use anyhow::Result;
 use chess5d_server::{Config, ServeOptions};
 use clap::Args;
