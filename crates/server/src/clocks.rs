@@ -54,17 +54,30 @@ impl AppState {
 }
 
 /// Runs the ticker until the server stops: every 200 ms, flag the side to move of any game in
-/// memory whose time is up.
+/// memory whose time is up; every few seconds, let idle games leave memory
+/// ([`AppState::unload_idle`] after the configured `idle_unload`).
 pub fn spawn_ticker(state: AppState) {
     tokio::spawn(async move {
         let mut iv = tokio::time::interval(Duration::from_millis(200));
+        let idle = state.inner.config.idle_unload;
+        let mut last_unload = Instant::now();
         loop {
             iv.tick().await;
             if state.stopping() {
                 break;
             }
             let t = state.clone();
-            let _ = tokio::task::spawn_blocking(move || t.tick_clocks()).await;
+            let unload = last_unload.elapsed() >= (idle / 4).clamp(Duration::from_millis(200), Duration::from_secs(5));
+            if unload {
+                last_unload = Instant::now();
+            }
+            let _ = tokio::task::spawn_blocking(move || {
+                t.tick_clocks();
+                if unload {
+                    t.unload_idle(idle);
+                }
+            })
+            .await;
         }
     });
 }

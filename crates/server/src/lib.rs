@@ -121,6 +121,9 @@ pub struct Config {
     /// Time for a connection to send its first request's headers (HTTP/1.1: every request's),
     /// before it is closed: 5 s.
     pub header_timeout: std::time::Duration,
+    /// A game nobody has asked for during this long (and that nobody watches, no engine
+    /// thinks about, no clock runs for) leaves memory; the database keeps it: 10 minutes.
+    pub idle_unload: std::time::Duration,
 }
 
 impl Default for Config {
@@ -136,6 +139,7 @@ impl Default for Config {
             rate_limit: Some(20),
             request_timeout: security::REQUEST_TIMEOUT,
             header_timeout: security::HEADER_TIMEOUT,
+            idle_unload: std::time::Duration::from_secs(600),
         }
     }
 }

@@ -20,6 +20,19 @@ pub struct Slot {
     pub session: Mutex<Session>,
     pub engines: Mutex<[Option<Runner>; 2]>,
     pub tx: broadcast::Sender<()>,
+    /// When a request last asked for the game (see [`AppState::unload_idle`]).
+    pub touched: Mutex<std::time::Instant>,
+}
+
+impl Slot {
+    fn new(session: Session) -> Slot {
+        Slot {
+            session: Mutex::new(session),
+            engines: Mutex::new([None, None]),
+            tx: broadcast::channel(16).0,
+            touched: Mutex::new(std::time::Instant::now()),
+        }
+    }
 }
 
 pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -113,6 +126,51 @@ impl AppState {
         Ok((game, s.pgn()))
     }
 
+    /// The number of games held in memory.
+    pub fn games_in_memory(&self) -> usize {
+        lock(&self.inner.sessions).len()
+    }
+
+    /// Lets games leave memory that no request has asked for during `idle`: those that nobody
+    /// watches, whose engine is not at work and whose clock is not running (a running clock
+    /// must be flagged by the ticker). The database holds them whole (the action being built
+    /// included), and the next request loads them again. Returns how many left.
+    ///
+    /// A game leaves only while the map alone holds it: a request that has it in hand keeps it,
+    /// so no two copies of one game can ever be changed at once.
+    pub fn unload_idle(&self, idle: std::time::Duration) -> usize {
+        let now = std::time::Instant::now();
+        let mut leaving = Vec::new();
+        {
+            let mut map = lock(&self.inner.sessions);
+            map.retain(|_, slot| {
+                let quiet = Arc::strong_count(slot) == 1
+                    && slot.tx.receiver_count() == 0
+                    && now.saturating_duration_since(*lock(&slot.touched)) >= idle;
+                let unloadable = quiet
+                    && slot.session.try_lock().is_ok_and(|s| {
+                        let clock_running = !s.is_over() && s.clock.as_ref().is_some_and(|c| c.turn_started.is_some());
+                        !(s.engine_busy || clock_running || s.engine_to_move() && s.engine_error.is_none())
+                    });
+                if unloadable {
+                    leaving.push(Arc::clone(slot));
+                }
+                !unloadable
+            });
+        }
+        // Engine processes of the games that left are told to quit (outside the map's lock).
+        for slot in &leaving {
+            if let Ok(mut e) = slot.engines.try_lock() {
+                for r in e.iter_mut() {
+                    if let Some(Runner::Process(p)) = r.take() {
+                        p.quit(Duration::from_millis(300));
+                    }
+                }
+            }
+        }
+        leaving.len()
+    }
+
     pub(crate) fn stopping(&self) -> bool {
         self.inner.stopping.load(Ordering::SeqCst)
     }
@@ -120,6 +178,7 @@ impl AppState {
     /// The game's slot, loading it from the database if needed.
     pub(crate) fn slot(&self, id: i64) -> Result<Arc<Slot>, ServerError> {
         if let Some(s) = lock(&self.inner.sessions).get(&id) {
+            *lock(&s.touched) = std::time::Instant::now();
             return Ok(s.clone());
         }
         let row = self
@@ -130,16 +189,7 @@ impl AppState {
         let mut session = Session::from_row(&row)?;
         session.seats = self.inner.db.seats(id)?;
         let mut map = lock(&self.inner.sessions);
-        let slot = map
-            .entry(id)
-            .or_insert_with(|| {
-                Arc::new(Slot {
-                    session: Mutex::new(session),
-                    engines: Mutex::new([None, None]),
-                    tx: broadcast::channel(16).0,
-                })
-            })
-            .clone();
+        let slot = map.entry(id).or_insert_with(|| Arc::new(Slot::new(session))).clone();
         drop(map);
         self.kick_engine(&slot);
         Ok(slot)
@@ -148,11 +198,7 @@ impl AppState {
     pub(crate) fn insert(&self, mut session: Session) -> Result<Arc<Slot>, ServerError> {
         let id = self.inner.db.insert_with_seats(&session.row(), &session.seats)?;
         session.id = id;
-        let slot = Arc::new(Slot {
-            session: Mutex::new(session),
-            engines: Mutex::new([None, None]),
-            tx: broadcast::channel(16).0,
-        });
+        let slot = Arc::new(Slot::new(session));
         lock(&self.inner.sessions).insert(id, slot.clone());
         self.kick_engine(&slot);
         Ok(slot)

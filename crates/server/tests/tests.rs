@@ -1077,6 +1077,8 @@ mod online;
 
 mod http;
 
+mod memory;
+
 mod config {
     use chess5d_server::{Config, ServeOptions};
 
