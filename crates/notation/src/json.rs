@@ -241,6 +241,36 @@ impl JsonMove {
     }
 }
 
+/// Reads one Move object (as the library's `move()` takes it, in JSON).
+pub fn read_move(text: &str) -> Result<JsonMove, Error> {
+    JsonMove::from_value(&parse_value(text)?)
+}
+
+/// Reads the moves of one action: an Action object (`{"moves": [...]}`) or a list of Move
+/// objects (as the library's `action()` takes them, in JSON).
+pub fn read_action_moves(text: &str) -> Result<Vec<JsonMove>, Error> {
+    let v = parse_value(text)?;
+    let list = match &v {
+        Value::Object(o) => o.get("moves").ok_or_else(|| structure("an Action with 'moves'", &v))?,
+        other => other,
+    };
+    list.as_array()
+        .ok_or_else(|| structure("a list of Move objects", list))?
+        .iter()
+        .map(JsonMove::from_value)
+        .collect()
+}
+
+/// A Move object of the library for `m`, played from `pos`.
+pub fn move_object(pos: &Position, m: &Move) -> Value {
+    move_value(pos, m)
+}
+
+/// A Position object of the library for a square of the position.
+pub fn coord_object(c: Coord, even: bool) -> Value {
+    position(c, even)
+}
+
 /// Reads the action list (of the library or of [`write_game`]) and plays it from `start`.
 pub fn read_actions(text: &str, start: Position) -> Result<LoadedGame, Error> {
     let v = parse_value(text)?;

@@ -147,7 +147,7 @@ pub fn headers_for(pos: &Position) -> (Vec<(String, String)>, Vec<String>) {
 }
 
 /// Headers that [`headers_for`] regenerates, dropped from user headers when writing.
-pub(crate) fn is_start_header(name: &str) -> bool {
+pub fn is_start_header(name: &str) -> bool {
     ["Board", "Variant", "Size", "Promotions"]
         .iter()
         .any(|h| h.eq_ignore_ascii_case(name))
