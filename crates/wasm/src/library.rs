@@ -510,18 +510,87 @@ impl Library {
         chess5d_notation::full_state_hash(self.game.position())
     }
 
-    /// One move in the library's notation (5DPGN as 5d-chess-js writes it) in `pos`.
+    /// One move in the library's notation: 5DPGN as 5d-chess-js 1.2 writes it in `pos` (scripts
+    /// match on these strings). Where it differs from our canonical 5DPGN: castling is the
+    /// king's move (`Kg1`), a pawn's promotion names its square (`a7a8=Q`, `e7xd8=N`; Black's
+    /// captures with the file again, `d2dxe1=Q`), Black's pawn captures that need telling apart
+    /// repeat the file (`eexf4`), and `~` marks every jump that makes an active timeline.
     pub fn move_text(pos: &Position, m: &Move) -> String {
         let prefix = pos.timeline_count() > 1 || m.is_jump();
-        let mut text = chess5d_notation::san::write(pos, m, prefix);
-        if let MoveKind::Branch = m.kind {
-            // The present moves back when the new timeline is active: the library's `~`.
-            let mut after = pos.clone();
-            after.play_unchecked(m);
-            if after.present() < pos.present() {
-                text.push('~');
+        let board = if prefix {
+            board_label(pos, m.from.board)
+        } else {
+            String::new()
+        };
+        if matches!(m.kind, MoveKind::Castle { .. }) {
+            return format!("{board}K{}", m.to.square);
+        }
+        if m.is_jump() {
+            let mut text = relabel(pos, chess5d_notation::san::write(pos, m, true));
+            if m.kind == MoveKind::Branch {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                let made = if pos.to_move() == Color::White {
+                    after.max_timeline()
+                } else {
+                    after.min_timeline()
+                };
+                if after.is_active(made) {
+                    text.push('~');
+                }
+            }
+            return text;
+        }
+        if m.piece.role() == Role::Brawn && m.is_capture() {
+            // A brawn's capture names no file unless another brawn could make it.
+            let mut others = Vec::new();
+            pos.moves_from(m.from.board, &mut others);
+            let rivals = others
+                .iter()
+                .any(|o| o.from != m.from && o.to == m.to && o.piece.role() == Role::Brawn && !o.is_jump());
+            if !rivals {
+                let promotion = m
+                    .promotion
+                    .map(|r| format!("={}", library_letter(r)))
+                    .unwrap_or_default();
+                return format!("{board}Wx{}{promotion}", m.to.square);
             }
         }
+        if m.piece.role() != Role::Pawn {
+            return relabel(pos, chess5d_notation::san::write(pos, m, prefix));
+        }
+        let black = m.piece.color() == Color::Black;
+        let file = (b'a' + m.from.square.x() as u8) as char;
+        let capture = m.is_capture();
+        let mut text = board;
+        if let Some(r) = m.promotion {
+            text.push_str(&m.from.square.to_string());
+            if capture {
+                if black {
+                    text.push(file);
+                }
+                text.push('x');
+            }
+            text.push_str(&m.to.square.to_string());
+            text.push('=');
+            text.push_str(&library_letter(r));
+            return text;
+        }
+        if capture {
+            text.push(file);
+            if black {
+                let mut others = Vec::new();
+                pos.moves_from(m.from.board, &mut others);
+                let rivals = others.iter().any(|o| {
+                    o.from != m.from && o.to == m.to && o.piece.role() == Role::Pawn && o.is_capture() && !o.is_jump()
+                });
+                if rivals {
+                    text.push(file);
+                }
+            }
+            text.push('x');
+        }
+        text.push_str(&m.to.square.to_string());
         text
     }
 
@@ -556,7 +625,7 @@ impl Library {
         } else {
             pos.playable_moves()
         };
-        Ok(self.moves_out(pos, &moves, format))
+        Ok(self.moves_out(pos, &with_promotions(pos, moves), format))
     }
 
     /// Every legal action (our proven search), filtered: moves only on boards that must be
@@ -790,6 +859,52 @@ impl Library {
     pub fn print(&self) -> String {
         chess5d_notation::diagram(self.game.position())
     }
+}
+
+/// A timeline's label as 5d-chess-js writes it: in even games the start timelines are `-0`
+/// and `+0` and new ones `1`, `-1`... without `+` (our 5DPGN writes `+1`).
+fn timeline_label(pos: &Position, l: i32) -> String {
+    if pos.even() && l >= 1 {
+        l.to_string()
+    } else {
+        pos.timeline_label(l)
+    }
+}
+
+/// A board as 5d-chess-js names it: `(0T1)`, `(-0T2)`, `(1T3)`.
+fn board_label(pos: &Position, b: BoardId) -> String {
+    format!("({}T{})", timeline_label(pos, b.l), b.turn())
+}
+
+/// Our 5DPGN text of a move with the boards relabelled as 5d-chess-js labels them.
+fn relabel(pos: &Position, text: String) -> String {
+    if !pos.even() || !text.contains("(+") {
+        return text;
+    }
+    let mut out = text;
+    for l in 1..=pos.max_timeline() + 1 {
+        out = out.replace(&format!("(+{l}T"), &format!("({l}T"));
+    }
+    out
+}
+
+/// Every move of a list, a promoting one once for each piece the game allows (as 5d-chess-js
+/// lists them).
+fn with_promotions(pos: &Position, moves: Vec<Move>) -> Vec<Move> {
+    let mut out = Vec::with_capacity(moves.len());
+    for m in moves {
+        if m.promotion.is_some() {
+            for &r in pos.promotions() {
+                out.push(Move {
+                    promotion: Some(r),
+                    ..m
+                });
+            }
+        } else {
+            out.push(m);
+        }
+    }
+    out
 }
 
 /// The opponent's captures of a royal piece once the side to move has passed on its present
