@@ -371,8 +371,10 @@ impl Library {
             record.push('\n');
         }
         record.push('\n');
+        let added = record.lines().count();
         record.push_str(t);
-        let loaded = chess5d_notation::load(&record).map_err(|e| format!("cannot import: {e}"))?;
+        let loaded = chess5d_notation::load(&record)
+            .map_err(|e| format!("cannot import: {}", shift_lines(&e.to_string(), added)))?;
         self.game = loaded.game;
         self.headers.clear();
         Ok(())
@@ -697,17 +699,15 @@ impl Library {
         })
     }
 
-    /// The opponent's moves that capture a royal piece if the side to move passed on the
-    /// boards it has not played yet.
+    /// The opponent's move that captures a royal piece if the side to move passed now (the
+    /// check the rules find: one per position in check; none when not in check).
     pub fn checks(&self, format: Format) -> String {
         let pos = self.game.position();
-        let mut passed = pos.clone();
-        // Pass: the opponent moves next on every board (as if the present boards were left).
-        let checks = passed_checks(&mut passed);
+        let checks: Vec<(Coord, Coord)> = pos.checking_move().into_iter().collect();
         match format {
             Format::Notation => checks
                 .iter()
-                .map(|(from, to)| format!("{}>{}", pos.coord_name(*from), pos.coord_name(*to)))
+                .map(|(from, to)| format!("{}{}>{}{}", board_label(pos, from.board), from.square, board_label(pos, to.board), to.square))
                 .collect::<Vec<_>>()
                 .join("\n"),
             _ => Value::Array(
@@ -861,6 +861,25 @@ impl Library {
     }
 }
 
+/// An error message about a text that had `added` lines put before it, with its line numbers
+/// (`line N`) counted in the caller's text again.
+fn shift_lines(msg: &str, added: usize) -> String {
+    let mut out = String::new();
+    let mut rest = msg;
+    while let Some(i) = rest.find("line ") {
+        out.push_str(&rest[..i + 5]);
+        rest = &rest[i + 5..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        match rest[..digits].parse::<usize>() {
+            Ok(n) if n > added => out.push_str(&(n - added).to_string()),
+            _ => out.push_str(&rest[..digits]),
+        }
+        rest = &rest[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A timeline's label as 5d-chess-js writes it: in even games the start timelines are `-0`
 /// and `+0` and new ones `1`, `-1`... without `+` (our 5DPGN writes `+1`).
 fn timeline_label(pos: &Position, l: i32) -> String {
@@ -902,26 +921,6 @@ fn with_promotions(pos: &Position, moves: Vec<Move>) -> Vec<Move> {
             }
         } else {
             out.push(m);
-        }
-    }
-    out
-}
-
-/// The opponent's captures of a royal piece once the side to move has passed on its present
-/// boards: `(from, to)` squares.
-fn passed_checks(pos: &mut Position) -> Vec<(Coord, Coord)> {
-    let mover = pos.to_move();
-    let mut out = Vec::new();
-    let mut p = pos.clone();
-    // Hand the turn over as a null action would: the opponent's boards are the latest ones.
-    p.submit_unchecked();
-    for b in p.playable_boards() {
-        let mut moves = Vec::new();
-        p.moves_from(b, &mut moves);
-        for m in moves {
-            if m.captured.is_some_and(|c| c.is_royal_of(mover)) {
-                out.push((m.from, m.to));
-            }
         }
     }
     out

@@ -1,0 +1,89 @@
+// The package as a user gets it: `npm pack`, installed in a fresh folder, then the seed
+// README's three-action mate in Node (CommonJS and ES module) and in headless Chromium with a
+// <script> tag (CHROMIUM_PATH, default /usr/bin/chromium).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
+const MATE = `
+chess.move('1w. 1:e2:e3');
+chess.submit();
+chess.move('1b. 1:f7:f6');
+chess.submit();
+chess.move('2w. 2:Qd1:e2');
+chess.submit();
+chess.move('2b. 2:Nb8:c6');
+chess.submit();
+chess.move('3w. 3:Qe2:h5');
+chess.submit();
+chess.print();
+console.log(chess.inCheckmate);
+`;
+
+const work = mkdtempSync(join(tmpdir(), 'chess5d-pack-'));
+const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: pkg, encoding: 'utf8' })
+  .trim()
+  .split('\n')
+  .pop();
+const app = join(work, 'app');
+execFileSync('mkdir', ['-p', app]);
+writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+execFileSync('npm', ['install', '--no-audit', '--no-fund', '--silent', join(work, tarball)], { cwd: app });
+
+test.after(() => rmSync(work, { recursive: true, force: true }));
+
+test('the tarball holds the built files and nothing else of the source tree', () => {
+  const list = execFileSync('tar', ['tzf', join(work, tarball)], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  for (const f of ['package/package.json', 'package/README.md', 'package/dist/chess5d.js', 'package/dist/chess5d.mjs', 'package/dist/chess5d.d.ts']) {
+    assert.ok(list.includes(f), `${f} in ${list}`);
+  }
+  assert.ok(!list.some((f) => f.includes('/test/') || f.includes('/src/')), list.join(' '));
+});
+
+test('CommonJS: require gives the Chess class; the seed mate prints true', () => {
+  writeFileSync(join(app, 'mate.cjs'), `const Chess = require('chess5d');\nvar chess = new Chess();\n${MATE}`);
+  const out = execFileSync('node', ['mate.cjs'], { cwd: app, encoding: 'utf8' });
+  assert.equal(out.trim().split('\n').pop(), 'true');
+  assert.match(out, /present T3/);
+});
+
+test('ES module: import Chess from "chess5d"; the seed mate prints true', () => {
+  writeFileSync(join(app, 'mate.mjs'), `import Chess from 'chess5d';\nvar chess = new Chess();\n${MATE}`);
+  const out = execFileSync('node', ['mate.mjs'], { cwd: app, encoding: 'utf8' });
+  assert.equal(out.trim().split('\n').pop(), 'true');
+});
+
+test('the browser: a <script> tag defines the global Chess; the seed mate is true', async () => {
+  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  assert.ok(existsSync(chromium), `Chromium is needed at ${chromium} (apt-get install chromium)`);
+  const { chromium: pw } = await import('playwright-core');
+  const script = join(app, 'node_modules', 'chess5d', 'dist', 'chess5d.js');
+  const html = join(app, 'index.html');
+  writeFileSync(
+    html,
+    `<!doctype html><meta charset="utf-8"><script src="${pathToFileURL(script)}"></script>
+<script>var chess = new Chess();${MATE.replaceAll('console.log(chess.inCheckmate);', 'document.title = String(chess.inCheckmate);')}</script>`,
+  );
+  const ctx = await pw.launchPersistentContext(mkdtempSync(join(tmpdir(), 'pw-')), {
+    executablePath: chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(html).href);
+    await page.waitForFunction(() => document.title !== '', null, { timeout: 20000 });
+    assert.deepEqual(errors, []);
+    assert.equal(await page.title(), 'true');
+    assert.equal(await page.evaluate(() => typeof window.Chess), 'function');
+  } finally {
+    await ctx.close();
+  }
+});
