@@ -37,10 +37,6 @@ const HARD: &[(&str, &str)] = &[
         include_str!("../crates/notation/tests/data/corpus/tools-v2/inc_timelines/13.alexbay"),
     ),
     (
-        "tricky-nonmate (3 start timelines)",
-        include_str!("../crates/notation/tests/data/corpus/tools-v2/tricky-nonmate.5dpgn"),
-    ),
-    (
         "engine vs random (34 timelines, in check)",
         include_str!("../tests/data/hard-random-game-34-timelines.5dpgn"),
     ),

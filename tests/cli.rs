@@ -414,3 +414,42 @@ fn the_bench_signature_is_printed_last_and_repeats() {
     let (code, _, err) = run_status(&["bench", "--depth-offset", "1"]);
     assert_eq!(code, Some(2), "--depth-offset needs --signature: {err}");
 }
+
+/// Impossible positions are refused at the door, with the rule and the place (issue 17).
+#[test]
+fn impossible_positions_are_refused_with_the_rule_and_the_place() {
+    let cases = [
+        (
+            "[Board \"custom\"]\n[Size \"8x8\"]\n[k7/8/8/8/8/8/8/R3K3:0:1:w]\n",
+            "the black king on (0T1)a8 can be captured by the side to move: (0T1)a1",
+        ),
+        (
+            // A knight jumps to the other timeline's board onto the king.
+            "[Board \"custom\"]\n[Size \"8x8\"]\n[8/8/8/8/8/8/8/1N2K3:0:1:w]\n[8/8/8/8/8/1k6/8/4K3:1:1:w]\n",
+            "the black king on (1T1)b3 can be captured by the side to move: (0T1)b1",
+        ),
+        (
+            "[Board \"custom\"]\n[Size \"8x8\"]\n[P3k3/8/8/8/8/8/8/4K3:0:1:w]\n",
+            "the white pawn on (0T1)a8 stands on the rank where it promotes",
+        ),
+        (
+            "[Board \"custom\"]\n[Size \"8x8\"]\n[4k3/8/8/8/8/8/8/p3K3:0:1:w]\n",
+            "the black pawn on (0T1)a1 stands on the rank where it promotes",
+        ),
+        (
+            "[Board \"custom\"]\n[Size \"8x8\"]\n[8/8/8/8/8/8/8/R3K3:0:1:w]\n",
+            "black has no royal piece (king) on any board",
+        ),
+    ];
+    for (text, why) in cases {
+        let (ok, out, err) = chess5d(&["analyze", "-"], text);
+        assert!(!ok, "{text} was accepted: {out}");
+        assert!(err.contains(why), "{text}: {err}");
+    }
+    // One board without a king is possible: royal pieces travel between timelines.
+    let (ok, _, err) = chess5d(
+        &["analyze", "-"],
+        "[Board \"custom\"]\n[Size \"8x8\"]\n[4k3/8/8/8/8/8/8/4K3:0:1:w]\n[4k3/8/8/8/8/8/8/8:1:1:w]\n",
+    );
+    assert!(ok, "{err}");
+}

@@ -125,7 +125,16 @@ fn expected_verdicts() {
         let pos = match load(&read(path)) {
             Ok(g) => g.game.position().clone(),
             Err(e) => {
-                // Documented exceptions: see `unreadable_records`.
+                // Positions no game can reach (the side to move can capture the other's king at
+                // the start) are refused by the rules; the other exception: see
+                // `unreadable_records`.
+                if ["tools-v2/tricky-nonmate.5dpgn", "slavrick/MateTest/test2.txt"].contains(&path) {
+                    assert!(
+                        e.to_string().contains("can be captured by the side to move"),
+                        "{path}: {e}"
+                    );
+                    continue;
+                }
                 assert_eq!(path, "tools-v2/reflected-checkmate.alexbay", "{path}: {e}");
                 continue;
             }
@@ -144,8 +153,8 @@ fn expected_verdicts() {
         checked += 1;
     }
     assert_eq!(
-        checked, 23,
-        "rows checked (24 with a verdict, less the unreadable reflected-checkmate)"
+        checked, 21,
+        "rows checked (24 with a verdict, less the unreadable reflected-checkmate and the two impossible tricky-nonmate copies)"
     );
 }
 

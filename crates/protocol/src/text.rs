@@ -234,7 +234,7 @@ impl StartPos {
                 .map(Variant::position)
                 .ok_or_else(|| ParseError(format!("unknown variant '{name}'"))),
             StartPos::Fen(setup) => {
-                Position::from_setup(setup.clone()).map_err(|e| ParseError(format!("bad position: {e}")))
+                Position::from_setup(setup.clone()).map_err(|e| ParseError(format!("invalid position: {e}")))
             }
         }
     }

@@ -435,3 +435,28 @@ mod compliance {
         assert_eq!(r.first_failure().unwrap().name, "position with moves + go", "{r}");
     }
 }
+
+/// An impossible position (the side to move can capture the other king) gets an `info string`
+/// with the rules' reason, and the engine goes on (issue 17).
+#[test]
+fn an_impossible_position_is_an_info_string_not_a_crash() {
+    use std::io::Write;
+    let mut child = std::process::Command::new(example("engine"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"5duci\nposition size 8x8 odd fen [k7/8/8/8/8/8/8/R3K3:0:1:w]\nisready\nposition startpos\ngo depth 1\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("info string bad position: invalid position: the black king on (0T1)a8 can be captured by the side to move: (0T1)a1"),
+        "{text}"
+    );
+    assert!(text.contains("readyok") && text.contains("bestmove "), "{text}");
+}

@@ -324,28 +324,7 @@ impl Game {
     /// on every board it must play (what makes ``in_check`` true), in long form.
     fn checks(&self) -> PyResult<Vec<String>> {
         let pos = self.position();
-        let mover = pos.to_move();
-        // The opponent's view: the boards the side to move must play, passed (copied forward
-        // without en passant), so the opponent's latest boards are the ones it would move on.
-        let mut setup = pos.to_setup();
-        for id in pos.mandatory_boards() {
-            if let Some(board) = pos.board(id) {
-                let mut copy = board.clone();
-                copy.set_en_passant(None);
-                setup.boards.push((BoardId::new(id.l, id.t + 1), copy));
-            }
-        }
-        let scratch = Position::from_setup(setup).map_err(|e| SetupError::new_err(e.to_string()))?;
-        let mut found = Vec::new();
-        for id in scratch.latest_boards_of(mover.other()) {
-            let mut moves = Vec::new();
-            scratch.moves_from(id, &mut moves);
-            found.extend(
-                moves
-                    .into_iter()
-                    .filter(|m| m.captured.is_some_and(|p| p.is_royal_of(mover))),
-            );
-        }
+        let found = pos.checks_after_pass();
         Ok(long_all(&found, pos.even()))
     }
 

@@ -110,3 +110,10 @@ def test_engine_options_are_checked():
         chess5d.Engine({"Colour": "white"})
     with pytest.raises(ValueError, match="movetime must be a number of seconds"):
         chess5d.Engine().search(chess5d.Game(), movetime=-1)
+
+
+def test_an_impossible_position_is_refused_with_the_rule_and_the_place():
+    with pytest.raises(chess5d.Chess5dError, match=r"the black king on \(0T1\)a8 can be captured by the side to move: \(0T1\)a1"):
+        chess5d.Game.from_fen('[Board "custom"]\n[Size "8x8"]\n[k7/8/8/8/8/8/8/R3K3:0:1:w]\n')
+    with pytest.raises(chess5d.Chess5dError, match="black has no royal piece"):
+        chess5d.Game.from_fen('[Size "8x8"]\n[8/8/8/8/8/8/8/R3K3:0:1:w]\n')

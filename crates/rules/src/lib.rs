@@ -21,6 +21,31 @@
 //! let tz = Variant::by_name("standard - turn zero").unwrap().position();
 //! assert_eq!(tz.timeline_count(), 1);
 //! ```
+//!
+//! # Impossible positions
+//!
+//! A plain [`Setup`] becomes a [`Position`] only through [`Position::from_setup`], which refuses,
+//! besides malformed setups, what no game can reach, naming the rule and the place:
+//!
+//! - **A royal piece the side to move can capture** (on any board, by any move through time or
+//!   across timelines): the other side's last action would have left it in check, which no
+//!   action may. `the black king on (0T1)a8 can be captured by the side to move: (0T1)a1`.
+//! - **A side with no royal piece on any board**: it could never be mated. One board without a
+//!   king is possible (royal pieces travel between timelines), so only the whole multiverse counts.
+//! - **A pawn or brawn on the rank where it promotes** (White's last rank, Black's first): it
+//!   would have promoted. Its own first rank is allowed: official variants start pawns there.
+//!
+//! ```
+//! use chess5d_rules::{Board, BoardId, Position, Role, Setup, SetupError, Size};
+//!
+//! let size = Size::new(8, 8).unwrap();
+//! // Black's king on the rook's file, White to move.
+//! let board = Board::from_fen("k7/8/8/8/8/8/8/R3K3", size).unwrap();
+//! let setup = Setup { size, even: false, boards: vec![(BoardId::new(0, 2), board)], promotions: vec![Role::Queen] };
+//! let err = Position::from_setup(setup).unwrap_err();
+//! assert_eq!(err.to_string(), "the black king on (0T1)a8 can be captured by the side to move: (0T1)a1");
+//! assert!(matches!(err, SetupError::RoyalCapturable { .. }));
+//! ```
 #![deny(missing_docs)]
 
 mod board;

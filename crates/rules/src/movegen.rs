@@ -498,6 +498,37 @@ impl Position {
         }
     }
 
+    /// The opponent's moves that capture a royal piece of the side to move if it passed now: the
+    /// boards it must play are copied forward unplayed (without en passant), and every move of
+    /// the opponent from its latest boards that takes a royal piece is listed (the seed
+    /// library's `checks()`).
+    pub fn checks_after_pass(&self) -> Vec<Move> {
+        let mover = self.to_move();
+        let mut setup = self.to_setup();
+        for id in self.mandatory_boards() {
+            if let Some(board) = self.board(id) {
+                let mut copy = board.clone();
+                copy.set_en_passant(None);
+                setup.boards.push((BoardId::new(id.l, id.t + 1), copy));
+            }
+        }
+        // A pass is no game position: the opponent may well capture a king in it.
+        let Ok(passed) = Position::from_setup_unreachable(setup) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for id in passed.latest_boards_of(mover.other()) {
+            let mut moves = Vec::new();
+            passed.moves_from(id, &mut moves);
+            found.extend(
+                moves
+                    .into_iter()
+                    .filter(|m| m.captured.is_some_and(|p| p.is_royal_of(mover))),
+            );
+        }
+        found
+    }
+
     /// Finds a move of `attacker` from one of its playable boards (latest boards of its colour,
     /// active or not) that captures a royal piece of the other side.
     pub fn find_attack(&self, attacker: Color) -> Option<Attack> {

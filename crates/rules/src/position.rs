@@ -134,6 +134,13 @@ impl fmt::Debug for Position {
 impl Position {
     /// Checks a setup and makes a position of it. The side to move is the colour of the present.
     pub fn from_setup(setup: Setup) -> Result<Position, SetupError> {
+        let pos = Position::build(setup)?;
+        pos.check_possible()?;
+        Ok(pos)
+    }
+
+    /// The position of a setup whose shape is valid (sizes, boards, timelines, promotions).
+    fn build(setup: Setup) -> Result<Position, SetupError> {
         let Setup {
             size,
             even,
@@ -206,6 +213,56 @@ impl Position {
         pos.to_move = Color::of_time(pos.present());
         pos.hash = pos.compute_hash();
         Ok(pos)
+    }
+
+    /// [`Position::from_setup`] without the checks of what games can reach (only the setup's
+    /// shape is checked): for views that are not game positions, such as the multiverse after a
+    /// pass that [`Position::checks_after_pass`] looks at. Never for a position to play from.
+    pub fn from_setup_unreachable(setup: Setup) -> Result<Position, SetupError> {
+        Position::build(setup)
+    }
+
+    /// Refuses what no game can reach (rules.md, "Impossible positions"): a side without a
+    /// royal piece on any board, a pawn or brawn on the rank where it promotes, and a position
+    /// where the side to move can capture a royal piece.
+    fn check_possible(&self) -> Result<(), SetupError> {
+        let last_rank = self.size.height as i32 - 1;
+        let mut royals = [false; 2];
+        for (id, board) in self.boards() {
+            for (sq, p) in board.pieces() {
+                if p.role().is_royal() {
+                    royals[p.color().index()] = true;
+                }
+                // (Its own first rank is not refused: official variants start pawns there.)
+                let promotion_rank = match p.color() {
+                    Color::White => last_rank,
+                    Color::Black => 0,
+                };
+                if p.role().is_pawnlike() && last_rank > 0 && sq.y() == promotion_rank {
+                    let piece = format!("{} {}", p.color().name(), p.role().name());
+                    return Err(SetupError::PawnOnEndRank(
+                        piece,
+                        self.coord_name(Coord { board: id, square: sq }),
+                    ));
+                }
+            }
+        }
+        for c in [Color::White, Color::Black] {
+            if !royals[c.index()] {
+                return Err(SetupError::NoRoyal(c));
+            }
+        }
+        if let Some(a) = self.find_attack(self.to_move) {
+            let royal = self.piece_at(a.to).map_or_else(
+                || "royal piece".to_string(),
+                |p| format!("{} {}", p.color().name(), p.role().name()),
+            );
+            return Err(SetupError::RoyalCapturable {
+                royal: format!("{royal} on {}", self.coord_name(a.to)),
+                from: self.coord_name(a.from),
+            });
+        }
+        Ok(())
     }
 
     /// The setup this position would be built from (every board, as a starting board).

@@ -382,12 +382,12 @@ mod errors {
         // A king left in check cannot be submitted: the rules' reason is given.
         let id = new_game(
             &s.app,
-            json!({"import": "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K3r:0:1:b]"}),
+            json!({"import": "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/K4/4r:0:1:b]"}),
         )
         .await;
         play(&s.app, id, &["(0T1)e1(0T1)d1"]).await;
         submit(&s.app, id).await;
-        play(&s.app, id, &["(0T2)a1(0T2)b1"]).await;
+        play(&s.app, id, &["(0T2)a2(0T2)b1"]).await;
         assert_error(
             &call(&s.app, "POST", &format!("/api/games/{id}/submit"), None).await,
             StatusCode::BAD_REQUEST,
@@ -902,7 +902,7 @@ mod made {
             &make(json!({ "import": "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K3R:0:1:w]\n", "mate_in": 1 }))
                 .await,
             StatusCode::BAD_REQUEST,
-            "side not to move is in check",
+            "the black king on (0T1)e5 can be captured by the side to move: (0T1)e1",
         );
         let (status, v) = make(json!({ "import": MATE_IN_ONE, "mate_in": 1, "name": "Rook mate" })).await;
         assert_eq!(status, StatusCode::CREATED, "{v}");

@@ -715,23 +715,32 @@ impl Library {
         })
     }
 
-    /// The opponent's move that captures a royal piece if the side to move passed now (the
-    /// check the rules find: one per position in check; none when not in check).
+    /// The opponent's moves that capture a royal piece if the side to move passed now (the
+    /// seed library's `checks()`, see [`Position::checks_after_pass`]).
     pub fn checks(&self, format: Format) -> String {
         let pos = self.game.position();
-        let checks: Vec<(Coord, Coord)> = pos.checking_move().into_iter().collect();
+        let checks = pos.checks_after_pass();
         match format {
             Format::Notation => checks
                 .iter()
-                .map(|(from, to)| format!("{}{}>{}{}", board_label(pos, from.board), from.square, board_label(pos, to.board), to.square))
+                .map(|m| {
+                    format!(
+                        "{}{}>{}{}",
+                        board_label(pos, m.from.board),
+                        m.from.square,
+                        board_label(pos, m.to.board),
+                        m.to.square
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join("\n"),
             _ => Value::Array(
                 checks
                     .iter()
-                    .map(|(from, to)| {
-                        json!({"start": coord_object(*from, pos.even()), "end": coord_object(*to, pos.even()),
-                               "player": pos.to_move().other().name(), "promotion": null, "enPassant": null, "castling": null})
+                    .map(|m| {
+                        json!({"start": coord_object(m.from, pos.even()), "end": coord_object(m.to, pos.even()),
+                               "player": pos.to_move().other().name(), "promotion": m.promotion.map(library_letter),
+                               "enPassant": null, "castling": null})
                     })
                     .collect(),
             )
