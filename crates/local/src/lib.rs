@@ -30,10 +30,8 @@ pub fn info() -> String {
     json!({
         "engines": [ENGINE],
         "bots": Bot::ALL.iter().map(|b| b.name()).collect::<Vec<_>>(),
-        "variants": VARIANTS.iter().map(|v| {
-            let p = v.position();
-            json!({"name": v.name, "size": {"w": p.size().width, "h": p.size().height}, "even": p.even()})
-        }).collect::<Vec<_>>(),
+        "variants": VARIANTS.iter().map(|v| json!({"name": v.name, "size": format!("{}x{}", v.width, v.height), "even": v.even})).collect::<Vec<_>>(),
+        "public": false,
     })
     .to_string()
 }
@@ -116,7 +114,7 @@ fn json_str(v: &str) -> Result<Value, JsError> {
 #[wasm_bindgen]
 impl LocalGame {
     /// `POST /api/games` with `body` (JSON): a new game with this id, made at `created`.
-    pub fn create(body: &str, id: i64, created: &str) -> Result<LocalGame, JsError> {
+    pub fn create(body: &str, id: u32, created: &str) -> Result<LocalGame, JsError> {
         let req: CreateReq = serde_json::from_str(if body.trim().is_empty() { "{}" } else { body })
             .map_err(|e| err(format!("bad request body: {e}")))?;
         let players = [check_player(req.white).map_err(err)?, check_player(req.black).map_err(err)?];
@@ -151,11 +149,11 @@ impl LocalGame {
         if let Some(r) = result {
             play.finish(&r, "imported result");
         }
-        Ok(LocalGame { id, play })
+        Ok(LocalGame { id: i64::from(id), play })
     }
 
     /// A puzzle game: `pgn` posed for the side to move, the defence played by the engine.
-    pub fn puzzle(pgn: &str, puzzle_id: &str, name: &str, mate_in: usize, id: i64, created: &str) -> Result<LocalGame, JsError> {
+    pub fn puzzle(pgn: &str, puzzle_id: &str, name: &str, mate_in: usize, id: u32, created: &str) -> Result<LocalGame, JsError> {
         let loaded = chess5d_notation::load(pgn).map_err(|e| err(format!("puzzle {puzzle_id}: {e}")))?;
         let setup_actions = loaded.game.actions().len();
         let solver = loaded.game.to_move();
@@ -170,7 +168,10 @@ impl LocalGame {
             solver: chess5d_play::color_name(solver).into(),
             status: "playing".into(),
         };
-        Ok(LocalGame { id, play: Play::new(loaded, players, None, Some(run), created.to_string()) })
+        Ok(LocalGame {
+            id: i64::from(id),
+            play: Play::new(loaded, players, None, Some(run), created.to_string()),
+        })
     }
 
     /// A game saved by [`LocalGame::record`].
@@ -390,4 +391,16 @@ pub fn engine_think(start: &str, actions: &str, bot: &str, movetime_ms: u32) -> 
     let even = pos.even();
     let moves: String = best.iter().map(|m| long::write_move(m, even) + "\n").collect();
     Ok(json!({"moves": moves, "info": format!("depth {} score {}", r.depth, r.score)}).to_string())
+}
+
+/// A puzzle record's `{mate_in, to_move}` (mate in N from its `Puzzle "mate-in-N"` header, 1 if
+/// absent, as the server counts it).
+#[wasm_bindgen]
+pub fn puzzle_info(pgn: &str) -> Result<String, JsError> {
+    let loaded = chess5d_notation::load(pgn).map_err(err)?;
+    let mate_in: usize = loaded
+        .header("Puzzle")
+        .and_then(|p| p.to_ascii_lowercase().strip_prefix("mate-in-").and_then(|n| n.trim().parse().ok()))
+        .unwrap_or(1);
+    Ok(json!({"mate_in": mate_in, "to_move": chess5d_play::color_name(loaded.game.to_move())}).to_string())
 }
