@@ -3,9 +3,12 @@
 // reload (IndexedDB), and no request goes to /api/ (nor any other server than the static host).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { launch, board, move, submit, gameId, SHOTS } from '../helpers.mjs';
 
+const here = dirname(fileURLToPath(import.meta.url));
 const BASE = process.env.BASE_URL;
 let ctx, page, errors;
 const requests = [];
@@ -46,6 +49,46 @@ test('a new Standard game against the engine, e2-e4 by clicks, the engine answer
   await page.screenshot({ path: join(SHOTS, 'static-01-engine.png') });
   await page.goto(BASE);
   await page.locator(`text=/chess5d \\(alphabeta\\)/`).first().waitFor({ timeout: 5000 });
+  assert.deepEqual(errors, []);
+});
+
+test('an imported game of 144 timelines opens with readable boards, and review steps through it', async () => {
+  const text = readFileSync(join(here, '../data/huge-multiverse.5dpgn'), 'utf8');
+  await page.goto(BASE);
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.locator('#import-text').fill(text);
+  await page.getByRole('button', { name: 'Load', exact: true }).click();
+  await page.waitForURL(/#\/game\/\d+/, { timeout: 30000 });
+  const id = gameId(page);
+  const g = await page.evaluate((id) => fetch(`/api/games/${id}`).then((r) => r.json()), id);
+  assert.ok(g.timelines.length >= 100, `${g.timelines.length} timelines`);
+  await page.locator('#world .board rect[data-square]').first().waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#view').dataset.camera !== 'moving');
+  // Readable: the boards in full detail inside the view have squares of 24 px or more.
+  const near = await page.evaluate(() => {
+    const v = document.querySelector('#view').getBoundingClientRect();
+    return [...document.querySelectorAll('#world .board[data-lod="near"]')].map((b) => {
+      const r = b.querySelector('rect[data-square]').getBoundingClientRect();
+      const w = b.querySelector('.board-outline').getBoundingClientRect();
+      return { sq: r.width, inside: w.left >= v.left - 1 && w.right <= v.right + 1 && w.top >= v.top - 1 && w.bottom <= v.bottom + 1 };
+    }).filter((b) => b.inside);
+  });
+  assert.ok(near.length >= 1, 'a board in full detail in view');
+  assert.ok(near.every((b) => b.sq >= 24), `squares of ${near.map((b) => b.sq.toFixed(0)).join(', ')} px`);
+  await page.screenshot({ path: join(SHOTS, 'static-02-huge-import.png') });
+  // Review: back one action, then to the start, then to the end.
+  const n = g.action_count;
+  await page.locator('#view').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((n) => document.querySelector('#play').dataset.review === String(n - 1), n);
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.querySelector('#play').dataset.review === '0');
+  await board(page, [0, 1, 'white']).waitFor();
+  const start = await page.evaluate((id) => fetch(`/api/games/${id}?at=0`).then((r) => r.json()), id);
+  assert.equal(start.boards.length, 1, 'the start position has one board');
+  await page.keyboard.press('End');
+  await page.waitForFunction((n) => document.querySelector('#play').dataset.review === String(n), n);
+  await page.screenshot({ path: join(SHOTS, 'static-03-huge-review.png') });
   assert.deepEqual(errors, []);
 });
 
