@@ -60,17 +60,28 @@ fn check_player(p: Option<Player>) -> Result<Player, String> {
             }
             Ok(Player::Human { name })
         }
-        Player::Engine { engine, bot, movetime_ms } => {
+        Player::Engine {
+            engine,
+            bot,
+            movetime_ms,
+        } => {
             if let Some(n) = engine.as_deref().filter(|n| *n != ENGINE) {
                 return Err(format!("unknown engine '{n}'; configured engines: {ENGINE}"));
             }
             if bot.as_deref().is_some_and(|b| Bot::from_name(b).is_none()) {
-                return Err(format!("unknown bot '{}'; use random, greedy or alphabeta", bot.unwrap_or_default()));
+                return Err(format!(
+                    "unknown bot '{}'; use random, greedy or alphabeta",
+                    bot.unwrap_or_default()
+                ));
             }
             if movetime_ms.is_some_and(|ms| !(10..=60_000).contains(&ms)) {
                 return Err("movetime_ms must be between 10 and 60000".into());
             }
-            Ok(Player::Engine { engine: Some(ENGINE.into()), bot, movetime_ms })
+            Ok(Player::Engine {
+                engine: Some(ENGINE.into()),
+                bot,
+                movetime_ms,
+            })
         }
     }
 }
@@ -117,7 +128,10 @@ impl LocalGame {
     pub fn create(body: &str, id: u32, created: &str) -> Result<LocalGame, JsError> {
         let req: CreateReq = serde_json::from_str(if body.trim().is_empty() { "{}" } else { body })
             .map_err(|e| err(format!("bad request body: {e}")))?;
-        let players = [check_player(req.white).map_err(err)?, check_player(req.black).map_err(err)?];
+        let players = [
+            check_player(req.white).map_err(err)?,
+            check_player(req.black).map_err(err)?,
+        ];
         let clock = match req.clock {
             None => None,
             Some(c) if c.initial_ms == 0 || c.initial_ms > 24 * 3_600_000 => {
@@ -149,17 +163,35 @@ impl LocalGame {
         if let Some(r) = result {
             play.finish(&r, "imported result");
         }
-        Ok(LocalGame { id: i64::from(id), play })
+        Ok(LocalGame {
+            id: i64::from(id),
+            play,
+        })
     }
 
     /// A puzzle game: `pgn` posed for the side to move, the defence played by the engine.
-    pub fn puzzle(pgn: &str, puzzle_id: &str, name: &str, mate_in: usize, id: u32, created: &str) -> Result<LocalGame, JsError> {
+    pub fn puzzle(
+        pgn: &str,
+        puzzle_id: &str,
+        name: &str,
+        mate_in: usize,
+        id: u32,
+        created: &str,
+    ) -> Result<LocalGame, JsError> {
         let loaded = chess5d_notation::load(pgn).map_err(|e| err(format!("puzzle {puzzle_id}: {e}")))?;
         let setup_actions = loaded.game.actions().len();
         let solver = loaded.game.to_move();
-        let engine = Player::Engine { engine: Some(ENGINE.into()), bot: None, movetime_ms: Some(1000) };
+        let engine = Player::Engine {
+            engine: Some(ENGINE.into()),
+            bot: None,
+            movetime_ms: Some(1000),
+        };
         let human = Player::Human { name: None };
-        let players = if solver == Color::White { [human, engine] } else { [engine, human] };
+        let players = if solver == Color::White {
+            [human, engine]
+        } else {
+            [engine, human]
+        };
         let run = PuzzleRun {
             id: puzzle_id.into(),
             name: name.into(),
@@ -177,7 +209,9 @@ impl LocalGame {
     /// A game saved by [`LocalGame::record`].
     pub fn restore(record: &str) -> Result<LocalGame, JsError> {
         let r: Record = serde_json::from_str(record).map_err(|e| err(format!("stored game: {e}")))?;
-        let start = chess5d_notation::load(&r.start).map_err(|e| err(format!("stored game {}: {e}", r.id)))?.start;
+        let start = chess5d_notation::load(&r.start)
+            .map_err(|e| err(format!("stored game {}: {e}", r.id)))?
+            .start;
         let loaded = long::read_game(&r.actions, Some(start)).map_err(|e| err(format!("stored game {}: {e}", r.id)))?;
         let mut play = Play::with_defaults(loaded.game, [r.white, r.black]);
         play.created = r.created;
@@ -223,13 +257,23 @@ impl LocalGame {
             headers: p.headers.clone(),
             white: p.players[0].clone(),
             black: p.players[1].clone(),
-            actions: p.game.actions().iter().map(|a| long::write_action(&a.moves, even) + "\n").collect(),
+            actions: p
+                .game
+                .actions()
+                .iter()
+                .map(|a| long::write_action(&a.moves, even) + "\n")
+                .collect(),
             n_actions: p.game.actions().len(),
             result: p.result.clone(),
             termination: p.termination.clone(),
             clock,
             puzzle: p.puzzle.clone(),
-            pending: p.game.position().action_moves().map(|m| long::write_move(m, even) + "\n").collect(),
+            pending: p
+                .game
+                .position()
+                .action_moves()
+                .map(|m| long::write_move(m, even) + "\n")
+                .collect(),
             draw_offer: p.draw_offer.map(|c| chess5d_play::color_name(c).to_string()),
         };
         serde_json::to_string(&r).unwrap_or_default()
@@ -249,12 +293,17 @@ impl LocalGame {
 
     /// The game state (`GET /api/games/:id`, `?at=N` for review).
     pub fn view(&self, at: Option<u32>) -> String {
-        self.play.view(at.map(|a| a as usize), self.id, [false, false], false).to_string()
+        self.play
+            .view(at.map(|a| a as usize), self.id, [false, false], false)
+            .to_string()
     }
 
     /// `GET /api/games/:id/moves`.
     pub fn moves(&self, l: i32, t: i32, square: &str) -> Result<String, JsError> {
-        self.play.moves_from(l, t, square).map(|v| v.to_string()).map_err(play_err)
+        self.play
+            .moves_from(l, t, square)
+            .map(|v| v.to_string())
+            .map_err(play_err)
     }
 
     /// `POST /api/games/:id/<what>` with its JSON body: move, undo, submit, resign, draw, abort.
@@ -270,7 +319,10 @@ impl LocalGame {
         let side = color.unwrap_or(p.to_move());
         match what {
             "move" => {
-                let mv = b.get("move").and_then(Value::as_str).ok_or_else(|| err("missing 'move'"))?;
+                let mv = b
+                    .get("move")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| err("missing 'move'"))?;
                 p.play(mv)
             }
             "undo" => p.undo(),
@@ -352,7 +404,11 @@ impl LocalGame {
     /// Records an engine failure (the view's `engine_error`).
     pub fn engine_failed(&mut self, message: &str) {
         self.play.engine_busy = false;
-        let side = if self.play.to_move() == Color::White { "White" } else { "Black" };
+        let side = if self.play.to_move() == Color::White {
+            "White"
+        } else {
+            "Black"
+        };
         self.play.engine_error = Some(format!("{side}'s engine failed: {message}"));
         self.play.version += 1;
     }
@@ -400,7 +456,11 @@ pub fn puzzle_info(pgn: &str) -> Result<String, JsError> {
     let loaded = chess5d_notation::load(pgn).map_err(err)?;
     let mate_in: usize = loaded
         .header("Puzzle")
-        .and_then(|p| p.to_ascii_lowercase().strip_prefix("mate-in-").and_then(|n| n.trim().parse().ok()))
+        .and_then(|p| {
+            p.to_ascii_lowercase()
+                .strip_prefix("mate-in-")
+                .and_then(|n| n.trim().parse().ok())
+        })
         .unwrap_or(1);
     Ok(json!({"mate_in": mate_in, "to_move": chess5d_play::color_name(loaded.game.to_move())}).to_string())
 }
