@@ -92,6 +92,38 @@ test('an imported game of 144 timelines opens with readable boards, and review s
   assert.deepEqual(errors, []);
 });
 
+test('a puzzle is solved against the engine, and the list says so after a reload', async () => {
+  await page.goto(BASE);
+  await page.getByRole('button', { name: 'Start puzzle Rook tactics 1', exact: true }).click();
+  await page.waitForURL(/#\/game\/\d+/);
+  await move(page, [0, 3, 'white'], 'e1', [0, 3, 'white'], 'e5');
+  await submit(page);
+  const over = page.locator('#gameover');
+  await over.waitFor({ state: 'visible' });
+  assert.match(await over.textContent(), /Puzzle solved/);
+  await page.goto(BASE);
+  await page.reload();
+  await page.locator('#puzzles-table tr[data-puzzle="rook-tactics-1"] .status-solved').waitFor();
+});
+
+test('human against human with a clock: the clock runs for the side to move, and every game exports as one 5DPGN', async () => {
+  await page.goto(BASE);
+  const g = await page.evaluate(() => fetch('/api/games', { method: 'POST', body: JSON.stringify({ variant: 'Standard', clock: { initial_ms: 60000, increment_ms: 1000 } }) }).then((r) => r.json()));
+  await page.goto(`${BASE}/#/game/${g.id}`);
+  await move(page, [0, 1, 'white'], 'd2', [0, 1, 'white'], 'd4');
+  await submit(page);
+  await page.waitForTimeout(300);
+  const s = await page.evaluate((id) => fetch(`/api/games/${id}`).then((r) => r.json()), g.id);
+  assert.equal(s.clock.running, true);
+  assert.ok(s.clock.white_ms > 60000 && s.clock.white_ms <= 61000, `White has ${s.clock.white_ms} ms after the increment`);
+  assert.ok(s.clock.black_ms < 60000, `Black's clock runs: ${s.clock.black_ms} ms`);
+  const all = await page.evaluate(() => window.chess5dBackend.then((b) => b.exportAll()));
+  const { games } = await page.evaluate(() => fetch('/api/games').then((r) => r.json()));
+  assert.equal(games.length, 4, 'engine game, import, puzzle, clock game');
+  assert.equal((all.match(/^\[White /gm) || []).length, 4, 'one record per saved game');
+  assert.match(all, /^1\. .*d4/m, 'the clock game is in the export');
+});
+
 test('no request goes to /api/ nor away from the static host', async () => {
   assert.ok(requests.length > 0, 'the page was loaded');
   const api = requests.filter((u) => new URL(u).pathname.startsWith('/api/'));
