@@ -423,6 +423,57 @@ impl LocalGame {
         self.play.clock.as_ref().is_some_and(|c| c.turn_started.is_some()) && !self.play.is_over()
     }
 
+    /// An analysis board (two humans) from the position after `at` actions (all by default).
+    pub fn analysis(&self, at: Option<u32>, id: u32, created: &str) -> Result<LocalGame, JsError> {
+        let p = &self.play;
+        let n = at.map_or(p.game.actions().len(), |a| (a as usize).min(p.game.actions().len()));
+        let even = p.game.start().even();
+        let actions: String = p.game.actions()[..n]
+            .iter()
+            .map(|a| long::write_action(&a.moves, even) + "\n")
+            .collect();
+        let mut loaded = long::read_game(&actions, Some(p.game.start().clone())).map_err(err)?;
+        loaded.headers = p.headers.clone();
+        let human = || Player::Human { name: None };
+        Ok(LocalGame {
+            id: i64::from(id),
+            play: Play::new(loaded, [human(), human()], None, None, created.to_string()),
+        })
+    }
+
+    /// The position between actions as 5DFEN (the analysis board's `fen`).
+    pub fn fen(&self) -> String {
+        let mut game = self.play.game.clone();
+        while game.undo_move().is_some() {}
+        chess5d_notation::write_5dfen(game.position())
+    }
+
+    /// The analysis board's export: `base_pgn` (the game up to the branch point) with the actions
+    /// tried after the first `base` as a variation.
+    pub fn variation(&self, base: u32, base_pgn: &str) -> String {
+        let actions: Vec<Vec<chess5d_rules::Move>> = self.play.game.actions().iter().map(|a| a.moves.clone()).collect();
+        let base = (base as usize).min(actions.len());
+        let mut pos = self.play.game.start().clone();
+        for a in &actions[..base] {
+            for m in a {
+                pos.play_unchecked(m);
+            }
+            pos.submit_unchecked();
+        }
+        let tried = chess5d_play::movetext(&pos, &actions[base..]);
+        let mut out = base_pgn.trim_end().trim_end_matches('*').trim_end().to_string();
+        if !tried.is_empty() {
+            out.push_str(&format!("\n({tried})"));
+        }
+        out.push_str("\n*\n");
+        out
+    }
+
+    /// The number of submitted actions.
+    pub fn action_count(&self) -> u32 {
+        self.play.game.actions().len() as u32
+    }
+
     /// The game as 5DPGN.
     pub fn pgn(&self) -> String {
         self.play.pgn()
@@ -463,4 +514,30 @@ pub fn puzzle_info(pgn: &str) -> Result<String, JsError> {
         })
         .unwrap_or(1);
     Ok(json!({"mate_in": mate_in, "to_move": chess5d_play::color_name(loaded.game.to_move())}).to_string())
+}
+
+/// The analysis of a position (`start` 5DFEN, `actions` in long form one a line) for
+/// `movetime_ms`: JSON `{depth, eval, nodes, nps, pv}` as the analysis board reports it (`eval`
+/// from White's view: `"35"` or `"mate -2"`). The worker calls it with growing times.
+#[wasm_bindgen]
+pub fn engine_analyse(start: &str, actions: &str, movetime_ms: u32) -> Result<String, JsError> {
+    let start = chess5d_notation::load(start).map_err(err)?.start;
+    let loaded = long::read_game(actions, Some(start)).map_err(err)?;
+    let pos = loaded.game.position();
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        ..EngineOptions::default()
+    });
+    let limits = Limits::movetime(Duration::from_millis(u64::from(movetime_ms.max(10))));
+    let r = engine.search(pos, &limits, &mut |_| {});
+    let white = pos.to_move() == Color::White;
+    let eval = match r.score {
+        chess5d_engine::Score::Cp(c) => (if white { c } else { -c }).to_string(),
+        chess5d_engine::Score::Mate(n) => format!("mate {}", if white { n } else { -n }),
+    };
+    Ok(json!({
+        "depth": r.depth, "eval": eval, "nodes": r.nodes, "nps": r.nps(),
+        "pv": chess5d_play::pv_json(pos, &r.pv),
+    })
+    .to_string())
 }

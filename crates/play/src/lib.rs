@@ -750,3 +750,46 @@ impl Play {
         })
     }
 }
+
+/// A principal variation as the page shows it (the analysis board's `pv`): per action its SAN,
+/// the side that plays it and its moves (for arrows); at most 12 actions.
+pub fn pv_json(pos: &Position, pv: &[Vec<Move>]) -> Vec<Value> {
+    let mut pos = pos.clone();
+    let mut out = Vec::new();
+    for a in pv.iter().take(12) {
+        let multi = pos.timeline_count() > 1;
+        let mut texts = Vec::new();
+        let mut moves = Vec::new();
+        for m in a {
+            texts.push(san::write(&pos, m, multi));
+            moves.push(move_json(&pos, m));
+            pos.play_unchecked(m);
+        }
+        pos.submit_unchecked();
+        out.push(json!({ "color": color_name(pos.to_move().other()), "text": texts.join(" "), "moves": moves }));
+    }
+    out
+}
+
+/// Numbered SAN of `actions` played from `pos` (`1. e4 / e5 2. ...`, `1. / e5` from Black): the
+/// analysis board's variation.
+pub fn movetext(pos: &Position, actions: &[Vec<Move>]) -> String {
+    let mut pos = pos.clone();
+    let mut out = Vec::new();
+    for a in actions {
+        let black = pos.to_move() == Color::Black;
+        let turn = pos.present_turn().max(1);
+        if !black {
+            out.push(format!("{turn}."));
+        } else {
+            out.push("/".into());
+        }
+        let multi = pos.timeline_count() > 1;
+        for m in a {
+            out.push(san::write(&pos, m, multi));
+            pos.play_unchecked(m);
+        }
+        pos.submit_unchecked();
+    }
+    out.join(" ")
+}

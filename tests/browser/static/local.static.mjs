@@ -124,6 +124,31 @@ test('human against human with a clock: the clock runs for the side to move, and
   assert.match(all, /^1\. .*d4/m, 'the clock game is in the export');
 });
 
+test('Analyse: eval, depth and best line from the engine in a Web Worker, a move tried, the variation exported', async () => {
+  await page.goto(BASE);
+  const g = await page.evaluate(() => fetch('/api/games', { method: 'POST', body: '{}' }).then((r) => r.json()));
+  await page.goto(`${BASE}/#/game/${g.id}`);
+  await board(page, [0, 1, 'white']).waitFor();
+  const t0 = Date.now();
+  await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('[data-eval]')?.dataset.eval && document.querySelector('[data-pv]')?.dataset.pv, null, { timeout: 5000 });
+  console.log(`# eval and best line after ${Date.now() - t0} ms`);
+  assert.match(await page.locator('[data-eval]').getAttribute('data-eval'), /^(-?\d+|mate -?\d+)$/);
+  assert.match(await page.locator('#eval-depth').textContent(), /depth \d+/);
+  // The page stays responsive while the engine thinks (it is in a worker): a frame within 100 ms.
+  const frame = await page.evaluate(() => new Promise((r) => { const t = performance.now(); requestAnimationFrame(() => r(performance.now() - t)); }));
+  assert.ok(frame < 100, `a frame after ${frame.toFixed(0)} ms`);
+  await move(page, [0, 1, 'white'], 'd2', [0, 1, 'white'], 'd4');
+  await submit(page);
+  await page.locator('#analysis-tried', { hasText: '1 action tried' }).waitFor();
+  await page.getByRole('button', { name: 'Export variation', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('#export-text').value.length > 0);
+  assert.match(await page.locator('#export-text').inputValue(), /\(1\. d4\)/);
+  await page.locator('#export-close').click();
+  const game = await page.evaluate((id) => fetch(`/api/games/${id}`).then((r) => r.json()), g.id);
+  assert.equal(game.action_count, 0, 'the game itself is unchanged');
+});
+
 test('no request goes to /api/ nor away from the static host', async () => {
   assert.ok(requests.length > 0, 'the page was loaded');
   const api = requests.filter((u) => new URL(u).pathname.startsWith('/api/'));

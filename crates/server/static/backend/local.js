@@ -208,9 +208,76 @@ async function request(method, path, body) {
       return view(g);
     }
   }
+  if (head === 'analysis') return analysisRequest(method, a, b, q, body, wrap);
   if (head === 'my-games' && method === 'POST') return { games: [] };
   if (head === 'challenges' && method === 'GET') return { challenges: [] };
   throw notFound(`${method} /api/${parts.join('/')} is not available in the static site (it needs chess5d serve)`);
+}
+
+// --- analysis boards: a scratch game (two humans) and the engine's analysis in its own worker ---
+const boards = new Map(); // id -> {g, from, base, info, worker}
+let nextBoard = 0;
+const idleInfo = () => ({ running: false, depth: 0, eval: null, nodes: 0, nps: 0, pv: [], error: null });
+function boardState(id, bd) {
+  return { ...view(bd.g), fen: bd.g.fen(), analysis: { id, game: bd.from, base_actions: bd.base, tried: Math.max(0, bd.g.action_count() - bd.base) } };
+}
+function boardNotify(id, bd) {
+  for (const f of watchers.get(`/api/analysis/${id}/ws`) ?? []) f({ engine: bd.info });
+}
+function boardStop(id, bd) {
+  if (bd.worker) { bd.worker.terminate(); bd.worker = null; }
+  bd.info.running = false;
+}
+function boardStart(id, bd) {
+  boardStop(id, bd);
+  const task = JSON.parse(bd.g.engine_task());
+  bd.info = { ...idleInfo(), running: true };
+  const w = new Worker(new URL('./engine-worker.js', here), { type: 'module' });
+  bd.worker = w;
+  w.onmessage = (e) => {
+    if (bd.worker !== w) return;
+    if (e.data.error) { bd.info = { ...bd.info, running: false, error: `the engine failed: ${e.data.error}` }; boardStop(id, bd); }
+    else bd.info = { ...bd.info, ...e.data.engine };
+    boardNotify(id, bd);
+  };
+  w.postMessage({ id, analyse: { start: task.start, actions: task.actions } });
+}
+async function analysisRequest(method, a, b, q, body, wrap) {
+  if (!a && method === 'POST') {
+    body ??= {};
+    if (body.game !== undefined && body.import !== undefined) throw bad("give either 'game' or 'import', not both");
+    if (body.game === undefined && body.import === undefined) throw bad("give 'game' (an id) or 'import' (a text)");
+    const id = ++nextBoard;
+    let g, from = null;
+    if (body.import !== undefined) {
+      if (body.at !== undefined) throw bad("'at' goes with 'game'");
+      g = wrap(() => LocalGame.create(JSON.stringify({ import: body.import }), id, now()));
+    } else {
+      const src = await load(Number(body.game));
+      g = wrap(() => src.analysis(body.at ?? undefined, id, now()));
+      from = Number(body.game);
+    }
+    const bd = { g, from, base: g.action_count(), basePgn: g.pgn(), info: idleInfo(), worker: null };
+    boards.set(id, bd);
+    return boardState(id, bd);
+  }
+  const id = Number(a);
+  const bd = boards.get(id);
+  if (!bd) throw notFound(`no analysis board ${a}`);
+  if (!b && method === 'GET') return { ...boardState(id, bd), engine: bd.info };
+  if (!b && method === 'DELETE') { boardStop(id, bd); boards.delete(id); return { deleted: id }; }
+  if (b === 'moves' && method === 'GET') return wrap(() => JSON.parse(bd.g.moves(Number(q.get('l')), Number(q.get('t')), q.get('square') ?? '')));
+  if (b === 'pgn' && method === 'GET') return bd.g.variation(bd.base, bd.basePgn);
+  if (method === 'POST' && ['move', 'undo', 'submit'].includes(b)) {
+    try { bd.g.act(b, JSON.stringify(body ?? {})); } catch (e) { throw new ApiError(/no move|over/.test(e.message) ? 409 : 400, e.message); }
+    boardStop(id, bd);
+    bd.info = idleInfo();
+    boardNotify(id, bd);
+    return boardState(id, bd);
+  }
+  if (method === 'POST' && b === 'start') { boardStart(id, bd); boardNotify(id, bd); return bd.info; }
+  if (method === 'POST' && b === 'stop') { boardStop(id, bd); boardNotify(id, bd); return bd.info; }
+  throw notFound(`${method} /api/analysis/${a}/${b ?? ''} is not available in the static site`);
 }
 
 /** Every saved game as one multi-game 5DPGN. */
@@ -227,7 +294,7 @@ async function exportAll() {
 
 export const backend = {
   kind: 'local',
-  features: { online: false, lobby: false, archive: false, invites: false, analysis: false, puzzleMaker: false },
+  features: { online: false, lobby: false, archive: false, invites: false, analysis: true, puzzleMaker: false },
   request,
   async text(path) {
     if (path === '/api/games/pgn' || path === '/api/export') return exportAll();
@@ -238,6 +305,16 @@ export const backend = {
     let set = watchers.get(path);
     if (!set) watchers.set(path, (set = new Set()));
     set.add(onMessage);
+    const ab = /^\/api\/analysis\/(\d+)\/ws$/.exec(path);
+    if (ab) {
+      const bd = boards.get(Number(ab[1]));
+      if (bd) onMessage({ engine: bd.info });
+      return () => {
+        set.delete(onMessage);
+        // As on the server: when the board's socket closes, the board is dropped.
+        if (bd && !set.size) { boardStop(Number(ab[1]), bd); boards.delete(Number(ab[1])); }
+      };
+    }
     const m = /^\/api\/games\/(\d+)\/ws$/.exec(path);
     if (m) load(Number(m[1])).then((g) => onMessage(view(g))).catch(() => onMessage({ deleted: Number(m[1]) }));
     return () => set.delete(onMessage);
