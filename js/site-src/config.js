@@ -24,7 +24,7 @@ window.CHESS5D_BACKEND = 'local';
       const r = await b.request(method, path, body);
       told(200);
       if (typeof r === 'string') return new Response(r, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
-      return new Response(JSON.stringify(r), { status: method === 'POST' && /^\/api\/(games|puzzles\/[^/]+)$/.test(path) ? 201 : 200, headers: { 'Content-Type': 'application/json' } });
+      return new Response(JSON.stringify(r), { status: method === 'POST' && /^\/api\/(games|analysis|user-puzzles|puzzles\/[^/]+)$/.test(path) ? 201 : 200, headers: { 'Content-Type': 'application/json' } });
     } catch (e) {
       told(e.status || 400);
       return new Response(JSON.stringify({ error: e.message || String(e) }), { status: e.status || 400, headers: { 'Content-Type': 'application/json' } });

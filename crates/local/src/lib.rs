@@ -541,3 +541,46 @@ pub fn engine_analyse(start: &str, actions: &str, movetime_ms: u32) -> Result<St
     })
     .to_string())
 }
+
+/// The puzzle maker (`POST /api/user-puzzles`, run in the worker): proves "mate in N for the side
+/// to move" in the position of `text` (5DFEN/5DPGN; a record with a `Goal` header is posed
+/// before its solution) and gives `{name, mate_in, to_move, pgn}`, or the reason it is refused.
+/// `from_game`: the text is a game's position (its headers give no goal or name).
+#[wasm_bindgen]
+pub fn make_puzzle(text: &str, from_game: bool, mate_in: Option<u32>, name: Option<String>) -> Result<String, JsError> {
+    let mut loaded = chess5d_notation::load(text).map_err(|e| err(format!("cannot import: {e}")))?;
+    if !from_game && loaded.header("Goal").is_some() {
+        let headers = std::mem::take(&mut loaded.headers);
+        loaded = LoadedGame::new(loaded.format, loaded.start.clone());
+        loaded.headers = headers;
+    }
+    let (goal, header_name) = if from_game {
+        (None, None)
+    } else {
+        let goal = loaded.header("Puzzle").map(|p| {
+            p.to_ascii_lowercase()
+                .strip_prefix("mate-in-")
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or(1)
+        });
+        (goal, loaded.header("Event").map(str::to_string))
+    };
+    let pos = loaded.game.position();
+    if pos.action_moves().next().is_some() {
+        return Err(err(
+            "the position has moves of an unfinished action; a puzzle starts between actions",
+        ));
+    }
+    let n = mate_in
+        .map(|n| n as usize)
+        .or(goal)
+        .ok_or_else(|| err("give the goal: 'mate_in' (or a [Puzzle \"mate-in-N\"] header)"))?;
+    let name = name
+        .or(header_name)
+        .map(|n| n.trim().chars().take(60).collect::<String>())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| format!("My puzzle (mate in {n})"));
+    // The server's budget for each list of legal actions.
+    let pgn = chess5d_play::proof::prove(pos, n, &name, 200_000).map_err(play_err)?;
+    Ok(json!({"name": name, "mate_in": n, "to_move": chess5d_play::color_name(pos.to_move()), "pgn": pgn}).to_string())
+}

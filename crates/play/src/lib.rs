@@ -3,6 +3,8 @@
 //! `web-time` (std's `Instant` natively, `performance.now()` in the browser).
 #![deny(missing_docs)]
 
+pub mod proof;
+
 use chess5d_engine::Bot;
 use chess5d_notation::{long, san, write_5dfen, LoadedGame};
 use chess5d_rules::{Budget, Color, Coord, Game, Move, MoveKind, Outcome, Position, Role};

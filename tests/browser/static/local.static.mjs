@@ -149,6 +149,27 @@ test('Analyse: eval, depth and best line from the engine in a Web Worker, a move
   assert.equal(game.action_count, 0, 'the game itself is unchanged');
 });
 
+test('the puzzle maker proves the goal in a worker, refuses a false one with the reason, and the made puzzle is played', async () => {
+  await page.goto(BASE);
+  const pos = (king) => `[Board "custom"]\n[Size "5x5"]\n[Promotions "Q,R,B,N"]\n[4k*/5/${king}/5/R*4:0:1:w]\n`;
+  const call = (path, body) => page.evaluate(([p, b]) => fetch(p, { method: 'POST', body: JSON.stringify(b) }).then(async (r) => ({ status: r.status, body: await r.json() })), [path, body]);
+  const no = await call('/api/user-puzzles', { import: pos('5'), mate_in: 1 });
+  assert.equal(no.status, 400);
+  assert.match(no.body.error, /not saved: White \(to move\) has no forced mate in 1/);
+  const yes = await call('/api/user-puzzles', { import: pos('4K*'), mate_in: 1, name: 'Corner mate' });
+  assert.equal(yes.status, 201, JSON.stringify(yes.body));
+  assert.equal(yes.body.id, 'user-1');
+  assert.match(yes.body.pgn, /\[Goal "White mates in 1"\][^]*\(1\. Ra5\)/);
+  await page.reload();
+  await page.locator('#puzzles-table tr[data-puzzle="user-1"]').waitFor();
+  const started = await call('/api/puzzles/user-1', {});
+  assert.equal(started.body.action_count, 0, 'posed before its solution');
+  const id = started.body.id;
+  await call(`/api/games/${id}/move`, { move: '(0T1)a1(0T1)a5' });
+  const done = await call(`/api/games/${id}/submit`, {});
+  assert.equal(done.body.puzzle.status, 'solved');
+});
+
 test('no request goes to /api/ nor away from the static host', async () => {
   assert.ok(requests.length > 0, 'the page was loaded');
   const api = requests.filter((u) => new URL(u).pathname.startsWith('/api/'));

@@ -3,14 +3,19 @@
 // Or {id, analyse: {start, actions}}: searches again and again with doubling times (0.2 s, 0.4 s...
 // up to 6.4 s, then 6.4 s at a time), {id, engine: {depth, eval, nodes, nps, pv}} after each; the
 // page ends it by terminating the worker (a search in wasm cannot be interrupted by a message).
-import init, { engine_think, engine_analyse } from '../pkg/chess5d_local.js';
+// Or {id, puzzle: {text, from_game, mate_in, name}}: the puzzle maker's proof; out {id, made}.
+import init, { engine_think, engine_analyse, make_puzzle } from '../pkg/chess5d_local.js';
 
 const ready = init({ module_or_path: new URL('../pkg/chess5d_local_bg.wasm', import.meta.url) });
 
 self.onmessage = async (e) => {
-  const { id, task, analyse } = e.data;
+  const { id, task, analyse, puzzle } = e.data;
   try {
     await ready;
+    if (puzzle) {
+      self.postMessage({ id, made: JSON.parse(make_puzzle(puzzle.text, puzzle.from_game, puzzle.mate_in ?? undefined, puzzle.name ?? undefined)) });
+      return;
+    }
     if (analyse) {
       let best = null;
       for (let ms = 200; ; ms = Math.min(ms * 2, 6400)) {

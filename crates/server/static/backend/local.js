@@ -18,18 +18,22 @@ const DB = 'chess5d-local';
 let dbPromise = null;
 function db() {
   dbPromise ??= new Promise((resolve, reject) => {
-    const r = indexedDB.open(DB, 1);
-    r.onupgradeneeded = () => r.result.createObjectStore('games', { keyPath: 'id' });
+    const r = indexedDB.open(DB, 2);
+    r.onupgradeneeded = () => {
+      for (const name of ['games', 'puzzles']) {
+        if (!r.result.objectStoreNames.contains(name)) r.result.createObjectStore(name, { keyPath: 'id' });
+      }
+    };
     r.onsuccess = () => resolve(r.result);
     r.onerror = () => reject(r.error);
   });
   return dbPromise;
 }
-async function tx(mode, f) {
+async function tx(mode, f, store = 'games') {
   const d = await db();
   return new Promise((resolve, reject) => {
-    const t = d.transaction('games', mode);
-    const out = f(t.objectStore('games'));
+    const t = d.transaction(store, mode);
+    const out = f(t.objectStore(store));
     t.oncomplete = () => resolve(out && 'result' in out ? out.result : undefined);
     t.onerror = () => reject(t.error);
     t.onabort = () => reject(t.error || new Error('IndexedDB: transaction aborted'));
@@ -39,6 +43,8 @@ const dbGet = (id) => tx('readonly', (s) => s.get(id));
 const dbAll = () => tx('readonly', (s) => s.getAll());
 const dbPut = (row) => tx('readwrite', (s) => s.put(row));
 const dbDelete = (id) => tx('readwrite', (s) => s.delete(id));
+const madeAll = () => tx('readonly', (s) => s.getAll(), 'puzzles'); // {id: n, name, mate_in, to_move, pgn}
+const madePut = (p) => tx('readwrite', (s) => s.put(p), 'puzzles');
 
 const now = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
@@ -186,8 +192,11 @@ async function request(method, path, body) {
       throw new ApiError(409, 'the engine has had no problem to retry');
     }
   }
+  if (head === 'user-puzzles' && !a && method === 'POST') return makePuzzle(body ?? {});
   if (head === 'puzzles') {
-    const { puzzles: list } = await puzzles();
+    const builtin = (await puzzles()).puzzles.map((p) => ({ ...p, ...JSON.parse(puzzle_info(p.pgn)) }));
+    const made = (await madeAll()).sort((x, y) => x.id - y.id).map((p) => ({ ...p, id: `user-${p.id}`, made: true }));
+    const list = [...builtin, ...made];
     if (!a && method === 'GET') {
       const rows = await dbAll();
       const status = new Map();
@@ -195,14 +204,14 @@ async function request(method, path, body) {
         const p = JSON.parse(r.record).puzzle;
         if (p && p.status !== 'playing' && status.get(p.id) !== 'solved') status.set(p.id, p.status);
       }
-      return { puzzles: list.map(({ pgn, ...p }) => ({ ...p, ...JSON.parse(puzzle_info(pgn)), status: status.get(p.id) ?? 'unsolved' })) };
+      return { puzzles: list.map(({ pgn, ...p }) => ({ ...p, status: status.get(p.id) ?? 'unsolved' })) };
     }
     const p = list.find((x) => x.id === a);
     if (!p) throw notFound(`no puzzle ${a}`);
     if (b === 'pgn' && method === 'GET') return p.pgn;
     if (!b && method === 'POST') {
       const id = await nextId();
-      const g = wrap(() => LocalGame.puzzle(p.pgn, p.id, p.name, JSON.parse(puzzle_info(p.pgn)).mate_in, id, now()));
+      const g = wrap(() => LocalGame.puzzle(posed(p.pgn), p.id, p.name, p.mate_in, id, now()));
       games.set(id, g);
       await changed(id, g);
       return view(g);
@@ -280,6 +289,38 @@ async function analysisRequest(method, a, b, q, body, wrap) {
   throw notFound(`${method} /api/analysis/${a}/${b ?? ''} is not available in the static site`);
 }
 
+// --- the puzzle maker: the proof runs in a worker of its own ---
+/** A made puzzle's record is posed before its solution (its variation): the 5DFEN part only. */
+function posed(pgn) {
+  return /\[Goal /.test(pgn) ? pgn.replace(/\n\([^]*$/, '\n*\n') : pgn;
+}
+async function makePuzzle(body) {
+  if (body.import !== undefined && body.game !== undefined) throw bad("give either 'import' or 'game', not both");
+  if (body.import === undefined && body.game === undefined) throw bad("give the position: 'import' (5DFEN/5DPGN text) or 'game' (an id, with 'at')");
+  if (body.mate_in !== undefined && !(Number.isInteger(body.mate_in) && body.mate_in >= 1 && body.mate_in <= 3)) {
+    throw bad(`the goal must be mate in 1 to 3, not ${body.mate_in}`);
+  }
+  let text = body.import;
+  if (text === undefined) {
+    const g = await load(Number(body.game));
+    text = g.analysis(body.at ?? undefined, 0, now()).fen();
+  }
+  const w = new Worker(new URL('./engine-worker.js', here), { type: 'module' });
+  let made;
+  try {
+    made = await new Promise((resolve, reject) => {
+      w.onmessage = (e) => (e.data.error ? reject(bad(e.data.error)) : resolve(e.data.made));
+      w.onerror = (e) => reject(new ApiError(500, e.message || 'the proof failed'));
+      w.postMessage({ id: 1, puzzle: { text, from_game: body.game !== undefined, mate_in: body.mate_in, name: body.name } });
+    });
+  } finally {
+    w.terminate();
+  }
+  const n = (await madeAll()).reduce((m, p) => Math.max(m, p.id), 0) + 1;
+  await madePut({ id: n, ...made });
+  return { id: `user-${n}`, ...made };
+}
+
 /** Every saved game as one multi-game 5DPGN. */
 async function exportAll() {
   await ready;
@@ -294,7 +335,7 @@ async function exportAll() {
 
 export const backend = {
   kind: 'local',
-  features: { online: false, lobby: false, archive: false, invites: false, analysis: true, puzzleMaker: false },
+  features: { online: false, lobby: false, archive: false, invites: false, analysis: true, puzzleMaker: true },
   request,
   async text(path) {
     if (path === '/api/games/pgn' || path === '/api/export') return exportAll();
