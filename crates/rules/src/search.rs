@@ -428,6 +428,17 @@ impl LegalActions {
 
     /// Sets up the search, yielding actions as `convention` counts them.
     pub fn with_convention(pos: &Position, budget: Budget, convention: Convention) -> LegalActions {
+        LegalActions::search(pos, budget, convention, false)
+    }
+
+    /// Sets up the search for the actions that move only on the boards that must be played (no
+    /// optional move on another playable board), each distinct resulting position once: the
+    /// seed library's `actions()` with `presentOnly`.
+    pub fn present_only(pos: &Position, budget: Budget) -> LegalActions {
+        LegalActions::search(pos, budget, Convention::DistinctPositions, true)
+    }
+
+    fn search(pos: &Position, budget: Budget, convention: Convention, present_only: bool) -> LegalActions {
         let pos = pos.clone();
         let mover = pos.to_move();
         let mandatory = pos.mandatory_boards();
@@ -440,7 +451,9 @@ impl LegalActions {
             let is_mandatory = mandatory.contains(&id);
             board_axis_of_line[(id.l - base_min) as usize] = Some(axes.len());
             let mut list = Vec::new();
-            pos.moves_from(id, &mut list);
+            if is_mandatory || !present_only {
+                pos.moves_from(id, &mut list);
+            }
             // Physical moves before jumps: they are tried first.
             list.sort_by_key(|m| m.is_jump());
             let mut opts = Vec::with_capacity(list.len() + 1);

@@ -7,5 +7,6 @@ mod crosscheck;
 mod debug;
 mod oracle;
 mod perft;
+mod present_only;
 mod scripted;
 mod variants;

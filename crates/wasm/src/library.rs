@@ -16,6 +16,9 @@ use std::str::FromStr;
 /// needs (a verdict the search cannot reach within it is reported as an error, never guessed).
 const VERDICT_BUDGET: Budget = Budget { tests: 200_000_000 };
 
+/// The most actions `actions()` lists (beyond, the list itself would not fit in memory).
+const MAX_ACTIONS: usize = 200_000;
+
 /// The short names of 5d-chess-js (`standard`, `defended_pawn`...), for every official variant.
 pub fn short_name(v: &Variant) -> String {
     let name = v.name.strip_prefix("Standard - ").unwrap_or(v.name);
@@ -481,6 +484,10 @@ impl Library {
 
     /// Whether the side to move is checkmated (proven).
     pub fn in_checkmate(&self) -> Result<bool, String> {
+        // No check, no mate: the search is needed only in check.
+        if !self.game.position().in_check() {
+            return Ok(false);
+        }
         Ok(matches!(self.outcome()?, Some(Outcome::Checkmate)))
     }
 
@@ -645,9 +652,18 @@ impl Library {
         }
         let pos = self.game.position();
         let mandatory = pos.mandatory_boards();
-        let mut it = pos.legal_actions(VERDICT_BUDGET);
+        let mut it = if present_only {
+            chess5d_rules::LegalActions::present_only(pos, VERDICT_BUDGET)
+        } else {
+            pos.legal_actions(VERDICT_BUDGET)
+        };
         let mut list = Vec::new();
         for a in it.by_ref() {
+            if list.len() >= MAX_ACTIONS {
+                return Err(format!(
+                    "more than {MAX_ACTIONS} actions: list them with presentOnly (the default), or count them with the chess5d command line"
+                ));
+            }
             let mut p = pos.clone();
             let mut keep = true;
             for m in &a {
