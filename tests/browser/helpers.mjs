@@ -83,13 +83,33 @@ export function square(page, b, sq) {
   return board(page, b).locator(`rect[data-square="${sq}"]`);
 }
 
+/**
+ * Waits for the page's answer to an API call whose path ends with `suffix`: the server's HTTP
+ * response, or on the static site (SITE=static) the local back-end's (which sends nothing over
+ * the network). Start it before the click that makes the call.
+ */
+export function apiAnswer(page, suffix, method) {
+  if (process.env.SITE === 'static') {
+    return page.evaluate(([suffix, method]) => new Promise((resolve) => {
+      const f = (e) => {
+        if (e.detail.path.split('?')[0].endsWith(suffix) && (!method || e.detail.method === method)) {
+          removeEventListener('chess5d-api', f);
+          resolve();
+        }
+      };
+      addEventListener('chess5d-api', f);
+    }), [suffix, method]);
+  }
+  return page.waitForResponse((r) => r.url().split('?')[0].endsWith(suffix) && (!method || r.request().method() === method));
+}
+
 /** Plays a move by two clicks: the piece, then its destination (highlighted first). */
 export async function move(page, from, fromSq, to, toSq) {
   await square(page, from, fromSq).click();
   const dest = square(page, to, toSq);
   await dest.and(page.locator('[data-dest]')).waitFor({ timeout: 5000 });
   await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith('/move') && r.request().method() === 'POST'),
+    apiAnswer(page, '/move', 'POST'),
     dest.click(),
   ]);
 }
@@ -97,7 +117,7 @@ export async function move(page, from, fromSq, to, toSq) {
 /** Clicks Submit and waits for the server's answer. */
 export async function submit(page) {
   await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith('/submit')),
+    apiAnswer(page, '/submit'),
     page.getByRole('button', { name: 'Submit', exact: true }).click(),
   ]);
 }

@@ -38,7 +38,8 @@ use search::{child_of, gather_actions, Params, Searcher};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Which player the engine is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -383,10 +384,15 @@ fn seed_or_clock(seed: u64) -> u64 {
     if seed != 0 {
         return seed;
     }
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
+    let nanos = web_time::SystemTime::now()
+        .duration_since(web_time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    search::mix(nanos ^ (u64::from(std::process::id()) << 32)).max(1)
+    // No process ids in the browser (std::process::id panics there).
+    #[cfg(not(target_family = "wasm"))]
+    let pid = u64::from(std::process::id());
+    #[cfg(target_family = "wasm")]
+    let pid = 0;
+    search::mix(nanos ^ (pid << 32)).max(1)
 }
 
 impl Engine {

@@ -6,7 +6,8 @@ use crate::{Score, SearchInfo};
 use chess5d_rules::{Budget, Move, MoveKind, Position};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// The score of being mated now; mate in `n` plies scores `MATE - n`.
 pub(crate) const MATE: i32 = 1_000_000;

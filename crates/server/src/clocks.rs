@@ -2,41 +2,10 @@
 //! out of time (whether or not the player is connected).
 
 use crate::state::{lock, AppState, Slot};
-use chess5d_rules::Color;
-use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// A chess clock: remaining time per side, increment.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Clock {
-    pub initial_ms: u64,
-    pub increment_ms: u64,
-    /// White's and Black's remaining time when their turn started.
-    pub remaining_ms: [i64; 2],
-    #[serde(skip)]
-    pub turn_started: Option<Instant>,
-}
-
-impl Clock {
-    pub fn new(initial_ms: u64, increment_ms: u64) -> Clock {
-        Clock {
-            initial_ms,
-            increment_ms,
-            remaining_ms: [initial_ms as i64; 2],
-            turn_started: None,
-        }
-    }
-
-    /// Remaining time of `c` now.
-    pub fn now_ms(&self, c: Color, to_move: Color) -> i64 {
-        let base = self.remaining_ms[c.index()];
-        match self.turn_started {
-            Some(t) if c == to_move => base - t.elapsed().as_millis() as i64,
-            _ => base,
-        }
-    }
-}
+pub use chess5d_play::Clock;
 
 impl AppState {
     /// Ends games whose side to move has run out of time.

@@ -9,7 +9,7 @@
 //! Stored in the table `user_puzzles` (created here); ids are `user-<n>`.
 
 use crate::api::JsonBody;
-use crate::puzzles::{mating_line, NotProven, Puzzle};
+use crate::puzzles::Puzzle;
 use crate::session::color_name;
 use crate::state::{blocking, AppState};
 use crate::ServerError;
@@ -19,13 +19,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use chess5d_notation::LoadedGame;
-use chess5d_rules::{Budget, Position};
+use chess5d_rules::Position;
 use rusqlite::{params, OptionalExtension};
 use serde::Deserialize;
 use serde_json::{json, Value};
-
-/// The longest mate a saved puzzle may ask for (the proof tries every action of both sides).
-pub const MAX_MATE_IN: usize = 3;
 
 const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS user_puzzles (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -122,43 +119,7 @@ const BUDGET: u64 = 200_000;
 
 /// Proves "mate in `n` for the side to move" in `pos` and writes the puzzle's record.
 pub fn prove(pos: &Position, n: usize, name: &str) -> Result<String, ServerError> {
-    if !(1..=MAX_MATE_IN).contains(&n) {
-        return Err(ServerError::BadRequest(format!(
-            "the goal must be mate in 1 to {MAX_MATE_IN}, not {n}"
-        )));
-    }
-    let side = color_name(pos.to_move());
-    let mut moves = Vec::new();
-    for (id, _) in pos.boards() {
-        if pos.is_playable(id) {
-            pos.moves_from(id, &mut moves);
-        }
-    }
-    if moves.iter().any(|m| m.captured.is_some_and(|p| p.role().is_royal())) {
-        return Err(ServerError::BadRequest(
-            "not saved: the side not to move is in check (a royal piece can be taken), so the position is not legal"
-                .into(),
-        ));
-    }
-    let line = mating_line(pos, n, Budget::tests(BUDGET)).map_err(|e| {
-        let who = if side == "white" { "White" } else { "Black" };
-        ServerError::BadRequest(match e {
-            NotProven::False => format!(
-                "not saved: {who} (to move) has no forced mate in {n}; every {who} action has a defence"
-            ),
-            NotProven::Unknown => format!(
-                "not saved: the proof of mate in {n} did not finish (too many legal actions); try a smaller position or a shorter mate"
-            ),
-        })
-    })?;
-    let mut out = format!(
-        "[Event \"{}\"]\n[Puzzle \"mate-in-{n}\"]\n[Goal \"{} mates in {n}\"]\n",
-        name.replace(['"', '\\', '\n', ']'], " "),
-        if side == "white" { "White" } else { "Black" }
-    );
-    out.push_str(&chess5d_notation::write_5dfen(pos));
-    out.push_str(&format!("\n({})\n*\n", crate::analysis::movetext(pos, &line)));
-    Ok(out)
+    Ok(chess5d_play::proof::prove(pos, n, name, BUDGET)?)
 }
 
 async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) -> Result<Response, ServerError> {

@@ -7,7 +7,6 @@
 //! [`forced_mate_in`] (see `data/puzzles/README.md`).
 
 use chess5d_notation::LoadedGame;
-use chess5d_rules::{Budget, Position};
 
 /// A puzzle of the collection.
 #[derive(Clone, Debug)]
@@ -91,98 +90,4 @@ impl Puzzle {
     }
 }
 
-/// Whether the side to move can force checkmate within `n` of its actions whatever the other
-/// side answers: `Some(true)` or `Some(false)`, or `None` if a list of legal actions could not be
-/// completed within `budget` (each list gets the whole budget). Every legal action of both sides
-/// is tried, so this is a proof, meant for the small positions of puzzles.
-pub fn forced_mate_in(pos: &Position, n: usize, budget: Budget) -> Option<bool> {
-    match mating_action(pos, n, budget) {
-        Ok(_) => Some(true),
-        Err(NotProven::False) => Some(false),
-        Err(NotProven::Unknown) => None,
-    }
-}
-
-/// The first action of the side to move after which mate in `n` is forced, with the position
-/// after it.
-fn mating_action(pos: &Position, n: usize, budget: Budget) -> Result<(Vec<chess5d_rules::Move>, Position), NotProven> {
-    if n == 0 {
-        return Err(NotProven::False);
-    }
-    let mut unknown = false;
-    for action in all_actions(pos, budget).ok_or(NotProven::Unknown)? {
-        let mut after = pos.clone();
-        for m in &action {
-            after.play_unchecked(m);
-        }
-        after.submit_unchecked();
-        match escapes(&after, n - 1, budget) {
-            Some(false) => return Ok((action, after)),
-            Some(true) => {}
-            None => unknown = true,
-        }
-    }
-    Err(if unknown { NotProven::Unknown } else { NotProven::False })
-}
-
-/// With the defender to move: whether it has an answer after which no mate in `n` is forced
-/// (checkmate: no; stalemate: yes).
-fn escapes(pos: &Position, n: usize, budget: Budget) -> Option<bool> {
-    let replies = all_actions(pos, budget)?;
-    if replies.is_empty() {
-        return Some(!pos.in_check());
-    }
-    if n == 0 {
-        return Some(true);
-    }
-    let mut unknown = false;
-    for reply in replies {
-        let mut after = pos.clone();
-        for m in &reply {
-            after.play_unchecked(m);
-        }
-        after.submit_unchecked();
-        match forced_mate_in(&after, n, budget) {
-            Some(false) => return Some(true),
-            Some(true) => {}
-            None => unknown = true,
-        }
-    }
-    (!unknown).then_some(false)
-}
-
-/// Every legal action of the side to move, or `None` if the budget ran out.
-fn all_actions(pos: &Position, budget: Budget) -> Option<Vec<Vec<chess5d_rules::Move>>> {
-    let mut it = pos.legal_actions(budget);
-    let all: Vec<_> = it.by_ref().collect();
-    (!it.exhausted()).then_some(all)
-}
-
-/// Why a goal "mate in N" is not proven.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NotProven {
-    /// Every action of the side to move has a defence.
-    False,
-    /// A list of legal actions could not be completed within the budget.
-    Unknown,
-}
-
-/// A forced mate in `n` for the side to move, with its line: the mating action, then for each
-/// further action one defence (the first one tried; every defence loses) and the answer that
-/// keeps the mate forced. The proof is [`forced_mate_in`]'s: every legal action of both sides.
-pub fn mating_line(pos: &Position, n: usize, budget: Budget) -> Result<Vec<Vec<chess5d_rules::Move>>, NotProven> {
-    let (action, after) = mating_action(pos, n, budget)?;
-    let mut line = vec![action];
-    if let Some(reply) = all_actions(&after, budget).and_then(|r| r.into_iter().next()) {
-        let mut next = after.clone();
-        for m in &reply {
-            next.play_unchecked(m);
-        }
-        next.submit_unchecked();
-        if let Ok(rest) = mating_line(&next, n - 1, budget) {
-            line.push(reply);
-            line.extend(rest);
-        }
-    }
-    Ok(line)
-}
+pub use chess5d_play::proof::forced_mate_in;

@@ -1,0 +1,102 @@
+//! chess5d-play: the game's JSON view, moves, actions, results, clocks and the puzzle proof,
+//! without I/O (the server's API tests cover the same through HTTP).
+
+use chess5d_notation::{Format, LoadedGame};
+use chess5d_play::{proof, Clock, Play, PlayError, Player};
+use chess5d_rules::{Color, VARIANTS};
+
+fn standard(players: [Player; 2], clock: Option<Clock>) -> Play {
+    let v = VARIANTS.iter().find(|v| v.name == "Standard").expect("Standard");
+    Play::new(
+        LoadedGame::new(Format::Pgn, v.position()),
+        players,
+        clock,
+        None,
+        "2026-01-02 03:04:05".into(),
+    )
+}
+
+fn human() -> Player {
+    Player::Human { name: None }
+}
+
+#[test]
+fn a_move_and_submit_change_the_view() {
+    let mut p = standard([human(), human()], None);
+    let v = p.view(None, 7, [false, false], false);
+    assert_eq!(v["id"], 7);
+    assert_eq!(v["variant"], "Standard");
+    assert_eq!(v["to_move"], "white");
+    assert_eq!(v["boards"].as_array().map(Vec::len), Some(1));
+    assert_eq!(v["can_submit"], false);
+    let t = v["boards"][0]["t"].as_i64().expect("t") as i32;
+    let moves = p.moves_from(0, t, "e2").expect("moves");
+    assert_eq!(moves["moves"].as_array().map(Vec::len), Some(2), "{moves}");
+    p.play("(0T1)e2(0T1)e4").expect("e4");
+    assert_eq!(p.view(None, 7, [false, false], false)["can_submit"], true);
+    p.submit().expect("submit");
+    let v = p.view(None, 7, [false, false], false);
+    assert_eq!(v["to_move"], "black");
+    assert_eq!(v["action_count"], 1);
+    assert_eq!(v["actions"][0]["text"], "e4");
+    assert!(p.pgn().contains("1. e4"), "{}", p.pgn());
+    // Review of the start position.
+    assert_eq!(
+        p.view(Some(0), 7, [false, false], false)["boards"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+}
+
+#[test]
+fn bad_requests_say_what_is_wrong() {
+    let mut p = standard(
+        [
+            human(),
+            Player::Engine {
+                engine: None,
+                bot: None,
+                movetime_ms: None,
+            },
+        ],
+        None,
+    );
+    assert!(matches!(p.play("(0T1)e2(0T1)e5"), Err(PlayError::BadRequest(m)) if m.contains("illegal move")));
+    assert!(matches!(p.moves_from(0, 0, "z9"), Err(PlayError::BadRequest(m)) if m.contains("not a square")));
+    assert!(matches!(p.undo(), Err(PlayError::Conflict(_))));
+    p.play("(0T1)e2(0T1)e4").expect("e4");
+    p.submit().expect("submit");
+    assert!(p.engine_to_move());
+    assert!(matches!(p.play("(0T1)e7(0T1)e5"), Err(PlayError::Conflict(m)) if m.contains("engine's turn")));
+    p.resign(Some(Color::White)).expect("resign");
+    assert_eq!(p.result.as_deref(), Some("0-1"));
+    assert!(matches!(p.resign(None), Err(PlayError::Conflict(_))));
+}
+
+#[test]
+fn the_clock_adds_the_increment_to_the_mover() {
+    let mut p = standard([human(), human()], Some(Clock::new(60_000, 2_000)));
+    p.play("(0T1)e2(0T1)e4").expect("e4");
+    p.submit().expect("submit");
+    let v = p.view(None, 1, [false, false], false);
+    let white = v["clock"]["white_ms"].as_i64().expect("white_ms");
+    assert!(white > 60_000 && white <= 62_000, "{white}");
+    assert_eq!(v["clock"]["running"], true);
+}
+
+#[test]
+fn a_mate_in_one_is_proven_and_a_false_goal_refused() {
+    let text = "[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n[4k*/5/4K*/5/R*4:0:1:w]\n";
+    let pos = chess5d_notation::load(text).expect("position").game.position().clone();
+    let pgn = proof::prove(&pos, 1, "Corner", 200_000).expect("mate in 1");
+    assert!(
+        pgn.contains("[Goal \"White mates in 1\"]") && pgn.contains("(1. Ra5)"),
+        "{pgn}"
+    );
+    let lone = "[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n[4k*/5/5/5/R*4:0:1:w]\n";
+    let pos = chess5d_notation::load(lone).expect("position").game.position().clone();
+    let e = proof::prove(&pos, 1, "No", 200_000).expect_err("no mate");
+    assert!(e.to_string().contains("has no forced mate in 1"), "{e}");
+    assert!(proof::prove(&pos, 4, "Too long", 200_000).is_err());
+}

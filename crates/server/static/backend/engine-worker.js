@@ -1,0 +1,35 @@
+// The engine of the static site, in a Web Worker so the page never freezes while it thinks.
+// Messages in: {id, task: {start, actions, bot, movetime_ms}}; out: {id, moves, info} or {id, error}.
+// Or {id, analyse: {start, actions}}: searches again and again with doubling times (0.2 s, 0.4 s...
+// up to 6.4 s, then 6.4 s at a time), {id, engine: {depth, eval, nodes, nps, pv}} after each; the
+// page ends it by terminating the worker (a search in wasm cannot be interrupted by a message).
+// Or {id, puzzle: {text, from_game, mate_in, name}}: the puzzle maker's proof; out {id, made}.
+import init, { engine_think, engine_analyse, make_puzzle } from '../pkg/chess5d_local.js';
+
+const ready = init({ module_or_path: new URL('../pkg/chess5d_local_bg.wasm', import.meta.url) });
+
+self.onmessage = async (e) => {
+  const { id, task, analyse, puzzle } = e.data;
+  try {
+    await ready;
+    if (puzzle) {
+      self.postMessage({ id, made: JSON.parse(make_puzzle(puzzle.text, puzzle.from_game, puzzle.mate_in ?? undefined, puzzle.name ?? undefined)) });
+      return;
+    }
+    if (analyse) {
+      let best = null;
+      for (let ms = 200; ; ms = Math.min(ms * 2, 6400)) {
+        const info = JSON.parse(engine_analyse(analyse.start, analyse.actions, ms));
+        if (!best || info.depth >= best.depth) best = info;
+        self.postMessage({ id, engine: best });
+        await new Promise((r) => setTimeout(r, 0));
+        if (!best.pv.length) return; // no legal action: nothing more to find
+      }
+    }
+    const t0 = performance.now();
+    const r = JSON.parse(engine_think(task.start, task.actions, task.bot, task.movetime_ms));
+    self.postMessage({ id, moves: r.moves, info: r.info, ms: performance.now() - t0 });
+  } catch (err) {
+    self.postMessage({ id, error: String(err && err.message ? err.message : err) });
+  }
+};

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// `npm run build:site`: writes site/, the GUI as static files that any static host serves as they
+// are (GitHub Pages, `python3 -m http.server`, a CDN): the page (crates/server/static), the local
+// back-end (rules, games and engine in WebAssembly: crates/local; games in IndexedDB), the
+// built-in puzzles as JSON, and config.js selecting the local back-end. Nothing calls /api/.
+// The wasm32 target comes from rustup when installed, else from Debian's toolchain (as build.mjs).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { homedir } from 'node:os';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..');
+const site = join(here, 'site');
+const target = join(repo, 'target', 'wasm');
+const say = (m) => process.stderr.write(`build:site: ${m}\n`);
+const run = (cmd, args, env) => execFileSync(cmd, args, { cwd: repo, stdio: 'inherit', env: { ...process.env, ...env } });
+const has = (cmd) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write('usage: npm run build:site  (node build-site.mjs)\nWrites js/site/: the chess5d GUI as a static site (rules and engine in WebAssembly, games in the browser).\nServe it with any static host, e.g. `python3 -m http.server -d js/site 8000`.\n');
+  process.exit(0);
+}
+const unknown = process.argv.slice(2).filter((a) => a !== '--help' && a !== '-h');
+if (unknown.length) {
+  process.stderr.write(`build:site: unknown argument ${unknown[0]} (see --help)\n`);
+  process.exit(2);
+}
+
+// 1. The WebAssembly module (crates/local).
+const installed = spawnSync('rustup', ['target', 'list', '--installed'], { encoding: 'utf8' });
+const rustupWasm = installed.status === 0 && installed.stdout.split('\n').includes('wasm32-unknown-unknown');
+const cargoArgs = ['build', '-p', 'chess5d-local', '--profile', 'wasm', '--target', 'wasm32-unknown-unknown'];
+if (rustupWasm) {
+  say('toolchain: rustup (wasm32-unknown-unknown installed)');
+  run('cargo', cargoArgs, { CARGO_TARGET_DIR: target });
+} else if (existsSync('/usr/bin/rustc') && existsSync('/usr/bin/cargo')) {
+  const linker = ['/usr/bin/rust-lld', '/usr/bin/wasm-ld', '/usr/bin/wasm-ld-22'].find((p) => existsSync(p));
+  if (!linker) throw new Error('no wasm linker: install lld (Debian: apt-get install lld-22), or `rustup target add wasm32-unknown-unknown`');
+  say(`toolchain: Debian's rustc with -Zbuild-std, linker ${linker}`);
+  run('/usr/bin/cargo', [...cargoArgs, '-Zbuild-std=std,panic_abort'], {
+    CARGO_TARGET_DIR: target,
+    RUSTC: '/usr/bin/rustc',
+    RUSTC_BOOTSTRAP: '1',
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER: linker,
+  });
+} else {
+  throw new Error('no wasm32 toolchain: run `rustup target add wasm32-unknown-unknown`, or on Debian `apt-get install rustc-web cargo-web rust-web-src lld-22`');
+}
+const wasmIn = join(target, 'wasm32-unknown-unknown', 'wasm', 'chess5d_local.wasm');
+
+// 2. wasm-bindgen (ES module for the page and the worker), at the version the crate pins.
+const pinned = /wasm-bindgen = "=([0-9.]+)"/.exec(readFileSync(join(repo, 'crates', 'local', 'Cargo.toml'), 'utf8'))[1];
+const bindgen = ['wasm-bindgen', join(homedir(), '.cargo', 'bin', 'wasm-bindgen')].find(has);
+if (!bindgen) throw new Error(`wasm-bindgen not found: cargo install wasm-bindgen-cli --version ${pinned}`);
+const v = execFileSync(bindgen, ['--version'], { encoding: 'utf8' }).trim();
+if (!v.endsWith(pinned)) throw new Error(`${v} does not match the pinned ${pinned}: cargo install wasm-bindgen-cli --version ${pinned}`);
+rmSync(site, { recursive: true, force: true });
+mkdirSync(site, { recursive: true });
+run(bindgen, ['--target', 'web', '--no-typescript', '--out-dir', join(site, 'pkg'), wasmIn]);
+
+// 3. The page, with paths made relative (the site may live under a sub-path, as on GitHub Pages).
+const staticDir = join(repo, 'crates', 'server', 'static');
+cpSync(staticDir, site, { recursive: true });
+let html = readFileSync(join(site, 'index.html'), 'utf8');
+html = html.replace(/(src|href)="\/(?!\/)/g, '$1="./');
+const firstScript = html.indexOf('<script');
+html = html.slice(0, firstScript) + '<script src="./config.js"></script>\n' + html.slice(firstScript);
+writeFileSync(join(site, 'index.html'), html);
+cpSync(join(here, 'site-src', 'config.js'), join(site, 'config.js'));
+
+// 4. The built-in puzzles (the server's list, in its order).
+const src = readFileSync(join(repo, 'crates', 'server', 'src', 'puzzles.rs'), 'utf8');
+const puzzles = [...src.matchAll(/puzzle!\("([^"]+)",\s*"([^"]+)"\)/g)].map(([, id, name]) => ({
+  id,
+  name,
+  pgn: readFileSync(join(repo, 'crates', 'server', 'data', 'puzzles', `${id}.5dpgn`), 'utf8'),
+}));
+if (!puzzles.length) throw new Error('no puzzles found in crates/server/src/puzzles.rs');
+writeFileSync(join(site, 'puzzles.json'), JSON.stringify({ puzzles }));
+
+const size = (d) => readdirSync(d).reduce((n, f) => { const p = join(d, f); const s = statSync(p); return n + (s.isDirectory() ? size(p) : s.size); }, 0);
+say(`wrote ${site} (${(size(site) / 1024).toFixed(0)} KiB, wasm ${(statSync(join(site, 'pkg', 'chess5d_local_bg.wasm')).size / 1024).toFixed(0)} KiB, ${puzzles.length} puzzles)`);
+say('serve it with: python3 -m http.server -d js/site 8000');
