@@ -94,7 +94,8 @@ fn a_mate_in_one_is_proven_and_a_false_goal_refused() {
         pgn.contains("[Goal \"White mates in 1\"]") && pgn.contains("(1. Ra5)"),
         "{pgn}"
     );
-    let lone = "[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n[4k*/5/5/5/R*4:0:1:w]\n";
+    // (White's king far away: a side without a king is refused as impossible.)
+    let lone = "[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n[4k*/5/5/5/R*1K*2:0:1:w]\n";
     let pos = chess5d_notation::load(lone).expect("position").game.position().clone();
     let e = proof::prove(&pos, 1, "No", 200_000).expect_err("no mate");
     assert!(e.to_string().contains("has no forced mate in 1"), "{e}");
