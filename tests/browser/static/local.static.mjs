@@ -153,7 +153,7 @@ test('the puzzle maker proves the goal in a worker, refuses a false one with the
   await page.goto(BASE);
   const pos = (king) => `[Board "custom"]\n[Size "5x5"]\n[Promotions "Q,R,B,N"]\n[4k*/5/${king}/5/R*4:0:1:w]\n`;
   const call = (path, body) => page.evaluate(([p, b]) => fetch(p, { method: 'POST', body: JSON.stringify(b) }).then(async (r) => ({ status: r.status, body: await r.json() })), [path, body]);
-  const no = await call('/api/user-puzzles', { import: pos('5'), mate_in: 1 });
+  const no = await call('/api/user-puzzles', { import: pos('K4'), mate_in: 1 });
   assert.equal(no.status, 400);
   assert.match(no.body.error, /not saved: White \(to move\) has no forced mate in 1/);
   const yes = await call('/api/user-puzzles', { import: pos('4K*'), mate_in: 1, name: 'Corner mate' });
