@@ -133,10 +133,10 @@ pub(crate) fn for_each_game(
             }
         }
     }
-    if seen == 0 && pick.is_none_or(|p| p == 1) {
-        // An empty input is the start position of a standard game, as `load("")` reads it.
-        let game = chess5d_notation::load("").map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        return each(1, false, &game);
+    if seen == 0 {
+        // An empty input (or white space alone) holds no game: say so rather than analyse a
+        // standard start nobody asked for. (`[Board "Standard"]` alone is that start.)
+        bail!("{name}: no game: the input is empty (a start position needs at least its headers, e.g. [Board \"Standard\"])");
     }
     if let Some(p) = pick.filter(|_| !found) {
         bail!(

@@ -81,7 +81,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Stop when the GSPRT (logistic Elo, alpha = beta = 0.05 by default) accepts H0 or H1.
-    #[arg(long, num_args = 2..=4, value_name = "elo0=E0 elo1=E1 [alpha=A] [beta=B]", allow_negative_numbers = true)]
+    #[arg(long, num_args = 2..=4, value_names = ["elo0=E0", "elo1=E1", "alpha=A", "beta=B"], allow_negative_numbers = true)]
     pub sprt: Option<Vec<String>>,
     /// The match seed: engines with a Seed option get one per game [default: 0].
     #[arg(long, value_name = "N")]

@@ -19,7 +19,7 @@ The request log goes to standard error (RUST_LOG sets its filter, default info).
 pub struct ServeArgs {
     /// Where to listen [default: 127.0.0.1:8080, or 0.0.0.0:8080 with --public]; port 0 picks a
     /// free one.
-    #[arg(long, value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR", value_parser = socket_addr)]
     pub addr: Option<String>,
     /// The SQLite file of saved games [default: chess5d-games.db].
     #[arg(long, value_name = "FILE")]
@@ -43,6 +43,13 @@ pub struct ServeArgs {
     /// State-changing requests per second per client address, or `off` [default: 20].
     #[arg(long, value_name = "N|off")]
     pub rate_limit: Option<String>,
+}
+
+/// `--addr`: a socket address (a bad one is a usage error, exit 2).
+fn socket_addr(s: &str) -> Result<String, String> {
+    s.parse::<std::net::SocketAddr>()
+        .map(|_| s.to_string())
+        .map_err(|_| format!("'{s}' is not an address like 127.0.0.1:8080"))
 }
 
 fn engine(s: &str) -> Result<String, String> {

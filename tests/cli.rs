@@ -453,3 +453,33 @@ fn impossible_positions_are_refused_with_the_rule_and_the_place() {
     );
     assert!(ok, "{err}");
 }
+
+/// Issue 17, point 4: empty input, a bad `--addr`, a file that is no database, `--sprt`'s help.
+#[test]
+fn empty_input_bad_addresses_and_databases_are_named() {
+    for input in ["", "  \n\t\n"] {
+        let (ok, out, err) = chess5d(&["analyze", "-"], input);
+        assert!(!ok, "{out}");
+        assert!(err.contains("<stdin>: no game: the input is empty"), "{err}");
+    }
+    let (code, _, err) = run_status(&["serve", "--addr", "nonsense"]);
+    assert_eq!(code, Some(2), "a usage error: {err}");
+    assert!(
+        err.contains("'nonsense' is not an address like 127.0.0.1:8080"),
+        "{err}"
+    );
+    let dir = std::env::temp_dir().join(format!("chess5d-garbage-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let garbage = dir.join("garbage.bin");
+    std::fs::write(&garbage, [0x42u8; 4096]).unwrap();
+    let (code, _, err) = run_status(&["serve", "--addr", "127.0.0.1:0", "--db", garbage.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains(&format!("cannot use database {}", garbage.display())),
+        "{err}"
+    );
+    let (_, help, _) = run_status(&["match", "--help"]);
+    let line = help.lines().find(|l| l.trim_start().starts_with("--sprt")).unwrap();
+    assert_eq!(line.matches("elo0=E0").count(), 1, "{line}");
+}

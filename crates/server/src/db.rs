@@ -146,9 +146,11 @@ impl Db {
     pub fn open(path: &Path) -> Result<Db, ServerError> {
         let mut conn = Connection::open(path)
             .map_err(|e| ServerError::Internal(format!("cannot open database {}: {e}", path.display())))?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let named = |e: rusqlite::Error| ServerError::Internal(format!("cannot use database {}: {e}", path.display()));
+        conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(named)?;
         // WAL with full sync: a commit is on disk before the request that made it is answered.
-        conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")?;
+        conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
+            .map_err(named)?;
         migrate(&mut conn)
             .map_err(|e| ServerError::Internal(format!("cannot upgrade database {}: {e}", path.display())))?;
         Ok(Db {
