@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSession, closeSession, createGame, board, move, submit, SHOTS, seatLink } from './helpers.mjs';
+import { openSession, closeSession, createGame, board, move, submit, SHOTS, seatLink, apiGet } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let session, page, errors, BASE;
@@ -68,7 +68,7 @@ test('an imported game of 79 boards opens at the present with readable boards an
   assert.ok(await labelPx('#world .coord') >= 10, 'coordinates of 10 px or more');
   await page.screenshot({ path: join(SHOTS, '20-imported-game-opened.png') });
   // The export keeps the record's headers.
-  const pgn = await fetch(`${BASE}/api/games/${g.id}/pgn`).then((r) => r.text());
+  const pgn = await apiGet(BASE, `/api/games/${g.id}/pgn`);
   for (const h of ['[White "Shad Amethyst"]', '[Black "ZL"]', '[Date "2020.08.21"]', '[Event "5D chess online game"]']) assert.ok(pgn.includes(h), `${h} in\n${pgn.slice(0, 300)}`);
 });
 
@@ -103,7 +103,7 @@ test('every review step shows the boards of its action in full detail; the statu
       await still();
       if (n < g.action_count) {
         // A board the action touched is in view (the boards after it, on a timeline it played on).
-        const { last_action: moves } = await fetch(`${BASE}/api/games/${g.id}?at=${n}`).then((r) => r.json());
+        const { last_action: moves } = await apiGet(BASE, `/api/games/${g.id}?at=${n}`);
         const labels = new Set(moves.flatMap((m) => [m.from.label, m.to.label]));
         const near = await nearWhen((near) => near.some((b) => labels.has(b.l)));
         assert.ok(near.some((b) => labels.has(b.l)), `step ${n}: a board of timeline ${[...labels]} in view, saw ${near.map((b) => b.l + 'T' + b.t).join(' ')}`);

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openSession, closeSession, board, square, move, submit, gameId, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, board, square, move, submit, gameId, apiAnswer, SHOTS } from './helpers.mjs';
 
 let session, page, errors, BASE;
 
@@ -76,7 +76,7 @@ test('a whole game to checkmate by clicks, with a branch, a hop, Submit rules an
   await page.screenshot({ path: join(SHOTS, '04-mandatory.png') });
   // Undo takes the rook move back.
   assert.equal(await undoBtn.isEnabled(), true);
-  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/undo')), undoBtn.click()]);
+  await Promise.all([apiAnswer(page, '/undo'), undoBtn.click()]);
   assert.equal(await board(page, [0, 3, 'black']).count(), 0, 'undo removed the new board');
   assert.equal(await undoBtn.isDisabled(), true);
   await move(page, [0, 3, 'white'], 'c1', [0, 3, 'white'], 'b1');

@@ -11,6 +11,22 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const SHOTS = join(here, 'screenshots');
 mkdirSync(SHOTS, { recursive: true });
 
+// The page of the last launch: on the static site (SITE=static) the API is answered inside the
+// page, so API calls of the tests go through it.
+let lastPage = null;
+
+/**
+ * GET of an API path (`/api/...`) as JSON (or text for `.../pgn`): from the server, or on the
+ * static site from the page's local back-end.
+ */
+export async function apiGet(BASE, path) {
+  if (process.env.SITE === 'static') {
+    if (!lastPage.url().startsWith(BASE)) await lastPage.goto(BASE);
+    return lastPage.evaluate((p) => fetch(p).then((r) => (p.endsWith('/pgn') ? r.text() : r.json())), path);
+  }
+  return fetch(`${BASE}${path}`).then((r) => (path.endsWith('/pgn') ? r.text() : r.json()));
+}
+
 /** Launches Chromium (CHROMIUM_PATH, default /usr/bin/chromium) with a fresh profile; `options`
  * override the context's (e.g. a phone: viewport, hasTouch, isMobile). */
 export async function launch(options = {}) {
@@ -23,6 +39,7 @@ export async function launch(options = {}) {
     ...options,
   });
   const page = ctx.pages()[0] ?? await ctx.newPage();
+  lastPage = page;
   if (process.env.STATIC_DIR) {
     // Serve app.js and style.css from this folder instead of the server's embedded copies (to
     // try changes to crates/server/static without rebuilding the server; not index.html).
@@ -124,6 +141,12 @@ export async function submit(page) {
 
 /** Creates a game through the API (POST /api/games) and returns its state (status 201 checked). */
 export async function createGame(BASE, body) {
+  if (process.env.SITE === 'static') {
+    if (!lastPage.url().startsWith(BASE)) await lastPage.goto(BASE);
+    const r = await lastPage.evaluate((b) => fetch('/api/games', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) }).then(async (r) => ({ status: r.status, g: await r.json() })), body);
+    if (r.status !== 201) throw new Error(`POST /api/games: ${r.status} ${JSON.stringify(r.g)}`);
+    return r.g;
+  }
   const res = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const g = await res.json();
   if (res.status !== 201) throw new Error(`POST /api/games: ${res.status} ${JSON.stringify(g)}`);
@@ -135,6 +158,7 @@ export async function createGame(BASE, body) {
  * page keeps the token (see online.js) and may move like the creator.
  */
 export function seatLink(base, g) {
+  if (!g.seat) return `${base}/#/game/${g.id}`; // the static site has no seats
   return `${base}/#/game/${g.id}/join/${g.seat.sides.join('+')}/${g.seat.token}`;
 }
 

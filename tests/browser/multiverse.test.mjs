@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openSession, closeSession, createGame, board, square, seatLink, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, createGame, board, square, seatLink, SHOTS, apiGet, apiAnswer } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let session, page, errors, BASE;
@@ -21,7 +21,7 @@ after(() => closeSession(session));
 
 const create = (body) => createGame(BASE, body);
 
-const state = (id) => fetch(`${BASE}/api/games/${id}`).then((r) => r.json());
+const state = (id) => apiGet(BASE, `/api/games/${id}`);
 
 /** Drags with the mouse from the centre of one element to the centre of another. */
 async function drag(from, to) {
@@ -52,7 +52,7 @@ test('a move by dragging a piece; dragging empty space pans', async () => {
   await page.waitForFunction(() => document.querySelector('#view').dataset.camera === 'still');
   // Drag the e2 pawn to e4.
   await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith('/move') && r.request().method() === 'POST'),
+    apiAnswer(page, '/move', 'POST'),
     drag(square(page, [0, 1, 'white'], 'e2'), square(page, [0, 1, 'white'], 'e4')),
   ]);
   await board(page, [0, 1, 'black']).waitFor();
@@ -75,7 +75,7 @@ test('a promotion by drag offers the choice of piece', async () => {
   await box.waitFor({ state: 'visible' });
   assert.ok(await box.getByRole('button').count() >= 2, 'several pieces to choose from');
   await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith('/move') && r.request().method() === 'POST'),
+    apiAnswer(page, '/move', 'POST'),
     box.getByRole('button', { name: 'Promote to N', exact: true }).click(),
   ]);
   await board(page, [0, 1, 'black']).waitFor();
@@ -103,7 +103,7 @@ test('80 timelines and 268 boards: hooks, destinations on every board, drag, pan
   let pick = null;
   for (const b of g.boards.filter((b) => b.playable)) {
     for (const p of b.pieces.filter((p) => p.c === g.to_move)) {
-      const r = await fetch(`${BASE}/api/games/${g.id}/moves?l=${b.l}&t=${b.t}&square=${p.sq}`).then((r) => r.json());
+      const r = await apiGet(BASE, `/api/games/${g.id}/moves?l=${b.l}&t=${b.t}&square=${p.sq}`);
       const local = r.moves.find((m) => m.to.l === b.l && m.to.t === b.t);
       const away = new Set(r.moves.filter((m) => m.to.l !== b.l || m.to.t !== b.t).map((m) => `${m.to.l},${m.to.t}`));
       if (local && away.size >= 2) { pick = { b, p, moves: r.moves, local }; break; }
@@ -132,7 +132,7 @@ test('80 timelines and 268 boards: hooks, destinations on every board, drag, pan
   const to = page.locator(`#world .board[data-li="${b.l}"][data-ti="${b.t}"] rect[data-square="${local.to.sq}"]`);
   await to.and(page.locator('[data-dest]')).waitFor();
   await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith('/move') && r.request().method() === 'POST'),
+    apiAnswer(page, '/move', 'POST'),
     drag(from, to),
   ]);
   assert.deepEqual((await state(g.id)).pending.map((m) => m.long), [local.long]);

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openSession, closeSession, square, move, submit, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, square, move, submit, SHOTS, apiGet } from './helpers.mjs';
 
 let session, page, errors, BASE;
 
@@ -57,7 +57,7 @@ test('a position made in the editor: a false goal is refused with the reason, a 
   puzzleId = await page.locator('#pz-ok').getAttribute('data-saved');
   await page.screenshot({ path: join(SHOTS, '41-puzzle-saved.png') });
   await page.locator('#pz-cancel').click();
-  const list = await fetch(`${BASE}/api/puzzles`).then((r) => r.json());
+  const list = await apiGet(BASE, '/api/puzzles');
   assert.ok(list.puzzles.some((p) => p.id === puzzleId && p.mate_in === 1 && p.to_move === 'white'));
 });
 
@@ -73,7 +73,7 @@ test('a failed attempt says so once and is not a lost game; solving it is record
   await page.locator('#gameover').waitFor({ state: 'visible' });
   const text = await page.locator('#play').innerText();
   assert.equal(text.match(/failed/gi).length, 1, `"failed" once in:\n${text}`);
-  const games = await fetch(`${BASE}/api/games`).then((r) => r.json());
+  const games = await apiGet(BASE, '/api/games');
   const failed = games.games[0];
   assert.equal(failed.result, '*', 'not recorded as a loss');
   assert.equal(failed.termination, 'puzzle failed');

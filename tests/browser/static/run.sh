@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the browser tests of the static site: builds it (`npm run build:site` in js/), serves
 # js/site with `python3 -m http.server` on a free port (no chess5d process), runs
-# `node --test tests/browser/static/*.static.mjs` (or the files given) against it and exits with node's status.
+# `node --test` on tests/browser/static/*.static.mjs and the served GUI's tests that apply (or the files
+# given) against it and exits with node's status.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
@@ -26,6 +27,10 @@ trap cleanup EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/" >/dev/null && break; sleep 0.1; done
 export BASE_URL="http://127.0.0.1:$port" SITE=static
 echo "static site: js/site at $BASE_URL"
-# *.static.mjs: not picked up by `node --test tests/browser/` (the served GUI's run).
-if [ $# -eq 0 ]; then set -- tests/browser/static/*.static.mjs; fi
+# *.static.mjs: not picked up by `node --test tests/browser/` (the served GUI's run). The served
+# GUI's tests that need nothing the static site lacks run here too (helpers.mjs: SITE=static).
+if [ $# -eq 0 ]; then
+  set -- tests/browser/static/*.static.mjs tests/browser/gui.test.mjs tests/browser/camera.test.mjs \
+    tests/browser/puzzle-maker.test.mjs tests/browser/multiverse.test.mjs
+fi
 node --test "$@"
