@@ -9,7 +9,7 @@
 
 use crate::api::JsonBody;
 use crate::engine::{game_state, Runner};
-use crate::session::{move_json, Player, Session};
+use crate::session::{Player, Session};
 use crate::state::{blocking, lock, AppState};
 use crate::ServerError;
 use axum::extract::rejection::QueryRejection;
@@ -21,7 +21,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use chess5d_engine::{Limits, Score, SearchInfo};
-use chess5d_notation::{san, LoadedGame};
+use chess5d_notation::LoadedGame;
 use chess5d_protocol::{parse_move, EngineError};
 use chess5d_rules::{Color, Game, Move, Position};
 use serde::Deserialize;
@@ -328,46 +328,7 @@ fn white_view(s: Score, white: bool) -> Score {
     }
 }
 
-/// Numbered SAN of `actions` played from `pos` (`1. e4 / e5 2. ...`, `1. / e5` from Black).
-pub fn movetext(pos: &Position, actions: &[Vec<Move>]) -> String {
-    let mut pos = pos.clone();
-    let mut out = Vec::new();
-    for a in actions {
-        let black = pos.to_move() == Color::Black;
-        let turn = pos.present_turn().max(1);
-        if !black {
-            out.push(format!("{turn}."));
-        } else {
-            out.push("/".into());
-        }
-        let multi = pos.timeline_count() > 1;
-        for m in a {
-            out.push(san::write(&pos, m, multi));
-            pos.play_unchecked(m);
-        }
-        pos.submit_unchecked();
-    }
-    out.join(" ")
-}
-
-/// A principal variation as the page shows it: per action its SAN and its moves.
-fn pv_json(pos: &Position, pv: &[Vec<Move>]) -> Vec<Value> {
-    let mut pos = pos.clone();
-    let mut out = Vec::new();
-    for a in pv.iter().take(12) {
-        let multi = pos.timeline_count() > 1;
-        let mut texts = Vec::new();
-        let mut moves = Vec::new();
-        for m in a {
-            texts.push(san::write(&pos, m, multi));
-            moves.push(move_json(&pos, m));
-            pos.play_unchecked(m);
-        }
-        pos.submit_unchecked();
-        out.push(json!({ "color": crate::session::color_name(pos.to_move().other()), "text": texts.join(" "), "moves": moves }));
-    }
-    out
-}
+pub use chess5d_play::{movetext, pv_json};
 
 struct ParsedInfo {
     depth: u32,

@@ -7,7 +7,7 @@ use crate::seats::{Need, Rights, Seat};
 use crate::ServerError;
 use chess5d_notation::{long, LoadedGame};
 use chess5d_play::Play;
-pub use chess5d_play::{color_name, move_json, PlayError, Player, PuzzleRun};
+pub use chess5d_play::{color_name, PlayError, Player, PuzzleRun};
 use chess5d_rules::{Color, Move};
 use serde_json::{json, Value};
 use std::ops::{Deref, DerefMut};

@@ -2,20 +2,9 @@
 //! gets a 408, a cleartext HTTP/2 connection that never sends a request is closed), bodiless
 //! requests without a content type, and the Origin check's scheme behind a proxy.
 
+use super::online::listen;
 use super::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// A real server with `cfg` on a free loopback port: (address, stop sender).
-async fn listen(cfg: Config) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
-    let state = AppState::open(cfg).unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(chess5d_server::serve(listener, state, async move {
-        let _ = rx.await;
-    }));
-    (addr, tx)
-}
 
 /// Reads until the server closes the connection (or `limit` passes: `None`).
 async fn read_to_close(s: &mut tokio::net::TcpStream, limit: Duration) -> Option<Vec<u8>> {

@@ -382,7 +382,7 @@ async fn rate_limits_answer_429() {
 }
 
 /// A real server on a free loopback port: (address, stop sender).
-async fn listen(cfg: Config) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
+pub(crate) async fn listen(cfg: Config) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
     let state = AppState::open(cfg).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
