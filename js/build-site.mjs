@@ -4,19 +4,14 @@
 // back-end (rules, games and engine in WebAssembly: crates/local; games in IndexedDB), the
 // built-in puzzles as JSON, and config.js selecting the local back-end. Nothing calls /api/.
 // The wasm32 target comes from rustup when installed, else from Debian's toolchain (as build.mjs).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { homedir } from 'node:os';
+import { buildWasm, repo, run, wasmBindgen } from './wasm-toolchain.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, '..');
 const site = join(here, 'site');
-const target = join(repo, 'target', 'wasm');
 const say = (m) => process.stderr.write(`build:site: ${m}\n`);
-const run = (cmd, args, env) => execFileSync(cmd, args, { cwd: repo, stdio: 'inherit', env: { ...process.env, ...env } });
-const has = (cmd) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write('usage: npm run build:site  (node build-site.mjs)\nWrites js/site/: the chess5d GUI as a static site (rules and engine in WebAssembly, games in the browser).\nServe it with any static host, e.g. `python3 -m http.server -d js/site 8000`.\n');
@@ -28,34 +23,10 @@ if (unknown.length) {
   process.exit(2);
 }
 
-// 1. The WebAssembly module (crates/local).
-const installed = spawnSync('rustup', ['target', 'list', '--installed'], { encoding: 'utf8' });
-const rustupWasm = installed.status === 0 && installed.stdout.split('\n').includes('wasm32-unknown-unknown');
-const cargoArgs = ['build', '-p', 'chess5d-local', '--profile', 'wasm', '--target', 'wasm32-unknown-unknown'];
-if (rustupWasm) {
-  say('toolchain: rustup (wasm32-unknown-unknown installed)');
-  run('cargo', cargoArgs, { CARGO_TARGET_DIR: target });
-} else if (existsSync('/usr/bin/rustc') && existsSync('/usr/bin/cargo')) {
-  const linker = ['/usr/bin/rust-lld', '/usr/bin/wasm-ld', '/usr/bin/wasm-ld-22'].find((p) => existsSync(p));
-  if (!linker) throw new Error('no wasm linker: install lld (Debian: apt-get install lld-22), or `rustup target add wasm32-unknown-unknown`');
-  say(`toolchain: Debian's rustc with -Zbuild-std, linker ${linker}`);
-  run('/usr/bin/cargo', [...cargoArgs, '-Zbuild-std=std,panic_abort'], {
-    CARGO_TARGET_DIR: target,
-    RUSTC: '/usr/bin/rustc',
-    RUSTC_BOOTSTRAP: '1',
-    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER: linker,
-  });
-} else {
-  throw new Error('no wasm32 toolchain: run `rustup target add wasm32-unknown-unknown`, or on Debian `apt-get install rustc-web cargo-web rust-web-src lld-22`');
-}
-const wasmIn = join(target, 'wasm32-unknown-unknown', 'wasm', 'chess5d_local.wasm');
-
-// 2. wasm-bindgen (ES module for the page and the worker), at the version the crate pins.
-const pinned = /wasm-bindgen = "=([0-9.]+)"/.exec(readFileSync(join(repo, 'crates', 'local', 'Cargo.toml'), 'utf8'))[1];
-const bindgen = ['wasm-bindgen', join(homedir(), '.cargo', 'bin', 'wasm-bindgen')].find(has);
-if (!bindgen) throw new Error(`wasm-bindgen not found: cargo install wasm-bindgen-cli --version ${pinned}`);
-const v = execFileSync(bindgen, ['--version'], { encoding: 'utf8' }).trim();
-if (!v.endsWith(pinned)) throw new Error(`${v} does not match the pinned ${pinned}: cargo install wasm-bindgen-cli --version ${pinned}`);
+// 1. The WebAssembly module (crates/local), and 2. wasm-bindgen (an ES module for the page and
+// the worker) at the version the crate pins.
+const wasmIn = buildWasm('local', 'chess5d-local', say);
+const bindgen = wasmBindgen('local');
 rmSync(site, { recursive: true, force: true });
 mkdirSync(site, { recursive: true });
 run(bindgen, ['--target', 'web', '--no-typescript', '--out-dir', join(site, 'pkg'), wasmIn]);

@@ -7,69 +7,22 @@
 //   chess5d.d.ts  TypeScript declarations
 // The wasm32 target comes from rustup when `rustup target list --installed` shows it, else from
 // Debian's toolchain (rustc-web, rust-web-src, lld-22: see the package README).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { homedir } from 'node:os';
+import { buildWasm, repo, run, wasmBindgen } from './wasm-toolchain.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, '..');
 const dist = join(here, 'dist');
 const target = join(repo, 'target', 'wasm');
 const say = (m) => process.stderr.write(`build: ${m}\n`);
 
-function has(cmd, args = ['--version']) {
-  const r = spawnSync(cmd, args, { stdio: 'ignore' });
-  return r.status === 0;
-}
 
-function find(name, extra) {
-  for (const c of [name, ...extra]) if (has(c)) return c;
-  return null;
-}
 
-function run(cmd, args, env) {
-  execFileSync(cmd, args, { cwd: repo, stdio: 'inherit', env: { ...process.env, ...env } });
-}
 
-// 1. The WebAssembly module.
-const installed = spawnSync('rustup', ['target', 'list', '--installed'], { encoding: 'utf8' });
-const rustupWasm = installed.status === 0 && installed.stdout.split('\n').includes('wasm32-unknown-unknown');
-const cargoArgs = ['build', '-p', 'chess5d-wasm', '--profile', 'wasm', '--target', 'wasm32-unknown-unknown'];
-if (rustupWasm) {
-  say('toolchain: rustup (wasm32-unknown-unknown installed)');
-  run('cargo', cargoArgs, { CARGO_TARGET_DIR: target });
-} else if (existsSync('/usr/bin/rustc') && existsSync('/usr/bin/cargo')) {
-  const linker = ['/usr/bin/rust-lld', '/usr/bin/wasm-ld', '/usr/bin/wasm-ld-22'].find((p) => existsSync(p));
-  if (!linker) {
-    throw new Error('no wasm linker: install lld (Debian: apt-get install lld-22), or `rustup target add wasm32-unknown-unknown`');
-  }
-  say(`toolchain: Debian's rustc (${execFileSync('/usr/bin/rustc', ['--version'], { encoding: 'utf8' }).trim()}) with -Zbuild-std, linker ${linker}`);
-  run('/usr/bin/cargo', [...cargoArgs, '-Zbuild-std=std,panic_abort'], {
-    CARGO_TARGET_DIR: target,
-    RUSTC: '/usr/bin/rustc',
-    RUSTC_BOOTSTRAP: '1',
-    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER: linker,
-  });
-} else {
-  throw new Error(
-    'no wasm32 toolchain: run `rustup target add wasm32-unknown-unknown`, or on Debian ' +
-      '`apt-get install rustc-web cargo-web rust-web-src lld-22`',
-  );
-}
-const wasmIn = join(target, 'wasm32-unknown-unknown', 'wasm', 'chess5d_wasm.wasm');
-
-// 2. wasm-bindgen, at the version the crate pins.
-const pinned = /wasm-bindgen = "=([0-9.]+)"/.exec(readFileSync(join(repo, 'crates', 'wasm', 'Cargo.toml'), 'utf8'))[1];
-const bindgen = find('wasm-bindgen', [join(homedir(), '.cargo', 'bin', 'wasm-bindgen')]);
-if (!bindgen) {
-  throw new Error(`wasm-bindgen not found: cargo install wasm-bindgen-cli --version ${pinned}`);
-}
-const bindgenVersion = execFileSync(bindgen, ['--version'], { encoding: 'utf8' }).trim();
-if (!bindgenVersion.endsWith(pinned)) {
-  throw new Error(`${bindgenVersion} does not match the pinned ${pinned}: cargo install wasm-bindgen-cli --version ${pinned}`);
-}
+// 1. The WebAssembly module, and 2. wasm-bindgen at the version the crate pins.
+const wasmIn = buildWasm('wasm', 'chess5d-wasm', say);
+const bindgen = wasmBindgen('wasm');
 const out = join(target, 'bindgen');
 rmSync(out, { recursive: true, force: true });
 run(bindgen, ['--target', 'no-modules', '--no-typescript', '--out-dir', out, wasmIn]);
