@@ -127,6 +127,8 @@ test('a panned view stays put across an engine reply; Go to present follows agai
   // The status line before and after the first move: the present stays T1 white until Submit.
   assert.match(await page.locator('#status').textContent(), /White to move\. Present: T1 white\./);
   await move(page, [0, 1, 'white'], 'e2', [0, 1, 'white'], 'e4');
+  // The status follows the move's answer (at most 5 s under load).
+  await page.locator('#status', { hasText: 'Ready to submit' }).waitFor({ timeout: 5000 });
   assert.match(await page.locator('#status').textContent(), /Present: T1 white\. Ready to submit\./);
   assert.doesNotMatch(await page.locator('#status').textContent(), /T1 black/);
   // Pan the view by dragging empty space, then submit: the engine's reply does not move it.
