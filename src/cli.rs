@@ -128,6 +128,9 @@ pub struct ConvertArgs {
 #[derive(Debug, Args)]
 #[command(after_help = INPUT_HELP)]
 pub struct ShowArgs {
+    /// Only game N of a file of several games (from 1).
+    #[arg(long, value_name = "N", value_parser = game_number)]
+    pub game: Option<usize>,
     /// The game or position (`-` for standard input).
     #[arg(default_value = "-")]
     pub file: String,

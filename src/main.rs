@@ -41,7 +41,7 @@ fn run(command: Command, matches: &clap::ArgMatches) -> Result<()> {
     match command {
         Command::Analyze(a) => analyze::run(&a),
         Command::Convert(a) => convert(&a),
-        Command::Show(a) => show::run(&a.file),
+        Command::Show(a) => show::run(&a.file, a.game),
         Command::Variants => variants(),
         Command::Perft(a) => analyze::perft(&a),
         Command::Reference(c) => reference::run(&c),
@@ -154,11 +154,17 @@ pub(crate) fn for_each_game(
 /// Reads and loads a game from a file or standard input.
 /// Commands that work on one game (`show`, `perft`) refuse a file of several.
 pub(crate) fn load_game(path: &str) -> Result<LoadedGame> {
+    load_one_game(path, None, "`chess5d convert --game N`")
+}
+
+/// Reads game `pick` of a file (from 1), or its only game; `how` says how to pick one when the
+/// file holds several and none was picked.
+pub(crate) fn load_one_game(path: &str, pick: Option<usize>, how: &str) -> Result<LoadedGame> {
     let mut game = None;
-    for_each_game(path, None, |_, multi, g| {
-        if multi {
+    for_each_game(path, pick, |_, multi, g| {
+        if multi && pick.is_none() {
             let name = if path == "-" { "<stdin>" } else { path };
-            bail!("{name} holds several games; this command reads one (pick it with `chess5d convert --game N`)");
+            bail!("{name} holds several games; this command reads one (pick it with {how})");
         }
         game = Some(g.clone());
         Ok(())

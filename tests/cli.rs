@@ -483,3 +483,17 @@ fn empty_input_bad_addresses_and_databases_are_named() {
     let line = help.lines().find(|l| l.trim_start().starts_with("--sprt")).unwrap();
     assert_eq!(line.matches("elo0=E0").count(), 1, "{line}");
 }
+
+/// `show` picks one game of a file of several with `--game N`, and says so when none is picked.
+#[test]
+fn show_picks_a_game_of_several() {
+    let file = data("three-games-one-broken.5dpgn");
+    let (code, _, err) = run_status(&["show", &file]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("pick it with `chess5d show --game N`"), "{err}");
+    let (code, out, err) = run_status(&["show", "--game", "1", &file]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("to move, present T"), "{out}");
+    let (code, _, err) = run_status(&["show", "--game", "0", &file]);
+    assert_eq!(code, Some(2), "{err}");
+}
