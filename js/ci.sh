@@ -21,12 +21,12 @@ if [ "${#need[@]}" -gt 0 ]; then
     $SUDO apt-get update -q
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${need[@]}"
 fi
+export PATH="$HOME/.cargo/bin:$PATH"
 pinned=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' ../crates/wasm/Cargo.toml)
 if ! { command -v wasm-bindgen >/dev/null 2>&1 && wasm-bindgen --version | grep -q " $pinned$"; }; then
     # --locked fails: one locked dependency of the CLI is not on the registry any more.
     cargo install wasm-bindgen-cli --version "$pinned"
 fi
-export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMIUM_PATH="${CHROMIUM_PATH:-$(command -v chromium)}"
 npm ci --no-audit --no-fund
 npm run build
