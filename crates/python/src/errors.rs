@@ -2,8 +2,49 @@
 //! libraries' `Display` texts, so Python users read what the command line prints.
 
 use chess5d_notation::{Reason, ResolveError, Span};
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
+
+/// An exception class of bad input, both a `Chess5dError` and a `ValueError` (as python-chess's
+/// are): made once, on first use, by calling `type` (an extension can give a class only one
+/// base otherwise).
+macro_rules! value_exception {
+    ($name:ident, $doc:expr) => {
+        #[doc = $doc]
+        pub struct $name;
+
+        impl $name {
+            /// The class.
+            pub fn type_object(py: Python<'_>) -> PyResult<Bound<'_, PyType>> {
+                static CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+                CLASS
+                    .get_or_try_init(py, || value_error_class(py, stringify!($name), $doc))
+                    .map(|class| class.bind(py).clone())
+            }
+
+            /// An error of this class saying `msg`.
+            pub fn new_err(msg: impl Into<String>) -> PyErr {
+                let msg = msg.into();
+                Python::attach(|py| match Self::type_object(py) {
+                    Ok(class) => PyErr::from_type(class, msg),
+                    Err(e) => e,
+                })
+            }
+        }
+    };
+}
+
+/// `class <name>(Chess5dError, ValueError)` in the `chess5d` module.
+fn value_error_class(py: Python<'_>, name: &str, doc: &str) -> PyResult<Py<PyType>> {
+    let bases = PyTuple::new(py, [py.get_type::<Chess5dError>(), py.get_type::<PyValueError>()])?;
+    let namespace = PyDict::new(py);
+    namespace.set_item("__doc__", doc)?;
+    namespace.set_item("__module__", "chess5d")?;
+    let class = py.get_type::<PyType>().call1((name, bases, namespace))?;
+    Ok(class.cast_into::<PyType>()?.unbind())
+}
 
 pyo3::create_exception!(
     chess5d,
@@ -11,22 +52,16 @@ pyo3::create_exception!(
     PyException,
     "Base class of every error raised by chess5d."
 );
-pyo3::create_exception!(
-    chess5d,
+value_exception!(
     ParseError,
-    Chess5dError,
     "Text that is not well formed; `line` and `column` (from 1) say where, `expected` and `found` what."
 );
-pyo3::create_exception!(
-    chess5d,
+value_exception!(
     IllegalMoveError,
-    Chess5dError,
     "A move or action the rules refuse (or that matches no move, or several); `action` is its number, `line` and `column` where a record has it."
 );
-pyo3::create_exception!(
-    chess5d,
+value_exception!(
     SetupError,
-    Chess5dError,
     "A start position that is not valid: bad boards, unknown variant, contradicting headers."
 );
 pyo3::create_exception!(
@@ -44,7 +79,12 @@ pyo3::create_exception!(
 
 /// A syntax error, with its place.
 pub fn parse_error(py: Python<'_>, e: &chess5d_notation::ParseError) -> PyErr {
-    let err = ParseError::new_err(e.to_string());
+    parse_error_in(py, e, "")
+}
+
+/// A syntax error, its message after `prefix`.
+fn parse_error_in(py: Python<'_>, e: &chess5d_notation::ParseError, prefix: &str) -> PyErr {
+    let err = ParseError::new_err(format!("{prefix}{e}"));
     let set = {
         let v = err.value(py);
         v.setattr("line", e.span.line)
@@ -58,7 +98,12 @@ pub fn parse_error(py: Python<'_>, e: &chess5d_notation::ParseError) -> PyErr {
 
 /// A move or action that does not fit the game, with its action number and text.
 pub fn resolve_error(py: Python<'_>, e: &ResolveError) -> PyErr {
-    let err = IllegalMoveError::new_err(e.to_string());
+    resolve_error_in(py, e, "")
+}
+
+/// A move or action that does not fit the game, its message after `prefix`.
+fn resolve_error_in(py: Python<'_>, e: &ResolveError, prefix: &str) -> PyErr {
+    let err = IllegalMoveError::new_err(format!("{prefix}{e}"));
     let set = {
         let v = err.value(py);
         v.setattr("action", e.action)
@@ -71,10 +116,53 @@ pub fn resolve_error(py: Python<'_>, e: &ResolveError) -> PyErr {
 
 /// Any error of the notation crate.
 pub fn notation_error(py: Python<'_>, e: &chess5d_notation::Error) -> PyErr {
+    notation_error_in(py, e, "")
+}
+
+/// Any error of the notation crate, its message after `prefix`.
+fn notation_error_in(py: Python<'_>, e: &chess5d_notation::Error, prefix: &str) -> PyErr {
     match e {
-        chess5d_notation::Error::Parse(p) => parse_error(py, p),
-        chess5d_notation::Error::Resolve(r) => resolve_error(py, r),
-        chess5d_notation::Error::Setup(s) => SetupError::new_err(s.to_string()),
+        chess5d_notation::Error::Parse(p) => parse_error_in(py, p, prefix),
+        chess5d_notation::Error::Resolve(r) => resolve_error_in(py, r, prefix),
+        chess5d_notation::Error::Setup(s) => SetupError::new_err(format!("{prefix}{s}")),
+    }
+}
+
+/// The error of game `number` of a file of several, starting on line `line`: its message
+/// starts `game N (line L): ` as `chess5d convert` says it, and it has a `game` attribute.
+pub fn game_error(py: Python<'_>, e: &chess5d_notation::Error, number: usize, line: usize) -> PyErr {
+    let err = notation_error_in(py, e, &format!("game {number} (line {line}): "));
+    with_game(py, err, number)
+}
+
+/// A game of a file of several that could not be cut out of it (not UTF-8, too long): a
+/// `ParseError` at its first line.
+pub fn unreadable_game(py: Python<'_>, e: &chess5d_notation::multi::GameError) -> PyErr {
+    let err = ParseError::new_err(e.to_string());
+    let set = {
+        let v = err.value(py);
+        v.setattr("line", e.line)
+            .and_then(|_| v.setattr("column", 1))
+            .and_then(|_| v.setattr("expected", "a game in UTF-8, of a size that fits in memory"))
+            .and_then(|_| v.setattr("found", ""))
+    };
+    with_game(py, set.err().unwrap_or(err), e.number)
+}
+
+/// `err` with `note` after its message (its attributes kept).
+pub fn with_note(py: Python<'_>, err: PyErr, note: &str) -> PyErr {
+    let v = err.value(py);
+    let set = v.str().and_then(|msg| v.setattr("args", (format!("{msg}{note}"),)));
+    match set {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
+
+fn with_game(py: Python<'_>, err: PyErr, number: usize) -> PyErr {
+    match err.value(py).setattr("game", number) {
+        Ok(()) => err,
+        Err(e) => e,
     }
 }
 

@@ -3,10 +3,13 @@
 
 use crate::errors::{self, BudgetExhaustedError, Chess5dError, SetupError};
 use crate::parse::{move_of, MoveTextError};
-use chess5d_notation::{Format, LoadedGame, Reason};
-use chess5d_rules::{ActionCount, Board, BoardId, Budget, Game as RulesGame, LegalActions, Move, Outcome, Position};
+use chess5d_notation::{start, Format, LoadedGame, Reason};
+use chess5d_rules::{
+    ActionCount, Board, BoardId, Budget, Color, Convention, Game as RulesGame, LegalActions, Move, Outcome, Position,
+};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyType};
+use std::borrow::Cow;
 
 /// The long form of a move, labels as the game writes them (`(0T1)e2(0T1)e4`).
 pub fn long(m: &Move, even: bool) -> String {
@@ -37,7 +40,8 @@ pub struct Game {
 }
 
 impl Game {
-    fn of(loaded: LoadedGame) -> Game {
+    /// A game of a record read, with the default budget.
+    pub fn of(loaded: LoadedGame) -> Game {
         Game {
             loaded,
             budget: Budget::DEFAULT.tests,
@@ -90,6 +94,93 @@ impl Game {
         }
     }
 
+    /// `reason` (why `text` is no move of the side to move), with a word on submitting when
+    /// the side to move's action is complete: most often `text` is the other side's move.
+    fn with_submit_hint(&self, text: &str, reason: Reason) -> Reason {
+        let pos = self.position();
+        if pos.can_submit().is_err() {
+            return reason;
+        }
+        let (side, other) = (pos.to_move(), pos.to_move().other());
+        let mut after = pos.clone();
+        let fits = after.submit().is_ok() && move_of(text, &after).is_ok_and(|mv| after.play(&mv).is_ok());
+        Reason::WrongSide(if fits {
+            format!("{reason}; {side}'s action is complete: submit it first (submit()); then '{text}' is a move of {other}'s")
+        } else {
+            format!("{reason} ({side}'s action is complete: submit() hands the turn to {other})")
+        })
+    }
+
+    /// The position after the submitted actions (the moves of the current one taken back).
+    fn submitted_position(&self) -> Cow<'_, Position> {
+        let pos = self.position();
+        if pos.action_len() == 0 {
+            Cow::Borrowed(pos)
+        } else {
+            let mut pos = pos.clone();
+            pos.undo_action_moves();
+            Cow::Owned(pos)
+        }
+    }
+
+    /// The result of the game as submitted, as the rules decide it within the budget:
+    /// `1-0`/`0-1` (checkmate), `1/2-1/2` (stalemate), `*` (the side to move can play), or
+    /// `None` when the search ran out of budget.
+    fn verdict(&self, py: Python<'_>) -> Option<&'static str> {
+        let pos = self.submitted_position();
+        let pos: &Position = &pos;
+        let budget = Budget::tests(self.budget);
+        match py.detach(|| pos.outcome(budget)) {
+            Outcome::Checkmate if pos.to_move() == Color::White => Some("0-1"),
+            Outcome::Checkmate => Some("1-0"),
+            Outcome::Stalemate => Some("1/2-1/2"),
+            Outcome::Ongoing(_) => Some("*"),
+            Outcome::Unknown => None,
+        }
+    }
+
+    /// `verdict` when it ends the game.
+    fn decided(verdict: Option<&'static str>) -> Option<&'static str> {
+        verdict.filter(|r| *r != "*")
+    }
+
+    /// The headers `to_pgn` writes after those of the start position (which it writes from
+    /// the start position itself): the record's own, with `Result` set when the rules decide
+    /// the game.
+    fn record_headers(&self, verdict: Option<&'static str>) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .loaded
+            .headers
+            .iter()
+            .filter(|(k, _)| !start::is_start_header(k))
+            .cloned()
+            .collect();
+        if let Some(r) = Game::decided(verdict) {
+            match out.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case("Result")) {
+                Some(h) => h.1 = r.to_string(),
+                None => out.push(("Result".to_string(), r.to_string())),
+            }
+        }
+        out
+    }
+
+    /// Every header `to_pgn` writes, in its order.
+    fn written_headers(&self, py: Python<'_>) -> Vec<(String, String)> {
+        let (mut all, _) = start::headers_for(self.start());
+        all.extend(self.record_headers(self.verdict(py)));
+        all
+    }
+
+    /// The outcome of the game as submitted, `BudgetExhaustedError` if the search cannot decide.
+    fn proven_verdict(&self, py: Python<'_>) -> PyResult<&'static str> {
+        self.verdict(py).ok_or_else(|| {
+            BudgetExhaustedError::new_err(format!(
+                "the search for a legal action ran out of budget ({} candidate tests); raise Game.budget",
+                self.budget
+            ))
+        })
+    }
+
     fn submit_error(&self, py: Python<'_>, e: chess5d_rules::SubmitError) -> PyErr {
         let text = long_all(&self.loaded.game.pending_moves(), self.even()).join(" ");
         errors::refused(py, self.action_number(), &text, Reason::Submit(e))
@@ -133,12 +224,21 @@ impl Game {
     /// A game read from a record in any notation chess5d reads: 5DPGN (and the 5d-chess-js
     /// export), 5d-chess-js/alexbay actions, the long form, the seed GUI's coordinates,
     /// 5d-chess-js JSON. Raises ``ParseError`` (with ``line`` and ``column``),
-    /// ``IllegalMoveError`` or ``SetupError``.
+    /// ``IllegalMoveError`` or ``SetupError``. One game: ``chess5d.read_games`` reads a file
+    /// of several (and the error here says so when the text holds several).
     #[staticmethod]
     fn from_pgn(py: Python<'_>, text: &str) -> PyResult<Game> {
-        chess5d_notation::load(text)
-            .map(Game::of)
-            .map_err(|e| errors::notation_error(py, &e))
+        chess5d_notation::load(text).map(Game::of).map_err(|e| {
+            let err = errors::notation_error(py, &e);
+            match chess5d_notation::Games::new(text.as_bytes()).count() {
+                n if n > 1 => errors::with_note(
+                    py,
+                    err,
+                    &format!(" (the text holds {n} games: chess5d.read_games reads them one by one)"),
+                ),
+                _ => err,
+            }
+        })
     }
 
     /// A game starting from a position: 5DFEN boards (``[<pieces>:<L>:<T>:<w|b>]``), with or
@@ -153,19 +253,22 @@ impl Game {
     }
 
     /// Plays one move of the current action, written in any notation chess5d reads. Returns
-    /// the move in long form. Raises ``ParseError`` or ``IllegalMoveError``.
+    /// the move in long form. Raises ``ParseError`` or ``IllegalMoveError`` (which says to
+    /// ``submit()`` first when the action is complete, as after ``move("e4")``, ``move("e5")``).
     #[pyo3(name = "move")]
     fn play_move(&mut self, py: Python<'_>, text: &str) -> PyResult<String> {
         let number = self.action_number();
-        let mv = move_of(text, self.position()).map_err(|e| match e {
-            MoveTextError::Parse(p) => errors::parse_error(py, &p),
-            MoveTextError::Resolve(r) => errors::refused(py, number, text.trim(), r),
-        })?;
-        let played = self
-            .game()
-            .make_move(&mv)
-            .map_err(|e| errors::refused(py, number, text.trim(), Reason::Illegal(e)))?;
-        Ok(long(&played, self.even()))
+        let text = text.trim();
+        let refused = |g: &Game, reason: Reason| errors::refused(py, number, text, g.with_submit_hint(text, reason));
+        let mv = match move_of(text, self.position()) {
+            Ok(mv) => mv,
+            Err(MoveTextError::Parse(p)) => return Err(errors::parse_error(py, &p)),
+            Err(MoveTextError::Resolve(r)) => return Err(refused(self, r)),
+        };
+        match self.game().make_move(&mv) {
+            Ok(played) => Ok(long(&played, self.even())),
+            Err(e) => Err(refused(self, Reason::Illegal(e))),
+        }
     }
 
     /// Plays a whole action (moves in any notation, as a list, or one string with the moves
@@ -334,9 +437,18 @@ impl Game {
         chess5d_notation::full_state_hash(self.position())
     }
 
-    /// The game as canonical 5DPGN (the submitted actions; a record has no unfinished action).
-    fn to_pgn(&self) -> String {
-        chess5d_notation::write_5dpgn(&self.loaded)
+    /// The game as canonical 5DPGN (the submitted actions; a record has no unfinished action):
+    /// the ``headers``, the actions, then the result: ``1-0`` or ``0-1`` when the game ended in
+    /// checkmate, ``1/2-1/2`` in stalemate (in the ``Result`` header too), otherwise the
+    /// record's own if it has one (a resignation, an adjudication).
+    fn to_pgn(&self, py: Python<'_>) -> String {
+        let verdict = self.verdict(py);
+        let mut record = self.loaded.clone();
+        record.headers = self.record_headers(verdict);
+        if let Some(r) = Game::decided(verdict) {
+            record.result = Some(r.to_string());
+        }
+        chess5d_notation::write_5dpgn(&record)
     }
 
     /// The current position (every board, moves of the current action included) as 5DFEN
@@ -408,10 +520,127 @@ impl Game {
             .collect()
     }
 
-    /// The record's headers (name, value), as read or as the game was created.
+    /// The headers ``to_pgn()`` writes, in its order, as a new dict: ``Board`` and ``Size`` (and
+    /// ``Promotions``), written from the start position, then the record's own, with ``Result``
+    /// when the game ended in checkmate or stalemate. Assign a mapping to change them.
     #[getter]
-    fn headers(&self) -> Vec<(String, String)> {
-        self.loaded.headers.clone()
+    fn get_headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in self.written_headers(py) {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    /// Replaces the record's headers (``Event``, ``White``, ``Result``...). The start position's
+    /// (``Board``, ``Size``, ``Promotions``) are written from it: they may be given only with
+    /// the values ``headers`` shows (``SetupError`` otherwise).
+    #[setter]
+    fn set_headers(&mut self, headers: &Bound<'_, PyAny>) -> PyResult<()> {
+        let pairs: Vec<(String, String)> = match headers.cast::<PyDict>() {
+            Ok(d) => d.items().extract()?,
+            Err(_) => headers
+                .call_method0("items")?
+                .try_iter()?
+                .map(|p| p?.extract())
+                .collect::<PyResult<_>>()?,
+        };
+        let (written, _) = start::headers_for(self.start());
+        let mut own = Vec::new();
+        for (name, value) in pairs {
+            if start::is_start_header(&name) {
+                let expected = start::header(&written, &name);
+                if expected != Some(value.as_str()) {
+                    return Err(SetupError::new_err(format!(
+                        "the '{name}' header is written from the start position ({}); it cannot be set to '{value}'",
+                        expected.map_or_else(|| "not at all".to_string(), |e| format!("'{e}'"))
+                    )));
+                }
+            } else {
+                own.push((name, value));
+            }
+        }
+        self.loaded.headers = own;
+        self.loaded.result = None;
+        Ok(())
+    }
+
+    /// Games are equal when they have the same start position, the same submitted actions and
+    /// the same moves in the action being built. Headers, variations and ``budget`` are not
+    /// compared. A game is mutable, so it is not hashable (hash its ``to_pgn()`` or ``hash``).
+    fn __eq__(&self, other: PyRef<'_, Game>) -> bool {
+        self.submitted() == other.submitted()
+            && self.loaded.game.pending_moves() == other.loaded.game.pending_moves()
+            && chess5d_notation::write_5dfen(self.start()) == chess5d_notation::write_5dfen(other.start())
+    }
+
+    fn __ne__(&self, other: PyRef<'_, Game>) -> bool {
+        !self.__eq__(other)
+    }
+
+    /// Pickling: the game is rebuilt as ``Game()`` and then given its state, ``(to_pgn(),
+    /// pending_moves, budget)``.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyType>, (), (String, Vec<String>, u64)) {
+        let g = slf.borrow();
+        (py.get_type::<Game>(), (), (g.to_pgn(py), g.pending_moves(), g.budget))
+    }
+
+    /// Sets the state ``__reduce__`` gives.
+    fn __setstate__(&mut self, py: Python<'_>, state: (String, Vec<String>, u64)) -> PyResult<()> {
+        let (pgn, pending, budget) = state;
+        let mut g = Game::from_pgn(py, &pgn)?;
+        for m in &pending {
+            g.play_move(py, m)?;
+        }
+        g.budget = budget;
+        *self = g;
+        Ok(())
+    }
+
+    /// python-chess's name: ``chess5d.WHITE`` (``True``) or ``chess5d.BLACK`` (``False``), the
+    /// player whose action is being built (``to_move`` says it as a word; the turn number is
+    /// ``present``).
+    #[getter]
+    fn turn(&self) -> bool {
+        self.position().to_move() == Color::White
+    }
+
+    /// python-chess's name for ``play()``: a python-chess move is a player's whole turn, here
+    /// an action (moves in any notation, a list or one string, ``"e4"`` for a one-move action),
+    /// played and submitted.
+    fn push(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.play(py, action)
+    }
+
+    /// python-chess's name for ``undo_action()``: takes back the last submitted action (and
+    /// any move of the current one) and returns its moves.
+    fn pop(&mut self) -> PyResult<Vec<String>> {
+        self.undo_action()
+    }
+
+    /// The legal actions, as python-chess's ``legal_moves``: a live view of the game that can
+    /// be iterated (as ``actions()``), counted (``len``, ``count()``), tested (``bool``, and
+    /// ``action in game.legal_moves`` for an action in any notation, list or string).
+    #[getter]
+    fn legal_moves(slf: &Bound<'_, Self>) -> LegalMoves {
+        LegalMoves {
+            game: slf.clone().unbind(),
+        }
+    }
+
+    /// Whether the game as submitted is over: checkmate or stalemate (proven, as
+    /// ``is_checkmate``; the moves of the current action aside).
+    fn is_game_over(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.proven_verdict(py)? != "*")
+    }
+
+    /// The result of the game as submitted, as python-chess writes it: ``"1-0"`` or ``"0-1"``
+    /// (checkmate), ``"1/2-1/2"`` (stalemate), ``"*"`` (not over). Proven, as ``is_checkmate``.
+    fn result(&self, py: Python<'_>) -> PyResult<&'static str> {
+        self.proven_verdict(py)
     }
 
     /// The multiverse drawn as ``chess5d show`` draws it.
@@ -455,6 +684,54 @@ impl ActionIter {
                 self.budget
             ))),
             None => Ok(None),
+        }
+    }
+}
+
+/// The legal actions of a game, a live view (see ``Game.legal_moves``).
+#[pyclass(module = "chess5d", frozen)]
+#[derive(Debug)]
+pub struct LegalMoves {
+    game: Py<Game>,
+}
+
+#[pymethods]
+impl LegalMoves {
+    fn __iter__(&self, py: Python<'_>) -> ActionIter {
+        self.game.borrow(py).actions(None, None)
+    }
+
+    /// The number of legal actions (each resulting position once, as iteration yields them);
+    /// ``BudgetExhaustedError`` when the search cannot finish within the game's ``budget``.
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        let g = self.game.borrow(py);
+        let (pos, budget) = (g.position(), Budget::tests(g.budget));
+        match py.detach(|| pos.count_actions_by(u64::MAX, budget, Convention::DistinctPositions)) {
+            ActionCount::Exact(n) | ActionCount::AtLeast(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+            ActionCount::Unknown(n) => Err(BudgetExhaustedError::new_err(format!(
+                "the search for legal actions ran out of budget ({} candidate tests) after {n} actions",
+                g.budget
+            ))),
+        }
+    }
+
+    /// python-chess's ``count()``: ``len()``.
+    fn count(&self, py: Python<'_>) -> PyResult<usize> {
+        self.__len__(py)
+    }
+
+    /// Whether there is a legal action (proven, as ``Game.is_checkmate``).
+    fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(matches!(self.game.borrow(py).proven_outcome(py)?, Outcome::Ongoing(_)))
+    }
+
+    /// Whether ``action`` (moves in any notation, a list or one string) is a legal action.
+    fn __contains__(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let mut g = self.game.borrow(py).clone();
+        match g.play(py, action) {
+            Ok(()) => Ok(true),
+            Err(e) if e.is_instance_of::<Chess5dError>(py) => Ok(false),
+            Err(e) => Err(e),
         }
     }
 }

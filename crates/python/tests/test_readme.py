@@ -43,3 +43,15 @@ def test_the_error_example_prints_what_it_says():
     (block,) = [b for b in python_blocks(READMES[0]) if "ParseError" in b]
     assert run(block) == "1 13 line 1, column 13: expected a square like e4, found 'z9'\n"
 
+
+
+def test_the_python_chess_example_prints_what_it_says():
+    (block,) = [b for b in python_blocks(READMES[0]) if "g.push(" in b]
+    assert run(block).splitlines() == [
+        "20 True",
+        "True True 1-0",
+        "{'Board': 'Standard', 'Size': '8x8', 'Result': '1-0'}",
+        "True",
+        "1 1-0",
+        "2 *",
+    ]

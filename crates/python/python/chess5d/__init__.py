@@ -12,37 +12,52 @@ The verbs are those of the 5d-chess-js library under Python names::
     print(g)                 # the multiverse, as `chess5d show` draws it
     print(g.is_checkmate)    # True
 
-Errors are subclasses of ``Chess5dError`` carrying the libraries' own messages.
+python-chess's names work too: ``g.push("e4")``, ``g.pop()``, ``g.legal_moves``, ``g.turn``,
+``g.is_game_over()``, ``g.result()``; ``chess5d.read_games(file)`` reads the games of a file of
+several.
+
+Errors are subclasses of ``Chess5dError`` carrying the libraries' own messages; those about bad
+input (``ParseError``, ``IllegalMoveError``, ``SetupError``) are ``ValueError``s too.
 """
 
 from ._native import (
+    BLACK,
     DEFAULT_BUDGET,
     VARIANTS,
+    WHITE,
     ActionIter,
     BudgetExhaustedError,
     Chess5dError,
     Engine,
     EngineError,
     Game,
+    GameReader,
     IllegalMoveError,
+    LegalMoves,
     ParseError,
     SearchResult,
     SetupError,
     UciEngine,
+    read_games,
 )
 
 __all__ = [
+    "BLACK",
     "DEFAULT_BUDGET",
     "VARIANTS",
+    "WHITE",
     "ActionIter",
     "BudgetExhaustedError",
     "Chess5dError",
     "Engine",
     "EngineError",
     "Game",
+    "GameReader",
     "IllegalMoveError",
+    "LegalMoves",
     "ParseError",
     "SearchResult",
     "SetupError",
     "UciEngine",
+    "read_games",
 ]

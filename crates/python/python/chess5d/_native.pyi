@@ -1,10 +1,14 @@
 """Type stubs of the extension module (the `chess5d` package re-exports everything)."""
 
-from typing import Iterator, List, Mapping, Optional, Sequence, Tuple, TypedDict, Union, final
+import os
+from typing import IO, AnyStr, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypedDict, Union, final
 
 __all__ = [
     "Game",
     "ActionIter",
+    "LegalMoves",
+    "GameReader",
+    "read_games",
     "Engine",
     "UciEngine",
     "SearchResult",
@@ -16,6 +20,8 @@ __all__ = [
     "EngineError",
     "VARIANTS",
     "DEFAULT_BUDGET",
+    "WHITE",
+    "BLACK",
 ]
 
 VARIANTS: List[str]
@@ -24,10 +30,16 @@ VARIANTS: List[str]
 DEFAULT_BUDGET: int
 """The default search budget, in candidate actions tested."""
 
+WHITE: bool
+"""`True`: python-chess's colour, a value of `Game.turn`."""
+
+BLACK: bool
+"""`False`: python-chess's colour, a value of `Game.turn`."""
+
 class Chess5dError(Exception):
     """Base class of every error raised by chess5d."""
 
-class ParseError(Chess5dError):
+class ParseError(Chess5dError, ValueError):
     """Text that is not well formed."""
 
     line: int
@@ -39,7 +51,7 @@ class ParseError(Chess5dError):
     found: str
     """What it found (empty at the end of the input)."""
 
-class IllegalMoveError(Chess5dError):
+class IllegalMoveError(Chess5dError, ValueError):
     """A move or action the rules refuse, or that matches no move, or several."""
 
     action: int
@@ -50,7 +62,7 @@ class IllegalMoveError(Chess5dError):
     """Where the move is written in a record (1 for a single move)."""
     column: int
 
-class SetupError(Chess5dError):
+class SetupError(Chess5dError, ValueError):
     """A start position that is not valid."""
 
 class BudgetExhaustedError(Chess5dError):
@@ -84,6 +96,27 @@ class ActionIter(Iterator[List[str]]):
 
     def __iter__(self) -> "ActionIter": ...
     def __next__(self) -> List[str]: ...
+
+@final
+class LegalMoves:
+    """The legal actions of a game, a live view (see `Game.legal_moves`)."""
+
+    def __iter__(self) -> ActionIter: ...
+    def __len__(self) -> int: ...
+    def count(self) -> int: ...
+    def __bool__(self) -> bool: ...
+    def __contains__(self, key: object, /) -> bool: ...
+
+@final
+class GameReader(Iterator["Game"]):
+    """The games of a file of several, one at a time (see `read_games`)."""
+
+    def __iter__(self) -> "GameReader": ...
+    def __next__(self) -> "Game": ...
+
+def read_games(source: Union[str, bytes, bytearray, "os.PathLike[str]", IO[AnyStr]]) -> GameReader:
+    """The games of a text, a path or a file object, one at a time. A game that cannot be read
+    raises its error, with a `game` attribute; `next()` then goes on with the next game."""
 
 @final
 class Game:
@@ -122,7 +155,8 @@ class Game:
     def checks(self) -> List[str]: ...
     @property
     def hash(self) -> str: ...
-    def to_pgn(self) -> str: ...
+    def to_pgn(self) -> str:
+        """5DPGN: `headers`, the actions, and the result when the game is decided."""
     def to_fen(self) -> str: ...
     def copy(self) -> "Game": ...
     def __copy__(self) -> "Game": ...
@@ -140,7 +174,26 @@ class Game:
     @property
     def history(self) -> List[List[str]]: ...
     @property
-    def headers(self) -> List[Tuple[str, str]]: ...
+    def headers(self) -> Dict[str, str]:
+        """What `to_pgn()` writes, a new dict: assign a mapping to change the record's own."""
+    @headers.setter
+    def headers(self, headers: Mapping[str, str]) -> None: ...
+    def __eq__(self, value: object, /) -> bool:
+        """Same start, same submitted actions, same moves of the current action."""
+    def __ne__(self, value: object, /) -> bool: ...
+    __hash__: None  # type: ignore[assignment]
+    def __reduce__(self) -> Tuple[type, Tuple[()], Tuple[str, List[str], int]]: ...
+    def __setstate__(self, state: Tuple[str, List[str], int]) -> None: ...
+    @property
+    def turn(self) -> bool:
+        """`WHITE` (`True`) or `BLACK` (`False`)."""
+    def push(self, action: Union[str, Sequence[str]]) -> None: ...
+    def pop(self) -> List[str]: ...
+    @property
+    def legal_moves(self) -> LegalMoves: ...
+    def is_game_over(self) -> bool: ...
+    def result(self) -> str:
+        """`"1-0"`, `"0-1"`, `"1/2-1/2"` or `"*"`."""
 
 @final
 class SearchResult:
