@@ -326,6 +326,11 @@ impl LocalGame {
                 p.play(mv)
             }
             "undo" => p.undo(),
+            // The analysis board's: the branch point is given.
+            "takeback" => {
+                let floor = b.get("floor").and_then(Value::as_u64).unwrap_or(0);
+                p.take_back(floor as usize)
+            }
             "submit" => p.submit(),
             "resign" => p.resign(color),
             "abort" => p.abort(side),
@@ -448,25 +453,10 @@ impl LocalGame {
         chess5d_notation::write_5dfen(game.position())
     }
 
-    /// The analysis board's export: `base_pgn` (the game up to the branch point) with the actions
-    /// tried after the first `base` as a variation.
-    pub fn variation(&self, base: u32, base_pgn: &str) -> String {
-        let actions: Vec<Vec<chess5d_rules::Move>> = self.play.game.actions().iter().map(|a| a.moves.clone()).collect();
-        let base = (base as usize).min(actions.len());
-        let mut pos = self.play.game.start().clone();
-        for a in &actions[..base] {
-            for m in a {
-                pos.play_unchecked(m);
-            }
-            pos.submit_unchecked();
-        }
-        let tried = chess5d_play::movetext(&pos, &actions[base..]);
-        let mut out = base_pgn.trim_end().trim_end_matches('*').trim_end().to_string();
-        if !tried.is_empty() {
-            out.push_str(&format!("\n({tried})"));
-        }
-        out.push_str("\n*\n");
-        out
+    /// The analysis board's export: the game it was opened on (`game_pgn`, the whole game) with
+    /// the actions tried after its first `base` as a variation.
+    pub fn variation(&self, base: u32, game_pgn: &str) -> Result<String, JsError> {
+        chess5d_play::export_variation(game_pgn, base as usize, &self.play.game).map_err(err)
     }
 
     /// The number of submitted actions.

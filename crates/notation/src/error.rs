@@ -107,6 +107,10 @@ pub enum Reason {
     WrongSide(String),
     /// A variation does not fit where it is written.
     Variation(String),
+    /// The turn number written before the action is not the action's.
+    TurnNumber(String),
+    /// The game had ended (checkmate or stalemate) before this action.
+    GameOver(String),
 }
 
 impl fmt::Display for Reason {
@@ -117,7 +121,7 @@ impl fmt::Display for Reason {
             Reason::Illegal(e) => write!(f, "illegal move: {e}"),
             Reason::Submit(e) => write!(f, "cannot submit the action: {e}"),
             Reason::Unsupported(s) => write!(f, "unsupported: {s}"),
-            Reason::WrongSide(s) | Reason::Variation(s) => f.write_str(s),
+            Reason::WrongSide(s) | Reason::Variation(s) | Reason::TurnNumber(s) | Reason::GameOver(s) => f.write_str(s),
         }
     }
 }

@@ -3,7 +3,7 @@
 use crate::error::{Error, Reason, ResolveError, Span, Warning};
 use crate::fen::FenBoard;
 use crate::{start, Format, LoadedGame};
-use chess5d_rules::{BoardId, Color, Game, Move, Position, SetupError};
+use chess5d_rules::{BoardId, Budget, Color, Game, Move, Outcome, Position, SetupError};
 
 /// A move as written in some notation, with its text and place.
 #[derive(Clone, Copy, Debug)]
@@ -120,18 +120,49 @@ pub(crate) fn play_action<T>(
             span: m.span,
             reason,
         };
-        let (mv, warning) = resolve(m.item, game.position()).map_err(err)?;
-        game.make_move(&mv).map_err(|e| err(Reason::Illegal(e)))?;
+        let resolved = resolve(m.item, game.position()).and_then(|(mv, warning)| {
+            game.make_move(&mv).map(|_| warning).map_err(Reason::Illegal)
+        });
+        let warning = match resolved {
+            Ok(w) => w,
+            // A move after the end: say the game is over rather than why the move fails.
+            Err(reason) => return Err(err(game_over(game).unwrap_or(reason))),
+        };
         if let Some(w) = warning {
             warnings.push((m.span, format!("action {number}, '{}': {w}", m.text)));
         }
     }
-    game.submit().map_err(|e| ResolveError {
-        action: number,
-        text: whole,
-        span: first,
-        reason: Reason::Submit(e),
+    game.submit().map_err(|e| {
+        // Moves that could be made but not submitted, after the end (`4. Qxf7# / Ke7`).
+        let mut before = game.clone();
+        while before.undo_move().is_some() {}
+        ResolveError {
+            action: number,
+            text: whole,
+            span: first,
+            reason: game_over(&before).unwrap_or(Reason::Submit(e)),
+        }
     })
+}
+
+/// Why no action can follow, when the game is over: the side to move, before any move of its
+/// action, is mated or stalemated. Decided only after a move has failed, so a game being read
+/// pays for the proof once at most.
+pub(crate) fn game_over(game: &Game) -> Option<Reason> {
+    if game.position().action_len() > 0 {
+        return None;
+    }
+    let side = game.to_move();
+    match game.position().outcome(Budget::DEFAULT) {
+        Outcome::Checkmate => Some(Reason::GameOver(format!(
+            "the game is over (checkmate): {side} is mated, {} has won",
+            side.other()
+        ))),
+        Outcome::Stalemate => Some(Reason::GameOver(format!(
+            "the game is over (stalemate): {side} has no legal action, a draw"
+        ))),
+        Outcome::Ongoing(_) | Outcome::Unknown => None,
+    }
 }
 
 /// Plays null moves (`0000`) before the first real action by copying boards forward in the start

@@ -17,6 +17,8 @@ struct Node {
     depth: usize,
     children: Vec<NodeId>,
     result: Option<String>,
+    /// Comments written with the action: `(k, text)` follows its `k`-th move (from 1).
+    comments: Vec<(usize, String)>,
 }
 
 /// A game with variations: the start position and a tree of actions.
@@ -45,6 +47,7 @@ impl GameTree {
                 depth: 0,
                 children: Vec::new(),
                 result: None,
+                comments: Vec::new(),
             }],
         }
     }
@@ -102,6 +105,17 @@ impl GameTree {
     /// The result written after a node's action (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
     pub fn result(&self, node: NodeId) -> Option<&str> {
         self.nodes[node].result.as_deref()
+    }
+
+    /// The comments written with a node's action: `(k, text)` follows its `k`-th move
+    /// (counted from 1), in the order written.
+    pub fn comments(&self, node: NodeId) -> &[(usize, String)] {
+        &self.nodes[node].comments
+    }
+
+    /// Sets the comments written with a node's action (see [`GameTree::comments`]).
+    pub fn set_comments(&mut self, node: NodeId, comments: Vec<(usize, String)>) {
+        self.nodes[node].comments = comments;
     }
 
     /// Sets the result written after a node.
@@ -205,6 +219,7 @@ impl GameTree {
             depth,
             children: Vec::new(),
             result: None,
+            comments: Vec::new(),
         });
         self.nodes[parent].children.insert(children_index, id);
         (id, true)

@@ -1056,8 +1056,8 @@ mod multi {
                     "[Event \"generated\"]\n[Round \"{}\"]\n[Board \"Standard\"]\n\n",
                     self.made
                 );
-                for _ in 0..60 {
-                    game.push_str("1. Nf3 / Nf6\n2. Ng1 / Ng8\n");
+                for i in 0..60 {
+                    game.push_str(&format!("{}. Nf3 / Nf6\n{}. Ng1 / Ng8\n", 2 * i + 1, 2 * i + 2));
                 }
                 game.push_str("*\n\n");
                 self.chunk = game.into_bytes();
@@ -1109,5 +1109,69 @@ mod multi {
         // The whole stream (about 10 MB) went through.
         let handed = reader.get_ref().get_ref().handed;
         assert!(handed > 9_000_000, "{handed}");
+    }
+}
+
+/// Turn numbers are checked, a move after the end says the game is over, and comments (the
+/// match runner's `{eval/depth time}`) survive a round trip.
+mod numbers_and_comments {
+    use super::*;
+
+    fn error_text(text: &str) -> String {
+        match load(text) {
+            Ok(g) => panic!("loaded, with {} actions: {text}", g.game.actions().len()),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_skipped_turn_number_is_refused() {
+        let e = error_text("1. e4 / e5 3. Nf3 / Nc6");
+        assert!(e.contains("the action is numbered 3, but it is white's action of turn 2"), "{e}");
+        assert!(e.contains("Nf3"), "{e}");
+        let e = error_text("1. e4 / e5\n2. Nf3 / Nc6\n1. Bc4");
+        assert!(e.contains("numbered 1, but it is white's action of turn 3"), "{e}");
+        // In a variation too.
+        let e = error_text("1. e4 / e5 (3. d4) 2. Nf3");
+        assert!(e.contains("turn serial fits neither") || e.contains("numbered 3"), "{e}");
+        // Right numbers, and none at all, load.
+        assert_eq!(load("1. e4 / e5 2. Nf3 / Nc6").unwrap().game.actions().len(), 4);
+    }
+
+    #[test]
+    fn a_repeated_white_turn_number_is_a_warning() {
+        // As in exports of the game after a jump that moves the present back.
+        let g = load("1. e4 / e5\n2. Nf3 / Nc6\n2. Bc4 / Bc5\n3. d3").unwrap();
+        assert_eq!(g.game.actions().len(), 7);
+        assert!(
+            g.warnings.iter().any(|w| w.message.contains("turn 2 is numbered twice")),
+            "{:?}",
+            g.warnings
+        );
+    }
+
+    #[test]
+    fn a_move_after_mate_says_the_game_is_over() {
+        let e = error_text("1. e4 / e5 2. Qh5 / Nc6 3. Bc4 / Nf6 4. Qxf7# 5. Nf3");
+        assert!(e.contains("the game is over (checkmate): black is mated, white has won"), "{e}");
+        let e = error_text("1. e4 / e5 2. Qh5 / Nc6 3. Bc4 / Nf6 4. Qxf7# / Ke7");
+        assert!(e.contains("the game is over (checkmate)"), "{e}");
+        // A move that fails in a live game still says why.
+        let e = error_text("1. e4 / e5 2. Nf6");
+        assert!(!e.contains("game is over"), "{e}");
+    }
+
+    #[test]
+    fn comments_survive_a_round_trip() {
+        let text = "[Board \"Standard\"]\n\n1. (0T1)e2(0T1)e4 {+0.30/5 1.20s} / (0T1)e7(0T1)e5 {-0.10/4 0.90s}\n2. (0T2)g1(0T2)f3 {book}\n*\n";
+        let g = load(text).unwrap();
+        let out = write_5dpgn(&g);
+        for c in ["{+0.30/5 1.20s}", "{-0.10/4 0.90s}", "{book}"] {
+            assert!(out.contains(c), "{c} lost:\n{out}");
+        }
+        let again = write_5dpgn(&load(&out).unwrap());
+        assert_eq!(again, out);
+        // After the move they follow.
+        assert!(out.contains("e4 {+0.30/5 1.20s} /"), "{out}");
     }
 }

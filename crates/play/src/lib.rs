@@ -6,7 +6,7 @@
 pub mod proof;
 
 use chess5d_engine::Bot;
-use chess5d_notation::{long, san, write_5dfen, LoadedGame};
+use chess5d_notation::{long, san, write_5dfen, GameTree, LoadedGame};
 use chess5d_rules::{Budget, Color, Coord, Game, Move, MoveKind, Outcome, Position, Role};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -440,6 +440,22 @@ impl Play {
         Ok(())
     }
 
+    /// Takes back the last action played after the first `floor` (the analysis board's "Take
+    /// back": the game it branched from stays), with the moves of the action being built; the
+    /// result of a line that ended is forgotten with it.
+    pub fn take_back(&mut self, floor: usize) -> Result<(), PlayError> {
+        if self.game.actions().len() <= floor {
+            return Err(PlayError::Conflict("no action tried here to take back".into()));
+        }
+        while self.game.undo_move().is_some() {}
+        self.game.undo_action();
+        self.result = None;
+        self.termination = None;
+        self.after_change(false);
+        self.refresh_texts();
+        Ok(())
+    }
+
     /// Submits the current action (by a human).
     pub fn submit(&mut self) -> Result<(), PlayError> {
         self.require_human_turn()?;
@@ -773,18 +789,24 @@ pub fn pv_json(pos: &Position, pv: &[Vec<Move>]) -> Vec<Value> {
     out
 }
 
-/// Numbered SAN of `actions` played from `pos` (`1. e4 / e5 2. ...`, `1. / e5` from Black): the
-/// analysis board's variation.
+/// Numbered SAN of `actions` played from `pos` (`1. e4 / e5 2. ...`, `1b. e5 / ...` from Black):
+/// a variation from a position. Turns are numbered as 5DPGN numbers them, by the actions played
+/// since `pos` (from its present turn), not by the present, which time travel moves back.
 pub fn movetext(pos: &Position, actions: &[Vec<Move>]) -> String {
+    let numbering = GameTree::new(pos.clone());
+    numbered(pos, actions, |i| numbering.serial(i))
+}
+
+/// SAN of `actions` played from `pos`, the `i`-th numbered `serial(i)`; a line starting with
+/// Black's action says `Nb.`, later Black actions `/`.
+fn numbered(pos: &Position, actions: &[Vec<Move>], serial: impl Fn(usize) -> (u32, Color)) -> String {
     let mut pos = pos.clone();
     let mut out = Vec::new();
-    for a in actions {
-        let black = pos.to_move() == Color::Black;
-        let turn = pos.present_turn().max(1);
-        if !black {
-            out.push(format!("{turn}."));
-        } else {
-            out.push("/".into());
+    for (i, a) in actions.iter().enumerate() {
+        match serial(i) {
+            (turn, Color::White) => out.push(format!("{turn}.")),
+            (turn, Color::Black) if i == 0 => out.push(format!("{turn}b.")),
+            (_, Color::Black) => out.push("/".into()),
         }
         let multi = pos.timeline_count() > 1;
         for m in a {
@@ -794,4 +816,47 @@ pub fn movetext(pos: &Position, actions: &[Vec<Move>]) -> String {
         pos.submit_unchecked();
     }
     out.join(" ")
+}
+
+/// The analysis board's export: the game it was opened on (`game_pgn`, the whole game with its
+/// headers and any variations) with the actions tried on the board (`board`, whose first `base`
+/// actions are the game's) as a variation branching after action `base`. Written as Branched
+/// 5DPGN, so it reads back to the same tree; a tried line the game itself played is merged
+/// into it.
+pub fn export_variation(game_pgn: &str, base: usize, board: &Game) -> Result<String, PlayError> {
+    let mut loaded = chess5d_notation::load(game_pgn)
+        .map_err(|e| PlayError::Internal(format!("the analysed game does not read back: {e}")))?;
+    let main = loaded.tree.main_line();
+    let Some(&from) = (if base == 0 { Some(&GameTree::ROOT) } else { main.get(base - 1) }) else {
+        return Err(PlayError::Internal(format!(
+            "the analysis board branches after action {base}, but the game has {} actions",
+            main.len()
+        )));
+    };
+    let result = loaded.result.clone().or_else(|| loaded.header("Result").map(str::to_string));
+    let tried: Vec<Vec<Move>> = board.actions()[base.min(board.actions().len())..]
+        .iter()
+        .map(|a| a.moves.clone())
+        .collect();
+    if loaded.tree.children(from).is_empty() && !tried.is_empty() {
+        // The game stops where the board branched: the tried line is still written as a
+        // variation, after the game's last action (a reader makes it the continuation, as there
+        // is no other), and the game's result stays the game's.
+        let end = *main.last().unwrap_or(&GameTree::ROOT);
+        loaded.tree.set_result(end, None);
+        let mut out = chess5d_notation::pgn::write_tree(&loaded.tree, &loaded.headers, None);
+        let pos = loaded.tree.game_at(from).position().clone();
+        let line = numbered(&pos, &tried, |i| loaded.tree.serial(base + i));
+        let token = result.as_deref().filter(|r| ["1-0", "0-1", "1/2-1/2", "*"].contains(r));
+        out.push_str(&format!("({line})\n{}\n", token.unwrap_or("*")));
+        return Ok(out);
+    }
+    let mut node = from;
+    for (i, action) in board.actions().iter().enumerate().skip(base) {
+        // The game's own continuation stays the main line; the tried one is a variation.
+        node = loaded.tree.play(node, &action.moves, false).map_err(|e| {
+            PlayError::Internal(format!("tried action {} does not replay on the game: {e}", i + 1))
+        })?;
+    }
+    Ok(chess5d_notation::pgn::write_tree(&loaded.tree, &loaded.headers, result.as_deref()))
 }

@@ -101,3 +101,86 @@ fn a_mate_in_one_is_proven_and_a_false_goal_refused() {
     assert!(e.to_string().contains("has no forced mate in 1"), "{e}");
     assert!(proof::prove(&pos, 4, "Too long", 200_000).is_err());
 }
+
+/// The analysis board's export, over every action of several multi-timeline games: open a board
+/// after action `at`, try an action (and the answer to it), export, read the text back; the
+/// variation reaches the board's position and the game's own line is unchanged.
+mod analysis_export {
+    use chess5d_notation::{load, GameTree};
+    use chess5d_play::export_variation;
+    use chess5d_rules::{Budget, Game, Move};
+
+    fn games() -> Vec<(String, String)> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/multiverse");
+        let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+            .expect("data dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x != "md"))
+            .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).expect("read")))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// A legal action of `game`'s side to move other than `avoid` if there is one.
+    fn some_action(game: &Game, avoid: Option<&[Move]>) -> Option<Vec<Move>> {
+        let mut first = None;
+        for a in game.position().legal_actions(Budget::DEFAULT).take(8) {
+            if Some(a.as_slice()) != avoid {
+                return Some(a);
+            }
+            first.get_or_insert(a);
+        }
+        first
+    }
+
+    #[test]
+    fn variations_read_back_at_every_action() {
+        let mut tried = 0;
+        let mut black = 0;
+        for (path, text) in games() {
+            let full = load(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+            assert!(full.game.position().timeline_count() > 1, "{path}: a multi-timeline game");
+            let game_pgn = chess5d_notation::write_5dpgn(&full);
+            let actions = full.game.actions().to_vec();
+            for at in 0..=actions.len() {
+                let mut board = Game::new(full.game.start().clone());
+                for a in &actions[..at] {
+                    board.play_action(&a.moves).expect("replay");
+                }
+                let next = actions.get(at).map(|a| a.moves.as_slice());
+                let Some(first) = some_action(&board, next) else { continue };
+                if board.to_move() == chess5d_rules::Color::Black {
+                    black += 1;
+                }
+                board.play_action(&first).expect("tried action");
+                if let Some(answer) = some_action(&board, None) {
+                    board.play_action(&answer).expect("answer");
+                }
+                let text = export_variation(&game_pgn, at, &board).unwrap_or_else(|e| panic!("{path} at {at}: {e}"));
+                let back = load(&text).unwrap_or_else(|e| panic!("{path} at {at}: the export does not read back: {e}\n{text}"));
+                // The game's line is the main line, whole.
+                let main: Vec<_> = back.tree.main_line().iter().map(|&n| back.tree.action(n).moves.clone()).collect();
+                let expected: Vec<_> = actions.iter().map(|a| a.moves.clone()).collect();
+                assert_eq!(main, expected, "{path} at {at}: the main line changed\n{text}");
+                // The tried actions are a line from the branch point.
+                let mut node = if at == 0 { GameTree::ROOT } else { back.tree.main_line()[at - 1] };
+                for (i, a) in board.actions()[at..].iter().enumerate() {
+                    node = *back
+                        .tree
+                        .children(node)
+                        .iter()
+                        .find(|&&c| back.tree.action(c).moves == a.moves)
+                        .unwrap_or_else(|| panic!("{path} at {at}: tried action {} is not in the export\n{text}", i + 1));
+                }
+                assert_eq!(
+                    back.tree.game_at(node).position().hash(),
+                    board.position().hash(),
+                    "{path} at {at}: the variation reaches another position"
+                );
+                tried += 1;
+            }
+        }
+        assert!(tried > 60 && black > 25, "tried at {tried} positions, {black} with Black to move");
+    }
+}

@@ -83,7 +83,8 @@ struct Board {
     /// The game it was taken from and how many of its actions (the branch point).
     from_game: Option<i64>,
     base_actions: usize,
-    base_pgn: String,
+    /// The whole game (not only up to the branch point) as 5DPGN, for the export.
+    game_pgn: String,
     session: Mutex<Session>,
     info: Mutex<Info>,
     engine: Arc<Mutex<Option<Runner>>>,
@@ -298,24 +299,10 @@ impl Board {
         self.publish();
     }
 
-    /// The branch as 5DPGN: the game up to the branch point, the moves tried as a variation.
-    fn export(&self) -> String {
+    /// The whole game with the actions tried here as a variation after the branch point.
+    fn export(&self) -> Result<String, ServerError> {
         let s = lock(&self.session);
-        let actions: Vec<Vec<Move>> = s.game.actions().iter().map(|a| a.moves.clone()).collect();
-        let mut pos = s.game.start().clone();
-        for a in &actions[..self.base_actions.min(actions.len())] {
-            for m in a {
-                pos.play_unchecked(m);
-            }
-            pos.submit_unchecked();
-        }
-        let tried = movetext(&pos, &actions[self.base_actions.min(actions.len())..]);
-        let mut out = self.base_pgn.trim_end().trim_end_matches('*').trim_end().to_string();
-        if !tried.is_empty() {
-            out.push_str(&format!("\n({tried})"));
-        }
-        out.push_str("\n*\n");
-        out
+        Ok(chess5d_play::export_variation(&self.game_pgn, self.base_actions, &s.game)?)
     }
 }
 
@@ -416,6 +403,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/analysis/:id/moves", get(moves))
         .route("/api/analysis/:id/move", post(play))
         .route("/api/analysis/:id/undo", post(undo))
+        .route("/api/analysis/:id/takeback", post(take_back))
         .route("/api/analysis/:id/submit", post(submit))
         .route("/api/analysis/:id/start", post(start))
         .route("/api/analysis/:id/stop", post(stop))
@@ -462,7 +450,7 @@ fn parse_board_id(s: &str) -> Result<u64, ServerError> {
 
 async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) -> Result<Response, ServerError> {
     let v = blocking(move || {
-        let (loaded, base_pgn, from_game) = match (req.game, req.import) {
+        let (loaded, game_pgn, from_game) = match (req.game, req.import) {
             (Some(_), Some(_)) => {
                 return Err(ServerError::BadRequest(
                     "give either 'game' or 'import', not both".into(),
@@ -484,10 +472,7 @@ async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) 
             }
             (Some(id), None) => {
                 let (loaded, pgn) = game_until(&st, id, req.at)?;
-                let mut truncated = loaded.clone();
-                truncated.headers = chess5d_notation::load(&pgn).map(|l| l.headers).unwrap_or_default();
-                truncated.headers.retain(|(k, _)| !k.eq_ignore_ascii_case("Result"));
-                (loaded, chess5d_notation::write_5dpgn(&truncated), Some(id))
+                (loaded, pgn, Some(id))
             }
         };
         let base_actions = loaded.game.actions().len();
@@ -499,7 +484,7 @@ async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) 
             id,
             from_game,
             base_actions,
-            base_pgn,
+            game_pgn,
             session: Mutex::new(session),
             info: Mutex::new(Info::default()),
             engine: Arc::new(Mutex::new(None)),
@@ -614,6 +599,11 @@ async fn undo(State(st): State<AppState>, Path(id): Path<String>) -> Result<Resp
     .await
 }
 
+async fn take_back(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+    let floor = st.analyses().get(parse_board_id(&id)?)?.base_actions;
+    change(st, id, move |s| Ok(s.take_back(floor)?)).await
+}
+
 async fn submit(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
     change(st, id, Session::submit).await
 }
@@ -649,7 +639,7 @@ async fn engine_switch(
 
 async fn export(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
     let board = st.analyses().get(parse_board_id(&id)?)?;
-    let text = blocking(move || Ok(board.export())).await?;
+    let text = blocking(move || board.export()).await?;
     Ok(([(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 

@@ -1357,12 +1357,25 @@ function renderAnalysis() {
   $('#analysis').dataset.engine = running ? 'running' : 'stopped';
   const tried = a.state.analysis.tried;
   $('#analysis-tried').textContent = tried ? `(${tried} action${tried > 1 ? 's' : ''} tried)` : '';
+  // The actions tried on the board, numbered as the export writes them.
+  const line = (a.state.actions || []).slice(a.state.analysis.base_actions);
+  const lineHtml = line.map((x) => `<li value="${x.number}" class="tried-${x.color}">${x.color === 'black' ? '… ' : ''}${esc(x.text)}</li>`).join('');
+  if ($('#analysis-line').innerHTML !== lineHtml) $('#analysis-line').innerHTML = lineHtml;
+  $('#btn-takeback').disabled = !(tried || a.state.pending.length);
   const err = $('#analysis-error');
   if (i.error) { err.textContent = i.error; err.classList.remove('hidden'); } else if (running) err.classList.add('hidden');
 }
 
 $('#btn-analyse').addEventListener('click', () => (app.analysis ? stopAnalysis() : startAnalysis()));
 $('#btn-discard').addEventListener('click', stopAnalysis);
+$('#btn-takeback').addEventListener('click', async () => {
+  const a = app.analysis;
+  if (!a) return;
+  try {
+    const st = await api('POST', `/api/analysis/${a.id}/${a.state.pending.length ? 'undo' : 'takeback'}`);
+    if (app.analysis === a) setAnalysisState(st);
+  } catch (e) { showError(e.message); }
+});
 $('#btn-engine-toggle').addEventListener('click', () => engine(!(app.analysis?.info?.running)));
 $('#btn-variation').addEventListener('click', async () => {
   const a = app.analysis;

@@ -842,6 +842,18 @@ mod made {
         assert_eq!(game["action_count"], 0);
         let (_, text) = call(&s.app, "GET", &format!("/api/analysis/{aid}/pgn"), None).await;
         assert!(text.as_str().unwrap().contains("(1. e4)"), "{text}");
+        let back = chess5d_notation::load(text.as_str().unwrap()).expect("the export reads back");
+        assert_eq!(back.game.actions().len(), 1, "{text}");
+        // Take back: the tried action goes, the game's never (nothing more to take back).
+        let (status, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/takeback"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["analysis"]["tried"], 0);
+        assert_eq!(v["action_count"], 0);
+        assert_error(
+            &call(&s.app, "POST", &format!("/api/analysis/{aid}/takeback"), None).await,
+            StatusCode::CONFLICT,
+            "no action tried here",
+        );
         // Errors, then the board is gone after DELETE.
         assert_error(
             &post(&s.app, "/api/analysis", json!({ "game": id, "at": 5 })).await,

@@ -117,6 +117,8 @@ impl PgnGame {
             tree: &mut tree,
             warnings: &mut warnings,
             offset: skip,
+            drift: 0,
+            last_turn: None,
         };
         let root = Game::new(start.clone());
         for v in &self.leading {
@@ -154,6 +156,11 @@ struct Player<'t> {
     warnings: &'t mut Vec<(Span, String)>,
     /// Actions of the record before the start (null moves folded into it).
     offset: usize,
+    /// How far the record's turn numbers run behind ours (see `check_turn`), on the line being
+    /// played.
+    drift: i32,
+    /// The last turn number written on the line being played.
+    last_turn: Option<u32>,
 }
 
 /// Where a variation branches off: after the action it follows, or before it.
@@ -179,6 +186,7 @@ impl Player<'_> {
         for (i, action) in actions.iter().enumerate() {
             let before = (!action.variations.is_empty()).then(|| game.clone());
             let number = self.offset + self.tree.depth(node) + 1;
+            self.check_turn(action, node, number, &game)?;
             let moves: Vec<Written<'_, SanMove>> = action
                 .moves
                 .iter()
@@ -201,6 +209,9 @@ impl Player<'_> {
                 .tree
                 .add(node, played, game.position().hash(), main || (i > 0 && fresh));
             fresh = new;
+            if new {
+                self.tree.set_comments(child, comments_of(action));
+            }
             if !new && i == 0 && !main {
                 if let Some(m) = action.moves.first() {
                     self.warnings.push((
@@ -224,6 +235,48 @@ impl Player<'_> {
         Ok((node, game))
     }
 
+    /// Refuses an action whose written turn number is not its own (`1. e4 / e5 3. Nf3`): a
+    /// number that skips or goes back means a lost or misplaced action. One quirk of exports
+    /// from elsewhere is let through with a warning: a White turn numbered as the one before it
+    /// (seen after a jump that moves the present back); the numbers after it count from there.
+    fn check_turn(&mut self, action: &PgnAction, node: NodeId, number: usize, game: &Game) -> Result<(), Error> {
+        let Some(written) = action.turn else {
+            return Ok(());
+        };
+        let (turn, color) = self.serial(self.tree.depth(node));
+        if written == turn {
+            self.last_turn = Some(written);
+            return Ok(());
+        }
+        let m = action.moves.first();
+        if color == Color::White && turn > 1 && written == turn - 1 && self.last_turn == Some(written) {
+            self.drift -= 1;
+            self.warnings.push((
+                m.map(|m| m.span).unwrap_or_default(),
+                format!("action {number}: turn {written} is numbered twice; the turns after it are counted from here"),
+            ));
+            return Ok(());
+        }
+        Err(Error::Resolve(ResolveError {
+            action: number,
+            text: m.map(|m| m.text.clone()).unwrap_or_default(),
+            span: m.map(|m| m.span).unwrap_or_default(),
+            // After the end, that is what is wrong (`4. Qxf7# 5. Nf3`).
+            reason: replay::game_over(game).unwrap_or_else(|| {
+                Reason::TurnNumber(format!(
+                    "the action is numbered {written}, but it is {color}'s action of turn {turn}"
+                ))
+            }),
+        }))
+    }
+
+    /// The turn serial of an action played `depth` actions after the tree's start, as the
+    /// record numbers it (with its drift).
+    fn serial(&self, depth: usize) -> (u32, Color) {
+        let (turn, color) = self.tree.serial(depth);
+        (turn.saturating_add_signed(self.drift), color)
+    }
+
     /// Plays a variation from `node` (reached by `game`) as an alternative to its main
     /// continuation.
     fn variation(&mut self, game: &Game, node: NodeId, v: &PgnVariation) -> Result<(), Error> {
@@ -233,7 +286,11 @@ impl Player<'_> {
         if v.actions.is_empty() {
             return Ok(());
         }
-        let (last, _) = self.line(game.clone(), node, &v.actions, false)?;
+        // The line it branches from goes on counting as before.
+        let saved = (self.drift, self.last_turn);
+        let played = self.line(game.clone(), node, &v.actions, false);
+        (self.drift, self.last_turn) = saved;
+        let (last, _) = played?;
         if v.result.is_some() {
             self.tree.set_result(last, v.result.clone());
         }
@@ -247,8 +304,8 @@ impl Player<'_> {
         let Some(first) = v.actions.first() else {
             return Ok(Branch::Next);
         };
-        let next = self.tree.serial(self.tree.depth(node));
-        let replaced = self.tree.serial(self.tree.depth(parent));
+        let next = self.serial(self.tree.depth(node));
+        let replaced = self.serial(self.tree.depth(parent));
         let fits = |(turn, color): (u32, Color)| {
             first.turn.is_none_or(|t| t == turn)
                 && first.color.is_none_or(|c| c == color)
@@ -280,6 +337,17 @@ impl Player<'_> {
             }
         }
     }
+}
+
+/// The comments of an action as the tree keeps them: each move's after it, the action's own
+/// after its last move.
+fn comments_of(action: &PgnAction) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, m) in action.moves.iter().enumerate() {
+        out.extend(m.comments.iter().map(|c| (i + 1, c.clone())));
+    }
+    out.extend(action.comments.iter().map(|c| (action.moves.len(), c.clone())));
+    out
 }
 
 fn serial_name((turn, color): (u32, Color)) -> String {

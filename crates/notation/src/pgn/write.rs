@@ -4,7 +4,8 @@
 //! order), 5DFEN lines for a custom start, then one line per full turn `N. <white> / <black>`.
 //! Board prefixes are written once the game has more than one timeline (and on every jump);
 //! `>`/`>>`, and `~` on jumps that move the present back; `+` after an action that leaves the opponent in check, `#` after a
-//! final action that mates.
+//! final action that mates. Comments read with an action (`{+0.25/6 1.02s}`) are written back after
+//! the move they followed.
 
 use crate::san;
 use crate::start;
@@ -103,8 +104,16 @@ impl Writer<'_> {
             self.space();
         }
         let leaf = self.tree.children(node).is_empty();
-        let moves = action_text(pos, &self.tree.action(node).moves, leaf);
-        self.out.push_str(&format!("{serial} {moves}"));
+        let mut texts = action_text(pos, &self.tree.action(node).moves, leaf);
+        for (k, comment) in self.tree.comments(node) {
+            // Braces cannot nest in a comment: a stray closing one would end it early.
+            let comment = comment.replace('}', ")");
+            match texts.get_mut(k.saturating_sub(1)) {
+                Some(text) => text.push_str(&format!(" {{{comment}}}")),
+                None => texts.push(format!("{{{comment}}}")),
+            }
+        }
+        self.out.push_str(&format!("{serial} {}", texts.join(" ")));
     }
 }
 
@@ -120,7 +129,7 @@ impl Writer<'_> {
 /// The moves of an action as written in `pos`, which it plays: board prefixes once there is
 /// more than one timeline, `~` on jumps that move the present back, `+` when the action leaves
 /// the opponent in check and `#` when `last` and it mates.
-fn action_text(pos: &mut Position, moves: &[chess5d_rules::Move], last: bool) -> String {
+fn action_text(pos: &mut Position, moves: &[chess5d_rules::Move], last: bool) -> Vec<String> {
     let mut texts = Vec::new();
     for mv in moves {
         let present = pos.present();
@@ -149,5 +158,5 @@ fn action_text(pos: &mut Position, moves: &[chess5d_rules::Move], last: bool) ->
             }
         }
     }
-    texts.join(" ")
+    texts
 }

@@ -257,16 +257,19 @@ async function analysisRequest(method, a, b, q, body, wrap) {
     if (body.game !== undefined && body.import !== undefined) throw bad("give either 'game' or 'import', not both");
     if (body.game === undefined && body.import === undefined) throw bad("give 'game' (an id) or 'import' (a text)");
     const id = ++nextBoard;
-    let g, from = null;
+    let g, from = null, gamePgn;
     if (body.import !== undefined) {
       if (body.at !== undefined) throw bad("'at' goes with 'game'");
       g = wrap(() => LocalGame.create(JSON.stringify({ import: body.import }), id, now()));
+      gamePgn = g.pgn();
     } else {
       const src = await load(Number(body.game));
       g = wrap(() => src.analysis(body.at ?? undefined, id, now()));
       from = Number(body.game);
+      // The whole game: the export hangs the tried actions on it as a variation.
+      gamePgn = src.pgn();
     }
-    const bd = { g, from, base: g.action_count(), basePgn: g.pgn(), info: idleInfo(), worker: null };
+    const bd = { g, from, base: g.action_count(), gamePgn, info: idleInfo(), worker: null };
     boards.set(id, bd);
     return boardState(id, bd);
   }
@@ -276,9 +279,10 @@ async function analysisRequest(method, a, b, q, body, wrap) {
   if (!b && method === 'GET') return { ...boardState(id, bd), engine: bd.info };
   if (!b && method === 'DELETE') { boardStop(id, bd); boards.delete(id); return { deleted: id }; }
   if (b === 'moves' && method === 'GET') return wrap(() => JSON.parse(bd.g.moves(Number(q.get('l')), Number(q.get('t')), q.get('square') ?? '')));
-  if (b === 'pgn' && method === 'GET') return bd.g.variation(bd.base, bd.basePgn);
-  if (method === 'POST' && ['move', 'undo', 'submit'].includes(b)) {
-    try { bd.g.act(b, JSON.stringify(body ?? {})); } catch (e) { throw new ApiError(/no move|over/.test(e.message) ? 409 : 400, e.message); }
+  if (b === 'pgn' && method === 'GET') return wrap(() => bd.g.variation(bd.base, bd.gamePgn));
+  if (method === 'POST' && ['move', 'undo', 'submit', 'takeback'].includes(b)) {
+    const args = b === 'takeback' ? { floor: bd.base } : (body ?? {});
+    try { bd.g.act(b, JSON.stringify(args)); } catch (e) { throw new ApiError(/no move|no action|over/.test(e.message) ? 409 : 400, e.message); }
     boardStop(id, bd);
     bd.info = idleInfo();
     boardNotify(id, bd);
