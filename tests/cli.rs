@@ -503,10 +503,19 @@ fn show_picks_a_game_of_several() {
 #[test]
 fn numbers_the_end_of_a_game_and_comments() {
     let (ok, _, err) = chess5d(&["analyze", "-"], "1. e4 / e5 3. Nf3 / Nc6\n");
-    assert!(!ok && err.contains("the action is numbered 3, but it is white's action of turn 2"), "{err}");
+    assert!(
+        !ok && err.contains("the action is numbered 3, but it is white's action of turn 2"),
+        "{err}"
+    );
     assert!(err.contains("line 1, column 15"), "{err}");
-    let (ok, _, err) = chess5d(&["analyze", "-"], "1. e4 / e5 2. Qh5 / Nc6 3. Bc4 / Nf6 4. Qxf7# 5. Nf3\n");
-    assert!(!ok && err.contains("the game is over (checkmate): black is mated, white has won"), "{err}");
+    let (ok, _, err) = chess5d(
+        &["analyze", "-"],
+        "1. e4 / e5 2. Qh5 / Nc6 3. Bc4 / Nf6 4. Qxf7# 5. Nf3\n",
+    );
+    assert!(
+        !ok && err.contains("the game is over (checkmate): black is mated, white has won"),
+        "{err}"
+    );
     let game = "[Mode \"5D\"]\n[Board \"Standard\"]\n\n1. (0T1)e2(0T1)e4 {+0.25/6 1.02s} / (0T1)e7(0T1)e5 {-0.31/5 0.98s}\n2. (0T2)g1(0T2)f3 {+M3/9 0.50s}\n*\n";
     let (ok, out, err) = chess5d(&["convert", "--to", "5dpgn", "-"], game);
     assert!(ok, "{err}");

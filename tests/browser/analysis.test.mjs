@@ -92,6 +92,25 @@ test('Analyse on a reviewed position starts from that position', async () => {
   const st = await fetch(`${BASE}/api/analysis/${await page.evaluate(() => window.__chess5dAnalysis())}`).then((r) => r.json());
   assert.equal(st.action_count, 2);
   assert.equal(st.to_move, 'white');
+  // An action tried there: in the board's own move list, exported as a variation of the whole
+  // game that reads back (issue 17: it used to hang on the wrong action), and taken back.
+  await move(page, [0, 2, 'white'], 'd2', [0, 2, 'white'], 'd4');
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/submit')),
+    page.getByRole('button', { name: 'Submit', exact: true }).click(),
+  ]);
+  await page.locator('#analysis-line li', { hasText: 'd4' }).waitFor();
+  await page.getByRole('button', { name: 'Export variation', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('#export-text').value.length > 0);
+  const text = await page.locator('#export-text').inputValue();
+  await page.locator('#export-close').click();
+  assert.match(text, /1\. e4 \/ e5 \(2\. d4\)\s*2\. Nf3 \/ Nc6/, text);
+  const back = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ import: text }) });
+  assert.equal(back.status, 201, await back.text());
+  await page.getByRole('button', { name: 'Take back', exact: true }).click();
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-line li').length === 0 && document.querySelector('#btn-takeback').disabled);
+  const after = await fetch(`${BASE}/api/analysis/${await page.evaluate(() => window.__chess5dAnalysis())}`).then((r) => r.json());
+  assert.equal(after.action_count, 2, JSON.stringify(after.analysis));
   await page.getByRole('button', { name: 'Analyse', exact: true }).click();
   await page.locator('#analysis').waitFor({ state: 'hidden' });
 });

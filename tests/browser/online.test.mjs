@@ -1,7 +1,8 @@
 // Online play between two browsers (two players) watched by a third (a spectator): the creator
 // makes an invite, the friend opens the invite link, a game with a branch and a hop is played
-// through to mate; the spectator sees every action and cannot move; reloads keep the seats, and
-// a second browser on the same seat stays in sync.
+// through to mate; the spectator sees every action and cannot move; reloads keep the seats; the
+// invite is claimed once (the same link in a second browser seats nobody), and forged or
+// malformed links are refused on opening, in plain words.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -86,9 +87,17 @@ test('an invite link played through to mate, watched by a spectator; reloads kee
   // Black reloads: still Black, still able to play.
   await bp.reload();
   await bp.locator('#seat-line').filter({ hasText: 'You play Black' }).waitFor();
-  // A second browser on Black's seat (the same invite link) stays in sync.
+  // The invite was claimed: the creator's page says so, and the same link opened in a second
+  // browser seats nobody (it is told why, and watches in sync).
+  await wp.locator('#invite-used').filter({ hasText: 'Black joined through your invite link' }).waitFor();
+  assert.equal(await wp.locator('#invite-link').count(), 0);
   const black2 = await open(invite);
-  await black2.page.locator('#seat-line').filter({ hasText: 'You play Black' }).waitFor();
+  await black2.page.locator('#join-notice').filter({ hasText: 'was used already' }).waitFor();
+  await black2.page.locator('#seat-line').filter({ hasText: 'Spectating' }).waitFor();
+  assert.ok(black2.page.url().endsWith(`#/game/${id}`), `token left in the URL: ${black2.page.url()}`);
+  await square(black2.page, [0, 1, 'black'], 'e5').click();
+  await black2.page.waitForTimeout(300);
+  assert.equal(await black2.page.locator('[data-dest]').count(), 0, 'a used invite link let a second browser move');
   await move(bp, [0, 1, 'black'], 'e5', [0, 1, 'black'], 'd4');
   await submit(bp);
   await actions(sp, 2);
@@ -171,4 +180,37 @@ test('the lobby: a challenge posted by one visitor and accepted by another start
   await a.page.goto(`${BASE}/#/`);
   await a.page.locator('#my-games-table tbody tr[data-my-game]').first().waitFor();
   assert.match(await a.page.locator('#my-games-table tbody').textContent(), /black/);
+});
+
+test('forged and malformed invite links are refused when opened, in plain words', async () => {
+  const owner = await open(BASE);
+  const made = await owner.page.evaluate(() => fetch('/api/games', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ white: { type: 'human' }, black: { type: 'human' }, seat: 'white' }),
+  }).then((r) => r.json()));
+  const id = made.id;
+  // A made-up token of the right form.
+  const forged = await open(`${BASE}/#/game/${id}/join/black/${'ab'.repeat(16)}`);
+  const fp = forged.page;
+  await fp.locator('#join-notice').filter({ hasText: 'does not open a seat' }).waitFor();
+  await fp.locator('#seat-line').filter({ hasText: 'Spectating' }).waitFor();
+  assert.ok(fp.url().endsWith(`#/game/${id}`), `token left in the URL: ${fp.url()}`);
+  assert.equal(await fp.getByRole('button', { name: 'Offer draw' }).count(), 0);
+  assert.equal(await fp.getByRole('button', { name: 'Abort', exact: true }).count(), 0);
+  assert.equal(await fp.getByRole('button', { name: 'Resign', exact: true }).isDisabled(), true);
+  await board(fp, [0, 1, 'white']).waitFor();
+  await square(fp, [0, 1, 'white'], 'e2').click();
+  await fp.waitForTimeout(300);
+  assert.equal(await fp.locator('[data-dest]').count(), 0, 'a forged link let the visitor pick a piece');
+  assert.equal(await fp.evaluate(() => localStorage.getItem('chess5d.seats')), null, 'a forged token was kept');
+  await fp.screenshot({ path: join(SHOTS, 'online-forged-invite.png') });
+  // A cut-short token: said at once, without asking the server, and gone from the address bar.
+  const cut = await open(`${BASE}/#/game/${id}/join/black/${made.invite.token.slice(0, 20)}`);
+  await cut.page.locator('#join-notice').filter({ hasText: 'This invite link is not valid' }).waitFor();
+  assert.ok(cut.page.url().endsWith(`#/game/${id}`), cut.page.url());
+  await cut.page.locator('#seat-line').filter({ hasText: 'Spectating' }).waitFor();
+  // The real link still works after those.
+  const friend = await open(`${BASE}/#/game/${id}/join/black/${made.invite.token}`);
+  await friend.page.locator('#seat-line').filter({ hasText: 'You play Black' }).waitFor();
+  await friend.page.locator('#join-notice').filter({ hasText: 'You joined game' }).waitFor();
 });

@@ -120,9 +120,8 @@ pub(crate) fn play_action<T>(
             span: m.span,
             reason,
         };
-        let resolved = resolve(m.item, game.position()).and_then(|(mv, warning)| {
-            game.make_move(&mv).map(|_| warning).map_err(Reason::Illegal)
-        });
+        let resolved = resolve(m.item, game.position())
+            .and_then(|(mv, warning)| game.make_move(&mv).map(|_| warning).map_err(Reason::Illegal));
         let warning = match resolved {
             Ok(w) => w,
             // A move after the end: say the game is over rather than why the move fails.

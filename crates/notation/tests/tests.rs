@@ -1127,13 +1127,19 @@ mod numbers_and_comments {
     #[test]
     fn a_skipped_turn_number_is_refused() {
         let e = error_text("1. e4 / e5 3. Nf3 / Nc6");
-        assert!(e.contains("the action is numbered 3, but it is white's action of turn 2"), "{e}");
+        assert!(
+            e.contains("the action is numbered 3, but it is white's action of turn 2"),
+            "{e}"
+        );
         assert!(e.contains("Nf3"), "{e}");
         let e = error_text("1. e4 / e5\n2. Nf3 / Nc6\n1. Bc4");
         assert!(e.contains("numbered 1, but it is white's action of turn 3"), "{e}");
         // In a variation too.
         let e = error_text("1. e4 / e5 (3. d4) 2. Nf3");
-        assert!(e.contains("turn serial fits neither") || e.contains("numbered 3"), "{e}");
+        assert!(
+            e.contains("turn serial fits neither") || e.contains("numbered 3"),
+            "{e}"
+        );
         // Right numbers, and none at all, load.
         assert_eq!(load("1. e4 / e5 2. Nf3 / Nc6").unwrap().game.actions().len(), 4);
     }
@@ -1144,7 +1150,9 @@ mod numbers_and_comments {
         let g = load("1. e4 / e5\n2. Nf3 / Nc6\n2. Bc4 / Bc5\n3. d3").unwrap();
         assert_eq!(g.game.actions().len(), 7);
         assert!(
-            g.warnings.iter().any(|w| w.message.contains("turn 2 is numbered twice")),
+            g.warnings
+                .iter()
+                .any(|w| w.message.contains("turn 2 is numbered twice")),
             "{:?}",
             g.warnings
         );
@@ -1153,7 +1161,10 @@ mod numbers_and_comments {
     #[test]
     fn a_move_after_mate_says_the_game_is_over() {
         let e = error_text("1. e4 / e5 2. Qh5 / Nc6 3. Bc4 / Nf6 4. Qxf7# 5. Nf3");
-        assert!(e.contains("the game is over (checkmate): black is mated, white has won"), "{e}");
+        assert!(
+            e.contains("the game is over (checkmate): black is mated, white has won"),
+            "{e}"
+        );
         let e = error_text("1. e4 / e5 2. Qh5 / Nc6 3. Bc4 / Nf6 4. Qxf7# / Ke7");
         assert!(e.contains("the game is over (checkmate)"), "{e}");
         // A move that fails in a live game still says why.

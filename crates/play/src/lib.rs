@@ -175,6 +175,9 @@ pub struct Play {
     check: Option<(Coord, Coord)>,
     /// The side offering a draw, until the other side answers or plays.
     pub draw_offer: Option<Color>,
+    /// The side whose draw offer was last declined (or lapsed when the other side played on),
+    /// until it offers again or plays: its page says so.
+    pub draw_declined: Option<Color>,
     /// Cached 5DPGN and action texts (rebuilt when an action is submitted or the game ends).
     pgn_text: String,
     actions_json: Vec<Value>,
@@ -285,6 +288,7 @@ impl Play {
             engine_info: None,
             check: None,
             draw_offer: None,
+            draw_declined: None,
             pgn_text: String::new(),
             actions_json: Vec::new(),
         }
@@ -472,6 +476,10 @@ impl Play {
         if self.draw_offer == Some(mover.other()) {
             // Playing on declines the opponent's offer.
             self.draw_offer = None;
+            self.draw_declined = Some(mover.other());
+        } else if self.draw_declined == Some(mover) {
+            // The side told of a declined offer has played on.
+            self.draw_declined = None;
         }
         self.game
             .submit()
@@ -559,6 +567,7 @@ impl Play {
             Some(_) => self.accept_draw(c),
             None => {
                 self.draw_offer = Some(c);
+                self.draw_declined = None;
                 self.version += 1;
                 Ok(())
             }
@@ -580,12 +589,14 @@ impl Play {
     }
 
     /// Declines (or, for the offering side, withdraws) the draw offer.
-    pub fn decline_draw(&mut self, _c: Color) -> Result<(), PlayError> {
+    pub fn decline_draw(&mut self, c: Color) -> Result<(), PlayError> {
         self.require_live()?;
-        if self.draw_offer.is_none() {
+        let Some(offered) = self.draw_offer else {
             return Err(PlayError::Conflict("there is no draw offer".into()));
-        }
+        };
         self.draw_offer = None;
+        // Withdrawn by the side that offered: nothing to tell it.
+        self.draw_declined = (offered != c).then_some(offered);
         self.version += 1;
         Ok(())
     }
@@ -629,6 +640,7 @@ impl Play {
         let mut out = Vec::new();
         let first = pos.present_turn().max(0) as usize;
         let offset = usize::from(pos.to_move() == Color::Black);
+        let n = self.game.actions().len();
         for (i, a) in self.game.actions().iter().enumerate() {
             let color = pos.to_move();
             let turn = first + (i + offset) / 2;
@@ -638,7 +650,14 @@ impl Play {
                 pos.play_unchecked(m);
             }
             pos.submit_unchecked();
-            out.push(json!({ "index": i + 1, "number": turn, "color": color_name(color), "text": texts.join(" ") }));
+            // As 5DPGN writes them: `#` on the action that mated, `+` on one that gives check.
+            let mut text = texts.join(" ");
+            if i + 1 == n && self.termination.as_deref() == Some("checkmate") {
+                text.push('#');
+            } else if pos.in_check() {
+                text.push('+');
+            }
+            out.push(json!({ "index": i + 1, "number": turn, "color": color_name(color), "text": text }));
         }
         out
     }
@@ -717,6 +736,16 @@ impl Play {
             Vec::new()
         };
         let check = if live { self.check } else { pos.checking_move() };
+        // Every capture of a royal piece the opponent would have (at a mate, more than one: each
+        // is drawn, so no defence looks possible where there is none).
+        let checks: Vec<Value> = if check.is_some() {
+            pos.checks_after_pass()
+                .iter()
+                .map(|m| json!({"from": coord_json(pos, m.from), "to": coord_json(pos, m.to)}))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let submit = if live {
             pos.can_submit().map_err(|e| e.to_string())
         } else {
@@ -743,6 +772,7 @@ impl Play {
             "pending": pending.iter().map(|m| move_json(pos, m)).collect::<Vec<_>>(),
             "last_action": last_action,
             "check": check.map(|(a, r)| json!({"from": coord_json(pos, a), "to": coord_json(pos, r)})),
+            "checks": checks,
             "can_submit": submit.is_ok() && live && !self.is_over(),
             "submit_error": submit.err(),
             "promotions": promotions,
@@ -763,6 +793,7 @@ impl Play {
             "engine_error": self.engine_error,
             "engine_info": self.engine_info,
             "draw_offer": self.draw_offer.map(color_name),
+            "draw_declined": self.draw_declined.map(color_name),
             "online": {"white": online[0], "black": online[1]},
             "seated": seated,
         })
@@ -827,13 +858,20 @@ pub fn export_variation(game_pgn: &str, base: usize, board: &Game) -> Result<Str
     let mut loaded = chess5d_notation::load(game_pgn)
         .map_err(|e| PlayError::Internal(format!("the analysed game does not read back: {e}")))?;
     let main = loaded.tree.main_line();
-    let Some(&from) = (if base == 0 { Some(&GameTree::ROOT) } else { main.get(base - 1) }) else {
+    let Some(&from) = (if base == 0 {
+        Some(&GameTree::ROOT)
+    } else {
+        main.get(base - 1)
+    }) else {
         return Err(PlayError::Internal(format!(
             "the analysis board branches after action {base}, but the game has {} actions",
             main.len()
         )));
     };
-    let result = loaded.result.clone().or_else(|| loaded.header("Result").map(str::to_string));
+    let result = loaded
+        .result
+        .clone()
+        .or_else(|| loaded.header("Result").map(str::to_string));
     let tried: Vec<Vec<Move>> = board.actions()[base.min(board.actions().len())..]
         .iter()
         .map(|a| a.moves.clone())
@@ -854,9 +892,14 @@ pub fn export_variation(game_pgn: &str, base: usize, board: &Game) -> Result<Str
     let mut node = from;
     for (i, action) in board.actions().iter().enumerate().skip(base) {
         // The game's own continuation stays the main line; the tried one is a variation.
-        node = loaded.tree.play(node, &action.moves, false).map_err(|e| {
-            PlayError::Internal(format!("tried action {} does not replay on the game: {e}", i + 1))
-        })?;
+        node = loaded
+            .tree
+            .play(node, &action.moves, false)
+            .map_err(|e| PlayError::Internal(format!("tried action {} does not replay on the game: {e}", i + 1)))?;
     }
-    Ok(chess5d_notation::pgn::write_tree(&loaded.tree, &loaded.headers, result.as_deref()))
+    Ok(chess5d_notation::pgn::write_tree(
+        &loaded.tree,
+        &loaded.headers,
+        result.as_deref(),
+    ))
 }

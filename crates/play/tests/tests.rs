@@ -140,7 +140,10 @@ mod analysis_export {
         let mut black = 0;
         for (path, text) in games() {
             let full = load(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-            assert!(full.game.position().timeline_count() > 1, "{path}: a multi-timeline game");
+            assert!(
+                full.game.position().timeline_count() > 1,
+                "{path}: a multi-timeline game"
+            );
             let game_pgn = chess5d_notation::write_5dpgn(&full);
             let actions = full.game.actions().to_vec();
             for at in 0..=actions.len() {
@@ -149,7 +152,9 @@ mod analysis_export {
                     board.play_action(&a.moves).expect("replay");
                 }
                 let next = actions.get(at).map(|a| a.moves.as_slice());
-                let Some(first) = some_action(&board, next) else { continue };
+                let Some(first) = some_action(&board, next) else {
+                    continue;
+                };
                 if board.to_move() == chess5d_rules::Color::Black {
                     black += 1;
                 }
@@ -158,20 +163,32 @@ mod analysis_export {
                     board.play_action(&answer).expect("answer");
                 }
                 let text = export_variation(&game_pgn, at, &board).unwrap_or_else(|e| panic!("{path} at {at}: {e}"));
-                let back = load(&text).unwrap_or_else(|e| panic!("{path} at {at}: the export does not read back: {e}\n{text}"));
+                let back = load(&text)
+                    .unwrap_or_else(|e| panic!("{path} at {at}: the export does not read back: {e}\n{text}"));
                 // The game's line is the main line, whole.
-                let main: Vec<_> = back.tree.main_line().iter().map(|&n| back.tree.action(n).moves.clone()).collect();
+                let main: Vec<_> = back
+                    .tree
+                    .main_line()
+                    .iter()
+                    .map(|&n| back.tree.action(n).moves.clone())
+                    .collect();
                 let expected: Vec<_> = actions.iter().map(|a| a.moves.clone()).collect();
                 assert_eq!(main, expected, "{path} at {at}: the main line changed\n{text}");
                 // The tried actions are a line from the branch point.
-                let mut node = if at == 0 { GameTree::ROOT } else { back.tree.main_line()[at - 1] };
+                let mut node = if at == 0 {
+                    GameTree::ROOT
+                } else {
+                    back.tree.main_line()[at - 1]
+                };
                 for (i, a) in board.actions()[at..].iter().enumerate() {
                     node = *back
                         .tree
                         .children(node)
                         .iter()
                         .find(|&&c| back.tree.action(c).moves == a.moves)
-                        .unwrap_or_else(|| panic!("{path} at {at}: tried action {} is not in the export\n{text}", i + 1));
+                        .unwrap_or_else(|| {
+                            panic!("{path} at {at}: tried action {} is not in the export\n{text}", i + 1)
+                        });
                 }
                 assert_eq!(
                     back.tree.game_at(node).position().hash(),
@@ -181,6 +198,9 @@ mod analysis_export {
                 tried += 1;
             }
         }
-        assert!(tried > 60 && black > 25, "tried at {tried} positions, {black} with Black to move");
+        assert!(
+            tried > 60 && black > 25,
+            "tried at {tried} positions, {black} with Black to move"
+        );
     }
 }

@@ -23,7 +23,7 @@ use axum::{Json, Router};
 use chess5d_engine::{Limits, Score, SearchInfo};
 use chess5d_notation::LoadedGame;
 use chess5d_protocol::{parse_move, EngineError};
-use chess5d_rules::{Color, Game, Move, Position};
+use chess5d_rules::{Color, Game, Position};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -302,7 +302,11 @@ impl Board {
     /// The whole game with the actions tried here as a variation after the branch point.
     fn export(&self) -> Result<String, ServerError> {
         let s = lock(&self.session);
-        Ok(chess5d_play::export_variation(&self.game_pgn, self.base_actions, &s.game)?)
+        Ok(chess5d_play::export_variation(
+            &self.game_pgn,
+            self.base_actions,
+            &s.game,
+        )?)
     }
 }
 
@@ -315,7 +319,7 @@ fn white_view(s: Score, white: bool) -> Score {
     }
 }
 
-pub use chess5d_play::{movetext, pv_json};
+pub use chess5d_play::pv_json;
 
 struct ParsedInfo {
     depth: u32,

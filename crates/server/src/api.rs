@@ -104,6 +104,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/:id/draw", post(draw))
         .route("/api/games/:id/abort", post(abort))
         .route("/api/games/:id/retry-engine", post(retry_engine))
+        .route("/api/games/:id/join", post(join))
+        .route("/api/games/:id/invite", post(new_invite))
         .route("/api/challenges/:id", get(get_challenge).delete(cancel_challenge))
         .route("/api/my-games", post(my_games));
     if let Some(n) = config.rate_limit {
@@ -149,7 +151,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::puzzle_maker::routes())
         .merge(creating)
         .merge(acting)
-        .fallback(|| async { ServerError::NotFound("no such page or API endpoint".into()) })
+        .fallback(not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(guard, security::guard))
         .layer(TimeoutLayer::with_status_code(
@@ -367,6 +369,60 @@ async fn abort(
 ) -> ApiResult {
     let need = side(req.color.as_deref())?;
     act(st, &id, seat, need, |s, c| s.abort(c)).await
+}
+
+/// Anything else. The page's own addresses typed without `#` (`/game/12`, `/editor`) lead to
+/// the page there; other pages get a page saying so; the API answers JSON.
+async fn not_found(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    let path = uri.path();
+    if path.starts_with("/api/") || method != axum::http::Method::GET {
+        return ServerError::NotFound("no such page or API endpoint".into()).into_response();
+    }
+    let page = path.trim_end_matches('/');
+    let id = page
+        .strip_prefix("/game/")
+        .filter(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric()));
+    if let Some(id) = id {
+        return axum::response::Redirect::to(&format!("/#/game/{id}")).into_response();
+    }
+    if page == "/editor" {
+        return axum::response::Redirect::to("/#/editor").into_response();
+    }
+    let body = format!(
+        "<!doctype html><meta charset=utf-8><title>chess5d: no such page</title>\
+         <p>There is no page {} here. <a href=\"/\">chess5d home</a></p>",
+        html_escape(path)
+    );
+    (
+        StatusCode::NOT_FOUND,
+        [(axum::http::header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        body,
+    )
+        .into_response()
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+async fn join(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, _: JsonBody<Empty>) -> ApiResult {
+    let id = parse_id(&id)?;
+    let v = blocking(move || st.join(id, &seat)).await?;
+    Ok(Json(v).into_response())
+}
+
+async fn new_invite(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    seat: SeatToken,
+    _: JsonBody<Empty>,
+) -> ApiResult {
+    let id = parse_id(&id)?;
+    let v = blocking(move || st.new_invite(id, &seat)).await?;
+    Ok(Json(v).into_response())
 }
 
 async fn retry_engine(

@@ -129,24 +129,26 @@ fn check_name(name: Option<String>) -> Result<Option<String>, ServerError> {
 }
 
 /// A token and the seat it opens.
-struct Issued {
-    token: String,
-    seat: Seat,
+pub(crate) struct Issued {
+    pub(crate) token: String,
+    pub(crate) seat: Seat,
 }
 
-fn issue(sides: [bool; 2], owner: bool) -> Result<Issued, ServerError> {
+pub(crate) fn issue(sides: [bool; 2], owner: bool) -> Result<Issued, ServerError> {
     let token = seats::new_token()?;
     Ok(Issued {
         seat: Seat {
             hash: seats::hash_token(&token),
             sides,
             owner,
+            invite: false,
+            used_invite: None,
         },
         token,
     })
 }
 
-fn seat_json(token: &str, seat: &Seat) -> Value {
+pub(crate) fn seat_json(token: &str, seat: &Seat) -> Value {
     let sides: Vec<&str> = [Color::White, Color::Black]
         .into_iter()
         .filter(|c| seat.sides[c.index()])
@@ -174,7 +176,9 @@ impl AppState {
                 let invite = if human[other.index()] {
                     let mut s = [false, false];
                     s[other.index()] = true;
-                    Some((issue(s, false)?, other))
+                    let mut invite = issue(s, false)?;
+                    invite.seat.invite = true;
+                    Some((invite, other))
                 } else {
                     None
                 };
@@ -363,6 +367,8 @@ impl AppState {
             hash: ch.token_hash.clone(),
             sides: mine,
             owner: true,
+            invite: false,
+            used_invite: None,
         });
         let mut theirs = [false, false];
         theirs[challenger.other().index()] = true;
@@ -374,6 +380,119 @@ impl AppState {
         let mut v = lock(&slot.session).view(None);
         v["seat"] = seat_json(&acceptor.token, &acceptor.seat);
         v["invite"] = Value::Null;
+        Ok(v)
+    }
+}
+
+impl AppState {
+    /// `POST /api/games/:id/join`: what the token of an opened link holds. An invite not yet
+    /// claimed is claimed here: its seat gets a token of its own (answered once, to this
+    /// browser) and the link's token stops working. A link already used, or never made, is
+    /// refused in words a player understands.
+    pub(crate) fn join(&self, id: i64, token: &SeatToken) -> Result<Value, ServerError> {
+        let Some(t) = token.get() else {
+            return Err(ServerError::BadRequest(format!(
+                "a link to join game {id} carries a seat token (header {})",
+                seats::TOKEN_HEADER
+            )));
+        };
+        let slot = self.slot(id)?;
+        let mut s = lock(&slot.session);
+        if s.seats.is_empty() {
+            return Err(ServerError::Forbidden(format!(
+                "game {id} has no seats: there is nothing to join"
+            )));
+        }
+        // Every seat is compared (no early exit on the secret).
+        let held: Vec<usize> = (0..s.seats.len())
+            .filter(|&i| seats::token_matches(t, &s.seats[i].hash))
+            .collect();
+        let Some(&i) = held.first() else {
+            let used = s
+                .seats
+                .iter()
+                .filter(|seat| seat.used_invite.as_deref().is_some_and(|h| seats::token_matches(t, h)))
+                .count()
+                > 0;
+            return Err(ServerError::Forbidden(if used {
+                format!(
+                    "this invite link to game {id} was used already: another browser took its seat. \
+                     Ask the player who sent it for a new link."
+                )
+            } else {
+                format!(
+                    "this link does not open a seat of game {id}: it may be mistyped or cut short, \
+                     or its creator made a new one. You can watch the game."
+                )
+            }));
+        };
+        let mut v;
+        if s.seats[i].invite {
+            let claimed = issue(s.seats[i].sides, false)?;
+            let mut seat = claimed.seat;
+            seat.used_invite = Some(s.seats[i].hash.clone());
+            let mut all = s.seats.clone();
+            all[i] = seat.clone();
+            self.inner.db.set_seats(id, &all)?;
+            s.seats = all;
+            v = s.view(None);
+            v["seat"] = seat_json(&claimed.token, &seat);
+            v["joined"] = json!(true);
+        } else {
+            v = s.view(None);
+            v["seat"] = seat_json(t, &s.seats[i]);
+            v["joined"] = json!(false);
+        }
+        drop(s);
+        let _ = slot.tx.send(());
+        Ok(v)
+    }
+
+    /// `POST /api/games/:id/invite` (the creator only): a new invite link for the other human
+    /// side. Whoever held that side (an open invite, or the player who took one) holds it no
+    /// more: the creator hands the seat to someone else, or again to a player who lost it.
+    pub(crate) fn new_invite(&self, id: i64, token: &SeatToken) -> Result<Value, ServerError> {
+        let slot = self.slot(id)?;
+        let mut s = lock(&slot.session);
+        s.authorize(
+            s.rights(token.get(), self.inner.config.public),
+            crate::seats::Need::Owner,
+        )?;
+        let owner_sides = s
+            .seats
+            .iter()
+            .filter(|seat| seat.owner)
+            .fold([false, false], |acc, seat| {
+                [acc[0] | seat.sides[0], acc[1] | seat.sides[1]]
+            });
+        let side = [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| !owner_sides[c.index()] && !s.players[c.index()].is_engine())
+            .ok_or_else(|| {
+                ServerError::BadRequest(format!(
+                    "game {id} has no other human side to invite: you hold every side a person plays"
+                ))
+            })?;
+        if s.is_over() {
+            return Err(ServerError::Conflict(format!("game {id} is over: nobody can join it")));
+        }
+        let mut sides = [false, false];
+        sides[side.index()] = true;
+        let mut invite = issue(sides, false)?;
+        invite.seat.invite = true;
+        let mut all: Vec<Seat> = s
+            .seats
+            .iter()
+            .filter(|seat| seat.owner || !seat.sides[side.index()])
+            .cloned()
+            .collect();
+        all.push(invite.seat.clone());
+        self.inner.db.set_seats(id, &all)?;
+        s.seats = all;
+        let mut v = s.view(None);
+        v["invite"] = json!({ "token": invite.token, "side": color_name(side) });
+        drop(s);
+        let _ = slot.tx.send(());
         Ok(v)
     }
 }

@@ -86,6 +86,9 @@ const MIGRATIONS: &[&str] = &[
         token_hash TEXT NOT NULL,
         game INTEGER
     );",
+    // Invites are claimed once (a seat from before this step counts as claimed).
+    "ALTER TABLE seats ADD COLUMN invite INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN used_invite TEXT;",
 ];
 
 /// An open challenge of the lobby, as a row.
@@ -245,8 +248,9 @@ impl Db {
         self.with(|c| {
             for s in seats {
                 c.execute(
-                    "INSERT INTO seats (token_hash, game, white, black, owner) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![s.hash, id, s.sides[0], s.sides[1], s.owner],
+                    "INSERT INTO seats (token_hash, game, white, black, owner, invite, used_invite) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![s.hash, id, s.sides[0], s.sides[1], s.owner, s.invite, s.used_invite],
                 )?;
             }
             Ok(())
@@ -257,15 +261,34 @@ impl Db {
     /// The seats of a game.
     pub fn seats(&self, game: i64) -> Result<Vec<Seat>, ServerError> {
         self.with(|c| {
-            let mut st = c.prepare("SELECT token_hash, white, black, owner FROM seats WHERE game = ?1")?;
+            let mut st =
+                c.prepare("SELECT token_hash, white, black, owner, invite, used_invite FROM seats WHERE game = ?1")?;
             let rows = st.query_map([game], |r| {
                 Ok(Seat {
                     hash: r.get(0)?,
                     sides: [r.get(1)?, r.get(2)?],
                     owner: r.get(3)?,
+                    invite: r.get(4)?,
+                    used_invite: r.get(5)?,
                 })
             })?;
             rows.collect()
+        })
+    }
+
+    /// Replaces a game's seats (one transaction): an invite claimed or issued again.
+    pub fn set_seats(&self, game: i64, seats: &[Seat]) -> Result<(), ServerError> {
+        self.with(|c| {
+            let tx = c.unchecked_transaction()?;
+            tx.execute("DELETE FROM seats WHERE game = ?1", [game])?;
+            for s in seats {
+                tx.execute(
+                    "INSERT INTO seats (token_hash, game, white, black, owner, invite, used_invite) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![s.hash, game, s.sides[0], s.sides[1], s.owner, s.invite, s.used_invite],
+                )?;
+            }
+            tx.commit()
         })
     }
 
@@ -275,8 +298,8 @@ impl Db {
             let mut out = Vec::new();
             let cols: Vec<String> = COLUMNS.split(',').map(|c| format!("g.{}", c.trim())).collect();
             let mut st = c.prepare(&format!(
-                "SELECT {}, s.token_hash, s.white, s.black, s.owner FROM seats s JOIN games g ON g.id = s.game \
-                 WHERE s.token_hash = ?1",
+                "SELECT {}, s.token_hash, s.white, s.black, s.owner, s.invite, s.used_invite \
+                 FROM seats s JOIN games g ON g.id = s.game WHERE s.token_hash = ?1",
                 cols.join(", ")
             ))?;
             for h in hashes {
@@ -287,6 +310,8 @@ impl Db {
                             hash: r.get(16)?,
                             sides: [r.get(17)?, r.get(18)?],
                             owner: r.get(19)?,
+                            invite: r.get(20)?,
+                            used_invite: r.get(21)?,
                         },
                     ))
                 })?;

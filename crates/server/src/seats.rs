@@ -57,6 +57,12 @@ pub struct Seat {
     pub sides: [bool; 2],
     /// The game's creator: may delete it and act for its engine sides.
     pub owner: bool,
+    /// An invite not yet claimed: the first browser to open its link takes the seat (which gets
+    /// a token of its own), and the link seats nobody after that.
+    pub invite: bool,
+    /// For a seat taken through an invite: the hash of the invite's token, so that the link,
+    /// opened again, can be told "already used" rather than "not valid".
+    pub used_invite: Option<String>,
 }
 
 /// What the holder of a token may do in one game.
@@ -110,7 +116,8 @@ pub fn rights(seats: &[Seat], token: Option<&str>) -> Rights {
     let hash = hash_token(token);
     let mut r = Rights::default();
     for s in seats {
-        if bool::from(hash.as_bytes().ct_eq(s.hash.as_bytes())) {
+        // An invite's token opens its seat only through `join`, once.
+        if bool::from(hash.as_bytes().ct_eq(s.hash.as_bytes())) && !s.invite {
             r.sides[0] |= s.sides[0];
             r.sides[1] |= s.sides[1];
             r.owner |= s.owner;

@@ -225,12 +225,20 @@ impl Session {
 
     /// The JSON view of the game (at action `at` for review, else live).
     pub fn view(&self, at: Option<usize>) -> Value {
-        self.play.view(
+        let mut v = self.play.view(
             at,
             self.id,
             [self.online[0] > 0, self.online[1] > 0],
             !self.seats.is_empty(),
-        )
+        );
+        // The sides whose invite link is still open (nobody has taken it yet).
+        let open: Vec<&str> = [Color::White, Color::Black]
+            .into_iter()
+            .filter(|c| self.seats.iter().any(|s| s.invite && s.sides[c.index()]))
+            .map(color_name)
+            .collect();
+        v["invites_open"] = json!(open);
+        v
     }
 
     /// The summary line of the game list.

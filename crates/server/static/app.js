@@ -229,7 +229,8 @@ $('#export-download').addEventListener('click', () => {
 async function openGame(idText) {
   const id = /^\d+$/.test(idText) ? Number(idText) : null;
   app.editor = null;
-  if (!app.state || app.state.id !== id) {
+  const fresh = !app.state || app.state.id !== id;
+  if (fresh) {
     endAnalysis();
     closeWs();
     app.state = null;
@@ -242,6 +243,9 @@ async function openGame(idText) {
     resetDrawing();
   }
   showError(null);
+  // An invite link being opened: the server's answer (the seat, or why not) comes first.
+  const joining = window.chess5dOnline?.joining;
+  if (joining) { window.chess5dOnline.joining = null; await joining; }
   let s;
   try {
     if (id === null) throw Object.assign(new Error(`no game with id '${idText}'`), { status: 404 });
@@ -259,6 +263,8 @@ async function openGame(idText) {
     return;
   }
   showPage('play');
+  // The player of Black sees the boards from Black's side (the flip button turns them back).
+  if (fresh) app.flip = playsBlackOnly(s);
   $('#editor-panel').classList.add('hidden');
   $('#game-panel').classList.remove('hidden');
   setState(s);
@@ -538,7 +544,8 @@ function render() {
     }
   }
   for (const m of s.pending) arrows.push(arrow(s, L, m, 'pending', 'arrow-pending'));
-  if (s.check) arrows.push(arrow(s, L, { from: s.check.from, to: s.check.to }, 'check', 'arrow-check'));
+  // Every check (at a mate there may be several; one arrow would make a defence look possible).
+  for (const c of checksOf(s)) arrows.push(arrow(s, L, { from: c.from, to: c.to }, 'check', 'arrow-check'));
   $('#arrow-layer').innerHTML = arrows.join('');
   app.bounds = { x: -20, y: -L.gy - 10, w: L.left + L.col(L.maxT) + L.w + L.gx + 20, h: rows * (L.h + L.gy) + L.gy };
   const first = !app.layoutKey;
@@ -555,6 +562,34 @@ function render() {
 
 /** The present as the player knows it: while an action is being built, the present it started
  * in (the boards the pending moves made do not count). */
+/** Whether this browser plays Black alone in `s`: its seat holds only Black, or (no seats) a
+ * human plays Black against an engine. */
+function playsBlackOnly(s) {
+  const sides = window.chess5dOnline?.sides?.(s.id);
+  if (sides && sides.length) return sides.length === 1 && sides[0] === 'black';
+  return !!(s.players.white.engine && !s.players.black.engine);
+}
+
+/** Where the present is, said so that it cannot read as a contradiction of who is to move: a
+ * jump back in the action being built moves it to the other side's half-turn. */
+function presentText(st) {
+  const p = presentOf(st);
+  if (p.color === st.to_move || st.result) return `The present is turn ${p.turn}.`;
+  return `This action takes the present back to turn ${p.turn}, where ${cap(p.color)} plays next.`;
+}
+
+/** An action's text, summarised past four moves (a 40-move action would fill the panel). */
+function shortAction(text) {
+  const moves = String(text).split(' ');
+  return moves.length <= 4 ? text : `${moves.slice(0, 3).join(" ")} … and ${moves.length - 3} more moves`;
+}
+
+/** The checks to draw: every one the server lists, else the one it names. */
+function checksOf(s) {
+  if (s.checks && s.checks.length) return s.checks;
+  return s.check ? [s.check] : [];
+}
+
 function presentOf(s) {
   if (!s.pending || !s.pending.length) return s.present;
   const made = new Set();
@@ -584,7 +619,7 @@ function computeHighlights() {
   };
   if (s) {
     for (const m of s.last_action.concat(s.pending)) { put(m.from, 'last-to'); put(m.to, 'last-to'); }
-    if (s.check) { put(existing(s, s.check.from), 'check-from'); put(existing(s, s.check.to), 'check-royal'); }
+    for (const c of checksOf(s)) { put(existing(s, c.from), 'check-from'); put(existing(s, c.to), 'check-royal'); }
   }
   if (app.selected) put(app.selected, 'selected');
   for (const [key, moves] of app.dests) {
@@ -792,7 +827,8 @@ function boardsView(list) {
   r.w = Math.max(...xs) + L.w + L.gx / 2 - r.x; r.h = Math.max(...ys) + L.h + L.gy / 2 - r.y;
   const { w: vw, h: vh } = viewSize();
   const px = Math.min(REVIEW_PX, Math.min(vw / r.w, vh / r.h) * SQ);
-  if (px >= MIN_PX) return boxAt(r.x + r.w / 2, r.y + r.h / 2, px);
+  // Every board touched, down to half the readable size (a far jump is worth seeing whole).
+  if (px >= MIN_PX / 2) return boxAt(r.x + r.w / 2, r.y + r.h / 2, px);
   return boxAt(xs[0] + L.w / 2, ys[0] + L.h / 2, MIN_PX);
 }
 
@@ -833,10 +869,14 @@ function showTouched() {
   const s = app.shown;
   if (!s) return;
   const seen = new Map();
+  const add = (l, t) => { const b = draw.boards.get(`${l},${t}`); if (b) seen.set(`${l},${t}`, b); };
   for (const m of s.last_action) {
     for (const c of [m.from, m.to]) {
       const e = existing(s, { ...c, t: c.t + 1 });
-      for (const b of [draw.boards.get(`${e.l},${e.t}`), draw.boards.get(`${c.l},${c.t}`)]) if (b) seen.set(`${b.l},${b.t}`, b);
+      add(e.l, e.t);
+      add(c.l, c.t);
+      // A jump that branched: its landing board is the new timeline's first.
+      for (const tl of s.timelines) if (tl.origin && tl.origin.l === c.l && tl.origin.t === c.t) add(tl.l, tl.start);
     }
   }
   app.cam = 'free';
@@ -936,12 +976,15 @@ function renderSide() {
   $('#btn-undo').disabled = !(playing && c.pending.length > 0);
   $('#btn-resign').disabled = !!s.result || !live;
   $('#play').dataset.review = app.review ?? s.action_count;
+  const at = app.review ?? s.action_count;
+  for (const [b, off] of [['#btn-first', at <= 0], ['#btn-prev', at <= 0], ['#btn-next', at >= s.action_count], ['#btn-last', app.review === null]]) {
+    $(b).disabled = off || !!app.analysis;
+  }
   // The status line: whose move, the present, what must still be played; in review, which
   // action is shown. Engine output never goes here (it is in the analysis panel).
   let status;
   const shownState = app.analysis ? c : shown || s;
-  const present = presentOf(shownState);
-  const where = `Present: T${present.turn} ${present.color}.`;
+  const where = presentText(shownState);
   if (app.analysis) {
     status = c.result ? `Analysis board: game over (${c.result}).` : `Analysis board: ${cap(c.to_move)} to move. ${where}`;
     if (!c.result) status += stillToPlay(c);
@@ -949,7 +992,7 @@ function renderSide() {
     const a = s.actions[app.review - 1];
     status = app.review === 0
       ? `Reviewing the start position (action 0 of ${s.action_count}). ${where}`
-      : `Reviewing action ${app.review} of ${s.action_count}: ${a.number}. ${cap(a.color)} ${a.text}. ${where}`;
+      : `Reviewing action ${app.review} of ${s.action_count}: ${a.number}. ${cap(a.color)} ${shortAction(a.text)}. ${where}`;
   } else if (s.result) {
     status = 'Game over.';
   } else if (s.engine_busy && !s.human_to_move) {
@@ -1021,6 +1064,14 @@ $('#notation').addEventListener('click', (ev) => {
   if (a && !app.analysis) setReview(Number(a.dataset.index)).catch((e) => showError(e.message));
 });
 $('#btn-live').addEventListener('click', () => setReview(null));
+// Review by buttons, as by the arrow keys: the start, one action back or on, the live position.
+function reviewStep(to) {
+  if (!app.state || app.editor || app.analysis) return;
+  const at = app.review ?? app.state.action_count;
+  const target = { first: 0, prev: at - 1, next: at + 1, last: null }[to];
+  setReview(target).catch((e) => showError(e.message));
+}
+for (const to of ['first', 'prev', 'next', 'last']) $(`#btn-${to}`).addEventListener('click', () => reviewStep(to));
 document.addEventListener('keydown', (ev) => {
   if ($('#play').classList.contains('hidden') || ev.target.closest('input, textarea, select, dialog') || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const k = ev.key;
@@ -1031,6 +1082,8 @@ document.addEventListener('keydown', (ev) => {
   if (k === 'Escape') { app.selected = null; app.dests.clear(); applyHighlights(); hidePromotion(); return; }
   if (!app.state || app.editor || app.analysis) return;
   const at = app.review ?? app.state.action_count;
+  if (k === 'Home') { ev.preventDefault(); setReview(0); return; }
+  if (k === 'End') { ev.preventDefault(); setReview(null); return; }
   if (k === 'ArrowLeft' || k === 'ArrowUp') { ev.preventDefault(); setReview(at - 1); }
   else if (k === 'ArrowRight' || k === 'ArrowDown') { ev.preventDefault(); setReview(at + 1); }
   else if (k === 'Home') { ev.preventDefault(); setReview(0); }

@@ -19,16 +19,30 @@
   let info = null;
 
   // An invite link: #/game/ID/join/SIDES/TOKEN (SIDES: white, black or white+black, for a
-  // creator taking their seat to another browser). The token goes to local storage and leaves
-  // the address bar (and the history) before app.js routes (this listener is registered first).
+  // creator taking their seat to another browser). The token leaves the address bar (and the
+  // history) at once, before app.js routes (this listener is registered first); then the
+  // server says what it holds: an invite is claimed by this browser (which gets a token of its
+  // own), a seat's own token is kept, and a link that opens nothing is refused in plain words
+  // (app.js waits for the answer before it shows the game).
+  let joinNotice = null; // { id, text, error }
   function takeInvite() {
-    const m = location.hash.match(/^#\/game\/(\d+)\/join\/(white|black|white\+black)\/([0-9a-f]{32})$/);
+    const m = location.hash.match(/^#\/game\/(\d+)\/join\/([^/]*)\/?(.*)$/);
     if (!m) return;
-    keepSeat(m[1], { token: m[3], sides: m[2].split('+'), owner: false });
-    history.replaceState(null, '', `#/game/${m[1]}`);
+    const [, id, , token] = m;
+    history.replaceState(null, '', `#/game/${id}`);
+    if (!/^[0-9a-f]{32}$/.test(token)) {
+      joinNotice = { id, error: true, text: 'This invite link is not valid: its code is cut short or changed (a code is 32 letters and digits). Ask for the link again; meanwhile you can watch the game.' };
+      online.joining = null;
+      return;
+    }
+    online.joining = call('POST', `/api/games/${id}/join`, {}, token).then((v) => {
+      keepSeat(id, { token: v.seat.token, sides: v.seat.sides, owner: v.seat.owner });
+      const sides = v.seat.sides.map(cap).join(' and ');
+      joinNotice = { id, error: false, text: v.joined ? `You joined game ${id}: you play ${sides}.` : `Your seat: you play ${sides}.` };
+    }, (e) => {
+      joinNotice = { id, error: true, text: `${cap(e.message)}` };
+    });
   }
-  takeInvite();
-  window.addEventListener('hashchange', takeInvite);
 
   async function call(method, url, body, token) {
     const headers = { 'Content-Type': 'application/json' };
@@ -45,6 +59,8 @@
   }
 
   const online = {
+    /** The answer to an invite link being opened (app.js awaits it before showing the game). */
+    joining: null,
     /** Headers for an API request: the seat token of the game it is about. */
     headers(url, method) {
       const id = gameIdOf(url);
@@ -71,8 +87,12 @@
       if (seat) ws.send(JSON.stringify({ seat: seat.token }));
     },
     onState(s) { renderPanel(s); },
+    /** The sides this browser's seat holds in game `id` (null without a seat). */
+    sides(id) { return seatOf(id)?.sides ?? null; },
   };
   window.chess5dOnline = online;
+  takeInvite();
+  window.addEventListener('hashchange', takeInvite);
 
   // ---------- the game page: who you are, links, draw offers, abort ----------
 
@@ -105,20 +125,38 @@
       for (const b of ['#btn-submit', '#btn-undo']) { const e = $(b); if (e) e.disabled = true; }
     }
     const parts = [];
+    if (joinNotice && String(joinNotice.id) === String(s.id)) {
+      parts.push(`<p id="join-notice" class="join-notice ${joinNotice.error ? 'error' : ''}" role="${joinNotice.error ? 'alert' : 'status'}">${esc(joinNotice.text)}</p>`);
+    }
     if (spectator) parts.push('<p id="seat-line" class="seat-line">Spectating: you see every action live.</p>');
     else if (s.seated && mine.length === 1) parts.push(`<p id="seat-line" class="seat-line">You play ${esc(cap(mine[0]))}.</p>`);
     if (s.seated) {
-      const dot = (side) => `<span class="presence ${s.online[side] ? 'on' : 'off'}" data-presence="${side}">${cap(side)} ${s.online[side] ? 'connected' : 'away'}</span>`;
+      // A light for people; an engine is neither connected nor away.
+      const dot = (side) => (s.players[side].engine
+        ? `<span class="presence engine" data-presence="${side}">${cap(side)}: engine</span>`
+        : `<span class="presence ${s.online[side] ? 'on' : 'off'}" data-presence="${side}">${cap(side)} ${s.online[side] ? 'connected' : 'away'}</span>`);
       parts.push(`<p class="presence-line">${dot('white')} ${dot('black')}</p>`);
     }
     const inv = load(INVITES)[s.id];
-    if (inv && !spectator && live) {
+    const open = s.invites_open || [];
+    if (inv && !spectator && live && open.includes(inv.side)) {
       const url = linkTo(`#/game/${s.id}/join/${inv.side}/${inv.token}`);
       parts.push(`<label class="link-line">Invite (plays ${esc(inv.side)}) <input id="invite-link" readonly value="${esc(url)}" aria-label="Invite link"></label>
         <button type="button" data-copy="#invite-link" aria-label="Copy invite link">Copy</button>`);
+    } else if (inv && !spectator && live && seat?.owner) {
+      // Taken: the link seats nobody else. The creator can hand the seat out again.
+      parts.push(`<p id="invite-used" class="seat-line">${esc(cap(inv.side))} joined through your invite link, which now seats nobody else.
+        <button type="button" data-new-invite="1" aria-label="New invite link">New invite link</button></p>`);
     }
     parts.push(`<label class="link-line">Spectators <input id="spectator-link" readonly value="${esc(linkTo(`#/game/${s.id}`))}" aria-label="Spectator link"></label>
       <button type="button" data-copy="#spectator-link" aria-label="Copy spectator link">Copy</button>`);
+    // Draw offers, for everyone watching too; a declined offer is told to the side that made it.
+    if (live && spectator && s.draw_offer) parts.push(`<p id="draw-offered" class="seat-line">${esc(cap(s.draw_offer))} offers a draw.</p>`);
+    if (live && s.draw_declined && !s.draw_offer && (spectator ? false : mine.includes(s.draw_declined))) {
+      parts.push(`<p id="draw-declined" class="seat-line">Your draw offer was declined.</p>`);
+    } else if (live && s.draw_declined && !s.draw_offer && spectator) {
+      parts.push(`<p id="draw-declined" class="seat-line">${esc(cap(s.draw_declined))}'s draw offer was declined.</p>`);
+    }
     if (!spectator && live) {
       const humanOther = mine.length === 1 && !s.players[mine[0] === 'white' ? 'black' : 'white'].engine;
       const me = mine.length === 1 ? mine[0] : s.to_move;
@@ -153,6 +191,11 @@
         setTimeout(() => { b.textContent = 'Copy'; }, 1200);
       } else if (b.dataset.draw) {
         await call('POST', `/api/games/${id}/draw`, { action: b.dataset.draw }, token);
+      } else if (b.dataset.newInvite) {
+        if (!confirm('A new invite link takes the seat from whoever joined through the old one. Make it?')) return;
+        const v = await call('POST', `/api/games/${id}/invite`, {}, token);
+        const all = load(INVITES); all[id] = v.invite; save(INVITES, all);
+        renderPanel(v);
       } else if (b.dataset.abort) {
         if (confirm('Abort this game?')) await call('POST', `/api/games/${id}/abort`, {}, token);
       }

@@ -157,3 +157,38 @@ async fn behind_a_proxy_the_origin_scheme_is_the_forwarded_one() {
     .await;
     assert_error(&r, StatusCode::FORBIDDEN, "http://127.0.0.1");
 }
+
+/// The page's addresses typed without `#` lead to the page (issue 19: `/game/999999` answered
+/// raw JSON); other pages say there is no such page in HTML; the API keeps answering JSON.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_addresses_without_the_fragment_lead_to_the_page() {
+    let s = server();
+    let r = &s.app.router;
+    let res = r
+        .clone()
+        .oneshot(
+            Request::builder()
+                .uri("/game/999999")
+                .header("host", "127.0.0.1")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    assert_eq!(res.headers()["location"], "/#/game/999999");
+    let (status, body) = call_as(r, "GET", "/editor", None, &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{body}");
+    let (status, body) = call_as(r, "GET", "/no/such/page", None, &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        body.as_str()
+            .is_some_and(|t| t.contains("There is no page /no/such/page here")),
+        "{body}"
+    );
+    assert_error(
+        &call_as(r, "GET", "/api/nothing", None, &[]).await,
+        StatusCode::NOT_FOUND,
+        "no such page or API endpoint",
+    );
+}

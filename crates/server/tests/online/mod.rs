@@ -28,7 +28,97 @@ async fn invite_game(s: &Server) -> (i64, String, String) {
     assert_eq!(mine.len(), 32);
     assert!(mine.bytes().all(|b| b.is_ascii_hexdigit()));
     assert_ne!(mine, theirs);
-    (v["id"].as_i64().unwrap(), mine, theirs)
+    let id = v["id"].as_i64().unwrap();
+    // The friend opens the link: the invite is claimed, and the seat gets a token of its own.
+    let (status, v) = call_as(
+        &s.app.router,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some("{}"),
+        &with(&theirs),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        (v["joined"].clone(), v["seat"]["sides"].clone()),
+        (json!(true), json!(["black"]))
+    );
+    let claimed = t(&v["seat"]["token"]);
+    assert_ne!(claimed, theirs);
+    (id, mine, claimed)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_is_claimed_once_and_a_forged_one_refused() {
+    let s = server();
+    let r = &s.app.router;
+    let (status, v) = post(&s.app, "/api/games", json!({"import": MATE_LINE, "seat": "white"})).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_i64().unwrap();
+    let mine = v["seat"]["token"].as_str().unwrap().to_string();
+    let invite = v["invite"]["token"].as_str().unwrap().to_string();
+    assert_eq!(v["invites_open"], json!(["black"]));
+    let join = |token: String| async move {
+        call_as(r, "POST", &format!("/api/games/{id}/join"), Some("{}"), &with(&token)).await
+    };
+    // The invite's token does not act before it is claimed.
+    let early = call_as(
+        r,
+        "POST",
+        &format!("/api/games/{id}/draw"),
+        Some(r#"{"action": "offer"}"#),
+        &with(&invite),
+    )
+    .await;
+    assert_error(&early, StatusCode::FORBIDDEN, "seat token");
+    // A made-up token is refused in plain words.
+    assert_error(
+        &join(OTHER_TOKEN.into()).await,
+        StatusCode::FORBIDDEN,
+        "does not open a seat of game",
+    );
+    // The first browser takes the seat; the link then seats nobody else.
+    let (status, first) = join(invite.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    assert_eq!(first["invites_open"], json!([]));
+    let theirs = first["seat"]["token"].as_str().unwrap().to_string();
+    assert_error(&join(invite.clone()).await, StatusCode::FORBIDDEN, "was used already");
+    // The seat's own token and the creator's are what they are.
+    let (status, again) = join(theirs.clone()).await;
+    assert_eq!(
+        (status, again["joined"].clone(), again["seat"]["sides"].clone()),
+        (StatusCode::OK, json!(false), json!(["black"]))
+    );
+    let (_, owner) = join(mine.clone()).await;
+    assert_eq!(
+        (owner["seat"]["owner"].clone(), owner["seat"]["sides"].clone()),
+        (json!(true), json!(["white"]))
+    );
+    // Only the creator makes a new link; it replaces the seat it hands out.
+    assert_error(
+        &call_as(
+            r,
+            "POST",
+            &format!("/api/games/{id}/invite"),
+            Some("{}"),
+            &with(&theirs),
+        )
+        .await,
+        StatusCode::FORBIDDEN,
+        "only the creator",
+    );
+    let (status, v) = call_as(r, "POST", &format!("/api/games/{id}/invite"), Some("{}"), &with(&mine)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["invite"]["side"], "black");
+    let second = v["invite"]["token"].as_str().unwrap().to_string();
+    assert_error(
+        &join(theirs.clone()).await,
+        StatusCode::FORBIDDEN,
+        "does not open a seat",
+    );
+    let (status, _) = join(second.clone()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_error(&join(second).await, StatusCode::FORBIDDEN, "was used already");
 }
 
 /// Every state-changing route of a game: (method, path suffix, body).
@@ -513,7 +603,7 @@ async fn an_old_database_is_upgraded_in_place() {
     state.shutdown();
     let conn = rusqlite::Connection::open(&db).unwrap();
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 2);
+    assert_eq!(version, 3);
     let seats: i64 = conn
         .query_row("SELECT COUNT(*) FROM seats WHERE game = 2", [], |r| r.get(0))
         .unwrap();
