@@ -6,10 +6,13 @@
 // Runs against the served GUI and (SITE=static) the static site, where a feature exists there.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { join, dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { openSession, closeSession, createGame, launch, board, square, move, submit, seatLink, SHOTS } from './helpers.mjs';
 
 const STATIC = process.env.SITE === 'static';
+const here = dirname(fileURLToPath(import.meta.url));
 // A 5x5 position where White mates in three actions, with a branch and a hop (as online.test).
 const MATE = '[Board "custom"]\n[Size "5x5"]\n[4k/5/5/5/K1R2:0:1:w]\n';
 let session, page, errors, BASE;
@@ -154,6 +157,31 @@ test('the player of Black sees the boards turned', async () => {
   await open(w);
   await board(page, b).waitFor();
   assert.ok((await square(page, b, 'a1').boundingBox()).y > (await square(page, b, 'a8').boundingBox()).y);
+});
+
+test('a big multiverse: timeline labels stay in view, and an overview leads around it', async () => {
+  const text = readFileSync(join(here, 'data/big-multiverse.5dpgn'), 'utf8');
+  const g = await createGame(BASE, { import: text });
+  await open(g);
+  await board(page, [0, 1, 'white']).waitFor({ state: 'attached' });
+  // The camera follows the present, far from where the timelines start: their labels are
+  // still there, at the left edge, for the rows in view.
+  await page.waitForFunction(() => document.querySelectorAll('#tl-rail .rail-label').length >= 2);
+  const labels = await page.locator('#tl-rail .rail-label').allTextContents();
+  assert.ok(labels.every((l) => /^L[+-]?\d+$/.test(l)), labels.join(' '));
+  const view = await page.locator('#view').boundingBox();
+  for (const box of await Promise.all((await page.locator('#tl-rail .rail-label').all()).map((l) => l.boundingBox()))) {
+    assert.ok(box.y >= view.y && box.y + box.height <= view.y + view.height && box.x >= view.x, JSON.stringify(box));
+  }
+  // The overview: shown, framing the view; a click on its far corner moves the camera there.
+  const mm = page.getByRole('img', { name: /Overview of the multiverse/ });
+  await mm.waitFor();
+  const before = await page.locator('#view').getAttribute('viewBox');
+  const box = await mm.boundingBox();
+  await mm.click({ position: { x: 8, y: box.height - 8 } });
+  await page.waitForFunction((b) => document.querySelector('#view').getAttribute('viewBox') !== b, before);
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(SHOTS, 'player-overview.png') });
 });
 
 test('the home page fits a phone screen', async () => {

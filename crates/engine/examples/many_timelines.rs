@@ -101,7 +101,7 @@ fn generate(cfg: &Cfg, out: &mut impl Write) -> std::io::Result<bool> {
     while collected < cfg.positions && game < 100 * cfg.positions as u64 {
         let variant = &VARIANTS[game as usize % VARIANTS.len()];
         let seed = cfg.seed.wrapping_mul(1_000_003).wrapping_add(game);
-        let engine_white = game.is_multiple_of(2);
+        let engine_white = game % 2 == 0;
         game += 1;
         let want = cfg.per_game.min(cfg.positions - collected);
         if let Some((actions, kept)) = play(cfg, variant.position(), engine_white, seed, want) {

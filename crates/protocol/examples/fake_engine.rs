@@ -73,6 +73,15 @@ fn main() {
                             out.flush().unwrap();
                             continue;
                         }
+                        if mode == "onemove" && p.action_len() == 0 {
+                            // The first move of an action it does not complete alone, so that the
+                            // client must ask again (the search's own choice may be one jump).
+                            if let Some(m) = first_of_longer_action(&p) {
+                                writeln!(out, "bestmove {}", format_move(&m)).unwrap();
+                                out.flush().unwrap();
+                                continue;
+                            }
+                        }
                         let r = engine.search(&p, &Limits::depth(1), &mut |_| {});
                         match r.best {
                             Some(a) if mode == "onemove" && p.action_len() == 0 => {
@@ -97,4 +106,14 @@ fn main() {
         }
         out.flush().unwrap();
     }
+}
+
+/// The first move of a legal action of several moves that cannot be submitted after that move.
+fn first_of_longer_action(p: &chess5d_rules::Position) -> Option<chess5d_rules::Move> {
+    p.legal_actions(chess5d_rules::Budget::DEFAULT).take(200).find_map(|a| {
+        let first = a.first()?.clone();
+        let mut after = p.clone();
+        after.play(&first).ok()?;
+        (a.len() > 1 && after.can_submit().is_err()).then_some(first)
+    })
 }

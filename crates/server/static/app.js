@@ -556,9 +556,62 @@ function render() {
   // The camera follows the present (or keeps everything in view) only if the player left it
   // there; a view the player moved stays put. The first view of a game is not animated.
   if (first) { camera(false); } else if (moved && app.cam !== 'free') camera(true);
+  drawMinimap(s, L);
   drawBoards();
   renderSide();
 }
+
+// ---------- overlays: timeline labels that stay in view, the overview ----------
+
+/** The overview (minimap), for multiverses too big to read whole: every board as a small
+ * rectangle (the present's column marked), the part in view framed; a click goes there. */
+function drawMinimap(s, L) {
+  const mm = $('#minimap');
+  const many = s.timelines.length > 6 || (L.maxT - L.minT) > 24;
+  mm.classList.toggle('hidden', !many);
+  if (!many) return;
+  const b = app.bounds;
+  mm.setAttribute('viewBox', `${b.x} ${b.y} ${b.w} ${b.h}`);
+  const key = `${app.layoutKey}|${s.boards.length}`;
+  if (mm.dataset.key === key) return;
+  mm.dataset.key = key;
+  const present = presentOf(s).t;
+  $('#minimap-boards').innerHTML = s.boards.map((bd) => `<rect class="mm-board ${bd.color}${bd.t === present ? ' present' : ''}" x="${L.left + L.col(bd.t)}" y="${L.row(bd.l)}" width="${L.w}" height="${L.h}"/>`).join('');
+}
+
+/** Keeps the overlays in step with the camera: the frame of the overview, and the labels of
+ * the timelines in view along the left edge, where their own labels (at each timeline's first
+ * board) have scrolled out of sight. */
+function updateOverlays() {
+  const s = app.shown, L = app.layout, v = app.vb;
+  const rail = $('#tl-rail');
+  if (!s || !L || !v) { rail.innerHTML = ''; return; }
+  const { w: vw, h: vh } = viewSize();
+  const scale = vw / v.w;
+  const out = [];
+  for (const tl of s.timelines) {
+    const y = (L.row(tl.l) + L.h / 2 - v.y) * scale;
+    if (y < 48 || y > vh - 8) continue; // (not under the view tools)
+    // Its own label is in view: no need for a second one.
+    const own = (L.left + L.col(tl.start) - 22 - v.x) * scale;
+    if (own > 40 && own < vw) continue;
+    out.push(`<span class="rail-label${tl.active ? '' : ' inactive'}" data-rail="${tl.l}" style="top:${Math.round(y - 8)}px">L${esc(tl.label)}</span>`);
+  }
+  const html = out.join('');
+  if (rail.innerHTML !== html) rail.innerHTML = html;
+  const f = $('#minimap-view');
+  f.setAttribute('x', v.x); f.setAttribute('y', v.y); f.setAttribute('width', v.w); f.setAttribute('height', v.h);
+}
+
+$('#minimap').addEventListener('click', (ev) => {
+  const mm = $('#minimap');
+  const pt = mm.createSVGPoint();
+  pt.x = ev.clientX; pt.y = ev.clientY;
+  const w = pt.matrixTransform(mm.getScreenCTM().inverse());
+  const px = Math.max(MIN_PX, (viewSize().w / app.vb.w) * SQ);
+  app.cam = 'free';
+  moveTo(boxAt(w.x, w.y, px));
+});
 
 /** The present as the player knows it: while an action is being built, the present it started
  * in (the boards the pending moves made do not count). */
@@ -735,6 +788,7 @@ function setViewBox() {
     const v = app.vb;
     $('#view').setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
     drawBoards();
+    updateOverlays();
   });
 }
 
