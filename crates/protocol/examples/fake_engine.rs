@@ -111,7 +111,7 @@ fn main() {
 /// The first move of a legal action of several moves that cannot be submitted after that move.
 fn first_of_longer_action(p: &chess5d_rules::Position) -> Option<chess5d_rules::Move> {
     p.legal_actions(chess5d_rules::Budget::DEFAULT).take(200).find_map(|a| {
-        let first = a.first()?.clone();
+        let first = *a.first()?;
         let mut after = p.clone();
         after.play(&first).ok()?;
         (a.len() > 1 && after.can_submit().is_err()).then_some(first)

@@ -199,17 +199,19 @@ pub async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
 }
 
 /// Gives every error answer a JSON body `{"error": ...}` (those made by the framework and the
-/// middleware come with an empty or plain-text body: 405, 408, 413, 429...).
+/// middleware come with an empty or plain-text body: 405, 408, 413, 429...); the HTML "no such
+/// page" for a browser stays HTML.
 pub async fn json_errors(State(timeout): State<Duration>, req: Request, next: Next) -> Response {
     let (method, path) = (req.method().clone(), req.uri().path().to_string());
     let res = next.run(req).await;
     let status = res.status();
-    let is_json = res
+    let keep = res
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|c| c.starts_with("application/json"));
-    if status.as_u16() < 400 || is_json {
+        .is_some_and(|c| c.starts_with("application/json") || c.starts_with("text/html"));
+    // JSON and the HTML page for a browser's unknown address stay as they are.
+    if status.as_u16() < 400 || keep {
         return res;
     }
     let (parts, body) = res.into_parts();
