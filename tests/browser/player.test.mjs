@@ -30,6 +30,8 @@ after(async () => {
 
 async function open(g) {
   await page.goto(seatLink(BASE, g));
+  // This game's page (not the one before it, still on screen while the next one loads).
+  await page.waitForFunction((id) => location.hash === `#/game/${id}` && document.title === `chess5d game ${id}`, g.id);
   await page.locator('#status').filter({ hasText: /to move|Game over/ }).waitFor();
 }
 
@@ -163,7 +165,7 @@ test('a big multiverse: timeline labels stay in view, and an overview leads arou
   const text = readFileSync(join(here, 'data/big-multiverse.5dpgn'), 'utf8');
   const g = await createGame(BASE, { import: text });
   await open(g);
-  await board(page, [0, 1, 'white']).waitFor({ state: 'attached' });
+  await page.locator('#world .board').first().waitFor({ state: 'attached' });
   // The camera follows the present, far from where the timelines start: their labels are
   // still there, at the left edge, for the rows in view.
   await page.waitForFunction(() => document.querySelectorAll('#tl-rail .rail-label').length >= 2);
@@ -205,7 +207,7 @@ test('the home page fits a phone screen', async () => {
 test('an engine opponent is not shown as away', { skip: STATIC && 'no seats in the static site' }, async () => {
   const g = await createGame(BASE, { white: { type: 'human' }, black: { type: 'engine', bot: 'random' }, seat: 'white' });
   await open(g);
-  const black = page.locator('[data-presence="black"]');
+  const black = page.locator(`#online-panel[data-game="${g.id}"] [data-presence="black"]`);
   await black.waitFor();
   const text = await black.textContent();
   assert.doesNotMatch(text, /away/, text);

@@ -595,10 +595,24 @@ function updateOverlays() {
     // Its own label is in view: no need for a second one.
     const own = (L.left + L.col(tl.start) - 22 - v.x) * scale;
     if (own > 40 && own < vw) continue;
-    out.push(`<span class="rail-label${tl.active ? '' : ' inactive'}" data-rail="${tl.l}" style="top:${Math.round(y - 8)}px">L${esc(tl.label)}</span>`);
+    out.push([tl, Math.round(y - 8)]);
   }
-  const html = out.join('');
-  if (rail.innerHTML !== html) rail.innerHTML = html;
+  // Built as elements (the page's CSP allows no inline style attribute).
+  const key = out.map(([tl, y]) => `${tl.l}:${y}:${tl.active}`).join();
+  if (rail.dataset.key === key) return updateMinimapFrame(v);
+  rail.dataset.key = key;
+  rail.replaceChildren(...out.map(([tl, y]) => {
+    const e = document.createElement('span');
+    e.className = `rail-label${tl.active ? '' : ' inactive'}`;
+    e.dataset.rail = tl.l;
+    e.textContent = `L${tl.label}`;
+    e.style.top = `${y}px`;
+    return e;
+  }));
+  updateMinimapFrame(v);
+}
+
+function updateMinimapFrame(v) {
   const f = $('#minimap-view');
   f.setAttribute('x', v.x); f.setAttribute('y', v.y); f.setAttribute('width', v.w); f.setAttribute('height', v.h);
 }
