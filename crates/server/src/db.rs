@@ -4,7 +4,8 @@ use crate::seats::Seat;
 use crate::ServerError;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{mpsc, Mutex};
+use std::thread::JoinHandle;
 
 /// A stored game, as a row.
 #[derive(Clone, Debug, Default)]
@@ -39,6 +40,121 @@ pub struct GameRow {
 #[derive(Debug)]
 pub struct Db {
     conn: Mutex<Option<Connection>>,
+    /// Group commit of game updates (none for an in-memory database, which one connection owns).
+    writer: Option<Writer>,
+}
+
+/// The writer of game updates: a thread with a connection of its own takes every update waiting
+/// (one request's, or the hundreds of a busy evening's), writes them in one transaction (one
+/// fsync for all), then acknowledges each. An update is acknowledged only once it is on disk;
+/// updates of one game are written in the order they were queued.
+#[derive(Debug)]
+struct Writer {
+    tx: Mutex<Option<mpsc::Sender<Job>>>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+}
+
+struct Job {
+    row: GameRow,
+    done: mpsc::SyncSender<Result<(), String>>,
+}
+
+/// The most updates written in one transaction.
+const MAX_BATCH: usize = 1024;
+
+const UPDATE_GAME: &str = "UPDATE games SET updated = ?2, headers = ?3, actions = ?4, n_actions = ?5, result = ?6,
+     termination = ?7, clock = ?8, puzzle = ?9, pending = ?10, draw_offer = ?11 WHERE id = ?1";
+
+fn update_row(st: &mut rusqlite::CachedStatement<'_>, g: &GameRow) -> rusqlite::Result<usize> {
+    st.execute(params![
+        g.id,
+        g.updated,
+        g.headers,
+        g.actions,
+        g.n_actions,
+        g.result,
+        g.termination,
+        g.clock,
+        g.puzzle,
+        g.pending,
+        g.draw_offer
+    ])
+}
+
+impl Writer {
+    fn start(conn: Connection) -> std::io::Result<Writer> {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let thread = std::thread::Builder::new()
+            .name("chess5d-db-writer".into())
+            .spawn(move || {
+                while let Ok(first) = rx.recv() {
+                    let mut batch = vec![first];
+                    while batch.len() < MAX_BATCH {
+                        match rx.try_recv() {
+                            Ok(job) => batch.push(job),
+                            Err(_) => break,
+                        }
+                    }
+                    let result = Writer::commit(&conn, &batch).map_err(|e| format!("cannot store the game: {e}"));
+                    for job in batch {
+                        let _ = job.done.send(result.clone());
+                    }
+                }
+                let _ = conn.close();
+            })?;
+        Ok(Writer {
+            tx: Mutex::new(Some(tx)),
+            thread: Mutex::new(Some(thread)),
+        })
+    }
+
+    fn commit(conn: &Connection, batch: &[Job]) -> rusqlite::Result<()> {
+        let tx = conn.unchecked_transaction()?;
+        {
+            let mut st = tx.prepare_cached(UPDATE_GAME)?;
+            for job in batch {
+                update_row(&mut st, &job.row)?;
+            }
+        }
+        tx.commit()
+    }
+
+    fn queue(&self, row: GameRow) -> Result<Stored, ServerError> {
+        let (done, wait) = mpsc::sync_channel(1);
+        let guard = self.tx.lock().unwrap_or_else(|e| e.into_inner());
+        let tx = guard
+            .as_ref()
+            .ok_or_else(|| ServerError::Internal("the database is closed (server stopping)".into()))?;
+        tx.send(Job { row, done })
+            .map_err(|_| ServerError::Internal("the database writer has stopped".into()))?;
+        Ok(Stored(Some(wait)))
+    }
+
+    /// Writes what is queued, then ends the thread.
+    fn stop(&self) {
+        drop(self.tx.lock().unwrap_or_else(|e| e.into_inner()).take());
+        if let Some(t) = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// An update queued for the writer: [`Stored::wait`] returns once it is on disk.
+#[derive(Debug)]
+#[must_use = "an update is acknowledged only once it is stored: wait for it"]
+pub struct Stored(Option<mpsc::Receiver<Result<(), String>>>);
+
+impl Stored {
+    /// Waits until the update is on disk (or failed).
+    pub fn wait(self) -> Result<(), ServerError> {
+        match self.0 {
+            None => Ok(()),
+            Some(rx) => rx
+                .recv()
+                .map_err(|_| ServerError::Internal("the database writer has stopped".into()))?
+                .map_err(ServerError::Internal),
+        }
+    }
 }
 
 /// The schema, as numbered steps: a database at `PRAGMA user_version = n` has had the first `n`
@@ -156,8 +272,17 @@ impl Db {
             .map_err(named)?;
         migrate(&mut conn)
             .map_err(|e| ServerError::Internal(format!("cannot upgrade database {}: {e}", path.display())))?;
+        let writer = if path.as_os_str() == ":memory:" {
+            None
+        } else {
+            let w = Connection::open(path).map_err(named)?;
+            w.busy_timeout(std::time::Duration::from_secs(5)).map_err(named)?;
+            w.execute_batch("PRAGMA synchronous = FULL;").map_err(named)?;
+            Some(Writer::start(w).map_err(|e| ServerError::Internal(format!("cannot start the database writer: {e}")))?)
+        };
         Ok(Db {
             conn: Mutex::new(Some(conn)),
+            writer,
         })
     }
 
@@ -169,8 +294,12 @@ impl Db {
         Ok(f(conn)?)
     }
 
-    /// Closes the connection (later calls fail with an internal error).
+    /// Closes the connection (later calls fail with an internal error), after the writer has
+    /// stored every update queued.
     pub fn close(&self) {
+        if let Some(w) = &self.writer {
+            w.stop();
+        }
         let mut guard = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(conn) = guard.take() {
             let _ = conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);");
@@ -193,28 +322,16 @@ impl Db {
         })
     }
 
-    /// Rewrites the changing fields of a game.
-    pub fn update(&self, g: &GameRow) -> Result<(), ServerError> {
-        self.with(|c| {
-            c.execute(
-                "UPDATE games SET updated = ?2, headers = ?3, actions = ?4, n_actions = ?5, result = ?6,
-                 termination = ?7, clock = ?8, puzzle = ?9, pending = ?10, draw_offer = ?11 WHERE id = ?1",
-                params![
-                    g.id,
-                    g.updated,
-                    g.headers,
-                    g.actions,
-                    g.n_actions,
-                    g.result,
-                    g.termination,
-                    g.clock,
-                    g.puzzle,
-                    g.pending,
-                    g.draw_offer
-                ],
-            )?;
-            Ok(())
-        })
+    /// Queues a rewrite of the changing fields of a game for the writer (group commit); the
+    /// answer's [`Stored::wait`] returns once it is on disk.
+    pub fn queue_update(&self, g: GameRow) -> Result<Stored, ServerError> {
+        match &self.writer {
+            Some(w) => w.queue(g),
+            None => {
+                self.with(|c| update_row(&mut c.prepare_cached(UPDATE_GAME)?, &g))?;
+                Ok(Stored(None))
+            }
+        }
     }
 
     /// One game.

@@ -205,13 +205,20 @@ impl AppState {
     }
 
     pub(crate) fn persist(&self, s: &Session) -> Result<(), ServerError> {
-        self.inner.db.update(&s.row())?;
+        self.queue_persist(s)?.wait()
+    }
+
+    /// Queues the game's row for the database writer; the answer's `wait` returns once it is
+    /// on disk. Queued under the game's lock (so one game's rows are written in order), waited
+    /// for after it (so readers and other requests of the game do not wait for the disk).
+    pub(crate) fn queue_persist(&self, s: &Session) -> Result<db::Stored, ServerError> {
+        let stored = self.inner.db.queue_update(s.row())?;
         if let Some(p) = &s.puzzle {
             if p.status != "playing" {
                 self.inner.db.set_puzzle_status(&p.id, &p.status, &db::now())?;
             }
         }
-        Ok(())
+        Ok(stored)
     }
 
     /// Deletes a game (only its creator may); watchers are told.
@@ -253,12 +260,14 @@ impl AppState {
         f: impl FnOnce(&mut Session) -> Result<(), ServerError>,
     ) -> Result<Value, ServerError> {
         let slot = self.slot(id)?;
-        let view = {
+        let (view, stored) = {
             let mut s = lock(&slot.session);
             f(&mut s)?;
-            self.persist(&s)?;
-            s.view(None)
+            let stored = self.queue_persist(&s)?;
+            (s.view(None), stored)
         };
+        // Answered (and shown to watchers) only once on disk; many games share one fsync.
+        stored.wait()?;
         let _ = slot.tx.send(());
         self.kick_engine(&slot);
         Ok(view)

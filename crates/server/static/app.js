@@ -895,8 +895,7 @@ function boardsView(list) {
   r.w = Math.max(...xs) + L.w + L.gx / 2 - r.x; r.h = Math.max(...ys) + L.h + L.gy / 2 - r.y;
   const { w: vw, h: vh } = viewSize();
   const px = Math.min(REVIEW_PX, Math.min(vw / r.w, vh / r.h) * SQ);
-  // Every board touched, down to half the readable size (a far jump is worth seeing whole).
-  if (px >= MIN_PX / 2) return boxAt(r.x + r.w / 2, r.y + r.h / 2, px);
+  if (px >= MIN_PX) return boxAt(r.x + r.w / 2, r.y + r.h / 2, px);
   return boxAt(xs[0] + L.w / 2, ys[0] + L.h / 2, MIN_PX);
 }
 
