@@ -18,6 +18,10 @@ use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command, ConvertArgs, EngineArgs, Format};
 use std::io::{BufRead, Read};
 
+// A faster allocator than glibc's for the server's many small JSON allocations (see Cargo.toml).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     out::quiet_on_closed_pipe();
     // Usage errors exit with 2 (clap's convention), `--help`/`--version` with 0 on stdout.

@@ -2,6 +2,7 @@
 
 mod cli;
 mod corpus;
+mod crash;
 mod many_timelines;
 mod oracle;
 mod readme;

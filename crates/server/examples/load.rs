@@ -3,7 +3,13 @@
 //!
 //! ```sh
 //! cargo run --release -p chess5d-server --example load -- --games 200 --secs 60
+//! cargo run --release -p chess5d-server --example load -- --games 0 --paced 1000 --secs 60
 //! ```
+//!
+//! Two loads: the closed loop (`--games N`: N games, each sending its next request as soon as
+//! the last is answered, so some N requests are always in flight: it measures throughput) and
+//! the paced run (`--paced N`: N games, each playing one action every `--interval` seconds, as
+//! people do: it measures latency at a steady rate).
 //!
 //! The server runs in this process (a fresh database, rate limits off, loopback only). Each game
 //! is created by its White player with an invite for Black; the two players are separate HTTP
@@ -16,6 +22,10 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
+
+// The allocator of the `chess5d` binary, which serves the same way.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The server closed the connection before reading the request.
 struct Closed;
@@ -115,7 +125,10 @@ async fn player_pair(
     addr: SocketAddr,
     g: usize,
     deadline: Instant,
+    pace: Option<Duration>,
 ) -> Result<(Vec<(i64, usize)>, Vec<Duration>), String> {
+    // Paced: the games start spread over one interval, then each plays an action per interval.
+    let mut next = pace.map(|p| Instant::now() + p.mul_f64((g % 1000) as f64 / 1000.0));
     let mut white = Conn::open(addr).await?;
     let mut black = Conn::open(addr).await?;
     let mut games = Vec::new();
@@ -134,13 +147,31 @@ async fn player_pair(
             return Err(format!("create: {status} {v}"));
         }
         let id = v["id"].as_i64().ok_or("no id")?;
+        let invite = v["invite"]["token"].as_str().ok_or("no invite")?.to_string();
+        // Black opens the invite link: the seat gets a token of its own.
+        let (status, j) = black
+            .request("POST", &format!("/api/games/{id}/join"), Some(&invite), &json!({}))
+            .await?;
+        if status != 200 {
+            return Err(format!("join: {status} {j}"));
+        }
         let tokens = [
             v["seat"]["token"].as_str().ok_or("no seat")?.to_string(),
-            v["invite"]["token"].as_str().ok_or("no invite")?.to_string(),
+            j["seat"]["token"]
+                .as_str()
+                .ok_or("no seat in the join answer")?
+                .to_string(),
         ];
         let mut mirror = Game::new(Variant::by_name(variant).ok_or("variant")?.position());
         let mut submitted = 0usize;
         while Instant::now() < deadline {
+            if let (Some(at), Some(p)) = (next.as_mut(), pace) {
+                tokio::time::sleep_until((*at).into()).await;
+                *at += p;
+                if Instant::now() >= deadline {
+                    break;
+                }
+            }
             let pos = mirror.position().clone();
             let side = pos.to_move().index();
             let actions: Vec<_> = pos.legal_actions(Budget::tests(50_000)).take(8).collect();
@@ -192,6 +223,8 @@ fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut games = 200usize;
     let mut secs = 60u64;
+    let mut paced = 0usize;
+    let mut interval = 2u64;
     let mut i = 0;
     while i < args.len() {
         let val = || {
@@ -202,18 +235,32 @@ fn main() -> Result<(), String> {
         match args[i].as_str() {
             "--games" => games = val()? as usize,
             "--secs" => secs = val()?,
+            "--paced" => paced = val()? as usize,
+            "--interval" => interval = val()?.max(1),
             "-h" | "--help" => {
-                println!("usage: load [--games 200] [--secs 60]");
+                println!("{USAGE}");
                 return Ok(());
             }
-            other => {
-                return Err(format!(
-                    "unknown argument '{other}'; usage: load [--games 200] [--secs 60]"
-                ))
-            }
+            other => return Err(format!("unknown argument '{other}'; {USAGE}")),
         }
         i += 2;
     }
+    if games > 0 {
+        run(games, secs, None)?;
+    }
+    if paced > 0 {
+        run(paced, secs, Some(Duration::from_secs(interval)))?;
+    }
+    Ok(())
+}
+
+const USAGE: &str = "usage: load [--games 200] [--secs 60] [--paced 1000 [--interval 2]]
+  --games N     N games played as fast as the server answers (closed loop; 0: none)
+  --paced N     then N games, each playing one action every --interval seconds";
+
+/// One run on a fresh server and database: `games` game slots for `secs` seconds, each playing
+/// as fast as answered (`pace` None) or one action per `pace`; prints the figures.
+fn run(games: usize, secs: u64, pace: Option<Duration>) -> Result<(), String> {
     let dir = std::env::temp_dir().join(format!("chess5d-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
@@ -245,7 +292,7 @@ fn main() -> Result<(), String> {
     let (all, mut lat) = client_rt.block_on(async move {
         let deadline = Instant::now() + Duration::from_secs(secs);
         let tasks: Vec<_> = (0..games)
-            .map(|g| tokio::spawn(player_pair(addr, g, deadline)))
+            .map(|g| tokio::spawn(player_pair(addr, g, deadline, pace)))
             .collect();
         let mut all = Vec::new();
         let mut lat = Vec::new();
@@ -277,8 +324,12 @@ fn main() -> Result<(), String> {
             .copied()
             .unwrap_or_default()
     };
+    let mode = match pace {
+        None => format!("closed loop, {games} games"),
+        Some(p) => format!("paced, {games} games, one action every {} s each", p.as_secs()),
+    };
     println!(
-        "{games} concurrent games for {secs} s: {} games, {actions} actions, {} move/submit requests ({:.0}/s); \
+        "{mode}, {secs} s: {} games, {actions} actions, {} move/submit requests ({:.0}/s); \
          latency p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; database checked: nothing lost",
         all.len(),
         lat.len(),

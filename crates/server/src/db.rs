@@ -278,7 +278,10 @@ impl Db {
             let w = Connection::open(path).map_err(named)?;
             w.busy_timeout(std::time::Duration::from_secs(5)).map_err(named)?;
             w.execute_batch("PRAGMA synchronous = FULL;").map_err(named)?;
-            Some(Writer::start(w).map_err(|e| ServerError::Internal(format!("cannot start the database writer: {e}")))?)
+            Some(
+                Writer::start(w)
+                    .map_err(|e| ServerError::Internal(format!("cannot start the database writer: {e}")))?,
+            )
         };
         Ok(Db {
             conn: Mutex::new(Some(conn)),
