@@ -206,3 +206,64 @@ fn game_number(s: &str) -> Result<usize, String> {
         _ => Err(format!("a game number from 1, not '{s}'")),
     }
 }
+
+/// The match command's flags as `chess5d match` reads them (here, beside the command line, so
+/// that matches.rs needs nothing of cli.rs).
+#[cfg(test)]
+mod match_flags {
+    use super::{Cli, Command};
+    use crate::matches::options;
+    use chess5d_match::{MatchOptions, Shard, TimeControl};
+    use clap::{CommandFactory, FromArgMatches};
+
+    fn parse(line: &str) -> Result<MatchOptions, String> {
+        let words = std::iter::once("chess5d").chain(line.split(' '));
+        let m = Cli::command().try_get_matches_from(words).map_err(|e| e.to_string())?;
+        let Command::Match(a) = Cli::from_arg_matches(&m).unwrap().command else {
+            panic!("not a match command")
+        };
+        options(&a, m.subcommand_matches("match").unwrap()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn names_and_options_belong_to_the_engine_before_them() {
+        let o = parse(
+            "match --engine a --name A --option Hash=8 --engine b --option Bot=random --option Seed=3 --games 6 \
+             --tc 5+0.05 --concurrency 3 --variant Small --max-actions 50 --sprt elo0=0 elo1=10 --seed 9 \
+             --shard 2/3 --summary s.json --rating-interval 4 --quiet",
+        )
+        .unwrap();
+        assert_eq!((o.engines[0].name.as_str(), o.engines[1].name.as_str()), ("A", ""));
+        assert_eq!(o.engines[0].options, vec![("Hash".to_string(), "8".to_string())]);
+        assert_eq!(o.engines[1].options.len(), 2);
+        assert_eq!(
+            (o.games, o.concurrency, o.max_actions, o.seed, o.rating_interval),
+            (6, 3, 50, 9, 4)
+        );
+        assert_eq!(o.sprt, Some(chess5d_match::Sprt::new(0.0, 10.0)));
+        assert_eq!(o.shard, Some(Shard { index: 2, count: 3 }));
+        assert!(o.quiet && o.variants == ["Small"]);
+        assert_eq!(o.tc, TimeControl::parse_clock("5+0.05").unwrap());
+        let old = parse("match --sprt -5 5 0.1 0.2 --games 4").unwrap();
+        assert_eq!(old.sprt.map(|s| (s.elo0, s.beta)), Some((-5.0, 0.2)));
+        let fixed = parse("match --engine a --engine b --depth 3").unwrap();
+        assert_eq!(fixed.tc, TimeControl::Depth(3));
+    }
+
+    #[test]
+    fn bad_flags_say_what() {
+        for (line, needle) in [
+            ("match --engine", "a value is required for '--engine <CMD>'"),
+            ("match --games x", "invalid value 'x' for '--games <N>'"),
+            ("match --name A --engine a", "--name before any --engine"),
+            ("match --sprt elo0=0 elo1=5 gamma=1", "unknown parameter 'gamma'"),
+            ("match --shard 3/2", "--shard wants K/N"),
+            ("match --tc fast", "bad time control 'fast'"),
+            ("match --tc 1+0 --nodes 5", "cannot be used with"),
+            ("match --bogus", "unexpected argument '--bogus'"),
+        ] {
+            let e = parse(line).unwrap_err();
+            assert!(e.contains(needle), "{line}: {e}");
+        }
+    }
+}

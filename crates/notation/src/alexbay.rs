@@ -194,7 +194,7 @@ fn parse_lines(text: &str) -> Result<(Headers, Vec<Entry>), Error> {
             continue;
         }
         // Boards are not part of this notation; headers name the variant.
-        if crate::replay::header_line(trimmed, i, &mut headers, &mut Vec::new())? {
+        if crate::pgn::header_line(trimmed, i, &mut headers, &mut Vec::new())? {
             continue;
         }
         let indent = line.chars().take_while(|c| c.is_whitespace()).count();

@@ -159,7 +159,7 @@ pub fn read(text: &str, start: Option<Position>) -> Result<LoadedGame, Error> {
         if trimmed.is_empty() {
             continue;
         }
-        if replay::header_line(trimmed, i, &mut headers, &mut boards)? {
+        if crate::pgn::header_line(trimmed, i, &mut headers, &mut boards)? {
             continue;
         }
         let indent = line.chars().take_while(|c| c.is_whitespace()).count();

@@ -157,7 +157,7 @@ pub fn read_game(text: &str, start: Option<Position>) -> Result<LoadedGame, Erro
         if trimmed.is_empty() {
             continue;
         }
-        if replay::header_line(trimmed, i, &mut headers, &mut boards)? {
+        if crate::pgn::header_line(trimmed, i, &mut headers, &mut boards)? {
             continue;
         }
         let indent = line.len() - trimmed.len();

@@ -16,26 +16,6 @@ pub(crate) struct Written<'a, T> {
 /// What resolving a written move gives: the move and maybe a warning.
 pub(crate) type Resolved = Result<(Move, Option<String>), Reason>;
 
-/// Reads a header or 5DFEN line (`[...]`, line number `index` from 0) of a move-list format
-/// into `headers` and `boards`; `false` if the line is not one.
-pub(crate) fn header_line(
-    trimmed: &str,
-    index: usize,
-    headers: &mut Vec<(String, String)>,
-    boards: &mut Vec<FenBoard>,
-) -> Result<bool, crate::ParseError> {
-    if !trimmed.starts_with('[') {
-        return Ok(false);
-    }
-    let g = crate::pgn::PgnGame::parse(trimmed).map_err(|mut e| {
-        e.span.line = index + 1;
-        e
-    })?;
-    headers.extend(g.headers);
-    boards.extend(g.boards);
-    Ok(true)
-}
-
 /// The warnings gathered while playing, as the loaded game keeps them.
 pub(crate) fn into_warnings(warnings: Vec<(Span, String)>) -> Vec<Warning> {
     warnings

@@ -357,6 +357,26 @@ fn serial_name((turn, color): (u32, Color)) -> String {
     }
 }
 
+/// Reads a header or 5DFEN line (`[...]`, line number `index` from 0) of a move-list format
+/// into `headers` and `boards`; `false` if the line is not one.
+pub(crate) fn header_line(
+    trimmed: &str,
+    index: usize,
+    headers: &mut Vec<(String, String)>,
+    boards: &mut Vec<FenBoard>,
+) -> Result<bool, crate::ParseError> {
+    if !trimmed.starts_with('[') {
+        return Ok(false);
+    }
+    let g = PgnGame::parse(trimmed).map_err(|mut e| {
+        e.span.line = index + 1;
+        e
+    })?;
+    headers.extend(g.headers);
+    boards.extend(g.boards);
+    Ok(true)
+}
+
 /// Reads a 5DPGN record and plays it.
 pub fn read(text: &str) -> Result<LoadedGame, Error> {
     PgnGame::parse(text)?.play()
