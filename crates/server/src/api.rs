@@ -1,27 +1,27 @@
+//! Layer: HTTP (the top): the routes, static files and middleware stack; below it everything else.
+//!
 //! The HTTP routes and the WebSocket: each handler checks the request, calls the game's session
 //! and answers.
 
 use crate::clocks;
 use crate::create::{AcceptReq, ChallengeReq, CreateReq};
+use crate::extract::{JsonBody, BODY_LIMIT};
 use crate::puzzles::{Puzzle, PUZZLES};
 use crate::seats::{Need, SeatToken};
 use crate::security::{self, Guard};
 use crate::session::{color_name, Session};
 use crate::state::{blocking, lock, parse_id, AppState, Slot};
 use crate::ServerError;
-use axum::async_trait;
-use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Json, Router};
 use chess5d_engine::Bot;
 use chess5d_rules::VARIANTS;
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -32,54 +32,11 @@ use tower_governor::GovernorLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
-/// Largest request body accepted.
-pub const BODY_LIMIT: usize = 256 * 1024;
-
 const INDEX_HTML: &str = include_str!("../static/index.html");
 const APP_JS: &str = include_str!("../static/app.js");
 const STYLE_CSS: &str = include_str!("../static/style.css");
 const FAVICON_SVG: &str = include_str!("../static/favicon.svg");
 const ONLINE_JS: &str = include_str!("../static/online.js");
-
-impl IntoResponse for ServerError {
-    fn into_response(self) -> Response {
-        let status = match &self {
-            ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ServerError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ServerError::NotFound(_) => StatusCode::NOT_FOUND,
-            ServerError::Conflict(_) => StatusCode::CONFLICT,
-            ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ServerError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        (status, Json(json!({ "error": self.to_string() }))).into_response()
-    }
-}
-
-/// A JSON body, with every rejection turned into a JSON error.
-pub(crate) struct JsonBody<T>(pub(crate) T);
-
-#[async_trait]
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
-    type Rejection = ServerError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ServerError::TooLarge(format!("request body larger than {BODY_LIMIT} bytes"))
-            } else {
-                ServerError::BadRequest(format!("cannot read the request body: {}", e.body_text()))
-            }
-        })?;
-        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
-            b"{}"
-        } else {
-            &bytes
-        };
-        serde_json::from_slice(bytes)
-            .map(JsonBody)
-            .map_err(|e| ServerError::BadRequest(format!("invalid JSON body: {e}")))
-    }
-}
 
 type ApiResult = Result<Response, ServerError>;
 
@@ -147,7 +104,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/:id/pgn", get(pgn))
         .route("/api/games/:id/ws", get(ws))
         .route("/api/puzzles", get(list_puzzles))
-        .merge(crate::analysis::routes())
+        .merge(crate::analysis_api::routes())
         .merge(crate::puzzle_maker::routes())
         .merge(creating)
         .merge(acting)

@@ -1,11 +1,11 @@
+//! Layer: domain: no HTTP.
+//!
 //! Clocks: remaining time per side, and the ticker that ends games whose side to move has run
 //! out of time (whether or not the player is connected).
 
 use crate::state::{lock, AppState, Slot};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-pub use chess5d_play::Clock;
 
 impl AppState {
     /// Ends games whose side to move has run out of time.

@@ -1,7 +1,8 @@
+//! Layer: domain: no HTTP (the request bodies are plain data the HTTP layer reads).
+//!
 //! New games, each with its seats: from a request, a puzzle, or an accepted challenge of the
 //! lobby; and the lobby itself.
 
-use crate::clocks::Clock;
 use crate::db::{self, ChallengeRow};
 use crate::engine;
 use crate::puzzles::Puzzle;
@@ -11,6 +12,7 @@ use crate::state::{lock, AppState};
 use crate::{Config, ServerError};
 use chess5d_engine::Bot;
 use chess5d_notation::LoadedGame;
+use chess5d_play::Clock;
 use chess5d_rules::{Color, Variant, VARIANTS};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};

@@ -1,11 +1,30 @@
+//! Layer: storage (the bottom): the SQLite file, its schema steps and the writer of game updates; it knows no HTTP and no game rules.
+//!
 //! SQLite storage: one row per game, rewritten after every action; puzzle results.
 
-use crate::seats::Seat;
 use crate::ServerError;
 use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::{mpsc, Mutex};
 use std::thread::JoinHandle;
+
+/// One seat of a game, as stored: who may act for which sides (see `seats`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    /// The token's hash.
+    pub hash: String,
+    /// May act for White / Black.
+    pub sides: [bool; 2],
+    /// The game's creator: may delete it and act for its engine sides.
+    pub owner: bool,
+    /// An invite not yet claimed: the first browser to open its link takes the seat (which gets
+    /// a token of its own), and the link seats nobody after that.
+    pub invite: bool,
+    /// For a seat taken through an invite: the hash of the invite's token, so that the link,
+    /// opened again, can be told "already used" rather than "not valid".
+    pub used_invite: Option<String>,
+}
 
 /// A stored game, as a row.
 #[derive(Clone, Debug, Default)]

@@ -1,3 +1,5 @@
+//! Layer: domain: no HTTP.
+//!
 //! The engine driver: asks the engine of the side to move for an action, plays it, and goes on
 //! while engines are to move; failures are reported on the game and can be retried.
 

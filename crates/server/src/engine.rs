@@ -1,3 +1,5 @@
+//! Layer: domain: no HTTP.
+//!
 //! Engine players: one engine process (or in-process engine) per engine player of a game.
 
 use crate::session::Player;

@@ -12,6 +12,13 @@
 //! [`chess5d_engine::Engine`] on a blocking thread instead (no process; used by the tests).
 //! Without any `--engine`, one engine named `chess5d` runs `<this executable> engine`.
 //!
+//! The modules are layers that import only downward (each one's doc comment names its layer):
+//! **storage** (`db`: the SQLite file, its schema steps, the group-commit writer) at the bottom;
+//! the game **domain** above it (`session`, `seats`, `clocks`, `engine`, `driver`, `create`,
+//! `puzzles`, `analysis`, and `state`, the server's state), which knows nothing of HTTP; the
+//! **HTTP** layer on top (`extract`, `security`, `analysis_api`, `puzzle_maker`, `api`). `sync`
+//! (a lock, blocking work) serves them all.
+//!
 //! ```no_run
 //! // Serve on a free port with a fresh database; blocks until SIGINT/SIGTERM.
 //! use chess5d_server::{Config, ServeOptions};
@@ -25,18 +32,21 @@
 #![deny(missing_docs)]
 
 mod analysis;
+mod analysis_api;
 mod api;
 mod clocks;
 mod create;
 mod db;
 mod driver;
 mod engine;
+mod extract;
 mod puzzle_maker;
 mod puzzles;
 mod seats;
 mod security;
 mod session;
 mod state;
+mod sync;
 
 use std::fmt;
 use std::net::SocketAddr;

@@ -1,3 +1,5 @@
+//! Layer: HTTP: routes over the domain's puzzle proof (`chess5d_play::proof`) and the database.
+//!
 //! Puzzles made by players: any position (an imported 5DFEN/5DPGN, a game's position after a
 //! number of actions, or the page's position editor) saved with its goal, "mate in N for the side
 //! to move". The goal is proven before the puzzle is saved ([`mating_line`]: every legal action
@@ -8,7 +10,7 @@
 //!
 //! Stored in the table `user_puzzles` (created here); ids are `user-<n>`.
 
-use crate::api::JsonBody;
+use crate::extract::JsonBody;
 use crate::puzzles::Puzzle;
 use crate::session::color_name;
 use crate::state::{blocking, AppState};
@@ -145,7 +147,7 @@ async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) 
                 (loaded.game.position().clone(), goal, name)
             }
             (None, Some(id)) => {
-                let (loaded, _) = crate::analysis::game_until(&st2, id, req.at)?;
+                let (loaded, _) = crate::analysis_api::game_until(&st2, id, req.at)?;
                 (loaded.game.position().clone(), None, None)
             }
         };

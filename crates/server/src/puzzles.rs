@@ -1,3 +1,5 @@
+//! Layer: domain: no HTTP.
+//!
 //! The built-in puzzle collection (files in `data/puzzles/`, embedded in the binary).
 //!
 //! Each file is a 5DPGN record; the puzzle is the position after its last action, and the side

@@ -1,3 +1,5 @@
+//! Layer: domain: no HTTP (the header extractor of a seat token is in `extract`).
+//!
 //! Seats: the secret tokens that let a player act for a side of a game.
 //!
 //! A token is 128 random bits written as 32 hex digits. The server keeps only its SHA-256 hash,
@@ -6,11 +8,7 @@
 //! invite link carries it in the fragment (which browsers do not send to servers).
 
 use crate::ServerError;
-use axum::async_trait;
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
 use chess5d_rules::Color;
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt;
 use subtle::ConstantTimeEq;
@@ -48,22 +46,7 @@ pub fn token_matches(token: &str, hash: &str) -> bool {
     hash_token(token).as_bytes().ct_eq(hash.as_bytes()).into()
 }
 
-/// One seat of a game: who may act for which sides.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Seat {
-    /// The token's hash.
-    pub hash: String,
-    /// May act for White / Black.
-    pub sides: [bool; 2],
-    /// The game's creator: may delete it and act for its engine sides.
-    pub owner: bool,
-    /// An invite not yet claimed: the first browser to open its link takes the seat (which gets
-    /// a token of its own), and the link seats nobody after that.
-    pub invite: bool,
-    /// For a seat taken through an invite: the hash of the invite's token, so that the link,
-    /// opened again, can be told "already used" rather than "not valid".
-    pub used_invite: Option<String>,
-}
+pub use crate::db::Seat;
 
 /// What the holder of a token may do in one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -147,26 +130,6 @@ impl SeatToken {
     }
 }
 
-#[async_trait]
-impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
-    type Rejection = ServerError;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        match parts.headers.get(TOKEN_HEADER) {
-            None => Ok(SeatToken(None)),
-            Some(v) => {
-                let t = v.to_str().unwrap_or("").trim();
-                if t.len() != 32 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    return Err(ServerError::Forbidden(format!(
-                        "the {TOKEN_HEADER} header is not a seat token (32 hex digits)"
-                    )));
-                }
-                Ok(SeatToken(Some(t.to_ascii_lowercase())))
-            }
-        }
-    }
-}
-
 /// What a request needs to hold to change a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Need {
@@ -190,7 +153,7 @@ impl Need {
             )));
         }
         let side_ok = |c: Color| rights.sides[c.index()] || (engine[c.index()] && rights.owner);
-        let name = |c: Color| crate::session::color_name(c);
+        let name = |c: Color| chess5d_play::color_name(c);
         match self {
             Need::ToMove => {
                 if side_ok(to_move) {

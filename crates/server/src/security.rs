@@ -1,3 +1,5 @@
+//! Layer: HTTP: guards and middleware.
+//!
 //! The server's guards, in front of every route: the `Host` allow-list (DNS rebinding), the
 //! `Origin`/`Referer` and content-type checks of state-changing requests (CSRF), the WebSocket
 //! `Origin` check, a request timeout, per-client rate limits, security headers, JSON bodies for

@@ -1,11 +1,13 @@
+//! Layer: domain: no HTTP.
+//!
 //! A game being played on the server: the game itself (chess5d-play's [`Play`], shared with the
 //! browser's local back-end) with what only the server has: its id, seats, presence, storage.
 
-use crate::clocks::Clock;
 use crate::db::{self, GameRow};
 use crate::seats::{Need, Rights, Seat};
 use crate::ServerError;
 use chess5d_notation::{long, LoadedGame};
+use chess5d_play::Clock;
 use chess5d_play::Play;
 pub use chess5d_play::{color_name, PlayError, Player, PuzzleRun};
 use chess5d_rules::{Color, Move};

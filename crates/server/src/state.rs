@@ -1,3 +1,5 @@
+//! Layer: domain: the server's state (games in memory, the database, the analysis boards); no HTTP.
+//!
 //! The games in memory: each game's session, engines and watchers, loaded from and stored to
 //! the database.
 
@@ -5,12 +7,13 @@ use crate::db::{self, Db};
 use crate::engine::Runner;
 use crate::seats::{Need, SeatToken};
 use crate::session::Session;
+pub use crate::sync::{blocking, lock};
 use crate::{Config, ServerError};
 use chess5d_rules::Color;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
@@ -33,10 +36,6 @@ impl Slot {
             touched: Mutex::new(std::time::Instant::now()),
         }
     }
-}
-
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[derive(Debug)]
@@ -272,14 +271,6 @@ impl AppState {
         self.kick_engine(&slot);
         Ok(view)
     }
-}
-
-pub async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, ServerError> + Send + 'static,
-) -> Result<T, ServerError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ServerError::Internal(format!("internal error: {e}")))?
 }
 
 pub fn parse_id(s: &str) -> Result<i64, ServerError> {

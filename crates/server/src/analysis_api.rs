@@ -1,0 +1,319 @@
+//! Layer: HTTP. The routes of the analysis boards (see [`crate::analysis`]): create one from a
+//! game or a text, play and take back moves there, start and stop its engine, export, and the
+//! WebSocket its page watches.
+
+use crate::analysis::{Board, Info, MAX_BOARDS};
+use crate::extract::JsonBody;
+use crate::session::{Player, Session};
+use crate::state::{blocking, lock, AppState};
+use crate::ServerError;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use chess5d_notation::LoadedGame;
+use serde::Deserialize;
+use serde_json::json;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// The routes of analysis boards (merged into the server's router).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/analysis", post(create))
+        .route("/api/analysis/:id", get(view).delete(delete))
+        .route("/api/analysis/:id/moves", get(moves))
+        .route("/api/analysis/:id/move", post(play))
+        .route("/api/analysis/:id/undo", post(undo))
+        .route("/api/analysis/:id/takeback", post(take_back))
+        .route("/api/analysis/:id/submit", post(submit))
+        .route("/api/analysis/:id/start", post(start))
+        .route("/api/analysis/:id/stop", post(stop))
+        .route("/api/analysis/:id/pgn", get(export))
+        .route("/api/analysis/:id/ws", get(ws))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateReq {
+    #[serde(default)]
+    game: Option<i64>,
+    #[serde(default)]
+    at: Option<usize>,
+    #[serde(default)]
+    import: Option<String>,
+}
+
+/// Game `id` after its first `at` actions (all if `None`), and the whole game's 5DPGN.
+pub fn game_until(st: &AppState, id: i64, at: Option<usize>) -> Result<(LoadedGame, String), ServerError> {
+    let (game, pgn) = st.game_snapshot(id)?;
+    let n = game.actions().len();
+    let at = at.unwrap_or(n);
+    if at > n {
+        return Err(ServerError::BadRequest(format!(
+            "'at' is {at} but game {id} has {n} actions"
+        )));
+    }
+    let mut loaded = LoadedGame::new(chess5d_notation::Format::Pgn, game.start().clone());
+    let replay = |e: String| ServerError::Internal(format!("replaying game {id}: {e}"));
+    for a in &game.actions()[..at] {
+        for m in &a.moves {
+            loaded.game.make_move(m).map_err(|e| replay(e.to_string()))?;
+        }
+        loaded.game.submit().map_err(|e| replay(e.to_string()))?;
+    }
+    Ok((loaded, pgn))
+}
+
+fn parse_board_id(s: &str) -> Result<u64, ServerError> {
+    s.parse()
+        .map_err(|_| ServerError::NotFound(format!("no analysis board '{s}'")))
+}
+
+async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) -> Result<Response, ServerError> {
+    let v = blocking(move || {
+        let (loaded, game_pgn, from_game) = match (req.game, req.import) {
+            (Some(_), Some(_)) => {
+                return Err(ServerError::BadRequest(
+                    "give either 'game' or 'import', not both".into(),
+                ))
+            }
+            (None, None) => {
+                return Err(ServerError::BadRequest(
+                    "give 'game' (an id) or 'import' (a text)".into(),
+                ))
+            }
+            (None, Some(text)) => {
+                if req.at.is_some() {
+                    return Err(ServerError::BadRequest("'at' goes with 'game'".into()));
+                }
+                let loaded = chess5d_notation::load(&text)
+                    .map_err(|e| ServerError::BadRequest(format!("cannot import: {e}")))?;
+                let pgn = chess5d_notation::write_5dpgn(&loaded);
+                (loaded, pgn, None)
+            }
+            (Some(id), None) => {
+                let (loaded, pgn) = game_until(&st, id, req.at)?;
+                (loaded, pgn, Some(id))
+            }
+        };
+        let base_actions = loaded.game.actions().len();
+        let human = || Player::Human { name: None };
+        let session = Session::new(loaded, [human(), human()], None, None);
+        let analyses = st.analyses();
+        let id = analyses.next.fetch_add(1, Ordering::SeqCst) + 1;
+        let board = Arc::new(Board {
+            id,
+            from_game,
+            base_actions,
+            game_pgn,
+            session: Mutex::new(session),
+            info: Mutex::new(Info::default()),
+            engine: Arc::new(Mutex::new(None)),
+            worker: Mutex::new(None),
+            tx: broadcast::channel(64).0,
+        });
+        let evicted = {
+            let mut map = lock(&analyses.boards);
+            map.insert(id, board.clone());
+            let extra = map.len().saturating_sub(MAX_BOARDS);
+            let old: Vec<u64> = map.keys().take(extra).copied().collect();
+            old.into_iter().filter_map(|k| map.remove(&k)).collect::<Vec<_>>()
+        };
+        for b in evicted {
+            b.close();
+        }
+        Ok(board.state())
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(v)).into_response())
+}
+
+async fn view(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+    let board = st.analyses().get(parse_board_id(&id)?)?;
+    let mut v = board.state();
+    v["engine"] = lock(&board.info).json();
+    Ok(Json(v).into_response())
+}
+
+async fn delete(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+    let id = parse_board_id(&id)?;
+    let board = st
+        .analyses()
+        .remove(id)
+        .ok_or_else(|| ServerError::NotFound(format!("no analysis board {id}")))?;
+    blocking(move || {
+        board.close();
+        board.publish();
+        Ok(())
+    })
+    .await?;
+    Ok(Json(json!({ "deleted": id })).into_response())
+}
+
+type Q = Result<Query<HashMap<String, String>>, QueryRejection>;
+
+/// An integer query parameter.
+fn parse_query_num(q: &HashMap<String, String>, k: &str) -> Result<i32, ServerError> {
+    let v = q
+        .get(k)
+        .ok_or_else(|| ServerError::BadRequest(format!("missing query parameter '{k}'")))?;
+    v.parse()
+        .map_err(|_| ServerError::BadRequest(format!("query parameter '{k}' must be an integer, got '{v}'")))
+}
+
+async fn moves(State(st): State<AppState>, Path(id): Path<String>, q: Q) -> Result<Response, ServerError> {
+    let board = st.analyses().get(parse_board_id(&id)?)?;
+    let Query(q) = q.map_err(|e| ServerError::BadRequest(format!("bad query string: {}", e.body_text())))?;
+    let (l, t) = (parse_query_num(&q, "l")?, parse_query_num(&q, "t")?);
+    let square = q
+        .get("square")
+        .cloned()
+        .ok_or_else(|| ServerError::BadRequest("missing query parameter 'square'".into()))?;
+    let v = blocking(move || lock(&board.session).moves_from(l, t, &square)).await?;
+    Ok(Json(v).into_response())
+}
+
+/// Changes the analysis board's position: the engine is stopped first (its analysis was of the
+/// old position) and the watchers get the new state.
+async fn change(
+    st: AppState,
+    id: String,
+    f: impl FnOnce(&mut Session) -> Result<(), ServerError> + Send + 'static,
+) -> Result<Response, ServerError> {
+    let board = st.analyses().get(parse_board_id(&id)?)?;
+    let v = blocking(move || {
+        f(&mut lock(&board.session))?;
+        board.stop();
+        *lock(&board.info) = Info::default();
+        board.publish();
+        Ok(board.state())
+    })
+    .await?;
+    Ok(Json(v).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveReq {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+async fn play(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<MoveReq>,
+) -> Result<Response, ServerError> {
+    if req.mv.len() > 100 {
+        return Err(ServerError::BadRequest("a move is at most 100 characters".into()));
+    }
+    change(st, id, move |s| s.play(&req.mv)).await
+}
+
+async fn undo(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+    change(st, id, |s| {
+        if s.game.position().action_moves().next().is_none() && s.game.actions().is_empty() {
+            return Err(ServerError::Conflict("nothing to undo".into()));
+        }
+        s.undo()
+    })
+    .await
+}
+
+async fn take_back(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+    let floor = st.analyses().get(parse_board_id(&id)?)?.base_actions;
+    change(st, id, move |s| Ok(s.take_back(floor)?)).await
+}
+
+async fn submit(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+    change(st, id, Session::submit).await
+}
+
+async fn start(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+    let engines = st.engines().to_vec();
+    engine_switch(st, id, move |b| b.start(&engines)).await
+}
+
+async fn stop(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+    engine_switch(st, id, |b| {
+        b.stop();
+        Ok(())
+    })
+    .await
+}
+
+/// Starts or stops a board's engine; answers with its `engine` object.
+async fn engine_switch(
+    st: AppState,
+    id: String,
+    f: impl FnOnce(&Arc<Board>) -> Result<(), ServerError> + Send + 'static,
+) -> Result<Response, ServerError> {
+    let board = st.analyses().get(parse_board_id(&id)?)?;
+    let v = blocking(move || {
+        f(&board)?;
+        let v = lock(&board.info).json();
+        Ok(v)
+    })
+    .await?;
+    Ok(Json(v).into_response())
+}
+
+async fn export(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+    let board = st.analyses().get(parse_board_id(&id)?)?;
+    let text = blocking(move || board.export()).await?;
+    Ok(([(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+async fn ws(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ServerError> {
+    let board = st.analyses().get(parse_board_id(&id)?)?;
+    let upgrade =
+        upgrade.map_err(|e| ServerError::BadRequest(format!("not a WebSocket request: {}", e.body_text())))?;
+    Ok(upgrade.on_upgrade(move |socket| watch(st, board, socket)))
+}
+
+/// Sends `{engine: ...}` after every report (at most one message per 100 ms); when the page
+/// goes away the board is closed and forgotten.
+async fn watch(st: AppState, board: Arc<Board>, mut socket: WebSocket) {
+    let mut rx = board.tx.subscribe();
+    let mut stop = st.stop_signal();
+    loop {
+        let msg = json!({ "engine": lock(&board.info).json() }).to_string();
+        if socket.send(Message::Text(msg)).await.is_err() {
+            break;
+        }
+        tokio::select! {
+            r = rx.recv() => {
+                if let Err(broadcast::error::RecvError::Closed) = r {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                while rx.try_recv().is_ok() {}
+            }
+            m = socket.recv() => {
+                match m {
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    _ => {}
+                }
+            }
+            _ = stop.recv() => {
+                let _ = socket.send(Message::Close(None)).await;
+                break;
+            }
+        }
+    }
+    if let Some(b) = st.analyses().remove(board.id) {
+        let _ = tokio::task::spawn_blocking(move || b.close()).await;
+    }
+}
