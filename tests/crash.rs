@@ -22,14 +22,18 @@ fn serve(db: &Path) -> (Child, String) {
         .spawn()
         .expect("the server starts");
     let out = BufReader::new(child.stdout.take().unwrap());
-    for line in out.lines() {
-        let line = line.unwrap();
-        if let Some(at) = line.find("http://") {
-            let addr = line[at + 7..].split(['/', ' ']).next().unwrap().to_string();
-            return (child, addr);
+    let addr = out.lines().map_while(Result::ok).find_map(|line| {
+        let at = line.find("http://")?;
+        Some(line[at + 7..].split(['/', ' ']).next()?.to_string())
+    });
+    match addr {
+        Some(addr) => (child, addr),
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the server printed no address");
         }
     }
-    panic!("the server printed no address");
 }
 
 /// One HTTP/1.1 request on a fresh connection: status and JSON body; `None` if the server is gone.
