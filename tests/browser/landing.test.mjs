@@ -2,7 +2,8 @@
 // colour, variant, one button), play a friend (an invite link; served only: the static site has
 // no second person), a puzzle to start; then the saved games and the lobby. At 1280x800 the three
 // leading cards are in the first screen, without scrolling; at 390x844 nothing is cut off.
-// Screenshots: tests/browser/screenshots/landing-1280x800.png, landing-390x844.png.
+// Screenshots: tests/browser/screenshots/landing-1280x800.png, landing-390x844.png (with
+// -static before .png on the static site).
 // Runs against the served GUI and (SITE=static) the static site.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { openSession, closeSession, launch, gameId, SHOTS } from './helpers.mjs';
 
 const STATIC = process.env.SITE === 'static';
+const SUFFIX = STATIC ? '-static' : '';
 let session, page, errors, BASE;
 const extra = [];
 
@@ -37,7 +39,7 @@ const LEAD = STATIC ? ['#computer-card', '#puzzle-card'] : ['#computer-card', '#
 
 test('at 1280x800 the three leading cards are on the first screen, in order', async () => {
   await home(page);
-  await page.screenshot({ path: join(SHOTS, 'landing-1280x800.png') });
+  await page.screenshot({ path: join(SHOTS, `landing-1280x800${SUFFIX}.png`) });
   const { w, h, scrollTop } = await page.evaluate(() => ({ w: innerWidth, h: innerHeight, scrollTop: document.querySelector('#home').scrollTop }));
   assert.deepEqual([w, h, scrollTop], [1280, 800, 0]);
   let lastLeft = -1;
@@ -100,7 +102,7 @@ test('at 390x844 nothing of the home page is cut off, and it leads with the comp
   const phone = await launch({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   extra.push(phone);
   await home(phone.page);
-  await phone.page.screenshot({ path: join(SHOTS, 'landing-390x844.png'), fullPage: true });
+  await phone.page.screenshot({ path: join(SHOTS, `landing-390x844${SUFFIX}.png`), fullPage: true });
   const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `the home page is ${width}px wide on a 390px screen`);
   const off = await phone.page.evaluate(() => [...document.querySelectorAll('#home button, #home select, #home input, #home textarea, #home td, #home .card, #home h2')]
