@@ -31,7 +31,8 @@ rmSync(site, { recursive: true, force: true });
 mkdirSync(site, { recursive: true });
 run(bindgen, ['--target', 'web', '--no-typescript', '--out-dir', join(site, 'pkg'), wasmIn]);
 
-// 3. The page, with paths made relative (the site may live under a sub-path, as on GitHub Pages).
+// 3. The page (index.html, app.js and its ES modules under ui/ and backend/: the whole folder),
+// with paths made relative (the site may live under a sub-path, as on GitHub Pages).
 const staticDir = join(repo, 'crates', 'server', 'static');
 cpSync(staticDir, site, { recursive: true });
 let html = readFileSync(join(site, 'index.html'), 'utf8');

@@ -2,7 +2,7 @@
 // servers started on free ports with fresh databases, and click helpers for the SVG view.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,12 +41,15 @@ export async function launch(options = {}) {
   const page = ctx.pages()[0] ?? await ctx.newPage();
   lastPage = page;
   if (process.env.STATIC_DIR) {
-    // Serve app.js and style.css from this folder instead of the server's embedded copies (to
-    // try changes to crates/server/static without rebuilding the server; not index.html).
-    await page.route(/\/(app\.js|style\.css)(\?.*)?$/, async (route) => {
-      const name = new URL(route.request().url()).pathname.slice(1);
+    // Serve the page's scripts and styles (any *.js / *.css: app.js and its modules) from this
+    // folder instead of the server's embedded copies (to try changes to crates/server/static
+    // without rebuilding the server; not index.html). Files not in the folder go to the server.
+    await page.route(/\.(js|css)(\?.*)?$/, async (route) => {
+      const name = decodeURIComponent(new URL(route.request().url()).pathname.slice(1));
+      const file = join(process.env.STATIC_DIR, name);
+      if (name.includes('..') || !existsSync(file)) return route.continue();
       const type = { js: 'text/javascript', css: 'text/css' }[name.split('.').pop()];
-      await route.fulfill({ body: readFileSync(join(process.env.STATIC_DIR, name)), contentType: `${type}; charset=utf-8` });
+      await route.fulfill({ body: readFileSync(file), contentType: `${type}; charset=utf-8` });
     });
   }
   const errors = [];

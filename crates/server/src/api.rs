@@ -32,11 +32,40 @@ use tower_governor::GovernorLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
-const INDEX_HTML: &str = include_str!("../static/index.html");
-const APP_JS: &str = include_str!("../static/app.js");
-const STYLE_CSS: &str = include_str!("../static/style.css");
-const FAVICON_SVG: &str = include_str!("../static/favicon.svg");
-const ONLINE_JS: &str = include_str!("../static/online.js");
+const HTML: &str = "text/html; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+
+/// The page's files (`crates/server/static`), embedded: path, content type, body. The ES modules
+/// of the page import one another by relative paths, so each is served at its own path. Not
+/// here: `backend/local.js` and `backend/engine-worker.js`, the static site's back-end (rules in
+/// WebAssembly), which the served page never loads.
+const STATIC_FILES: &[(&str, &str, &str)] = &[
+    ("/", HTML, include_str!("../static/index.html")),
+    ("/app.js", JS, include_str!("../static/app.js")),
+    ("/online.js", JS, include_str!("../static/online.js")),
+    ("/style.css", CSS, include_str!("../static/style.css")),
+    ("/favicon.svg", SVG, include_str!("../static/favicon.svg")),
+    ("/favicon.ico", SVG, include_str!("../static/favicon.svg")),
+    ("/backend/index.js", JS, include_str!("../static/backend/index.js")),
+    ("/backend/remote.js", JS, include_str!("../static/backend/remote.js")),
+    ("/ui/analysis.js", JS, include_str!("../static/ui/analysis.js")),
+    ("/ui/boards.js", JS, include_str!("../static/ui/boards.js")),
+    ("/ui/camera.js", JS, include_str!("../static/ui/camera.js")),
+    ("/ui/dialogs.js", JS, include_str!("../static/ui/dialogs.js")),
+    ("/ui/dom.js", JS, include_str!("../static/ui/dom.js")),
+    ("/ui/editor.js", JS, include_str!("../static/ui/editor.js")),
+    ("/ui/game.js", JS, include_str!("../static/ui/game.js")),
+    ("/ui/home.js", JS, include_str!("../static/ui/home.js")),
+    ("/ui/lobby.js", JS, include_str!("../static/ui/lobby.js")),
+    ("/ui/multiverse.js", JS, include_str!("../static/ui/multiverse.js")),
+    ("/ui/panel.js", JS, include_str!("../static/ui/panel.js")),
+    ("/ui/pieces.js", JS, include_str!("../static/ui/pieces.js")),
+    ("/ui/pointer.js", JS, include_str!("../static/ui/pointer.js")),
+    ("/ui/review.js", JS, include_str!("../static/ui/review.js")),
+    ("/ui/state.js", JS, include_str!("../static/ui/state.js")),
+];
 
 type ApiResult = Result<Response, ServerError>;
 
@@ -75,31 +104,11 @@ pub fn router(state: AppState) -> Router {
         });
     }
     let guard = Arc::new(Guard::new(&config));
-    Router::new()
-        .route(
-            "/",
-            get(|| async { static_file("text/html; charset=utf-8", INDEX_HTML) }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { static_file("text/javascript; charset=utf-8", APP_JS) }),
-        )
-        .route(
-            "/online.js",
-            get(|| async { static_file("text/javascript; charset=utf-8", ONLINE_JS) }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { static_file("text/css; charset=utf-8", STYLE_CSS) }),
-        )
-        .route(
-            "/favicon.svg",
-            get(|| async { static_file("image/svg+xml", FAVICON_SVG) }),
-        )
-        .route(
-            "/favicon.ico",
-            get(|| async { static_file("image/svg+xml", FAVICON_SVG) }),
-        )
+    let mut pages = Router::new();
+    for &(path, ctype, body) in STATIC_FILES {
+        pages = pages.route(path, get(move || async move { static_file(ctype, body) }));
+    }
+    pages
         .route("/api/info", get(info))
         .route("/api/games/:id/pgn", get(pgn))
         .route("/api/games/:id/ws", get(ws))
@@ -595,4 +604,50 @@ async fn start_puzzle(State(st): State<AppState>, Path(pid): Path<String>, _: Js
     })
     .await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
+}
+
+#[cfg(test)]
+mod static_files_tests {
+    use super::STATIC_FILES;
+    use std::path::Path;
+
+    /// Every file of `static/` that the served page loads is in the table, with its type.
+    #[test]
+    fn every_page_file_is_served() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let mut files = Vec::new();
+        let mut dirs = vec![root.clone()];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else {
+                    files.push(p);
+                }
+            }
+        }
+        for f in files {
+            let rel = f.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+            if rel == "backend/local.js" || rel == "backend/engine-worker.js" {
+                continue; // the static site's back-end only
+            }
+            let path = if rel == "index.html" {
+                "/".to_string()
+            } else {
+                format!("/{rel}")
+            };
+            let entry = STATIC_FILES.iter().find(|(p, _, _)| *p == path);
+            let (_, ctype, body) = entry.unwrap_or_else(|| panic!("{rel} is not in STATIC_FILES"));
+            let want = match rel.rsplit('.').next().unwrap() {
+                "js" => "text/javascript",
+                "css" => "text/css",
+                "html" => "text/html",
+                "svg" => "image/svg+xml",
+                other => panic!("{rel}: no content type for .{other}"),
+            };
+            assert!(ctype.starts_with(want), "{rel}: {ctype}");
+            assert_eq!(*body, std::fs::read_to_string(&f).unwrap(), "{rel}");
+        }
+    }
 }

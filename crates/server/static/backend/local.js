@@ -337,16 +337,32 @@ async function exportAll() {
   return texts.join('\n\n') + '\n';
 }
 
+/** The interface's request (see remote.js; no seats here, so headers are ignored). Each answer is
+ * also told as a `chess5d-api` event ({method, path, status}) on the window: tests wait for it
+ * where they would wait for the server's HTTP response. */
+async function answered(method, path, body) {
+  const told = (status) => setTimeout(() => dispatchEvent(new CustomEvent('chess5d-api', { detail: { method, path, status } })));
+  try {
+    const r = await request(method, path, body);
+    told(200);
+    return r;
+  } catch (e) {
+    told(e.status || 400);
+    throw e;
+  }
+}
+
 export const backend = {
   kind: 'local',
-  features: { online: false, lobby: false, archive: false, invites: false, analysis: true, puzzleMaker: true },
-  request,
+  features: { online: false, invites: false, lobby: false, archive: false, analysis: true, puzzleMaker: true },
+  request: answered,
   async text(path) {
     if (path === '/api/games/pgn' || path === '/api/export') return exportAll();
-    const r = await request('GET', path);
+    const r = await answered('GET', path);
     return typeof r === 'string' ? r : JSON.stringify(r);
   },
-  watch(path, onMessage) {
+  watch(path, onMessage, { onOpen } = {}) {
+    if (onOpen) onOpen(() => {}); // nothing to say to a local game (no seats)
     let set = watchers.get(path);
     if (!set) watchers.set(path, (set = new Set()));
     set.add(onMessage);

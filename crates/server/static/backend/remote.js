@@ -1,0 +1,76 @@
+// The page's back-end interface, and its remote implementation (the server's REST + WebSocket
+// API of API.md). The page never calls fetch or WebSocket for the API itself: it talks to one of
+// two back-ends with the same shape, chosen by backend/index.js:
+//   - remote (this file): `chess5d serve`, with online seats, the lobby and the archive;
+//   - local (backend/local.js): rules and engine in WebAssembly, games in IndexedDB (the static
+//     site; js/site-src/config.js selects it with window.CHESS5D_BACKEND = 'local').
+//
+// The interface:
+//   backend.kind        'remote' or 'local'.
+//   backend.features    what the back-end offers: { online, invites, lobby, archive, analysis,
+//                       puzzleMaker } (booleans; the page hides what is false).
+//   backend.request(method, path, body?, headers?) -> Promise
+//                       an API call ('/api/...'): the answer's JSON (or its text when it is not
+//                       JSON, e.g. a 5DPGN export); rejects with an Error whose .status is the
+//                       HTTP status (404: no such game...). headers: e.g. the seat token
+//                       (X-Chess5d-Seat), ignored where there are no seats.
+//   backend.text(path) -> Promise<string>
+//                       a text answer (5DPGN of a game, a puzzle, an analysis variation).
+//   backend.watch(path, onMessage, { onOpen, reconnect }?) -> stop()
+//                       the messages of a '/api/.../ws' path as objects, until stop() is called;
+//                       onOpen(send) on every (re)connection (send(object) writes to the
+//                       socket); reconnect (default true) reopens a closed connection after 1 s.
+
+/** An API call to the server. */
+async function request(method, path, body, headers = {}) {
+  const opts = { method, headers: { ...headers } };
+  if (body !== undefined || method !== 'GET') opts.headers['Content-Type'] = 'application/json';
+  if (body !== undefined) opts.body = JSON.stringify(body);
+  const res = await fetch(path, opts);
+  const text = await res.text();
+  let data = null;
+  let json = true;
+  try { data = text ? JSON.parse(text) : null; } catch { json = false; data = { error: text }; }
+  if (!res.ok) throw Object.assign(new Error((data && data.error) || `HTTP ${res.status}`), { status: res.status });
+  return json ? data : text;
+}
+
+async function text(path) {
+  const res = await fetch(path);
+  const body = await res.text();
+  if (!res.ok) {
+    let msg = body;
+    try { msg = JSON.parse(body).error || body; } catch { /* plain text */ }
+    throw Object.assign(new Error(msg || `HTTP ${res.status}`), { status: res.status });
+  }
+  return body;
+}
+
+function watch(path, onMessage, { onOpen, reconnect = true } = {}) {
+  let ws = null;
+  let stopped = false;
+  let timer = 0;
+  const open = () => {
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    ws = new WebSocket(`${proto}://${location.host}${path}`);
+    const me = ws;
+    ws.onopen = () => { if (!stopped && onOpen) onOpen((m) => me.send(JSON.stringify(m))); };
+    ws.onmessage = (m) => { if (!stopped) onMessage(JSON.parse(m.data)); };
+    ws.onclose = () => { if (!stopped && reconnect) timer = setTimeout(() => { if (!stopped) open(); }, 1000); };
+  };
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    if (ws) { ws.onclose = null; ws.onmessage = null; ws.close(); }
+  };
+}
+
+export const backend = {
+  kind: 'remote',
+  features: { online: true, invites: true, lobby: true, archive: true, analysis: true, puzzleMaker: true },
+  request,
+  text,
+  watch,
+};
+export default backend;

@@ -1,0 +1,155 @@
+// The analysis board beside a game (see below).
+import { $, esc, showError } from './dom.js';
+import { app, api } from './state.js';
+import { backend } from '../backend/index.js';
+import { showExport } from './dialogs.js';
+import { render } from './multiverse.js';
+
+// ---------- analysis board ----------
+//
+// "Analyse" opens an analysis board on the position shown (live or reviewed): a scratch copy
+// on the server where moves can be tried without changing the game, with the engine analysing
+// it continuously (go infinite / stop). Its evaluation (White's view), depth, speed and best
+// line come over the board's WebSocket. Leaving discards it; "Export variation" writes the
+// game up to that point with the moves tried as a variation.
+
+export async function startAnalysis() {
+  const s = app.state;
+  if (!s || app.analysis) return;
+  const body = { game: s.id };
+  if (app.review !== null) body.at = app.review;
+  let st;
+  try { st = await api('POST', '/api/analysis', body); } catch (e) { showError(e.message); return; }
+  app.analysis = { id: st.analysis.id, state: st, info: null, engineOn: true };
+  app.selected = null; app.dests.clear();
+  const a = app.analysis;
+  a.unwatch = backend.watch(`/api/analysis/${st.analysis.id}/ws`, (d) => {
+    if (app.analysis !== a || !d.engine) return;
+    a.info = d.engine;
+    renderAnalysis();
+    if (app.pv !== null) render();
+  }, { reconnect: false });
+  app.shown = st;
+  render();
+  await engine(true);
+}
+
+/** The id of the analysis board open in the page, or null (for scripts). */
+window.__chess5dAnalysis = () => app.analysis?.id ?? null;
+
+export function endAnalysis() {
+  const a = app.analysis;
+  if (!a) return;
+  app.analysis = null;
+  app.pv = null;
+  // Deleted first, then the socket closed (the server also forgets a board whose page left).
+  backend.request('DELETE', `/api/analysis/${a.id}`).catch(() => {}).finally(() => a.unwatch && a.unwatch());
+  $('#analysis').classList.add('hidden');
+  // The hooks say nothing of a board that is gone (a script waits for the next one's report).
+  $('#pv').dataset.pv = '';
+  $('#eval').dataset.eval = '';
+}
+
+export async function stopAnalysis() {
+  endAnalysis();
+  const s = app.state;
+  if (!s) return;
+  app.selected = null; app.dests.clear();
+  app.shown = app.review === null ? s : await api('GET', `/api/games/${s.id}?at=${app.review}`);
+  render();
+}
+
+/** Starts or stops the engine of the analysis board. */
+export async function engine(on) {
+  const a = app.analysis;
+  if (!a) return;
+  a.engineOn = on;
+  try {
+    const info = await api('POST', `/api/analysis/${a.id}/${on ? 'start' : 'stop'}`);
+    if (app.analysis === a) { a.info = info; renderAnalysis(); }
+  } catch (e) {
+    if (app.analysis === a) { a.engineOn = false; $('#analysis-error').textContent = e.message; $('#analysis-error').classList.remove('hidden'); renderAnalysis(); }
+  }
+}
+
+/** A new position on the analysis board (a move tried, undone or submitted). */
+export function setAnalysisState(st) {
+  const a = app.analysis;
+  a.state = st;
+  a.info = null;
+  app.pv = null;
+  app.selected = null; app.dests.clear();
+  app.shown = st;
+  render();
+  // The engine goes on with the new position (unless the player stopped it).
+  if (a.engineOn && !st.result && !st.pending.length) engine(true);
+}
+
+export function fmtEval(e) {
+  if (e == null) return '…';
+  if (e.startsWith('mate')) { const n = Number(e.slice(5)); return n > 0 ? `White mates in ${n}` : `Black mates in ${-n}`; }
+  const v = Number(e) / 100;
+  return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
+export function renderAnalysis() {
+  const a = app.analysis;
+  $('#analysis').classList.toggle('hidden', !a);
+  if (!a) return;
+  const i = a.info || {};
+  const ev = $('#eval');
+  ev.dataset.eval = i.eval ?? '';
+  ev.textContent = fmtEval(i.eval);
+  // The bar: White's share, from the centipawns (a mate fills it).
+  let share = 0.5;
+  if (i.eval) share = i.eval.startsWith('mate') ? (Number(i.eval.slice(5)) > 0 ? 1 : 0) : 1 / (1 + Math.exp(-Number(i.eval) / 250));
+  $('#eval-fill').style.height = `${Math.round(share * 100)}%`;
+  $('#eval-depth').textContent = i.depth ? `depth ${i.depth}` : '';
+  $('#eval-nps').textContent = i.nps ? `${i.nps >= 1000 ? Math.round(i.nps / 1000) + 'k' : i.nps} nodes/s` : '';
+  const pv = i.pv || [];
+  const box = $('#pv');
+  box.dataset.pv = pv.map((x) => x.text).join(' | ');
+  const html = pv.map((x, k) => `<span class="pv-act pv-${x.color}${app.pv === k ? ' current' : ''}" data-k="${k}" role="button" tabindex="0" title="Show as arrows">${esc(x.text)}</span>`).join(' ');
+  if (box.innerHTML !== html) box.innerHTML = html || '<span class="muted">(the engine has not reported a line yet)</span>';
+  const running = !!i.running;
+  const t = $('#btn-engine-toggle');
+  t.textContent = running ? 'Stop engine' : 'Start engine';
+  t.setAttribute('aria-label', t.textContent);
+  $('#analysis').dataset.engine = running ? 'running' : 'stopped';
+  const tried = a.state.analysis.tried;
+  $('#analysis-tried').textContent = tried ? `(${tried} action${tried > 1 ? 's' : ''} tried)` : '';
+  // The actions tried on the board, numbered as the export writes them.
+  const line = (a.state.actions || []).slice(a.state.analysis.base_actions);
+  const lineHtml = line.map((x) => `<li value="${x.number}" class="tried-${x.color}">${x.color === 'black' ? '… ' : ''}${esc(x.text)}</li>`).join('');
+  if ($('#analysis-line').innerHTML !== lineHtml) $('#analysis-line').innerHTML = lineHtml;
+  $('#btn-takeback').disabled = !(tried || a.state.pending.length);
+  const err = $('#analysis-error');
+  if (i.error) { err.textContent = i.error; err.classList.remove('hidden'); } else if (running) err.classList.add('hidden');
+}
+
+$('#btn-analyse').addEventListener('click', () => (app.analysis ? stopAnalysis() : startAnalysis()));
+$('#btn-discard').addEventListener('click', stopAnalysis);
+$('#btn-takeback').addEventListener('click', async () => {
+  const a = app.analysis;
+  if (!a) return;
+  try {
+    const st = await api('POST', `/api/analysis/${a.id}/${a.state.pending.length ? 'undo' : 'takeback'}`);
+    if (app.analysis === a) setAnalysisState(st);
+  } catch (e) { showError(e.message); }
+});
+$('#btn-engine-toggle').addEventListener('click', () => engine(!(app.analysis?.info?.running)));
+$('#btn-variation').addEventListener('click', async () => {
+  const a = app.analysis;
+  if (!a) return;
+  const text = await backend.text(`/api/analysis/${a.id}/pgn`);
+  showExport('Export variation (5DPGN)', text, `chess5d-analysis-${app.state.id}.5dpgn`);
+});
+$('#pv').addEventListener('click', (ev) => {
+  const x = ev.target.closest('.pv-act');
+  if (!x) return;
+  const k = Number(x.dataset.k);
+  app.pv = app.pv === k ? null : k;
+  renderAnalysis();
+  render();
+});
+

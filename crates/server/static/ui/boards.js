@@ -1,0 +1,196 @@
+// Drawing the boards of the multiverse (see below): the layout, one board's markup, and the
+// culled, cached set of board groups in the view.
+import { $, SVGNS, esc } from './dom.js';
+import { SQ, PIECE_PATHS, FILES, glyph } from './pieces.js';
+import { app } from './state.js';
+import { visibleRect } from './camera.js';
+
+// ---------- drawing ----------
+//
+// The multiverse is drawn for speed with hundreds of boards:
+// - only the boards in (or near) the visible part of the world are in the DOM (culling, redone
+//   after every pan or zoom, at most once per animation frame);
+// - each board is one <g> built from a string and kept while its content is unchanged: a new
+//   state, a selection or a pan only rebuilds the boards whose signature (pieces, flags,
+//   highlights, level of detail) changed;
+// - pieces are drawn as a few <path>s per board (every piece of a colour in one path) from the
+//   glyph outlines of pieces.js, not as one text element per piece;
+// - the level of detail follows the size of a square on screen: 'near' boards (squares of 24
+//   pixels or more, or at most 16 boards in view) have one rect per square, coordinates and one
+//   (empty) marker per piece for scripts; 'mid' boards a checkerboard pattern and the piece
+//   paths; 'far' boards (squares under 5 pixels and over 40 boards in view) a flat fill and a
+//   dot per piece. Highlighted squares are rects at every level.
+// Clicks are found from the pointer's position (hitTest), so they work at every level.
+
+export const NEAR_PX = 24;   // a square at least this many pixels wide: full detail (coordinates readable)
+export const FAR_PX = 5;     // below this: flat boards with dots
+export const FEW_NEAR = 16;   // with this many boards in view or fewer, always full detail
+export const FEW_FAR = 40;    // with this many or fewer, never dots
+
+export const draw = {
+  cache: new Map(),   // "l,t" -> { sig, el }
+  shown: new Map(),   // "l,t" -> el currently in the layer
+  scheduled: false,
+  hl: new Map(),      // "l,t" -> Map(sq -> { cls, dest })
+  boards: new Map(),  // "l,t" -> board of app.shown
+  piecesKey: new Map(), // "l,t" -> string of its pieces
+  bgKey: '',
+  lod: 'near',
+};
+
+export function layout(s) {
+  const w = s.size.w * SQ, h = s.size.h * SQ;
+  const gx = SQ * 1.5, gy = SQ * 1.5;
+  let minT = Infinity, maxT = -Infinity, minL = Infinity, maxL = -Infinity;
+  for (const b of s.boards) { minT = Math.min(minT, b.t); maxT = Math.max(maxT, b.t); minL = Math.min(minL, b.l); maxL = Math.max(maxL, b.l); }
+  const col = (t) => (t - minT) * (w + gx);
+  const row = (l) => (app.flip ? (maxL - l) : (l - minL)) * (h + gy);
+  return { w, h, gx, gy, minT, maxT, minL, maxL, col, row, left: 80 };
+}
+
+export function squareXY(s, sq) {
+  const x = sq.charCodeAt(0) - 97, y = Number(sq.slice(1)) - 1;
+  return app.flip ? [(s.size.w - 1 - x) * SQ, y * SQ] : [x * SQ, (s.size.h - 1 - y) * SQ];
+}
+
+export function existing(s, c) {
+  // A coordinate on a board that does not exist yet (e.g. the board a check would come from
+  // after a pass) is drawn on the latest board of its timeline.
+  if (draw.boards.has(`${c.l},${c.t}`)) return c;
+  const tl = s.timelines.find((t) => t.l === c.l);
+  return tl && c.t > tl.end ? { ...c, t: tl.end } : c;
+}
+
+/** The SVG markup of one board at a level of detail. */
+export function boardMarkup(s, b, L, lod, hl, inactive) {
+  const x = L.left + L.col(b.t), y = L.row(b.l);
+  const out = [`<g class="board" data-l="${esc(b.label)}" data-t="${b.turn}" data-color="${b.color}" data-li="${b.l}" data-ti="${b.t}" data-playable="${b.playable}" data-mandatory="${b.mandatory}" data-lod="${lod}" transform="translate(${x} ${y})">`];
+  // The outline has the colour to move on the board, thick when playable; a mandatory board
+  // (one that must be played before Submit) gets a dashed accent frame around it.
+  const sw = b.playable ? 9 : 3;
+  out.push(`<rect class="board-outline ${b.color}" x="${-sw / 2 - 1}" y="${-sw / 2 - 1}" width="${L.w + sw + 2}" height="${L.h + sw + 2}" stroke-width="${sw}" rx="3"/>`);
+  if (b.mandatory) out.push(`<rect class="board-mandatory" x="-13" y="-13" width="${L.w + 26}" height="${L.h + 26}" rx="7"/>`);
+  const W = s.size.w, H = s.size.h;
+  if (lod === 'near') {
+    // The colours come from the pattern; the square rects are unpainted (clicks and hooks) but
+    // for the highlighted ones.
+    out.push(`<rect width="${L.w}" height="${L.h}" fill="url(#chk)"/>`);
+    for (let yy = 0; yy < H; yy++) {
+      for (let xx = 0; xx < W; xx++) {
+        const name = FILES[xx] + (yy + 1);
+        const h = hl && hl.get(name);
+        const [sx, sy] = squareXY(s, name);
+        out.push(`<rect class="sq ${(xx + yy) % 2 === 0 ? 'sq-dark' : 'sq-light'}${h ? ' ' + h.cls : ' bare'}" data-square="${name}"${h && h.dest ? ` data-dest="${h.dest}"` : ''} x="${sx}" y="${sy}" width="${SQ}" height="${SQ}"/>`);
+      }
+    }
+  } else {
+    out.push(lod === 'far' ? `<rect class="far-fill" width="${L.w}" height="${L.h}"/>` : `<rect width="${L.w}" height="${L.h}" fill="url(#chk)"/>`);
+    if (hl) {
+      for (const [name, h] of hl) {
+        const [sx, sy] = squareXY(s, name);
+        out.push(`<rect class="sq ${h.cls}" data-square="${name}"${h.dest ? ` data-dest="${h.dest}"` : ''} x="${sx}" y="${sy}" width="${SQ}" height="${SQ}"/>`);
+      }
+    }
+  }
+  // Pieces: every piece of a colour in one path (dots when far), other roles one element each.
+  const paths = { whiteFill: [], whiteLine: [], blackFill: [] };
+  const extra = [];
+  for (const p of b.pieces) {
+    const [sx, sy] = squareXY(s, p.sq);
+    if (lod === 'far') {
+      (p.c === 'white' ? paths.whiteFill : paths.blackFill).push(`M${sx + 8} ${sy + 8}h24v24h-24z`);
+    } else if (PIECE_PATHS[p.p]) {
+      if (p.c === 'white') { paths.whiteFill.push(glyph(p.p, 'fill', sx, sy)); paths.whiteLine.push(glyph(p.p, 'line', sx, sy)); }
+      else paths.blackFill.push(glyph(p.p, 'fill', sx, sy));
+    } else {
+      const fill = p.c === 'white' ? '#fbfbf5' : '#15151a', stroke = p.c === 'white' ? '#222' : '#ddd';
+      extra.push(`<circle cx="${sx + SQ / 2}" cy="${sy + SQ / 2}" r="${SQ * 0.38}" fill="${fill}" stroke="${stroke}" stroke-width="2"/><text class="fairy" x="${sx + SQ / 2}" y="${sy + SQ * 0.68}" fill="${stroke}">${esc(p.p)}</text>`);
+    }
+    if (lod === 'near') extra.push(`<g class="piece" data-piece="${esc(p.p)}" data-piece-color="${p.c}" data-at="${p.sq}"/>`);
+  }
+  if (paths.whiteFill.length) out.push(`<path class="pc-white${lod === 'far' ? ' dot' : ''}" d="${paths.whiteFill.join('')}"/>`);
+  if (paths.whiteLine.length) out.push(`<path class="pc-white-line" d="${paths.whiteLine.join('')}"/>`);
+  if (paths.blackFill.length) out.push(`<path class="pc-black${lod === 'far' ? ' dot' : ''}" d="${paths.blackFill.join('')}"/>`);
+  out.push(...extra);
+  if (lod === 'near') {
+    // Coordinates inside the edge squares (files along the bottom, ranks along the left side).
+    const bottom = app.flip ? H - 1 : 0, left = app.flip ? W - 1 : 0;
+    for (let xx = 0; xx < W; xx++) {
+      const [sx] = squareXY(s, FILES[xx] + '1');
+      out.push(`<text class="coord ${(xx + bottom) % 2 === 0 ? 'on-dark' : 'on-light'}" x="${sx + SQ - 2}" y="${L.h - 2}" text-anchor="end">${FILES[xx]}</text>`);
+    }
+    for (let yy = 0; yy < H; yy++) {
+      const [, sy] = squareXY(s, FILES[left] + (yy + 1));
+      out.push(`<text class="coord ${(left + yy) % 2 === 0 ? 'on-dark' : 'on-light'}" x="2" y="${sy + 14}">${yy + 1}</text>`);
+    }
+  }
+  if (lod !== 'far') out.push(`<text class="board-label" x="${L.w}" y="-${b.mandatory ? 21 : b.playable ? 12 : 8}" text-anchor="end">(${esc(b.label)}T${b.turn})</text>`);
+  if (inactive) out.push(`<rect class="inactive-veil" x="-8" y="-8" width="${L.w + 16}" height="${L.h + 16}"/>`);
+  out.push('</g>');
+  return out.join('');
+}
+
+/** Adds, keeps, rebuilds or removes board groups for the current view; cheap when nothing changed. */
+export function drawBoards() {
+  const s = app.shown, L = app.layout;
+  if (!s || !L) return;
+  const layer = $('#board-layer');
+  const r = visibleRect();
+  const mx = r.w * 0.15, my = r.h * 0.15;
+  const x0 = r.x - mx, x1 = r.x + r.w + mx, y0 = r.y - my, y1 = r.y + r.h + my;
+  const inView = [];
+  for (const b of s.boards) {
+    const bx = L.left + L.col(b.t), by = L.row(b.l);
+    if (bx + L.w + 10 < x0 || bx - 10 > x1 || by + L.h + 10 < y0 || by - 10 > y1) continue;
+    inView.push(b);
+  }
+  const sp = SQ * r.scale;
+  const n = inView.length;
+  const lod = n <= FEW_NEAR || sp >= NEAR_PX ? 'near' : sp >= FAR_PX || n <= FEW_FAR ? 'mid' : 'far';
+  draw.lod = lod;
+  const want = new Set();
+  const fresh = [];
+  const freshKeys = new Set();
+  for (const b of inView) {
+    const k = `${b.l},${b.t}`;
+    want.add(k);
+    const hl = draw.hl.get(k);
+    const inactive = draw.inactive.has(b.l);
+    const sig = `${lod}|${app.flip}|${b.label}|${b.turn}|${b.color}|${b.playable}|${b.mandatory}|${inactive}|${L.left + L.col(b.t)},${L.row(b.l)}|${draw.piecesKey.get(k)}|${hl ? [...hl].map(([q, h]) => q + h.cls + (h.dest || '')).join() : ''}`;
+    const c = draw.cache.get(k);
+    if (c && c.sig === sig) {
+      if (draw.shown.get(k) !== c.el) { fresh.push([k, c.el]); freshKeys.add(k); }
+      continue;
+    }
+    fresh.push([k, null, sig, boardMarkup(s, b, L, lod, hl, inactive)]);
+    freshKeys.add(k);
+  }
+  for (const [k, el] of draw.shown) {
+    if (!want.has(k) || freshKeys.has(k)) { el.remove(); draw.shown.delete(k); }
+  }
+  const build = fresh.filter((f) => !f[1]);
+  if (build.length) {
+    const tmp = document.createElementNS(SVGNS, 'g');
+    tmp.innerHTML = build.map((f) => f[3]).join('');
+    const els = [...tmp.children];
+    build.forEach((f, i) => { f[1] = els[i]; draw.cache.set(f[0], { sig: f[2], el: els[i] }); });
+  }
+  if (fresh.length) {
+    const frag = document.createDocumentFragment();
+    for (const [k, el] of fresh) { frag.appendChild(el); draw.shown.set(k, el); }
+    layer.appendChild(frag);
+  }
+  // Forget cached boards that no longer exist (another game, review of an earlier position).
+  if (draw.cache.size > 2 * s.boards.length + 200) {
+    for (const k of draw.cache.keys()) if (!draw.boards.has(k) && !draw.shown.has(k)) draw.cache.delete(k);
+  }
+}
+
+/** Applies the view box and redraws the boards at the next animation frame (once per frame). */
+
+export function resetDrawing() {
+  for (const el of draw.shown.values()) el.remove();
+  draw.shown.clear();
+  draw.cache.clear();
+}
+

@@ -1,0 +1,108 @@
+// The dialogs: import a game or position, export (copy, download), save a position as a
+// puzzle (its goal proven by the back-end first) and import a puzzle.
+import { $, cap } from './dom.js';
+import { app, api } from './state.js';
+import { refreshPuzzles } from './home.js';
+
+// ---------- import / export ----------
+
+$('#btn-import').addEventListener('click', () => {
+  $('#import-error').classList.add('hidden');
+  $('#import-dialog').showModal();
+  $('#import-text').focus();
+});
+$('#import-cancel').addEventListener('click', () => $('#import-dialog').close());
+$('#import-load').addEventListener('click', async () => {
+  const text = $('#import-text').value;
+  try {
+    const g = await api('POST', '/api/games', { import: text });
+    $('#import-dialog').close();
+    location.hash = `#/game/${g.id}`;
+  } catch (e) {
+    const el = $('#import-error');
+    el.textContent = e.message;
+    el.classList.remove('hidden');
+  }
+});
+
+export function showExport(title, text, file) {
+  $('#export-title').textContent = title;
+  $('#export-text').value = text;
+  app.exportFile = file;
+  $('#export-dialog').showModal();
+}
+$('#btn-export').addEventListener('click', () => {
+  if (!app.state) return;
+  showExport('Export (5DPGN)', app.state.pgn, `chess5d-game-${app.state.id}.5dpgn`);
+});
+$('#export-close').addEventListener('click', () => $('#export-dialog').close());
+$('#export-copy').addEventListener('click', async () => {
+  const t = $('#export-text');
+  try { await navigator.clipboard.writeText(t.value); } catch { t.select(); document.execCommand('copy'); }
+  $('#export-copy').textContent = 'Copied';
+  setTimeout(() => { $('#export-copy').textContent = 'Copy'; }, 1200);
+});
+$('#export-download').addEventListener('click', () => {
+  const blob = new Blob([$('#export-text').value], { type: 'text/plain' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = app.exportFile || 'chess5d.5dpgn';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+});
+
+// ---------- puzzles: save, prove, import ----------
+
+export function openPuzzleDialog(source, what) {
+  app.puzzleSource = source;
+  $('#puzzle-dialog-what').textContent = what;
+  $('#pz-text').classList.toggle('hidden', !source.importText);
+  $('#pz-text').value = '';
+  $('#pz-error').classList.add('hidden');
+  $('#pz-ok').classList.add('hidden');
+  $('#pz-save').disabled = false;
+  $('#puzzle-dialog').showModal();
+}
+
+$('#pz-cancel').addEventListener('click', () => $('#puzzle-dialog').close());
+$('#pz-save').addEventListener('click', async () => {
+  const src = app.puzzleSource;
+  const body = { mate_in: Number($('#pz-mate').value) };
+  const name = $('#pz-name').value.trim();
+  if (name) body.name = name;
+  if (src.importText) {
+    body.import = $('#pz-text').value;
+    // An imported record says its own goal unless the player picked one.
+    if (/\[Puzzle\s+"mate-in-\d+"\]/i.test(body.import) && !app.puzzleGoalTouched) delete body.mate_in;
+  } else if (src.fen) body.import = src.fen;
+  else { body.game = src.game; if (src.at !== undefined) body.at = src.at; }
+  $('#pz-error').classList.add('hidden');
+  $('#pz-ok').classList.remove('hidden');
+  $('#pz-ok').textContent = 'Proving the goal (every action of both sides is tried)…';
+  $('#pz-save').disabled = true;
+  try {
+    const r = await api('POST', '/api/user-puzzles', body);
+    $('#pz-ok').textContent = `Saved “${r.name}”: ${cap(r.to_move)} mates in ${r.mate_in}, proven. Solution: ${(r.pgn.match(/\n\(([^)]*)\)/) || [])[1] || ''}`;
+    $('#pz-ok').dataset.saved = r.id;
+    refreshPuzzles().catch(() => {});
+  } catch (e) {
+    $('#pz-ok').classList.add('hidden');
+    $('#pz-error').textContent = e.message;
+    $('#pz-error').classList.remove('hidden');
+    $('#pz-save').disabled = false;
+  }
+});
+$('#pz-mate').addEventListener('change', () => { app.puzzleGoalTouched = true; });
+$('#btn-puzzle-import').addEventListener('click', () => { app.puzzleGoalTouched = false; openPuzzleDialog({ importText: true }, 'Paste a puzzle (5DPGN with a [Puzzle "mate-in-N"] header, or any position). Its goal is proven before it is saved.'); $('#pz-text').focus(); });
+$('#btn-puzzle-make').addEventListener('click', () => { location.hash = '#/editor'; });
+$('#btn-save-puzzle').addEventListener('click', () => {
+  const s = app.state;
+  if (!s) return;
+  if (app.analysis) {
+    openPuzzleDialog({ fen: app.analysis.state.fen }, `The position of the analysis board, ${cap(app.analysis.state.to_move)} to move.`);
+    return;
+  }
+  const at = app.review ?? s.action_count;
+  openPuzzleDialog({ game: s.id, at }, `The position after action ${at} of game ${s.id}, ${cap((app.shown || s).to_move)} to move.`);
+});

@@ -1,0 +1,22 @@
+// Small helpers of the page: the DOM, HTML escaping, the error line, which page is shown.
+
+export const $ = (s) => document.querySelector(s);
+export const SVGNS = 'http://www.w3.org/2000/svg';
+
+export function esc(s) {
+  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+}
+
+export function showError(msg) {
+  const e = $('#error');
+  if (!msg) { e.classList.add('hidden'); e.textContent = ''; return; }
+  e.textContent = msg;
+  e.classList.remove('hidden');
+}
+
+/** Shows one of the pages (home, play, notfound). */
+export function showPage(id) {
+  for (const p of ['home', 'play', 'notfound']) $(`#${p}`).classList.toggle('hidden', p !== id);
+}
+
+export function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }

@@ -1,0 +1,142 @@
+// The home page, which leads with what players come for: play the computer (level, colour,
+// variant, one button), play a friend (ui/lobby.js; served only), a puzzle to start; then the
+// saved games, the lobby, a custom game (every option: engines on both sides, clocks) and every
+// puzzle.
+import { $, esc, cap, showPage } from './dom.js';
+import { app, api } from './state.js';
+import { backend } from '../backend/index.js';
+import { showExport } from './dialogs.js';
+import { closeWs } from './game.js';
+import { endAnalysis } from './analysis.js';
+import { homeOnline } from './lobby.js';
+
+/** The computer's levels: a bot of the engine and its time per action. */
+const LEVELS = [
+  { bot: 'random', ms: 200, text: 'Level 1: random moves' },
+  { bot: 'greedy', ms: 300, text: 'Level 2: greedy (takes what it can)' },
+  { bot: 'alphabeta', ms: 500, text: 'Level 3: alpha-beta, ½ s an action' },
+  { bot: 'alphabeta', ms: 2000, text: 'Level 4: alpha-beta, 2 s an action' },
+  { bot: 'alphabeta', ms: 5000, text: 'Level 5: alpha-beta, 5 s an action' },
+];
+
+export async function showHome() {
+  closeWs();
+  endAnalysis();
+  app.state = null;
+  app.editor = null;
+  showPage('home');
+  document.title = 'chess5d';
+  await Promise.all([loadInfo(), refreshGames(), refreshPuzzles(), homeOnline()]).catch((e) => console.warn(e));
+}
+
+export async function loadInfo() {
+  if (app.info) return;
+  app.info = await api('GET', '/api/info');
+  $('#ng-variant').innerHTML = app.info.variants.map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
+  for (const side of ['white', 'black']) {
+    $(`#ng-${side}`).innerHTML = '<option value="human">Human</option>' +
+      app.info.engines.map((e) => `<option value="engine:${esc(e)}">Engine: ${esc(e)}</option>`).join('');
+    $(`#ng-${side}-bot`).innerHTML = app.info.bots.map((b) => `<option value="${esc(b)}" ${b === 'alphabeta' ? 'selected' : ''}>${esc(b)}</option>`).join('');
+  }
+  formStates();
+  // Play the computer: the first engine, at a level.
+  $('#pc-variant').innerHTML = $('#ng-variant').innerHTML;
+  const levels = LEVELS.map((l, i) => ({ ...l, i })).filter((l) => app.info.bots.includes(l.bot));
+  $('#pc-level').innerHTML = levels.map((l) => `<option value="${l.i}" ${l.i === 2 ? 'selected' : ''}>${esc(l.text)}</option>`).join('');
+  const engine = app.info.engines[0];
+  $('#pc-engine').textContent = engine ? `The engine: ${engine}.` : 'No engine is configured on this server.';
+  $('#pc-start').disabled = !engine;
+}
+
+$('#computer-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const level = LEVELS[Number($('#pc-level').value)];
+  let color = $('#pc-color').value;
+  if (color === 'random') color = Math.random() < 0.5 ? 'white' : 'black';
+  const computer = { type: 'engine', engine: app.info.engines[0], bot: level.bot, movetime_ms: level.ms };
+  const body = { variant: $('#pc-variant').value, white: color === 'white' ? { type: 'human' } : computer, black: color === 'black' ? { type: 'human' } : computer };
+  try {
+    const g = await api('POST', '/api/games', body);
+    location.hash = `#/game/${g.id}`;
+  } catch (e) { alert(e.message); }
+});
+
+/** The new-game form shows engine fields only for engine players, clock fields only with a clock. */
+export function formStates() {
+  for (const side of ['white', 'black']) $(`#ng-${side}-engine`).classList.toggle('hidden', $(`#ng-${side}`).value === 'human');
+  $('#ng-clock-fields').classList.toggle('hidden', !$('#ng-clock').checked);
+}
+for (const id of ['#ng-white', '#ng-black', '#ng-clock']) $(id).addEventListener('change', formStates);
+
+export async function refreshGames() {
+  const { games } = await api('GET', '/api/games');
+  $('#games-table tbody').innerHTML = games.map((g) => `<tr data-game="${g.id}">
+    <td>${g.id}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(g.puzzle ? 'Puzzle: ' + g.puzzle : g.variant)}</td>
+    <td>${g.termination === 'puzzle failed' ? 'puzzle failed' : esc(g.result) + (g.termination ? ' <small>(' + esc(g.termination) + ')</small>' : '')}</td><td>${g.actions}</td><td>${esc(g.created)}</td>
+    <td><button type="button" data-open="${g.id}" aria-label="Open game ${g.id}">${g.result === '*' && !g.termination ? 'Resume' : 'Open'}</button><button type="button" data-delete="${g.id}" aria-label="Delete game ${g.id}">Delete</button></td></tr>`).join('')
+    || '<tr><td colspan="8">No saved games yet.</td></tr>';
+}
+
+export async function refreshPuzzles() {
+  const { puzzles } = await api('GET', '/api/puzzles');
+  $('#puzzles-table tbody').innerHTML = puzzles.map((p) => `<tr data-puzzle="${esc(p.id)}">
+    <td>${esc(p.name)}</td><td>${esc(p.to_move)}</td><td>${p.mate_in ?? '?'}</td><td class="status-${esc(p.status)}">${esc(p.status)}</td>
+    <td><button type="button" data-puzzle-start="${esc(p.id)}" aria-label="Start puzzle ${esc(p.name)}">Start</button><button type="button" data-puzzle-export="${esc(p.id)}" aria-label="Export puzzle ${esc(p.name)}">Export</button></td></tr>`).join('');
+  // The puzzle to start: the first one not solved yet.
+  const next = puzzles.find((p) => p.status !== 'solved') ?? puzzles[0];
+  const solved = puzzles.filter((p) => p.status === 'solved').length;
+  $('#puzzle-next').innerHTML = next ? `<p class="puzzle-name">${esc(next.name)}</p>
+    <p>${esc(cap(next.to_move))} to play and mate in ${next.mate_in ?? '?'}.</p>
+    <button type="button" class="primary big" data-puzzle-start="${esc(next.id)}" aria-label="Solve puzzle ${esc(next.name)}">Solve this puzzle</button>
+    <p class="muted">${solved} of ${puzzles.length} solved.</p>` : '<p>No puzzles yet.</p>';
+}
+
+$('#games-table').addEventListener('click', async (ev) => {
+  const b = ev.target.closest('button');
+  if (!b) return;
+  if (b.dataset.open) location.hash = `#/game/${b.dataset.open}`;
+  if (b.dataset.delete) {
+    if (!confirm(`Delete game ${b.dataset.delete}? This cannot be undone.`)) return;
+    try { await api('DELETE', `/api/games/${b.dataset.delete}`); } catch (e) { alert(e.message); }
+    refreshGames();
+  }
+});
+
+async function onPuzzleClick(ev) {
+  const go = ev.target.closest('button[data-scroll], button[data-go]');
+  if (go) { if (go.dataset.go) location.hash = go.dataset.go; else $(go.dataset.scroll).scrollIntoView(); return; }
+  const x = ev.target.closest('button[data-puzzle-export]');
+  if (x) {
+    const text = await backend.text(`/api/puzzles/${encodeURIComponent(x.dataset.puzzleExport)}/pgn`);
+    showExport('Export puzzle (5DPGN)', text, `puzzle-${x.dataset.puzzleExport}.5dpgn`);
+    return;
+  }
+  const b = ev.target.closest('button[data-puzzle-start]');
+  if (!b) return;
+  const g = await api('POST', `/api/puzzles/${encodeURIComponent(b.dataset.puzzleStart)}`);
+  location.hash = `#/game/${g.id}`;
+}
+$('#puzzles-table').addEventListener('click', onPuzzleClick);
+$('#puzzle-card').addEventListener('click', onPuzzleClick);
+
+export function playerOf(side) {
+  const v = $(`#ng-${side}`).value;
+  if (v === 'human') return { type: 'human' };
+  return { type: 'engine', engine: v.slice(7), bot: $(`#ng-${side}-bot`).value, movetime_ms: Number($(`#ng-${side}-ms`).value) || 1000 };
+}
+
+$('#new-game-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const body = { variant: $('#ng-variant').value, white: playerOf('white'), black: playerOf('black') };
+  if ($('#ng-clock').checked) {
+    body.clock = { initial_ms: Math.round(Number($('#ng-minutes').value) * 60000), increment_ms: Math.round(Number($('#ng-inc').value) * 1000) };
+  }
+  try {
+    const g = await api('POST', '/api/games', body);
+    location.hash = `#/game/${g.id}`;
+  } catch (e) { alert(e.message); }
+});
+
+$('#btn-new').addEventListener('click', () => { location.hash = '#/'; showHome(); $('#home').scrollTop = 0; $('#pc-level').focus(); });
+$('#btn-games').addEventListener('click', () => { location.hash = '#/'; showHome().then(() => $('#games-card').scrollIntoView()); });
+$('#btn-puzzles').addEventListener('click', () => { location.hash = '#/'; showHome().then(() => $('#puzzles-card').scrollIntoView()); });

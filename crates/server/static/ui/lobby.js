@@ -1,0 +1,140 @@
+// The home page's online cards (served only: backend.features says what the back-end offers):
+// play a friend (an invite link), the lobby of open challenges, and the games this browser holds
+// a seat in. A challenge of ours that someone accepted opens its game (checked every 1.5 s).
+import { $ } from './dom.js';
+import { backend } from '../backend/index.js';
+import { online, call, load, save, esc, keepSeat, shared, SEATS, CHALLENGES } from '../online.js';
+
+function variantOptions() {
+  return (shared.info?.variants || []).map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
+}
+
+function clockOf(prefix) {
+  const min = Number($(`#${prefix}-minutes`).value);
+  if (!min) return undefined;
+  return { initial_ms: Math.round(min * 60000), increment_ms: Math.round(Number($(`#${prefix}-inc`).value || 0) * 1000) };
+}
+
+/** Fills the variant lists once the server's info is known. */
+function fillVariants() {
+  for (const id of ['#fr-variant', '#ch-variant']) {
+    const sel = $(id);
+    if (!sel.options.length) sel.innerHTML = variantOptions();
+  }
+}
+
+async function createFriendGame(ev) {
+  ev.preventDefault();
+  const text = $('#fr-import').value.trim();
+  const body = { white: { type: 'human' }, black: { type: 'human' }, seat: $('#fr-side').value };
+  if (text) body.import = text; else body.variant = $('#fr-variant').value;
+  const clock = clockOf('fr');
+  if (clock) body.clock = clock;
+  try {
+    const g = await call('POST', '/api/games', body);
+    online.seen('/api/games', 'POST', g);
+    location.hash = `#/game/${g.id}`;
+  } catch (e) { alert(e.message); }
+}
+
+const fmtClock = (c) => (c ? `${Math.round(c.initial_ms / 60000)}+${Math.round(c.increment_ms / 1000)}` : '—');
+
+async function refreshLobby() {
+  if ($('#home').classList.contains('hidden')) return;
+  const { challenges } = await call('GET', '/api/challenges');
+  const own = load(CHALLENGES);
+  $('#lobby-table tbody').innerHTML = challenges.map((c) => `<tr data-challenge="${c.id}">
+    <td>${c.id}</td><td>${esc(c.name || 'Anonymous')}</td><td>${esc(c.variant)}</td><td>${fmtClock(c.clock)}</td><td>${esc(c.color)}</td>
+    <td>${own[c.id] ? `<button type="button" data-cancel="${c.id}" aria-label="Cancel challenge ${c.id}">Cancel</button>`
+      : `<button type="button" data-accept="${c.id}" aria-label="Accept challenge ${c.id}">Accept</button>`}</td></tr>`).join('')
+    || '<tr><td colspan="6">No open challenges.</td></tr>';
+}
+
+async function refreshMine() {
+  const seats = load(SEATS);
+  const tokens = [...new Set(Object.values(seats).map((s) => s.token))];
+  if (!tokens.length) { $('#my-games-table tbody').innerHTML = '<tr><td colspan="7">No games yet.</td></tr>'; return; }
+  const { games } = await call('POST', '/api/my-games', { tokens });
+  $('#my-games-table tbody').innerHTML = games.map((g) => `<tr data-my-game="${g.id}">
+    <td>${g.id}</td><td>${esc(g.sides.join(' & '))}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(g.variant)}</td>
+    <td>${esc(g.result)}</td><td><button type="button" data-open="${g.id}" aria-label="Open your game ${g.id}">${g.result === '*' && !g.termination ? 'Resume' : 'Open'}</button></td></tr>`).join('')
+    || '<tr><td colspan="7">No games yet.</td></tr>';
+}
+
+async function postChallenge(ev) {
+  ev.preventDefault();
+  const body = { variant: $('#ch-variant').value, color: $('#ch-color').value };
+  const clock = clockOf('ch');
+  if (clock) body.clock = clock;
+  const name = $('#ch-name').value.trim();
+  if (name) body.name = name;
+  try {
+    const c = await call('POST', '/api/challenges', body);
+    const all = load(CHALLENGES); all[c.id] = c.token; save(CHALLENGES, all);
+    refreshLobby();
+  } catch (e) { alert(e.message); }
+}
+
+async function acceptChallenge(ev) {
+  const b = ev.target.closest('button');
+  if (!b) return;
+  try {
+    if (b.dataset.cancel) {
+      await call('DELETE', `/api/challenges/${b.dataset.cancel}`, undefined, load(CHALLENGES)[b.dataset.cancel]);
+      const all = load(CHALLENGES); delete all[b.dataset.cancel]; save(CHALLENGES, all);
+      refreshLobby();
+    } else if (b.dataset.accept) {
+      const name = $('#ch-name').value.trim();
+      const g = await call('POST', `/api/challenges/${b.dataset.accept}/accept`, name ? { name } : {});
+      online.seen('/api/challenges', 'POST', g);
+      location.hash = `#/game/${g.id}`;
+    }
+  } catch (e) { alert(e.message); refreshLobby(); }
+}
+
+// A challenge of ours that was accepted: its token is our seat in the new game.
+async function watchChallenges() {
+  const own = load(CHALLENGES);
+  for (const [id, token] of Object.entries(own)) {
+    let c;
+    try { c = await call('GET', `/api/challenges/${id}`); } catch { const all = load(CHALLENGES); delete all[id]; save(CHALLENGES, all); continue; }
+    if (c.game == null) continue;
+    const { games } = await call('POST', '/api/my-games', { tokens: [token] });
+    const g = games.find((x) => x.id === c.game);
+    keepSeat(c.game, { token, sides: g ? g.sides : [], owner: true });
+    const all = load(CHALLENGES); delete all[id]; save(CHALLENGES, all);
+    location.hash = `#/game/${c.game}`;
+    return;
+  }
+  const wait = $('#challenge-wait');
+  const n = Object.keys(load(CHALLENGES)).length;
+  wait.classList.toggle('hidden', n === 0);
+  wait.textContent = n ? 'Waiting for someone to accept your challenge…' : '';
+}
+
+/** The online cards of the home page, brought up to date (when it is shown). */
+export async function homeOnline() {
+  for (const id of ['#friend-card', '#lobby-card', '#my-games-card']) $(id).classList.toggle('hidden', !backend.features.online);
+  if (!shared.info) shared.info = await call('GET', '/api/info');
+  if (!backend.features.online || $('#home').classList.contains('hidden')) return;
+  fillVariants();
+  await Promise.all([refreshLobby(), refreshMine()]);
+}
+
+async function tick() {
+  try {
+    if (!shared.info) shared.info = await call('GET', '/api/info');
+    if (!backend.features.lobby) return;
+    await watchChallenges();
+    if (!$('#home').classList.contains('hidden')) { fillVariants(); await refreshLobby(); }
+  } catch (e) { console.warn(e); }
+}
+
+$('#friend-form').addEventListener('submit', createFriendGame);
+$('#challenge-form').addEventListener('submit', postChallenge);
+$('#lobby-table').addEventListener('click', acceptChallenge);
+$('#my-games-table').addEventListener('click', (ev) => {
+  const b = ev.target.closest('button[data-open]');
+  if (b) location.hash = `#/game/${b.dataset.open}`;
+});
+setInterval(tick, 1500);

@@ -1,0 +1,209 @@
+// Drawing the multiverse around the boards: the timelines, the present, the turn labels, the
+// arrows (last action, pending moves, checks, the engine's line), the highlighted squares, and
+// the overlays that follow the camera (timeline labels at the left edge, the overview).
+import { $, esc } from './dom.js';
+import { SQ } from './pieces.js';
+import { app } from './state.js';
+import { draw, layout, squareXY, existing, drawBoards } from './boards.js';
+import { viewSize, MIN_PX, boxAt, camera, moveTo } from './camera.js';
+import { renderSide } from './panel.js';
+
+export function center(s, L, c) {
+  c = existing(s, c);
+  const [x, y] = squareXY(s, c.sq);
+  return [L.left + L.col(c.t) + x + SQ / 2, L.row(c.l) + y + SQ / 2];
+}
+
+export function arrow(s, L, m, cls, marker) {
+  const [x1, y1] = center(s, L, m.from), [x2, y2] = center(s, L, m.to);
+  if (m.from.l === m.to.l && m.from.t === m.to.t) {
+    return `<path class="arrow ${cls}" d="M${x1} ${y1} L${x2} ${y2}" marker-end="url(#${marker})"/>`;
+  }
+  const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+  const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
+  const bend = Math.min(80, len * 0.25);
+  const cx = mx - (dy / len) * bend, cy = my + (dx / len) * bend;
+  return `<path class="arrow ${cls}" d="M${x1} ${y1} Q${cx} ${cy} ${x2} ${y2}" marker-end="url(#${marker})"/>`;
+}
+
+/** Redraws everything for a new state (or flip): layout, background, arrows, then the boards. */
+export function render() {
+  const s = app.shown;
+  if (!s) return;
+  const L = layout(s);
+  app.layout = L;
+  draw.boards = new Map(s.boards.map((b) => [`${b.l},${b.t}`, b]));
+  draw.piecesKey = new Map(s.boards.map((b) => [`${b.l},${b.t}`, b.pieces.map((p) => p.sq + p.p + p.c[0]).join('')]));
+  draw.inactive = new Set(s.timelines.filter((t) => !t.active).map((t) => t.l));
+  // The checkerboard pattern: a1 is dark (bottom-left), flipped or not.
+  const a1dark = app.flip ? (s.size.w - 1) % 2 === 0 : (s.size.h - 1) % 2 === 0;
+  const parts = [`<defs><pattern id="chk" width="${2 * SQ}" height="${2 * SQ}" patternUnits="userSpaceOnUse">
+    <rect width="${2 * SQ}" height="${2 * SQ}" class="sq-light"/>
+    <rect x="${a1dark ? 0 : SQ}" y="0" width="${SQ}" height="${SQ}" class="sq-dark"/>
+    <rect x="${a1dark ? SQ : 0}" y="${SQ}" width="${SQ}" height="${SQ}" class="sq-dark"/></pattern></defs>`];
+  // Timeline arrows, as in the game: purple along active timelines, the colour of the player
+  // who made it along inactive ones (White's timelines are the positive ones), from the first
+  // board (or the branch point) to an arrowhead past the last board.
+  const present = presentOf(s);
+  for (const tl of s.timelines) {
+    const y = L.row(tl.l) + L.h / 2;
+    const x1 = L.left + L.col(tl.start), x2 = L.left + L.col(tl.end) + L.w + L.gx * 0.55;
+    const cls = tl.active ? 'active' : tl.l < 0 || (s.even && tl.label.startsWith('-')) ? 'black' : 'white';
+    parts.push(`<path class="tl-line ${cls}" d="M${x1} ${y} L${x2} ${y}" marker-end="url(#tl-${cls})"/>`);
+    if (tl.origin) {
+      const ox = L.left + L.col(tl.origin.t) + L.w / 2, oy = L.row(tl.origin.l) + L.h / 2;
+      parts.push(`<path class="tl-line ${cls}" fill="none" d="M${ox} ${oy} C${ox + L.w} ${oy} ${x1 - L.w} ${y} ${x1} ${y}"/>`);
+    }
+    parts.push(`<text class="tl-label ${tl.active ? '' : 'inactive'}" x="${L.left + L.col(tl.start) - 22}" y="${y + 9}" text-anchor="end">L${esc(tl.label)}</text>`);
+  }
+  // The present: a line in the colour of the side to move across the whole multiverse.
+  const rows = L.maxL - L.minL + 1;
+  const px = L.left + L.col(present.t) - L.gx / 3;
+  parts.push(`<rect class="present-line ${present.color}" x="${px}" y="${-L.gy / 2}" width="${L.w + (2 * L.gx) / 3}" height="${rows * (L.h + L.gy)}" rx="10"/>`);
+  // Turn labels.
+  for (let t = L.minT; t <= L.maxT; t++) {
+    parts.push(`<text class="turn-label" x="${L.left + L.col(t) + L.w / 2}" y="${-L.gy / 2 - 8}" text-anchor="middle">T${Math.floor(t / 2)}${t % 2 ? 'b' : 'w'}</text>`);
+  }
+  $('#bg-layer').innerHTML = parts.join('');
+  const arrows = [];
+  for (const m of s.last_action) arrows.push(arrow(s, L, m, 'last', 'arrow-last'));
+  if (app.pv !== null && app.analysis && app.analysis.info) {
+    // The best line previewed: its actions up to the one clicked (moves on boards that do not
+    // exist yet are drawn where they will be).
+    const pv = app.analysis.info.pv || [];
+    for (let i = 0; i <= app.pv && i < pv.length; i++) {
+      for (const m of pv[i].moves) arrows.push(arrow(s, L, m, `pv pv-${pv[i].color}`, `arrow-pv-${pv[i].color}`));
+    }
+  }
+  for (const m of s.pending) arrows.push(arrow(s, L, m, 'pending', 'arrow-pending'));
+  // Every check (at a mate there may be several; one arrow would make a defence look possible).
+  for (const c of checksOf(s)) arrows.push(arrow(s, L, { from: c.from, to: c.to }, 'check', 'arrow-check'));
+  $('#arrow-layer').innerHTML = arrows.join('');
+  app.bounds = { x: -20, y: -L.gy - 10, w: L.left + L.col(L.maxT) + L.w + L.gx + 20, h: rows * (L.h + L.gy) + L.gy };
+  const first = !app.layoutKey;
+  const key = `${s.id}:${L.minT}:${L.maxT}:${L.minL}:${L.maxL}:${app.flip}:${present.t}`;
+  const moved = key !== app.layoutKey;
+  app.layoutKey = key;
+  computeHighlights();
+  // The camera follows the present (or keeps everything in view) only if the player left it
+  // there; a view the player moved stays put. The first view of a game is not animated.
+  if (first) { camera(false); } else if (moved && app.cam !== 'free') camera(true);
+  drawMinimap(s, L);
+  drawBoards();
+  renderSide();
+}
+
+// ---------- overlays: timeline labels that stay in view, the overview ----------
+
+/** The overview (minimap), for multiverses too big to read whole: every board as a small
+ * rectangle (the present's column marked), the part in view framed; a click goes there. */
+export function drawMinimap(s, L) {
+  const mm = $('#minimap');
+  const many = s.timelines.length > 6 || (L.maxT - L.minT) > 24;
+  mm.classList.toggle('hidden', !many);
+  if (!many) return;
+  const b = app.bounds;
+  mm.setAttribute('viewBox', `${b.x} ${b.y} ${b.w} ${b.h}`);
+  const key = `${app.layoutKey}|${s.boards.length}`;
+  if (mm.dataset.key === key) return;
+  mm.dataset.key = key;
+  const present = presentOf(s).t;
+  $('#minimap-boards').innerHTML = s.boards.map((bd) => `<rect class="mm-board ${bd.color}${bd.t === present ? ' present' : ''}" x="${L.left + L.col(bd.t)}" y="${L.row(bd.l)}" width="${L.w}" height="${L.h}"/>`).join('');
+}
+
+/** Keeps the overlays in step with the camera: the frame of the overview, and the labels of
+ * the timelines in view along the left edge, where their own labels (at each timeline's first
+ * board) have scrolled out of sight. */
+export function updateOverlays() {
+  const s = app.shown, L = app.layout, v = app.vb;
+  const rail = $('#tl-rail');
+  if (!s || !L || !v) { rail.replaceChildren(); rail.dataset.key = ''; return; }
+  const { w: vw, h: vh } = viewSize();
+  const scale = vw / v.w;
+  const labels = [];
+  for (const tl of s.timelines) {
+    const y = (L.row(tl.l) + L.h / 2 - v.y) * scale;
+    if (y < 48 || y > vh - 8) continue; // (not under the view tools)
+    // Its own label is in view: no need for a second one.
+    const own = (L.left + L.col(tl.start) - 22 - v.x) * scale;
+    if (own > 40 && own < vw) continue;
+    labels.push({ l: tl.l, text: `L${tl.label}`, active: tl.active, top: Math.round(y - 8) });
+  }
+  // Positioned through the CSSOM (the server's Content-Security-Policy refuses style attributes
+  // in markup), and rebuilt only when something changed.
+  const key = labels.map((x) => `${x.l}:${x.top}:${x.active}`).join();
+  if (rail.dataset.key !== key) {
+    rail.dataset.key = key;
+    rail.replaceChildren(...labels.map((x) => {
+      const e = document.createElement('span');
+      e.className = `rail-label${x.active ? '' : ' inactive'}`;
+      e.dataset.rail = String(x.l);
+      e.style.top = `${x.top}px`;
+      e.textContent = x.text;
+      return e;
+    }));
+  }
+  const f = $('#minimap-view');
+  f.setAttribute('x', v.x); f.setAttribute('y', v.y); f.setAttribute('width', v.w); f.setAttribute('height', v.h);
+}
+
+$('#minimap').addEventListener('click', (ev) => {
+  const mm = $('#minimap');
+  const pt = mm.createSVGPoint();
+  pt.x = ev.clientX; pt.y = ev.clientY;
+  const w = pt.matrixTransform(mm.getScreenCTM().inverse());
+  const px = Math.max(MIN_PX, (viewSize().w / app.vb.w) * SQ);
+  app.cam = 'free';
+  moveTo(boxAt(w.x, w.y, px));
+});
+
+/** The checks to draw: every one the server lists, else the one it names. */
+export function checksOf(s) {
+  if (s.checks && s.checks.length) return s.checks;
+  return s.check ? [s.check] : [];
+}
+
+export function presentOf(s) {
+  if (!s.pending || !s.pending.length) return s.present;
+  const made = new Set();
+  for (const m of s.pending) { made.add(`${m.from.l},${m.from.t + 1}`); made.add(`${m.to.l},${m.to.t + 1}`); }
+  const ends = new Map();
+  for (const b of s.boards) {
+    if (made.has(`${b.l},${b.t}`)) continue;
+    ends.set(b.l, Math.max(ends.get(b.l) ?? -Infinity, b.t));
+  }
+  let t = Infinity;
+  for (const tl of s.timelines) if (tl.active && ends.has(tl.l)) t = Math.min(t, ends.get(tl.l));
+  if (!Number.isFinite(t)) return s.present;
+  return { t, turn: Math.floor(t / 2), color: t % 2 ? 'black' : 'white' };
+}
+
+/** The highlighted squares of each board: check, last action, pending moves, selection. */
+export function computeHighlights() {
+  const s = app.shown;
+  const hl = new Map();
+  const put = (c, cls, dest) => {
+    const k = `${c.l},${c.t}`;
+    if (!hl.has(k)) hl.set(k, new Map());
+    const m = hl.get(k);
+    const old = m.get(c.sq);
+    // selection and destinations win over check, which wins over the last action
+    if (!old || cls !== 'last-to') m.set(c.sq, { cls, dest });
+  };
+  if (s) {
+    for (const m of s.last_action.concat(s.pending)) { put(m.from, 'last-to'); put(m.to, 'last-to'); }
+    for (const c of checksOf(s)) { put(existing(s, c.from), 'check-from'); put(existing(s, c.to), 'check-royal'); }
+  }
+  if (app.selected) put(app.selected, 'selected');
+  for (const [key, moves] of app.dests) {
+    const [l, t, sq] = key.split(',');
+    put({ l: Number(l), t: Number(t), sq }, moves[0].capture ? 'dest-cap' : 'dest', moves[0].kind);
+  }
+  draw.hl = hl;
+}
+
+export function applyHighlights() {
+  computeHighlights();
+  drawBoards();
+}
+

@@ -1,0 +1,138 @@
+// The side panel of a game: players and clocks, the status line, the result, the buttons'
+// states and the notation.
+import { $, esc, cap } from './dom.js';
+import { app, cur } from './state.js';
+import { presentOf } from './multiverse.js';
+import { renderAnalysis } from './analysis.js';
+
+export function fmtClock(ms) {
+  if (ms == null) return '';
+  ms = Math.max(0, ms);
+  const t = Math.ceil(ms / 1000), m = Math.floor(t / 60), sec = t % 60;
+  return `${m}:${String(sec).padStart(2, '0')}`;
+}
+
+export function renderClocks() {
+  const s = app.state;
+  if (!s || !s.clock) { for (const c of document.querySelectorAll('#players .clock')) c.textContent = ''; return; }
+  const el = performance.now() - app.clockBase.t;
+  for (const side of ['white', 'black']) {
+    let ms = app.clockBase[side];
+    if (s.clock.running && s.to_move === side) ms -= el;
+    $(`#p-${side} .clock`).textContent = fmtClock(ms);
+  }
+}
+setInterval(renderClocks, 250);
+
+export function renderSide() {
+  const s = app.state, shown = app.shown;
+  if (!s || app.editor) return;
+  document.title = `chess5d game ${s.id}`;
+  for (const side of ['white', 'black']) {
+    const p = $(`#p-${side}`);
+    p.querySelector('.name').textContent = s.players[side].display;
+    p.classList.toggle('to-move', !s.result && s.to_move === side);
+  }
+  renderClocks();
+  const live = app.review === null && !app.analysis;
+  const c = cur();
+  const playing = app.analysis ? !c.result && c.human_to_move : live && s.human_to_move;
+  $('#btn-submit').disabled = !(playing && c.can_submit);
+  $('#btn-undo').disabled = !(playing && c.pending.length > 0);
+  $('#btn-resign').disabled = !!s.result || !live;
+  $('#play').dataset.review = app.review ?? s.action_count;
+  const at = app.review ?? s.action_count;
+  for (const [b, off] of [['#btn-first', at <= 0], ['#btn-prev', at <= 0], ['#btn-next', at >= s.action_count], ['#btn-last', app.review === null]]) {
+    $(b).disabled = off || !!app.analysis;
+  }
+  // The status line: whose move, the present, what must still be played; in review, which
+  // action is shown. Engine output never goes here (it is in the analysis panel).
+  let status;
+  const shownState = app.analysis ? c : shown || s;
+  const where = presentText(shownState);
+  if (app.analysis) {
+    status = c.result ? `Analysis board: game over (${c.result}).` : `Analysis board: ${cap(c.to_move)} to move. ${where}`;
+    if (!c.result) status += stillToPlay(c);
+  } else if (!live) {
+    const a = s.actions[app.review - 1];
+    status = app.review === 0
+      ? `Reviewing the start position (action 0 of ${s.action_count}). ${where}`
+      : `Reviewing action ${app.review} of ${s.action_count}: ${a.number}. ${cap(a.color)} ${shortAction(a.text)}. ${where}`;
+  } else if (s.result) {
+    status = 'Game over.';
+  } else if (s.engine_busy && !s.human_to_move) {
+    status = `${cap(s.to_move)} (engine) is thinking… ${where}`;
+  } else {
+    status = `${cap(s.to_move)} to move. ${where}`;
+    if (s.check) status += ' Check!';
+    if (s.human_to_move) status += stillToPlay(s);
+  }
+  if (s.puzzle && !app.analysis) status = `Puzzle “${s.puzzle.name}”: ${cap(s.puzzle.solver)} mates in ${s.puzzle.mate_in}. ` + status;
+  $('#status').textContent = status;
+  // An engine that failed (crash, timeout, illegal answer): say so and offer a restart.
+  const ep = $('#engine-problem');
+  ep.classList.toggle('hidden', !(s.engine_error && !s.result));
+  ep.querySelector('span').textContent = s.engine_error ? `${s.engine_error} ` : '';
+  const go = $('#gameover');
+  if (s.result && !app.analysis) {
+    let text;
+    if (s.puzzle && s.puzzle.status === 'failed') text = `Puzzle failed: no mate within ${s.puzzle.mate_in} action${s.puzzle.mate_in > 1 ? 's' : ''}.`;
+    else {
+      const winner = s.result === '1-0' ? 'White wins' : s.result === '0-1' ? 'Black wins' : s.result === '*' ? 'No result' : 'Draw';
+      const how = { checkmate: 'Checkmate', stalemate: 'Stalemate', resignation: 'Resignation', time: 'Time forfeit' }[s.termination] || cap(s.termination || 'Finished');
+      text = `${how}: ${winner} (${s.result})`;
+      if (s.puzzle && s.puzzle.status === 'solved') text += ' — Puzzle solved!';
+    }
+    go.textContent = text;
+    go.classList.remove('hidden');
+  } else go.classList.add('hidden');
+  const rb = $('#review-bar');
+  if (app.review !== null && !app.analysis) { rb.classList.remove('hidden'); rb.querySelector('span').textContent = `Reviewing the position after action ${app.review} of ${s.action_count}.`; } else rb.classList.add('hidden');
+  // Analysis: allowed on any position but a puzzle still being solved.
+  const puzzleOpen = s.puzzle && s.puzzle.status === 'playing';
+  $('#btn-analyse').disabled = !!puzzleOpen;
+  $('#btn-analyse').setAttribute('aria-pressed', String(!!app.analysis));
+  $('#btn-analyse').classList.toggle('on', !!app.analysis);
+  $('#btn-save-puzzle').disabled = !!puzzleOpen || (app.review === null && !app.analysis && s.pending.length > 0);
+  renderAnalysis();
+  // Notation, one line per turn.
+  const rows = [];
+  let row = null;
+  for (const a of s.actions) {
+    if (!row || a.color === 'white') { row = { turn: a.number, items: [] }; rows.push(row); }
+    row.items.push(a);
+  }
+  const curIdx = app.review ?? s.action_count;
+  const html = rows.map((r) => `<li value="${r.turn}">${r.items.map((a) =>
+    `<span class="act ${a.index === curIdx ? 'current' : ''}" data-index="${a.index}" role="button" tabindex="0">${esc(a.text)}</span>`).join(' / ')}</li>`).join('');
+  if (html !== app.notationHtml) {
+    app.notationHtml = html;
+    $('#notation').innerHTML = html;
+    const curEl = $('#notation .current');
+    if (curEl) curEl.scrollIntoView({ block: 'nearest' });
+  }
+  window.chess5dOnline?.onState(s); // hook: seat, links, draw offers; spectators' buttons off
+}
+
+/** " Still to play: (0T3), (1T3)." or " Ready to submit." for the player building an action. */
+export function stillToPlay(s) {
+  const must = s.boards.filter((b) => b.mandatory).map((b) => `(${b.label}T${b.turn})`);
+  if (must.length) return ` Still to play: ${must.slice(0, 6).join(', ')}${must.length > 6 ? ` and ${must.length - 6} more` : ''}.`;
+  if (s.can_submit) return s.pending.length ? ' Ready to submit.' : '';
+  return s.submit_error ? ` (${s.submit_error})` : '';
+}
+
+/** Where the present is, said so that it cannot read as a contradiction of who is to move: a
+ * jump back in the action being built moves it to the other side's half-turn. */
+export function presentText(st) {
+  const p = presentOf(st);
+  if (p.color === st.to_move || st.result) return `The present is turn ${p.turn}.`;
+  return `This action takes the present back to turn ${p.turn}, where ${cap(p.color)} plays next.`;
+}
+
+/** An action's text, summarised past four moves (a 40-move action would fill the panel). */
+export function shortAction(text) {
+  const moves = String(text).split(' ');
+  return moves.length <= 4 ? text : `${moves.slice(0, 3).join(" ")} … and ${moves.length - 3} more moves`;
+}
+

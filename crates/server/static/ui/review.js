@@ -1,0 +1,57 @@
+// Reviewing earlier positions: the first / previous / next / last buttons, the arrow keys and a
+// click in the notation (and the view's keyboard shortcuts).
+import { $, showError } from './dom.js';
+import { app, api } from './state.js';
+import { render, applyHighlights } from './multiverse.js';
+import { camera, showTouched, fitAll, goPresent, zoomStep } from './camera.js';
+import { hidePromotion } from './pointer.js';
+
+export async function setReview(n) {
+  const s = app.state;
+  if (!s || app.analysis) return;
+  if (n === null || n >= s.action_count) {
+    app.review = null;
+    app.shown = s;
+  } else {
+    n = Math.max(0, n);
+    app.review = n;
+    app.shown = await api('GET', `/api/games/${s.id}?at=${n}`);
+  }
+  app.selected = null;
+  app.dests.clear();
+  render();
+  // The player asked for this action: show the boards it touched (live: the present).
+  if (app.review === null) { app.cam = 'present'; camera(true); } else showTouched();
+}
+
+$('#notation').addEventListener('click', (ev) => {
+  const a = ev.target.closest('.act');
+  if (a && !app.analysis) setReview(Number(a.dataset.index)).catch((e) => showError(e.message));
+});
+$('#btn-live').addEventListener('click', () => setReview(null));
+// Review by buttons, as by the arrow keys: the start, one action back or on, the live position.
+export function reviewStep(to) {
+  if (!app.state || app.editor || app.analysis) return;
+  const at = app.review ?? app.state.action_count;
+  const target = { first: 0, prev: at - 1, next: at + 1, last: null }[to];
+  setReview(target).catch((e) => showError(e.message));
+}
+for (const to of ['first', 'prev', 'next', 'last']) $(`#btn-${to}`).addEventListener('click', () => reviewStep(to));
+document.addEventListener('keydown', (ev) => {
+  if ($('#play').classList.contains('hidden') || ev.target.closest('input, textarea, select, dialog') || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const k = ev.key;
+  if (k === 'f') { ev.preventDefault(); fitAll(); return; }
+  if (k === 'p') { ev.preventDefault(); goPresent(); return; }
+  if (k === '+' || k === '=') { ev.preventDefault(); zoomStep(0.8); return; }
+  if (k === '-' || k === '_') { ev.preventDefault(); zoomStep(1.25); return; }
+  if (k === 'Escape') { app.selected = null; app.dests.clear(); applyHighlights(); hidePromotion(); return; }
+  if (!app.state || app.editor || app.analysis) return;
+  const at = app.review ?? app.state.action_count;
+  if (k === 'Home') { ev.preventDefault(); setReview(0); return; }
+  if (k === 'End') { ev.preventDefault(); setReview(null); return; }
+  if (k === 'ArrowLeft' || k === 'ArrowUp') { ev.preventDefault(); setReview(at - 1); }
+  else if (k === 'ArrowRight' || k === 'ArrowDown') { ev.preventDefault(); setReview(at + 1); }
+  else if (k === 'Home') { ev.preventDefault(); setReview(0); }
+  else if (k === 'End') { ev.preventDefault(); setReview(null); }
+});
+

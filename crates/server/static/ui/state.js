@@ -1,0 +1,38 @@
+// The page's state (one object, shared by the modules) and its API calls through the back-end.
+import { backend } from '../backend/index.js';
+import { online } from '../online.js';
+
+export const app = {
+  info: null,
+  state: null,        // the live game state from the server
+  shown: null,        // the state drawn (live or review)
+  review: null,       // action count under review, or null
+  flip: false,
+  selected: null,     // {l, t, sq}
+  dests: new Map(),   // "l,t,sq" -> [move]
+  unwatch: null,      // stops following the game live (backend.watch)
+  wsGame: null,       // the id of the game followed
+  vb: { x: 0, y: 0, w: 1000, h: 700 },
+  // The camera: 'present' follows the present, 'fit' shows everything, 'free' stays where the
+  // player put it (moved only by Go to present, Fit all or a click in the notation).
+  cam: 'present',
+  layoutKey: '',
+  clockBase: null,
+  analysis: null,     // {id, state, unwatch, info}: the analysis board, while analysing
+  editor: null,       // the position editor's model, on #/editor
+  pv: null,           // index of the best-line action previewed as arrows
+  actionPresent: null, // {count, present}: the present when the action being built started
+};
+
+/** The state being played on: the analysis board's or the game's. */
+export function cur() { return app.analysis ? app.analysis.state : app.state; }
+/** The API prefix of what is being played on. */
+export function base() { return app.analysis ? `/api/analysis/${app.analysis.id}` : `/api/games/${app.state.id}`; }
+
+/** An API call through the back-end, with online.js's hooks: the seat token of the game the
+ * request is about goes with it, and a new game's seat is kept from the answer. */
+export async function api(method, url, body) {
+  const data = await backend.request(method, url, body, online.headers(url, method));
+  online.seen(url, method, data);
+  return data;
+}
