@@ -31,6 +31,7 @@ echo "static site: js/site at $BASE_URL"
 # GUI's tests that need nothing the static site lacks run here too (helpers.mjs: SITE=static).
 if [ $# -eq 0 ]; then
   set -- tests/browser/static/*.static.mjs tests/browser/gui.test.mjs tests/browser/camera.test.mjs \
-    tests/browser/puzzle-maker.test.mjs tests/browser/multiverse.test.mjs tests/browser/landing.test.mjs
+    tests/browser/puzzle-maker.test.mjs tests/browser/multiverse.test.mjs tests/browser/landing.test.mjs \
+    tests/browser/player.test.mjs
 fi
 node --test "$@"
