@@ -885,17 +885,19 @@ pub fn export_variation(game_pgn: &str, base: usize, board: &Game) -> Result<Str
         let mut out = chess5d_notation::pgn::write_tree(&loaded.tree, &loaded.headers, None);
         let pos = loaded.tree.game_at(from).position().clone();
         let line = numbered(&pos, &tried, |i| loaded.tree.serial(base + i));
-        let token = result.as_deref().filter(|r| ["1-0", "0-1", "1/2-1/2", "*"].contains(r));
+        let token = result.as_deref().filter(|r| chess5d_notation::pgn::is_result(r));
         out.push_str(&format!("({line})\n{}\n", token.unwrap_or("*")));
         return Ok(out);
     }
     let mut node = from;
-    for (i, action) in board.actions().iter().enumerate().skip(base) {
+    for (i, moves) in tried.iter().enumerate() {
         // The game's own continuation stays the main line; the tried one is a variation.
-        node = loaded
-            .tree
-            .play(node, &action.moves, false)
-            .map_err(|e| PlayError::Internal(format!("tried action {} does not replay on the game: {e}", i + 1)))?;
+        node = loaded.tree.play(node, moves, false).map_err(|e| {
+            PlayError::Internal(format!(
+                "tried action {} does not replay on the game: {e}",
+                base + i + 1
+            ))
+        })?;
     }
     Ok(chess5d_notation::pgn::write_tree(
         &loaded.tree,

@@ -3,7 +3,7 @@
 //! WebSocket its page watches.
 
 use crate::analysis::{Board, Info, MAX_BOARDS};
-use crate::extract::JsonBody;
+use crate::extract::{JsonBody, MoveReq};
 use crate::session::{Player, Session};
 use crate::state::{blocking, lock, AppState};
 use crate::ServerError;
@@ -200,22 +200,13 @@ async fn change(
     Ok(Json(v).into_response())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MoveReq {
-    #[serde(rename = "move")]
-    mv: String,
-}
-
 async fn play(
     State(st): State<AppState>,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<MoveReq>,
 ) -> Result<Response, ServerError> {
-    if req.mv.len() > 100 {
-        return Err(ServerError::BadRequest("a move is at most 100 characters".into()));
-    }
-    change(st, id, move |s| s.play(&req.mv)).await
+    let mv = req.text()?;
+    change(st, id, move |s| s.play(&mv)).await
 }
 
 async fn undo(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {

@@ -5,7 +5,7 @@
 
 use crate::clocks;
 use crate::create::{AcceptReq, ChallengeReq, CreateReq};
-use crate::extract::{JsonBody, BODY_LIMIT};
+use crate::extract::{JsonBody, MoveReq, BODY_LIMIT};
 use crate::puzzles::{Puzzle, PUZZLES};
 use crate::seats::{Need, SeatToken};
 use crate::security::{self, Guard};
@@ -227,13 +227,6 @@ async fn game_moves(State(st): State<AppState>, Path(id): Path<String>, q: Q) ->
     Ok(Json(v).into_response())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MoveReq {
-    #[serde(rename = "move")]
-    mv: String,
-}
-
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct SideReq {
@@ -288,10 +281,8 @@ async fn play_move(
     seat: SeatToken,
     JsonBody(req): JsonBody<MoveReq>,
 ) -> ApiResult {
-    if req.mv.len() > 100 {
-        return Err(ServerError::BadRequest("a move is at most 100 characters".into()));
-    }
-    act(st, &id, seat, Need::ToMove, move |s, _| s.play(&req.mv)).await
+    let mv = req.text()?;
+    act(st, &id, seat, Need::ToMove, move |s, _| s.play(&mv)).await
 }
 
 async fn undo(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, _: JsonBody<Empty>) -> ApiResult {
@@ -375,9 +366,7 @@ fn html_escape(s: &str) -> String {
 }
 
 async fn join(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, _: JsonBody<Empty>) -> ApiResult {
-    let id = parse_id(&id)?;
-    let v = blocking(move || st.join(id, &seat)).await?;
-    Ok(Json(v).into_response())
+    with_seat(st, &id, seat, AppState::join).await
 }
 
 async fn new_invite(
@@ -386,9 +375,7 @@ async fn new_invite(
     seat: SeatToken,
     _: JsonBody<Empty>,
 ) -> ApiResult {
-    let id = parse_id(&id)?;
-    let v = blocking(move || st.new_invite(id, &seat)).await?;
-    Ok(Json(v).into_response())
+    with_seat(st, &id, seat, AppState::new_invite).await
 }
 
 async fn retry_engine(
@@ -397,8 +384,19 @@ async fn retry_engine(
     seat: SeatToken,
     _: JsonBody<Empty>,
 ) -> ApiResult {
-    let id = parse_id(&id)?;
-    let v = blocking(move || st.retry_engine(id, &seat)).await?;
+    with_seat(st, &id, seat, AppState::retry_engine).await
+}
+
+/// Answers with what `f` (a request of the game's that checks the seat token itself) gives, run
+/// on a blocking thread.
+async fn with_seat(
+    st: AppState,
+    id: &str,
+    seat: SeatToken,
+    f: fn(&AppState, i64, &SeatToken) -> Result<Value, ServerError>,
+) -> ApiResult {
+    let id = parse_id(id)?;
+    let v = blocking(move || f(&st, id, &seat)).await?;
     Ok(Json(v).into_response())
 }
 

@@ -279,6 +279,27 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     })
 }
 
+/// The seat whose columns (`token_hash, white, black, owner, invite, used_invite`) start at
+/// column `at` of a row.
+fn seat_of(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Seat> {
+    Ok(Seat {
+        hash: r.get(at)?,
+        sides: [r.get(at + 1)?, r.get(at + 2)?],
+        owner: r.get(at + 3)?,
+        invite: r.get(at + 4)?,
+        used_invite: r.get(at + 5)?,
+    })
+}
+
+/// Stores one seat of game `game`.
+fn insert_seat(c: &Connection, game: i64, s: &Seat) -> rusqlite::Result<usize> {
+    c.execute(
+        "INSERT INTO seats (token_hash, game, white, black, owner, invite, used_invite) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![s.hash, game, s.sides[0], s.sides[1], s.owner, s.invite, s.used_invite],
+    )
+}
+
 impl Db {
     /// Opens (or creates) the database file.
     pub fn open(path: &Path) -> Result<Db, ServerError> {
@@ -386,11 +407,7 @@ impl Db {
         let id = self.insert(g)?;
         self.with(|c| {
             for s in seats {
-                c.execute(
-                    "INSERT INTO seats (token_hash, game, white, black, owner, invite, used_invite) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![s.hash, id, s.sides[0], s.sides[1], s.owner, s.invite, s.used_invite],
-                )?;
+                insert_seat(c, id, s)?;
             }
             Ok(())
         })?;
@@ -402,15 +419,7 @@ impl Db {
         self.with(|c| {
             let mut st =
                 c.prepare("SELECT token_hash, white, black, owner, invite, used_invite FROM seats WHERE game = ?1")?;
-            let rows = st.query_map([game], |r| {
-                Ok(Seat {
-                    hash: r.get(0)?,
-                    sides: [r.get(1)?, r.get(2)?],
-                    owner: r.get(3)?,
-                    invite: r.get(4)?,
-                    used_invite: r.get(5)?,
-                })
-            })?;
+            let rows = st.query_map([game], |r| seat_of(r, 0))?;
             rows.collect()
         })
     }
@@ -421,11 +430,7 @@ impl Db {
             let tx = c.unchecked_transaction()?;
             tx.execute("DELETE FROM seats WHERE game = ?1", [game])?;
             for s in seats {
-                tx.execute(
-                    "INSERT INTO seats (token_hash, game, white, black, owner, invite, used_invite) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![s.hash, game, s.sides[0], s.sides[1], s.owner, s.invite, s.used_invite],
-                )?;
+                insert_seat(&tx, game, s)?;
             }
             tx.commit()
         })
@@ -442,18 +447,7 @@ impl Db {
                 cols.join(", ")
             ))?;
             for h in hashes {
-                let rows = st.query_map([h], |r| {
-                    Ok((
-                        row_of(r)?,
-                        Seat {
-                            hash: r.get(16)?,
-                            sides: [r.get(17)?, r.get(18)?],
-                            owner: r.get(19)?,
-                            invite: r.get(20)?,
-                            used_invite: r.get(21)?,
-                        },
-                    ))
-                })?;
+                let rows = st.query_map([h], |r| Ok((row_of(r)?, seat_of(r, 16)?)))?;
                 for row in rows {
                     out.push(row?);
                 }

@@ -77,3 +77,21 @@ impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
         }
     }
 }
+
+/// The body of a move request (`{"move": "(0T1)e2(0T1)e4"}`), of a game or an analysis board.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MoveReq {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+impl MoveReq {
+    /// The move's text, refused when longer than any move can be written.
+    pub(crate) fn text(self) -> Result<String, ServerError> {
+        if self.mv.len() > 100 {
+            return Err(ServerError::BadRequest("a move is at most 100 characters".into()));
+        }
+        Ok(self.mv)
+    }
+}

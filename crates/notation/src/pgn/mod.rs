@@ -3,6 +3,7 @@
 mod parse;
 mod write;
 
+pub use parse::is_result;
 pub use write::{write, write_tree};
 
 use crate::coords::Timeline;

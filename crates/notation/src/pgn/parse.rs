@@ -93,7 +93,7 @@ fn skip_comment(s: &mut Scanner) -> Result<String, ParseError> {
 const RESULTS: [&str; 5] = ["1/2-1/2", "1-0", "0-1", "½-½", "*"];
 
 /// Whether a text is a result token (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`).
-pub(crate) fn is_result(text: &str) -> bool {
+pub fn is_result(text: &str) -> bool {
     RESULTS.contains(&text)
 }
 
