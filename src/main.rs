@@ -18,9 +18,10 @@ use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command, ConvertArgs, EngineArgs, Format};
 use std::io::{BufRead, Read};
 
-// A faster allocator than glibc's for the server's many small JSON allocations (see Cargo.toml).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+// The system allocator: mimalloc (used until the game view was written without a `Value`
+// tree) spent half of a loaded server's time zeroing fresh huge pages for the views' large
+// buffers (perf: clear_page_erms under do_huge_pmd_anonymous_page); glibc's malloc does not,
+// and the engine's bench speed is the same with either.
 
 fn main() {
     out::quiet_on_closed_pipe();

@@ -294,8 +294,7 @@ impl LocalGame {
     /// The game state (`GET /api/games/:id`, `?at=N` for review).
     pub fn view(&self, at: Option<u32>) -> String {
         self.play
-            .view(at.map(|a| a as usize), self.id, [false, false], false)
-            .to_string()
+            .view_text(at.map(|a| a as usize), self.id, [false, false], false)
     }
 
     /// `GET /api/games/:id/moves`.

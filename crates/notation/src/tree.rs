@@ -132,9 +132,7 @@ impl GameTree {
     /// The turn number (as written before it, `N.`) and player of an action played from a
     /// node `depth` actions after the start.
     pub fn serial(&self, depth: usize) -> (u32, Color) {
-        let k = depth + usize::from(self.start.to_move() == Color::Black);
-        let turn = (self.start.present_turn().max(0) as u32).saturating_add((k / 2) as u32);
-        (turn, if k & 1 == 0 { Color::White } else { Color::Black })
+        serial(&self.start, depth)
     }
 
     /// The nodes of the main line, after the root.
@@ -262,4 +260,11 @@ impl Iterator for Walk<'_> {
         self.stack.extend(self.tree.children(node).iter().rev());
         Some(node)
     }
+}
+
+/// The turn number and player of the action played `depth` actions after `start`.
+pub(crate) fn serial(start: &Position, depth: usize) -> (u32, Color) {
+    let k = depth + usize::from(start.to_move() == Color::Black);
+    let turn = (start.present_turn().max(0) as u32).saturating_add((k / 2) as u32);
+    (turn, if k & 1 == 0 { Color::White } else { Color::Black })
 }

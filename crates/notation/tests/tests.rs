@@ -165,6 +165,39 @@ mod corpus {
         }
     }
 
+    /// A game written an action at a time (as a server does while the game is played) is the
+    /// same text as the game written whole, after every action, mates (`#`) included.
+    #[test]
+    fn movetext_an_action_at_a_time_equals_the_whole_game_written() {
+        use chess5d_notation::pgn::{write, Movetext};
+        use chess5d_rules::{Budget, Outcome};
+        let headers = vec![("Event".to_string(), "test".to_string())];
+        let mut checked = 0;
+        for (rel, text) in records() {
+            let Ok(g) = load(&text) else { continue };
+            let mut line = Movetext::new(g.game.start());
+            let mut game = Game::new(g.game.start().clone());
+            for (i, a) in g.game.actions().iter().enumerate() {
+                game.play_action(&a.moves)
+                    .unwrap_or_else(|e| panic!("{rel}: action {i}: {e}"));
+                let mate =
+                    i + 1 == g.game.actions().len() && game.position().outcome(Budget::DEFAULT) == Outcome::Checkmate;
+                line.push(&a.moves, mate);
+                assert_eq!(line.len(), i + 1);
+                assert_eq!(line.position().hash(), game.position().hash(), "{rel}: action {i}");
+                for result in ["*", "1-0"] {
+                    assert_eq!(
+                        line.write(&headers, Some(result)),
+                        write(&game, &headers, Some(result)),
+                        "{rel}: after action {i}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 500, "only {checked} actions checked");
+    }
+
     #[test]
     fn side_to_move_matches_expected_table() {
         let table = read("corpus/expected.tsv");

@@ -4,10 +4,14 @@
 #![deny(missing_docs)]
 
 pub mod proof;
+mod view;
+
+pub use view::{view_text, view_value, View};
 
 use chess5d_engine::Bot;
-use chess5d_notation::{long, san, write_5dfen, GameTree, LoadedGame};
-use chess5d_rules::{Budget, Color, Coord, Game, Move, MoveKind, Outcome, Position, Role};
+use chess5d_notation::pgn::Movetext;
+use chess5d_notation::{san, write_5dfen, GameTree, LoadedGame};
+use chess5d_rules::{Budget, Color, Coord, Game, Move, Outcome, Position};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::fmt;
@@ -180,7 +184,11 @@ pub struct Play {
     pub draw_declined: Option<Color>,
     /// Cached 5DPGN and action texts (rebuilt when an action is submitted or the game ends).
     pgn_text: String,
-    actions_json: Vec<Value>,
+    texts: view::ActionTexts,
+    /// The main line in 5DPGN, written an action at a time.
+    movetext: Movetext,
+    /// The pieces of every board shown, as JSON.
+    pieces: view::PieceCache,
 }
 
 /// The color's name in the API (`white`, `black`).
@@ -191,33 +199,9 @@ pub fn color_name(c: Color) -> &'static str {
     }
 }
 
-fn coord_json(pos: &Position, c: Coord) -> Value {
-    json!({
-        "l": c.board.l,
-        "t": c.board.t,
-        "label": pos.timeline_label(c.board.l),
-        "turn": c.board.turn(),
-        "sq": c.square.to_string(),
-        "name": pos.coord_name(c),
-    })
-}
-
 /// A move as the API writes it (from, to, long form, kind...).
 pub fn move_json(pos: &Position, m: &Move) -> Value {
-    json!({
-        "from": coord_json(pos, m.from),
-        "to": coord_json(pos, m.to),
-        "long": long::write_move(m, pos.even()),
-        "promotion": m.promotion.map(|r| r.letter().to_string()),
-        "kind": match m.kind {
-            MoveKind::Normal | MoveKind::DoubleStep => "normal",
-            MoveKind::EnPassant => "en-passant",
-            MoveKind::Castle { .. } => "castle",
-            MoveKind::Hop => "hop",
-            MoveKind::Branch => "branch",
-        },
-        "capture": m.captured.is_some(),
-    })
+    serde_json::to_value(view::MoveView::new(pos, m)).unwrap_or(Value::Null)
 }
 
 /// The variant name of a start position (`custom` if none).
@@ -271,6 +255,7 @@ impl Play {
     /// A session of `game` with everything else empty and the runtime state (version, engine
     /// flags, caches) at its start values; the constructors fill in the rest.
     pub fn with_defaults(game: Game, players: [Player; 2]) -> Play {
+        let movetext = Movetext::new(game.start());
         Play {
             created: String::new(),
             variant: String::new(),
@@ -290,7 +275,9 @@ impl Play {
             draw_offer: None,
             draw_declined: None,
             pgn_text: String::new(),
-            actions_json: Vec::new(),
+            texts: view::ActionTexts::default(),
+            movetext,
+            pieces: view::PieceCache::default(),
         }
     }
 
@@ -358,9 +345,35 @@ impl Play {
         }
     }
 
+    /// Brings the cached texts up to date: the actions submitted since the last call are
+    /// written (from the start again when actions were taken back), then the 5DPGN.
     fn refresh_texts(&mut self) {
+        let n = self.game.actions().len();
+        if self.movetext.len() > n {
+            self.movetext = Movetext::new(self.game.start());
+            self.texts = view::ActionTexts::default();
+        }
+        let start = self.game.start();
+        let first = start.present_turn().max(0) as usize;
+        let offset = usize::from(start.to_move() == Color::Black);
+        while self.movetext.len() < n {
+            let i = self.movetext.len();
+            let moves = &self.game.actions()[i].moves;
+            let before = self.movetext.position();
+            let color = before.to_move();
+            if i + 1 == n {
+                let last: Vec<_> = moves.iter().map(|m| view::MoveView::new(before, m)).collect();
+                self.texts.last = view::raw(&last);
+            }
+            let mate = i + 1 == n && self.termination.as_deref() == Some("checkmate");
+            // As 5DPGN writes them (`+` on an action that gives check, `#` on the one that
+            // mated), without the `~` of jumps that move the present back.
+            let text = self.movetext.push(moves, mate).join(" ").replace('~', "");
+            let entry =
+                json!({ "index": i + 1, "number": first + (i + offset) / 2, "color": color_name(color), "text": text });
+            self.texts.push(&entry);
+        }
         self.pgn_text = self.build_pgn();
-        self.actions_json = self.action_texts();
     }
 
     /// Ends the game with `result` (first result wins), stops the clock, settles a puzzle.
@@ -631,35 +644,7 @@ impl Play {
         if let Some(t) = &self.termination {
             headers.push(("Termination".into(), t.clone()));
         }
-        chess5d_notation::pgn::write(&self.game, &headers, Some(&result))
-    }
-
-    /// The actions as SAN texts, one entry per action.
-    fn action_texts(&self) -> Vec<Value> {
-        let mut pos = self.game.start().clone();
-        let mut out = Vec::new();
-        let first = pos.present_turn().max(0) as usize;
-        let offset = usize::from(pos.to_move() == Color::Black);
-        let n = self.game.actions().len();
-        for (i, a) in self.game.actions().iter().enumerate() {
-            let color = pos.to_move();
-            let turn = first + (i + offset) / 2;
-            let mut texts = Vec::new();
-            for m in &a.moves {
-                texts.push(san::write(&pos, m, pos.timeline_count() > 1));
-                pos.play_unchecked(m);
-            }
-            pos.submit_unchecked();
-            // As 5DPGN writes them: `#` on the action that mated, `+` on one that gives check.
-            let mut text = texts.join(" ");
-            if i + 1 == n && self.termination.as_deref() == Some("checkmate") {
-                text.push('#');
-            } else if pos.in_check() {
-                text.push('+');
-            }
-            out.push(json!({ "index": i + 1, "number": turn, "color": color_name(color), "text": text }));
-        }
-        out
+        self.movetext.write(&headers, Some(&result))
     }
 
     /// The position after the first `n` actions.
@@ -672,131 +657,6 @@ impl Play {
             pos.submit_unchecked();
         }
         pos
-    }
-
-    /// The JSON view of the game (at action `at` for review, else live).
-    /// `id`, `online` (seat holders connected) and `seated` are the server's; the local back-end
-    /// gives its own id, no presence and no seats.
-    pub fn view(&self, at: Option<usize>, id: i64, online: [bool; 2], seated: bool) -> Value {
-        let n = self.game.actions().len();
-        let review = at.filter(|&a| a < n);
-        let reviewed;
-        let pos = match review {
-            Some(a) => {
-                reviewed = self.position_after(a);
-                &reviewed
-            }
-            None => self.game.position(),
-        };
-        let live = review.is_none();
-        let mandatory = pos.mandatory_boards();
-        let pending: Vec<_> = if live {
-            pos.action_moves().copied().collect()
-        } else {
-            Vec::new()
-        };
-        let played_boards: Vec<_> = pending.iter().map(|m| m.from.board).collect();
-        let boards: Vec<Value> = pos
-            .boards()
-            .map(|(id, b)| {
-                let pieces: Vec<Value> = b
-                    .pieces()
-                    .map(|(sq, p)| {
-                        json!({"sq": sq.to_string(), "p": p.role().letter().to_string(), "c": color_name(p.color())})
-                    })
-                    .collect();
-                json!({
-                    "l": id.l, "t": id.t, "label": pos.timeline_label(id.l), "turn": id.turn(),
-                    "color": color_name(id.color()),
-                    "playable": live && pos.is_playable(id) && !played_boards.contains(&id) && !self.is_over(),
-                    "mandatory": live && !self.is_over() && mandatory.contains(&id),
-                    "pieces": pieces,
-                })
-            })
-            .collect();
-        let timelines: Vec<Value> = pos
-            .timelines()
-            .map(|l| {
-                json!({
-                    "l": l, "label": pos.timeline_label(l), "active": pos.is_active(l),
-                    "start": pos.timeline_start(l), "end": pos.timeline_end(l),
-                    "origin": pos.timeline_origin(l).map(|b| json!({"l": b.l, "t": b.t})),
-                })
-            })
-            .collect();
-        let last_index = review.unwrap_or(n);
-        let last_action: Vec<Value> = if last_index > 0 {
-            let before = self.position_after(last_index - 1);
-            self.game.actions()[last_index - 1]
-                .moves
-                .iter()
-                .map(|m| move_json(&before, m))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let check = if live { self.check } else { pos.checking_move() };
-        // Every capture of a royal piece the opponent would have (at a mate, more than one: each
-        // is drawn, so no defence looks possible where there is none).
-        let checks: Vec<Value> = if check.is_some() {
-            pos.checks_after_pass()
-                .iter()
-                .map(|m| json!({"from": coord_json(pos, m.from), "to": coord_json(pos, m.to)}))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let submit = if live {
-            pos.can_submit().map_err(|e| e.to_string())
-        } else {
-            Err("reviewing".into())
-        };
-        let to_move = pos.to_move();
-        let promotions: Vec<String> = pos.promotions().iter().map(|r: &Role| r.letter().to_string()).collect();
-        json!({
-            "id": id,
-            "version": self.version,
-            "variant": self.variant,
-            "created": self.created,
-            "size": {"w": pos.size().width, "h": pos.size().height},
-            "even": pos.even(),
-            "players": {
-                "white": {"display": self.players[0].display(), "engine": self.players[0].is_engine(), "config": self.players[0]},
-                "black": {"display": self.players[1].display(), "engine": self.players[1].is_engine(), "config": self.players[1]},
-            },
-            "to_move": color_name(to_move),
-            "human_to_move": live && !self.is_over() && !self.players[to_move.index()].is_engine(),
-            "present": {"t": pos.present(), "turn": pos.present_turn(), "color": color_name(Color::of_time(pos.present()))},
-            "boards": boards,
-            "timelines": timelines,
-            "pending": pending.iter().map(|m| move_json(pos, m)).collect::<Vec<_>>(),
-            "last_action": last_action,
-            "check": check.map(|(a, r)| json!({"from": coord_json(pos, a), "to": coord_json(pos, r)})),
-            "checks": checks,
-            "can_submit": submit.is_ok() && live && !self.is_over(),
-            "submit_error": submit.err(),
-            "promotions": promotions,
-            "result": self.result,
-            "termination": self.termination,
-            "actions": self.actions_json,
-            "action_count": n,
-            "review": review,
-            "pgn": self.pgn_text,
-            "clock": self.clock.as_ref().map(|c| json!({
-                "initial_ms": c.initial_ms, "increment_ms": c.increment_ms,
-                "white_ms": c.now_ms(Color::White, self.to_move()).max(0),
-                "black_ms": c.now_ms(Color::Black, self.to_move()).max(0),
-                "running": c.turn_started.is_some() && !self.is_over(),
-            })),
-            "puzzle": self.puzzle,
-            "engine_busy": self.engine_busy,
-            "engine_error": self.engine_error,
-            "engine_info": self.engine_info,
-            "draw_offer": self.draw_offer.map(color_name),
-            "draw_declined": self.draw_declined.map(color_name),
-            "online": {"white": online[0], "black": online[1]},
-            "seated": seated,
-        })
     }
 }
 

@@ -204,3 +204,91 @@ mod analysis_export {
         );
     }
 }
+
+/// The view written from the caches kept while a game is played (texts written an action at a
+/// time, the pieces of each board written once) is the view of the same game loaded whole.
+mod cached_view {
+    use super::*;
+    use chess5d_notation::load;
+    use serde_json::Value;
+
+    fn fresh(start: &chess5d_rules::Position, game: &chess5d_rules::Game) -> Play {
+        let mut loaded = LoadedGame::new(Format::Pgn, start.clone());
+        loaded.game = game.clone();
+        Play::new(loaded, [human(), human()], None, None, "2026-01-02 03:04:05".into())
+    }
+
+    fn without_version(mut v: Value) -> Value {
+        v["version"] = Value::Null;
+        v
+    }
+
+    #[test]
+    fn is_the_view_of_the_game_loaded_whole() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/multiverse");
+        let mut steps = 0;
+        let mut retried = 0;
+        for entry in std::fs::read_dir(dir).expect("data dir") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|x| x == "md") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("read");
+            let full = load(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let start = full.game.start().clone();
+            let mut played = fresh(&start, &chess5d_rules::Game::new(start.clone()));
+            let mut game = chess5d_rules::Game::new(start.clone());
+            for (i, a) in full.game.actions().iter().enumerate() {
+                let even = game.position().even();
+                let texts: Vec<String> = a
+                    .moves
+                    .iter()
+                    .map(|m| chess5d_notation::long::write_move(m, even))
+                    .collect();
+                // Another move from the same board played and taken back first: the board the
+                // real move makes (at the same place) is written anew, not taken from the cache.
+                let other = game
+                    .position()
+                    .legal_actions(chess5d_rules::Budget::DEFAULT)
+                    .take(16)
+                    .map(|o| o[0])
+                    .find(|m| m.from.board == a.moves[0].from.board && *m != a.moves[0]);
+                if let Some(m) = other {
+                    played
+                        .play(&chess5d_notation::long::write_move(&m, even))
+                        .expect("other move");
+                    let _ = played.view_text(None, 1, [false, false], false);
+                    played.undo().expect("undo");
+                    retried += 1;
+                }
+                for t in &texts {
+                    played
+                        .play(t)
+                        .unwrap_or_else(|e| panic!("{}: action {i}: {t}: {e}", path.display()));
+                    let _ = played.view_text(None, 1, [false, false], false);
+                }
+                played
+                    .submit()
+                    .unwrap_or_else(|e| panic!("{}: action {i}: {e}", path.display()));
+                game.play_action(&a.moves).expect("replay");
+                let whole = fresh(&start, &game);
+                let at = [None, Some(i / 2)];
+                for at in at {
+                    let v: Value = serde_json::from_str(&played.view_text(at, 1, [false, false], false)).expect("JSON");
+                    assert_eq!(
+                        without_version(v),
+                        without_version(whole.view(at, 1, [false, false], false)),
+                        "{}: after action {i}, at {at:?}",
+                        path.display()
+                    );
+                }
+                assert_eq!(played.pgn(), whole.pgn());
+                steps += 1;
+            }
+        }
+        assert!(
+            steps > 100 && retried > 50,
+            "{steps} actions, {retried} with another move tried first"
+        );
+    }
+}

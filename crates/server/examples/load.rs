@@ -17,15 +17,12 @@
 //! game) on its turn. A finished game is replaced by a new one.
 
 use chess5d_rules::{Budget, Game, Variant};
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
-
-// The allocator of the `chess5d` binary, which serves the same way.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The server closed the connection before reading the request.
 struct Closed;
@@ -54,7 +51,7 @@ impl Conn {
         path: &str,
         token: Option<&str>,
         body: &Value,
-    ) -> Result<(u16, Value), String> {
+    ) -> Result<(u16, Answer), String> {
         match self.send(method, path, token, body).await {
             Err(Closed) => {
                 *self = Conn::open(self.addr).await?;
@@ -72,7 +69,7 @@ impl Conn {
         path: &str,
         token: Option<&str>,
         body: &Value,
-    ) -> Result<Result<(u16, Value), String>, Closed> {
+    ) -> Result<Result<(u16, Answer), String>, Closed> {
         let body = body.to_string();
         let seat = token.map(|t| format!("X-Chess5d-Seat: {t}\r\n")).unwrap_or_default();
         let head = format!(
@@ -90,7 +87,7 @@ impl Conn {
         Ok(self.answer(line).await)
     }
 
-    async fn answer(&mut self, mut line: String) -> Result<(u16, Value), String> {
+    async fn answer(&mut self, mut line: String) -> Result<(u16, Answer), String> {
         let status: u16 = line
             .split_whitespace()
             .nth(1)
@@ -112,9 +109,32 @@ impl Conn {
         }
         let mut buf = vec![0u8; len];
         self.io.read_exact(&mut buf).await.map_err(|e| e.to_string())?;
-        let v = serde_json::from_slice(&buf).unwrap_or(Value::Null);
+        // Only the fields a player needs are read: a player's own parsing must not cost the
+        // server's machine (they share it) more than a browser would.
+        let v = serde_json::from_slice(&buf).map_err(|e| {
+            format!(
+                "status {status}, an answer that is not what was expected ({e}): {}",
+                String::from_utf8_lossy(&buf)
+            )
+        })?;
         Ok((status, v))
     }
+}
+
+/// What the players read of an answer (the rest is skipped unparsed).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Answer {
+    id: Option<i64>,
+    seat: Option<Token>,
+    invite: Option<Token>,
+    result: Option<String>,
+    error: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Token {
+    token: String,
 }
 
 const VARIANTS: [&str; 4] = ["Standard", "Very Small", "Small", "Standard - Two Timelines"];
@@ -144,23 +164,20 @@ async fn player_pair(
             )
             .await?;
         if status != 201 {
-            return Err(format!("create: {status} {v}"));
+            return Err(format!("create: {status} {v:?}"));
         }
-        let id = v["id"].as_i64().ok_or("no id")?;
-        let invite = v["invite"]["token"].as_str().ok_or("no invite")?.to_string();
+        let id = v.id.ok_or("no id")?;
+        let invite = v.invite.ok_or("no invite")?.token;
         // Black opens the invite link: the seat gets a token of its own.
         let (status, j) = black
             .request("POST", &format!("/api/games/{id}/join"), Some(&invite), &json!({}))
             .await?;
         if status != 200 {
-            return Err(format!("join: {status} {j}"));
+            return Err(format!("join: {status} {j:?}"));
         }
         let tokens = [
-            v["seat"]["token"].as_str().ok_or("no seat")?.to_string(),
-            j["seat"]["token"]
-                .as_str()
-                .ok_or("no seat in the join answer")?
-                .to_string(),
+            v.seat.ok_or("no seat")?.token,
+            j.seat.ok_or("no seat in the join answer")?.token,
         ];
         let mut mirror = Game::new(Variant::by_name(variant).ok_or("variant")?.position());
         let mut submitted = 0usize;
@@ -192,7 +209,7 @@ async fn player_pair(
                     .await?;
                 lat.push(t.elapsed());
                 if status != 200 {
-                    return Err(format!("move {text}: {status} {v}"));
+                    return Err(format!("move {text}: {status} {v:?}"));
                 }
             }
             let t = Instant::now();
@@ -206,11 +223,11 @@ async fn player_pair(
                 .await?;
             lat.push(t.elapsed());
             if status != 200 {
-                return Err(format!("submit: {status} {v}"));
+                return Err(format!("submit: {status} {v:?}"));
             }
             mirror.play_action(&action).map_err(|e| e.to_string())?;
             submitted += 1;
-            if !v["result"].is_null() {
+            if v.result.is_some() {
                 break;
             }
         }

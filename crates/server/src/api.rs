@@ -5,7 +5,7 @@
 
 use crate::clocks;
 use crate::create::{AcceptReq, ChallengeReq, CreateReq};
-use crate::extract::{JsonBody, MoveReq, BODY_LIMIT};
+use crate::extract::{JsonBody, JsonText, MoveReq, BODY_LIMIT};
 use crate::puzzles::{Puzzle, PUZZLES};
 use crate::seats::{Need, SeatToken};
 use crate::security::{self, Guard};
@@ -190,11 +190,11 @@ async fn get_game(State(st): State<AppState>, Path(id): Path<String>, q: Q) -> A
     };
     let view = blocking(move || {
         let slot = st.slot(id)?;
-        let v = lock(&slot.session).view(at);
+        let v = lock(&slot.session).view_text(at);
         Ok(v)
     })
     .await?;
-    Ok(Json(view).into_response())
+    Ok(JsonText(view).into_response())
 }
 
 async fn delete_game(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken) -> ApiResult {
@@ -272,7 +272,7 @@ async fn act(
 ) -> ApiResult {
     let id = parse_id(id)?;
     let v = blocking(move || st.act(id, &seat, need, f)).await?;
-    Ok(Json(v).into_response())
+    Ok(JsonText(v).into_response())
 }
 
 async fn play_move(
@@ -509,7 +509,7 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
                 (None, None)
             } else {
                 last = (s.version, s.presence);
-                (None, Some(s.view(None)))
+                (None, Some(s.view_text(None)))
             }
         };
         if let Some(id) = deleted {
@@ -517,7 +517,7 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
             break;
         }
         if let Some(v) = view {
-            if socket.send(Message::Text(v.to_string())).await.is_err() {
+            if socket.send(Message::Text(v)).await.is_err() {
                 break;
             }
         }

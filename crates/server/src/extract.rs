@@ -31,6 +31,16 @@ impl IntoResponse for ServerError {
     }
 }
 
+/// An answer whose JSON is written already (a game's view: written once, straight from the
+/// game, under its lock).
+pub(crate) struct JsonText(pub(crate) String);
+
+impl IntoResponse for JsonText {
+    fn into_response(self) -> Response {
+        ([(axum::http::header::CONTENT_TYPE, "application/json")], self.0).into_response()
+    }
+}
+
 /// A JSON body, with every rejection turned into a JSON error.
 pub(crate) struct JsonBody<T>(pub(crate) T);
 

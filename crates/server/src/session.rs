@@ -225,22 +225,31 @@ impl Session {
         Ok(self.play.decline_draw(c)?)
     }
 
-    /// The JSON view of the game (at action `at` for review, else live).
-    pub fn view(&self, at: Option<usize>) -> Value {
-        let mut v = self.play.view(
-            at,
-            self.id,
-            [self.online[0] > 0, self.online[1] > 0],
-            !self.seats.is_empty(),
-        );
+    /// The view of the game (at action `at` for review, else live) to write as JSON.
+    fn view_of(&self, at: Option<usize>) -> chess5d_play::View<'_> {
         // The sides whose invite link is still open (nobody has taken it yet).
         let open: Vec<&str> = [Color::White, Color::Black]
             .into_iter()
             .filter(|c| self.seats.iter().any(|s| s.invite && s.sides[c.index()]))
             .map(color_name)
             .collect();
-        v["invites_open"] = json!(open);
-        v
+        self.play.view_of(
+            at,
+            self.id,
+            [self.online[0] > 0, self.online[1] > 0],
+            !self.seats.is_empty(),
+            Some(open),
+        )
+    }
+
+    /// The game state as JSON text: what the API answers and watchers are sent.
+    pub fn view_text(&self, at: Option<usize>) -> String {
+        chess5d_play::view_text(&self.view_of(at))
+    }
+
+    /// The game state as a JSON value, for answers that add to it.
+    pub fn view(&self, at: Option<usize>) -> Value {
+        chess5d_play::view_value(&self.view_of(at))
     }
 
     /// The summary line of the game list.

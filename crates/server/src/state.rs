@@ -10,7 +10,6 @@ use crate::session::Session;
 pub use crate::sync::{blocking, lock};
 use crate::{Config, ServerError};
 use chess5d_rules::Color;
-use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -244,7 +243,7 @@ impl AppState {
         token: &SeatToken,
         need: Need,
         f: impl FnOnce(&mut Session, Color) -> Result<(), ServerError>,
-    ) -> Result<Value, ServerError> {
+    ) -> Result<String, ServerError> {
         let public = self.inner.config.public;
         self.mutate(id, |s| {
             let side = s.authorize(s.rights(token.get(), public), need)?;
@@ -252,18 +251,19 @@ impl AppState {
         })
     }
 
-    /// Applies a change to a game, stores it, tells the watchers and wakes the engine.
+    /// Applies a change to a game, stores it, tells the watchers and wakes the engine; gives
+    /// the game's view as JSON text.
     pub(crate) fn mutate(
         &self,
         id: i64,
         f: impl FnOnce(&mut Session) -> Result<(), ServerError>,
-    ) -> Result<Value, ServerError> {
+    ) -> Result<String, ServerError> {
         let slot = self.slot(id)?;
         let (view, stored) = {
             let mut s = lock(&slot.session);
             f(&mut s)?;
             let stored = self.queue_persist(&s)?;
-            (s.view(None), stored)
+            (s.view_text(None), stored)
         };
         // Answered (and shown to watchers) only once on disk; many games share one fsync.
         stored.wait()?;

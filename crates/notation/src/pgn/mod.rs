@@ -4,7 +4,7 @@ mod parse;
 mod write;
 
 pub use parse::is_result;
-pub use write::{write, write_tree};
+pub use write::{write, write_tree, Movetext};
 
 use crate::coords::Timeline;
 use crate::error::{Error, ParseError, Reason, ResolveError, Span};

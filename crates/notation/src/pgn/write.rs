@@ -26,6 +26,20 @@ pub fn write(game: &Game, headers: &[(String, String)], result: Option<&str>) ->
 /// after the main line (each variation's own result inside its block).
 pub fn write_tree(tree: &GameTree, headers: &[(String, String)], result: Option<&str>) -> String {
     let start_pos = tree.start();
+    let mut writer = Writer {
+        tree,
+        out: head(start_pos, headers),
+    };
+    // Only a result token is written after the moves (a header may say anything).
+    let main_result = result
+        .filter(|r| super::parse::is_result(r))
+        .or_else(|| tree.result(*tree.main_line().last().unwrap_or(&GameTree::ROOT)));
+    writer.line(GameTree::ROOT, start_pos.clone(), true);
+    finish(writer.out, main_result)
+}
+
+/// The headers (with the start's own) and the 5DFEN lines of a custom start, then a blank line.
+fn head(start_pos: &Position, headers: &[(String, String)]) -> String {
     let (mut all, fens) = start::headers_for(start_pos);
     all.extend(headers.iter().filter(|(k, _)| !start::is_start_header(k)).cloned());
     let mut out = String::new();
@@ -37,21 +51,87 @@ pub fn write_tree(tree: &GameTree, headers: &[(String, String)], result: Option<
         out.push('\n');
     }
     out.push('\n');
-    let mut writer = Writer { tree, out };
-    // Only a result token is written after the moves (a header may say anything).
-    let main_result = result
-        .filter(|r| super::parse::is_result(r))
-        .or_else(|| tree.result(*tree.main_line().last().unwrap_or(&GameTree::ROOT)));
-    writer.line(GameTree::ROOT, start_pos.clone(), true);
-    let mut out = writer.out;
+    out
+}
+
+/// Ends the movetext with a line break and the result token.
+fn finish(mut out: String, result: Option<&str>) -> String {
     if !out.ends_with('\n') {
         out.push('\n');
     }
-    if let Some(r) = main_result {
+    if let Some(r) = result {
         out.push_str(r);
         out.push('\n');
     }
     out
+}
+
+/// A game's main line written one action at a time, as [`write`] writes a game without
+/// variations or comments: a game being played appends each action to the text it has
+/// instead of writing the whole game again (which costs a server a replay of the game per
+/// action).
+#[derive(Clone, Debug)]
+pub struct Movetext {
+    start: Position,
+    pos: Position,
+    out: String,
+    actions: usize,
+}
+
+impl Movetext {
+    /// The empty main line of a game from `start`.
+    pub fn new(start: &Position) -> Movetext {
+        Movetext {
+            start: start.clone(),
+            pos: start.clone(),
+            out: String::new(),
+            actions: 0,
+        }
+    }
+
+    /// Appends an action (its moves played from [`Movetext::position`]); `mate`: it ends the
+    /// game by checkmate (written `#`). Gives the texts of its moves as written.
+    pub fn push(&mut self, moves: &[chess5d_rules::Move], mate: bool) -> Vec<String> {
+        let (turn, color) = crate::tree::serial(&self.start, self.actions);
+        let serial = match color {
+            Color::White => format!("{turn}."),
+            Color::Black if self.actions == 0 => format!("{turn}b."),
+            Color::Black => "/".to_string(),
+        };
+        // One full turn per line, as `write` does.
+        if color == Color::White && self.actions > 0 {
+            self.out.push('\n');
+        } else if !self.out.is_empty() {
+            self.out.push(' ');
+        }
+        let texts = action_text(&mut self.pos, moves, |_| mate);
+        self.out.push_str(&format!("{serial} {}", texts.join(" ")));
+        self.actions += 1;
+        texts
+    }
+
+    /// The number of actions written.
+    pub fn len(&self) -> usize {
+        self.actions
+    }
+
+    /// Whether no action is written yet.
+    pub fn is_empty(&self) -> bool {
+        self.actions == 0
+    }
+
+    /// The position after the actions written.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The whole 5DPGN: `headers` (with the start's own), the main line and `result`, exactly
+    /// as [`write`] writes the same game.
+    pub fn write(&self, headers: &[(String, String)], result: Option<&str>) -> String {
+        let mut out = head(&self.start, headers);
+        out.push_str(&self.out);
+        finish(out, result.filter(|r| super::parse::is_result(r)))
+    }
 }
 
 struct Writer<'t> {
@@ -104,7 +184,9 @@ impl Writer<'_> {
             self.space();
         }
         let leaf = self.tree.children(node).is_empty();
-        let mut texts = action_text(pos, &self.tree.action(node).moves, leaf);
+        let mut texts = action_text(pos, &self.tree.action(node).moves, |p| {
+            leaf && p.outcome(Budget::DEFAULT) == Outcome::Checkmate
+        });
         for (k, comment) in self.tree.comments(node) {
             // Braces cannot nest in a comment: a stray closing one would end it early.
             let comment = comment.replace('}', ")");
@@ -128,8 +210,12 @@ impl Writer<'_> {
 
 /// The moves of an action as written in `pos`, which it plays: board prefixes once there is
 /// more than one timeline, `~` on jumps that move the present back, `+` when the action leaves
-/// the opponent in check and `#` when `last` and it mates.
-fn action_text(pos: &mut Position, moves: &[chess5d_rules::Move], last: bool) -> Vec<String> {
+/// the opponent in check and `#` when `mates` says of the position after it that it is mate.
+fn action_text(
+    pos: &mut Position,
+    moves: &[chess5d_rules::Move],
+    mates: impl FnOnce(&Position) -> bool,
+) -> Vec<String> {
     let mut texts = Vec::new();
     for mv in moves {
         let present = pos.present();
@@ -142,7 +228,7 @@ fn action_text(pos: &mut Position, moves: &[chess5d_rules::Move], last: bool) ->
     }
     pos.submit_unchecked();
     if let Some(last_text) = texts.last_mut() {
-        let mate = last && pos.outcome(Budget::DEFAULT) == Outcome::Checkmate;
+        let mate = mates(pos);
         let mark = if mate {
             Some('#')
         } else if pos.in_check() {

@@ -1,0 +1,500 @@
+//! The JSON view of a game (API.md's game state), written straight from the game by serde:
+//! no intermediate `serde_json::Value` tree. The server answers every move and submit with it,
+//! so it is a loaded server's hot path (`crates/server/examples/load.rs` under perf: building
+//! and then writing a `Value` took over half the server's time). The parts that change only
+//! when an action is submitted (the action list, the last action) are kept written out.
+
+use crate::{color_name, Play};
+use chess5d_rules::{Board, BoardId, Color, Coord, Move, MoveKind, Position, Square};
+use serde::ser::{SerializeSeq, Serializer};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// A square's coordinates with the names the page shows.
+#[derive(Debug, Serialize)]
+struct CoordView {
+    l: i32,
+    t: i32,
+    label: String,
+    turn: i32,
+    #[serde(serialize_with = "as_text")]
+    sq: Square,
+    name: String,
+}
+
+impl CoordView {
+    fn new(pos: &Position, c: Coord) -> CoordView {
+        CoordView {
+            l: c.board.l,
+            t: c.board.t,
+            label: pos.timeline_label(c.board.l),
+            turn: c.board.turn(),
+            sq: c.square,
+            name: pos.coord_name(c),
+        }
+    }
+}
+
+/// A move as the API writes it.
+#[derive(Debug, Serialize)]
+pub(crate) struct MoveView {
+    from: CoordView,
+    to: CoordView,
+    long: String,
+    promotion: Option<char>,
+    kind: &'static str,
+    capture: bool,
+}
+
+impl MoveView {
+    pub(crate) fn new(pos: &Position, m: &Move) -> MoveView {
+        MoveView {
+            from: CoordView::new(pos, m.from),
+            to: CoordView::new(pos, m.to),
+            long: chess5d_notation::long::write_move(m, pos.even()),
+            promotion: m.promotion.map(|r| r.letter()),
+            kind: match m.kind {
+                MoveKind::Normal | MoveKind::DoubleStep => "normal",
+                MoveKind::EnPassant => "en-passant",
+                MoveKind::Castle { .. } => "castle",
+                MoveKind::Hop => "hop",
+                MoveKind::Branch => "branch",
+            },
+            capture: m.captured.is_some(),
+        }
+    }
+}
+
+/// An arrow from one square to another (a check).
+#[derive(Debug, Serialize)]
+struct Arrow {
+    from: CoordView,
+    to: CoordView,
+}
+
+/// One board with its pieces.
+#[derive(Debug, Serialize)]
+struct BoardView<'a> {
+    l: i32,
+    t: i32,
+    label: String,
+    turn: i32,
+    color: &'static str,
+    playable: bool,
+    mandatory: bool,
+    pieces: &'a RawValue,
+}
+
+/// One piece on a board.
+#[derive(Debug, Serialize)]
+struct PieceView {
+    #[serde(serialize_with = "as_text")]
+    sq: Square,
+    p: char,
+    c: &'static str,
+}
+
+/// The pieces of the boards shown, written out once per board: a board never changes once it
+/// is in the multiverse, and writing the pieces of every board took most of a view's time.
+/// Kept by board id with the board itself, since the board at an id changes when moves of the
+/// action being built are taken back and played otherwise.
+#[derive(Debug, Default)]
+pub(crate) struct PieceCache {
+    boards: Mutex<HashMap<BoardId, (Board, Box<RawValue>)>>,
+    /// The length of the last view written (the next one is written into that much room).
+    last_len: AtomicUsize,
+}
+
+impl PieceCache {
+    /// Writes the boards of `pos` with their cached pieces (adding what is missing).
+    fn write<S: Serializer>(
+        &self,
+        pos: &Position,
+        s: S,
+        board: impl Fn(BoardId, &RawValue) -> BoardView<'_>,
+    ) -> Result<S::Ok, S::Error> {
+        let mut cache = self.boards.lock().unwrap_or_else(|e| e.into_inner());
+        let mut seq = s.serialize_seq(None)?;
+        let mut shown = 0;
+        for (id, b) in pos.boards() {
+            let entry = cache.entry(id).or_insert_with(|| (b.clone(), pieces(b)));
+            if entry.0 != *b {
+                *entry = (b.clone(), pieces(b));
+            }
+            seq.serialize_element(&board(id, &entry.1))?;
+            shown += 1;
+        }
+        // Boards taken back (the game's or a reviewed position's) are forgotten now and then.
+        if cache.len() > 2 * shown + 64 {
+            cache.clear();
+        }
+        seq.end()
+    }
+}
+
+/// The pieces of a board as the page reads them.
+fn pieces(b: &Board) -> Box<RawValue> {
+    let list: Vec<PieceView> = b
+        .pieces()
+        .map(|(sq, p)| PieceView {
+            sq,
+            p: p.role().letter(),
+            c: color_name(p.color()),
+        })
+        .collect();
+    raw(&list)
+}
+
+fn as_text<S: Serializer>(v: &impl std::fmt::Display, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+#[derive(Debug, Serialize)]
+struct TimelineView {
+    l: i32,
+    label: String,
+    active: bool,
+    start: Option<i32>,
+    end: Option<i32>,
+    origin: Option<Origin>,
+}
+
+/// The board a timeline branched from.
+#[derive(Debug, Serialize)]
+struct Origin {
+    l: i32,
+    t: i32,
+}
+
+#[derive(Debug, Serialize)]
+struct Size {
+    w: u8,
+    h: u8,
+}
+
+#[derive(Debug, Serialize)]
+struct PlayerView<'a> {
+    display: String,
+    engine: bool,
+    config: &'a crate::Player,
+}
+
+#[derive(Debug, Serialize)]
+struct Players<'a> {
+    white: PlayerView<'a>,
+    black: PlayerView<'a>,
+}
+
+#[derive(Debug, Serialize)]
+struct Present {
+    t: i32,
+    turn: i32,
+    color: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+struct ClockView {
+    initial_ms: u64,
+    increment_ms: u64,
+    white_ms: i64,
+    black_ms: i64,
+    running: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct Online {
+    white: bool,
+    black: bool,
+}
+
+/// The game state as the page reads it (API.md), borrowed from a [`Play`].
+#[derive(Debug, Serialize)]
+pub struct View<'a> {
+    id: i64,
+    version: u64,
+    variant: &'a str,
+    created: &'a str,
+    size: Size,
+    even: bool,
+    players: Players<'a>,
+    to_move: &'static str,
+    human_to_move: bool,
+    present: Present,
+    boards: Boards<'a>,
+    timelines: Vec<TimelineView>,
+    pending: Vec<MoveView>,
+    last_action: Cow<'a, RawValue>,
+    check: Option<Arrow>,
+    checks: Vec<Arrow>,
+    can_submit: bool,
+    submit_error: Option<String>,
+    promotions: Vec<char>,
+    result: &'a Option<String>,
+    termination: &'a Option<String>,
+    actions: &'a RawValue,
+    action_count: usize,
+    review: Option<usize>,
+    pgn: &'a str,
+    clock: Option<ClockView>,
+    puzzle: &'a Option<crate::PuzzleRun>,
+    engine_busy: bool,
+    engine_error: &'a Option<String>,
+    engine_info: &'a Option<String>,
+    draw_offer: Option<&'static str>,
+    draw_declined: Option<&'static str>,
+    online: Online,
+    seated: bool,
+    /// The server's: the sides whose invite link nobody has taken yet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invites_open: Option<Vec<&'static str>>,
+}
+
+/// The boards of the position shown, written one by one as the view is written.
+#[derive(Debug)]
+struct Boards<'a> {
+    pos: Cow<'a, Position>,
+    cache: &'a PieceCache,
+    /// Whether moves can be played on them (the live position of a game not over).
+    open: bool,
+    mandatory: Vec<BoardId>,
+    /// The boards moved from in the action being built (no longer playable).
+    played: Vec<BoardId>,
+}
+
+impl Serialize for Boards<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let pos = &*self.pos;
+        self.cache.write(pos, s, |id, pieces| BoardView {
+            l: id.l,
+            t: id.t,
+            label: pos.timeline_label(id.l),
+            turn: id.turn(),
+            color: color_name(id.color()),
+            playable: self.open && pos.is_playable(id) && !self.played.contains(&id),
+            mandatory: self.open && self.mandatory.contains(&id),
+            pieces,
+        })
+    }
+}
+
+/// `[]` as a raw JSON value.
+fn empty_list() -> Box<RawValue> {
+    RawValue::from_string("[]".into()).expect("[] is JSON")
+}
+
+/// Writes `v` as a raw JSON value.
+pub(crate) fn raw(v: &impl Serialize) -> Box<RawValue> {
+    serde_json::value::to_raw_value(v).unwrap_or_else(|_| empty_list())
+}
+
+/// The cached texts of a game's actions: the list the page shows and the moves of the last
+/// action, both written out once per submitted action.
+#[derive(Debug)]
+pub(crate) struct ActionTexts {
+    /// The entries of the list, written and joined by commas.
+    entries: String,
+    pub(crate) list: Box<RawValue>,
+    pub(crate) last: Box<RawValue>,
+}
+
+impl Default for ActionTexts {
+    fn default() -> Self {
+        ActionTexts {
+            entries: String::new(),
+            list: empty_list(),
+            last: empty_list(),
+        }
+    }
+}
+
+impl ActionTexts {
+    /// Appends an entry to the list.
+    pub(crate) fn push(&mut self, entry: &Value) {
+        if !self.entries.is_empty() {
+            self.entries.push(',');
+        }
+        self.entries.push_str(&entry.to_string());
+        self.list = RawValue::from_string(format!("[{}]", self.entries)).unwrap_or_else(|_| empty_list());
+    }
+}
+
+impl Play {
+    /// The view of the game (at action `at` for review, else live) as a typed value to write.
+    /// `id`, `online` (seat holders connected) and `seated` are the server's; the local
+    /// back-end gives its own id, no presence and no seats. `invites_open` (the server's)
+    /// lists the sides whose invite link is still open; `None` leaves the field out.
+    pub fn view_of(
+        &self,
+        at: Option<usize>,
+        id: i64,
+        online: [bool; 2],
+        seated: bool,
+        invites_open: Option<Vec<&'static str>>,
+    ) -> View<'_> {
+        let n = self.game.actions().len();
+        let review = at.filter(|&a| a < n);
+        let pos: Cow<'_, Position> = match review {
+            Some(a) => Cow::Owned(self.position_after(a)),
+            None => Cow::Borrowed(self.game.position()),
+        };
+        let live = review.is_none();
+        let over = self.is_over();
+        let pending: Vec<&Move> = if live { pos.action_moves().collect() } else { Vec::new() };
+        let played: Vec<_> = pending.iter().map(|m| m.from.board).collect();
+        let last_action = match review {
+            None => Cow::Borrowed(&*self.texts.last),
+            Some(0) => Cow::Owned(empty_list()),
+            Some(a) => {
+                let before = self.position_after(a - 1);
+                let moves: Vec<MoveView> = self.game.actions()[a - 1]
+                    .moves
+                    .iter()
+                    .map(|m| MoveView::new(&before, m))
+                    .collect();
+                Cow::Owned(raw(&moves))
+            }
+        };
+        let check = if live { self.check } else { pos.checking_move() };
+        // Every capture of a royal piece the opponent would have (at a mate, more than one:
+        // each is drawn, so no defence looks possible where there is none).
+        let checks = if check.is_some() {
+            pos.checks_after_pass()
+                .iter()
+                .map(|m| Arrow {
+                    from: CoordView::new(&pos, m.from),
+                    to: CoordView::new(&pos, m.to),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let submit = if live {
+            pos.can_submit().map_err(|e| e.to_string())
+        } else {
+            Err("reviewing".into())
+        };
+        let to_move = pos.to_move();
+        let player = |c: Color| PlayerView {
+            display: self.players[c.index()].display(),
+            engine: self.players[c.index()].is_engine(),
+            config: &self.players[c.index()],
+        };
+        let timelines = pos
+            .timelines()
+            .map(|l| TimelineView {
+                l,
+                label: pos.timeline_label(l),
+                active: pos.is_active(l),
+                start: pos.timeline_start(l),
+                end: pos.timeline_end(l),
+                origin: pos.timeline_origin(l).map(|b| Origin { l: b.l, t: b.t }),
+            })
+            .collect();
+        let pending = pending.iter().map(|m| MoveView::new(&pos, m)).collect();
+        let check = check.map(|(a, r)| Arrow {
+            from: CoordView::new(&pos, a),
+            to: CoordView::new(&pos, r),
+        });
+        let size = Size {
+            w: pos.size().width,
+            h: pos.size().height,
+        };
+        let present = Present {
+            t: pos.present(),
+            turn: pos.present_turn(),
+            color: color_name(Color::of_time(pos.present())),
+        };
+        let even = pos.even();
+        let promotions = pos.promotions().iter().map(|r| r.letter()).collect();
+        let mandatory = pos.mandatory_boards();
+        View {
+            id,
+            version: self.version,
+            variant: &self.variant,
+            created: &self.created,
+            size,
+            even,
+            players: Players {
+                white: player(Color::White),
+                black: player(Color::Black),
+            },
+            to_move: color_name(to_move),
+            human_to_move: live && !over && !self.players[to_move.index()].is_engine(),
+            present,
+            boards: Boards {
+                pos,
+                cache: &self.pieces,
+                open: live && !over,
+                mandatory,
+                played,
+            },
+            timelines,
+            pending,
+            last_action,
+            check,
+            checks,
+            can_submit: submit.is_ok() && live && !over,
+            submit_error: submit.err(),
+            promotions,
+            result: &self.result,
+            termination: &self.termination,
+            actions: &self.texts.list,
+            action_count: n,
+            review,
+            pgn: &self.pgn_text,
+            clock: self.clock.as_ref().map(|c| ClockView {
+                initial_ms: c.initial_ms,
+                increment_ms: c.increment_ms,
+                white_ms: c.now_ms(Color::White, self.to_move()).max(0),
+                black_ms: c.now_ms(Color::Black, self.to_move()).max(0),
+                running: c.turn_started.is_some() && !over,
+            }),
+            puzzle: &self.puzzle,
+            engine_busy: self.engine_busy,
+            engine_error: &self.engine_error,
+            engine_info: &self.engine_info,
+            draw_offer: self.draw_offer.map(color_name),
+            draw_declined: self.draw_declined.map(color_name),
+            online: Online {
+                white: online[0],
+                black: online[1],
+            },
+            seated,
+            invites_open,
+        }
+    }
+
+    /// The JSON view of the game (see [`Play::view_of`]) as text: what the API answers.
+    pub fn view_text(&self, at: Option<usize>, id: i64, online: [bool; 2], seated: bool) -> String {
+        view_text(&self.view_of(at, id, online, seated, None))
+    }
+
+    /// The JSON view of the game (see [`Play::view_of`]) as a value, for callers that add to it.
+    pub fn view(&self, at: Option<usize>, id: i64, online: [bool; 2], seated: bool) -> Value {
+        view_value(&self.view_of(at, id, online, seated, None))
+    }
+}
+
+/// A view written as JSON text.
+pub fn view_text(v: &View<'_>) -> String {
+    let hint = &v.boards.cache.last_len;
+    let mut out = Vec::with_capacity(hint.load(Ordering::Relaxed) + 1024);
+    match serde_json::to_writer(&mut out, v) {
+        Ok(()) => {
+            hint.store(out.len(), Ordering::Relaxed);
+            // serde_json writes valid UTF-8 only.
+            String::from_utf8(out).unwrap_or_default()
+        }
+        Err(e) => json!({ "error": e.to_string() }).to_string(),
+    }
+}
+
+/// A view as a JSON value.
+pub fn view_value(v: &View<'_>) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
