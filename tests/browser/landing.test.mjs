@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { openSession, closeSession, launch, gameId, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, launch, gameId, apiGet, SHOTS } from './helpers.mjs';
 
 const STATIC = process.env.SITE === 'static';
 const SUFFIX = STATIC ? '-static' : '';
@@ -87,6 +87,25 @@ test('Play the computer: one button, the engine plays the other colour', async (
   // The board is turned for the player of Black: the first rank is at the top.
   const [a1, a8] = await Promise.all(['a1', 'a8'].map((sq) => page.locator(`#world .board rect[data-square="${sq}"]`).first().boundingBox()));
   assert.ok(a1.y < a8.y, 'the board is seen from Black');
+  assert.deepEqual(errors, []);
+});
+
+test('Play the computer offers named levels, each a bot and a time per action, and the game gets the one chosen', async () => {
+  await home(page);
+  const levels = await page.locator('#pc-level option').allTextContents();
+  assert.deepEqual(levels, ['Level 1: random moves', 'Level 2: greedy (takes what it can)', 'Level 3: alpha-beta, ½ s an action',
+    'Level 4: alpha-beta, 2 s an action', 'Level 5: alpha-beta, 5 s an action']);
+  assert.equal(await page.locator('#pc-level option:checked').textContent(), 'Level 3: alpha-beta, ½ s an action');
+  await page.locator('#pc-level').selectOption({ label: 'Level 4: alpha-beta, 2 s an action' });
+  await page.locator('#pc-color').selectOption('white');
+  await page.locator('#pc-variant').selectOption('Standard');
+  await page.getByRole('button', { name: 'Play the computer', exact: true }).click();
+  await page.waitForFunction(() => /#\/game\/\d+/.test(location.hash));
+  await page.locator('#status').filter({ hasText: /^White to move/ }).waitFor();
+  const s = await apiGet(BASE, `/api/games/${gameId(page)}`);
+  assert.equal(s.players.white.config.type, 'human');
+  const { type, bot, movetime_ms: ms } = s.players.black.config;
+  assert.deepEqual([type, bot, ms], ['engine', 'alphabeta', 2000]);
   assert.deepEqual(errors, []);
 });
 

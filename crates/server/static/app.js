@@ -3,23 +3,29 @@
 // interface (backend/remote.js describes it: the server's REST + WebSocket API, or the static
 // site's local back-end).
 //
-// The modules (ui/):
-//   dom.js         DOM helpers, escaping, the error line, which page is shown
-//   state.js       the page's state object and API calls (through the back-end)
-//   pieces.js      piece glyphs, board geometry
-//   boards.js      drawing the boards (culling, levels of detail, caching)
-//   multiverse.js  drawing the multiverse: timelines, present, arrows, highlights, overview
-//   camera.js      the view: present / fit / free camera, zoom, pointer to board and square
-//   pointer.js     picking pieces and moving them (clicks, drags, touch, promotion)
-//   game.js        opening a game, following it live, its actions
-//   panel.js       the side panel: players, clocks, status, notation
-//   review.js      reviewing earlier positions (buttons, keys, notation)
-//   analysis.js    the analysis board
-//   editor.js      the position editor
-//   dialogs.js     import / export, saving and proving puzzles
-//   home.js        the home page (play the computer, a puzzle, saved games, custom game)
-//   lobby.js       its online cards (play a friend, the lobby, your online games)
-// and ../online.js: seats, invites, presence, draw offers on the game page (its hooks).
+// The modules stand in layers; a module imports only from the layers below it (and, where
+// named, from the module before it in its own layer), never up. A call up (the home page's
+// puzzle list after a puzzle dialog) is a function passed down as an argument.
+//   1 basics   ui/dom.js      DOM helpers, escaping, the error line, which page is shown
+//              ui/pieces.js   piece glyphs, board geometry
+//              ui/state.js    the page's state object, a state's present, API calls (back-end)
+//   2 drawing  ui/boards.js   drawing the boards (culling, levels of detail, caching)
+//              ui/panel.js    the side panel: players, clocks, status, notation, analysis panel
+//              ui/dialogs.js  import / export, saving and proving puzzles
+//              ui/camera.js   the view: present / fit / free camera, zoom, pointer to board and
+//                             square, the overlays that follow it (boards.js below it)
+//              ui/multiverse.js  the multiverse: timelines, present, arrows, highlights,
+//                             overview, the view's tools; render() (over camera.js, panel.js)
+//   3 actions  ui/analysis.js  the analysis board
+//              ui/game.js     opening a game, following it live, its actions (over analysis.js)
+//              ui/lobby.js    the home page's online cards (play a friend, the lobby, your games)
+//   4 pages    ui/editor.js   the position editor
+//              ui/home.js     the home page (play the computer, a puzzle, saved games, custom game)
+//   5 input    ui/pointer.js  picking pieces and moving them (clicks, drags, touch, promotion)
+//              ui/review.js   reviewing earlier positions (buttons, keys, notation; over pointer.js)
+//   6 this entry module, which routes.
+// Beneath them: backend/ (the back-end interface) and online.js (seats, invites, presence, draw
+// offers on the game page: its hooks).
 //
 // The hooks for scripts (API.md) stay whatever module draws them: boards
 // `g.board[data-l][data-t][data-color]`, squares `rect[data-square]`, pieces `[data-piece]`,

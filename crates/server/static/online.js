@@ -1,5 +1,6 @@
-// chess5d online play on the game page: seats kept in this browser, invite links (taken in when
-// opened), the spectator link, presence, draw offers and abort. The page calls the hooks of
+// Beneath the ui/ layers, with backend/ (it imports only backend/). chess5d online play on the
+// game page: seats kept in this browser, invite links (taken in when opened), the spectator
+// link, presence, draw offers and abort. The page calls the hooks of
 // `online` (also window.chess5dOnline, for scripts): headers() for every API request, seen() with
 // every answer, mayMove() before a piece is picked, onState() after the side panel is drawn,
 // wsOpen(send, id) when the game's live connection opens, sides(id), joining. app.js imports this

@@ -1,9 +1,9 @@
-// Drawing the boards of the multiverse (see below): the layout, one board's markup, and the
-// culled, cached set of board groups in the view.
+// Layer 2 (drawing), its lowest module: the boards of the multiverse (see below): the layout,
+// one board's markup, and the culled, cached set of board groups in a world rectangle (the
+// camera's view, given by the caller).
 import { $, SVGNS, esc } from './dom.js';
 import { SQ, PIECE_PATHS, FILES, glyph } from './pieces.js';
 import { app } from './state.js';
-import { visibleRect } from './camera.js';
 
 // ---------- drawing ----------
 //
@@ -130,12 +130,12 @@ export function boardMarkup(s, b, L, lod, hl, inactive) {
   return out.join('');
 }
 
-/** Adds, keeps, rebuilds or removes board groups for the current view; cheap when nothing changed. */
-export function drawBoards() {
+/** Adds, keeps, rebuilds or removes board groups for the view r (camera.js's visibleRect: the
+ * world rectangle in view and its scale); cheap when nothing changed. */
+export function drawBoards(r) {
   const s = app.shown, L = app.layout;
   if (!s || !L) return;
   const layer = $('#board-layer');
-  const r = visibleRect();
   const mx = r.w * 0.15, my = r.h * 0.15;
   const x0 = r.x - mx, x1 = r.x + r.w + mx, y0 = r.y - my, y1 = r.y + r.h + my;
   const inView = [];
@@ -186,8 +186,7 @@ export function drawBoards() {
   }
 }
 
-/** Applies the view box and redraws the boards at the next animation frame (once per frame). */
-
+/** Forgets every board drawn (another game, the editor). */
 export function resetDrawing() {
   for (const el of draw.shown.values()) el.remove();
   draw.shown.clear();

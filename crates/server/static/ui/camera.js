@@ -1,10 +1,10 @@
-// The camera: the view box (present / fit / free), animated moves, zoom, and from a pointer
-// event the board and square under it; the view's tool buttons.
+// Layer 2 (drawing), above boards.js: the camera: the view box (present / fit / free), animated
+// moves, zoom, from a pointer event the board and square under it, and the overlays that follow
+// the view (the timeline labels at its left edge, the overview's frame).
 import { $ } from './dom.js';
 import { SQ, FILES } from './pieces.js';
-import { app } from './state.js';
+import { app, presentOf } from './state.js';
 import { draw, existing, drawBoards } from './boards.js';
-import { render, updateOverlays, presentOf } from './multiverse.js';
 
 /** The size of the view in pixels, read once and then kept up to date by a ResizeObserver (so
  * that drawing never forces a layout to read it). */
@@ -39,7 +39,7 @@ export function visibleRect() {
 export function applyViewBox() {
   const v = app.vb;
   $('#view').setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
-  drawBoards();
+  drawBoards(visibleRect());
 }
 
 export function setViewBox() {
@@ -49,9 +49,45 @@ export function setViewBox() {
     draw.scheduled = false;
     const v = app.vb;
     $('#view').setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
-    drawBoards();
+    drawBoards(visibleRect());
     updateOverlays();
   });
+}
+
+/** Keeps the overlays in step with the camera: the frame of the overview, and the labels of
+ * the timelines in view along the left edge, where their own labels (at each timeline's first
+ * board) have scrolled out of sight. */
+export function updateOverlays() {
+  const s = app.shown, L = app.layout, v = app.vb;
+  const rail = $('#tl-rail');
+  if (!s || !L || !v) { rail.replaceChildren(); rail.dataset.key = ''; return; }
+  const { w: vw, h: vh } = viewSize();
+  const scale = vw / v.w;
+  const labels = [];
+  for (const tl of s.timelines) {
+    const y = (L.row(tl.l) + L.h / 2 - v.y) * scale;
+    if (y < 48 || y > vh - 8) continue; // (not under the view tools)
+    // Its own label is in view: no need for a second one.
+    const own = (L.left + L.col(tl.start) - 22 - v.x) * scale;
+    if (own > 40 && own < vw) continue;
+    labels.push({ l: tl.l, text: `L${tl.label}`, active: tl.active, top: Math.round(y - 8) });
+  }
+  // Positioned through the CSSOM (the server's Content-Security-Policy refuses style attributes
+  // in markup), and rebuilt only when something changed.
+  const key = labels.map((x) => `${x.l}:${x.top}:${x.active}`).join();
+  if (rail.dataset.key !== key) {
+    rail.dataset.key = key;
+    rail.replaceChildren(...labels.map((x) => {
+      const e = document.createElement('span');
+      e.className = `rail-label${x.active ? '' : ' inactive'}`;
+      e.dataset.rail = String(x.l);
+      e.style.top = `${x.top}px`;
+      e.textContent = x.text;
+      return e;
+    }));
+  }
+  const f = $('#minimap-view');
+  f.setAttribute('x', v.x); f.setAttribute('y', v.y); f.setAttribute('width', v.w); f.setAttribute('height', v.h);
 }
 
 // ---------- camera ----------
@@ -248,10 +284,3 @@ export function hitTest(ev) {
   const sq = app.flip ? FILES[s.size.w - 1 - x] + (y + 1) : FILES[x] + (s.size.h - y);
   return { l, t, sq, board };
 }
-
-$('#btn-flip').addEventListener('click', () => { app.flip = !app.flip; render(); camera(false); });
-$('#btn-fit').addEventListener('click', fitAll);
-$('#btn-present').addEventListener('click', goPresent);
-$('#btn-zoom-in').addEventListener('click', () => zoomStep(0.8));
-$('#btn-zoom-out').addEventListener('click', () => zoomStep(1.25));
-$('#btn-panel').addEventListener('click', () => $('#side').scrollIntoView({ behavior: 'smooth' }));

@@ -1,8 +1,7 @@
-// The dialogs: import a game or position, export (copy, download), save a position as a
-// puzzle (its goal proven by the back-end first) and import a puzzle.
+// Layer 2 (drawing): the dialogs: import a game or position, export (copy, download), save a
+// position as a puzzle (its goal proven by the back-end first) and import a puzzle.
 import { $, cap } from './dom.js';
 import { app, api } from './state.js';
-import { refreshPuzzles } from './home.js';
 
 // ---------- import / export ----------
 
@@ -54,8 +53,12 @@ $('#export-download').addEventListener('click', () => {
 
 // ---------- puzzles: save, prove, import ----------
 
-export function openPuzzleDialog(source, what) {
+/** Opens the puzzle dialog for a source ({importText}, {fen} or {game, at}); the async onSaved
+ * runs once the puzzle is saved (the home page refreshes its list; elsewhere the list is
+ * refreshed when the home page is shown). */
+export function openPuzzleDialog(source, what, onSaved = async () => {}) {
   app.puzzleSource = source;
+  app.puzzleSaved = onSaved;
   $('#puzzle-dialog-what').textContent = what;
   $('#pz-text').classList.toggle('hidden', !source.importText);
   $('#pz-text').value = '';
@@ -85,7 +88,7 @@ $('#pz-save').addEventListener('click', async () => {
     const r = await api('POST', '/api/user-puzzles', body);
     $('#pz-ok').textContent = `Saved “${r.name}”: ${cap(r.to_move)} mates in ${r.mate_in}, proven. Solution: ${(r.pgn.match(/\n\(([^)]*)\)/) || [])[1] || ''}`;
     $('#pz-ok').dataset.saved = r.id;
-    refreshPuzzles().catch(() => {});
+    app.puzzleSaved().catch(() => {});
   } catch (e) {
     $('#pz-ok').classList.add('hidden');
     $('#pz-error').textContent = e.message;
@@ -94,8 +97,6 @@ $('#pz-save').addEventListener('click', async () => {
   }
 });
 $('#pz-mate').addEventListener('change', () => { app.puzzleGoalTouched = true; });
-$('#btn-puzzle-import').addEventListener('click', () => { app.puzzleGoalTouched = false; openPuzzleDialog({ importText: true }, 'Paste a puzzle (5DPGN with a [Puzzle "mate-in-N"] header, or any position). Its goal is proven before it is saved.'); $('#pz-text').focus(); });
-$('#btn-puzzle-make').addEventListener('click', () => { location.hash = '#/editor'; });
 $('#btn-save-puzzle').addEventListener('click', () => {
   const s = app.state;
   if (!s) return;

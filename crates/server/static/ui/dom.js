@@ -1,4 +1,4 @@
-// Small helpers of the page: the DOM, HTML escaping, the error line, which page is shown.
+// Layer 1 (basics): small helpers of the page: the DOM, HTML escaping, the error line, which page is shown.
 
 export const $ = (s) => document.querySelector(s);
 export const SVGNS = 'http://www.w3.org/2000/svg';

@@ -1,4 +1,4 @@
-// The position editor (#/editor).
+// Layer 4 (pages): the position editor (#/editor).
 import { $, showPage, cap } from './dom.js';
 import { FILES } from './pieces.js';
 import { app, api } from './state.js';

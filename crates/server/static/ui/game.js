@@ -1,5 +1,6 @@
-// A game on the page: opening it, following it live (the back-end's watch of its WebSocket path),
-// each new state drawn; the actions of the side panel (submit, undo, resign, retry engine).
+// Layer 3 (actions), above analysis.js: a game on the page: opening it, following it live (the
+// back-end's watch of its WebSocket path), each new state drawn; the actions of the side panel
+// (submit, undo, resign, retry engine).
 import { $, showError, showPage } from './dom.js';
 import { app, base, api } from './state.js';
 import { backend } from '../backend/index.js';

@@ -1,11 +1,11 @@
-// The home page, which leads with what players come for: play the computer (level, colour,
-// variant, one button), play a friend (ui/lobby.js; served only), a puzzle to start; then the
-// saved games, the lobby, a custom game (every option: engines on both sides, clocks) and every
-// puzzle.
+// Layer 4 (pages): the home page, which leads with what players come for: play the computer
+// (level, colour, variant, one button), play a friend (ui/lobby.js; served only), a puzzle to
+// start; then the saved games, the lobby, a custom game (every option: engines on both sides,
+// clocks) and every puzzle.
 import { $, esc, cap, showPage } from './dom.js';
 import { app, api } from './state.js';
 import { backend } from '../backend/index.js';
-import { showExport } from './dialogs.js';
+import { showExport, openPuzzleDialog } from './dialogs.js';
 import { closeWs } from './game.js';
 import { endAnalysis } from './analysis.js';
 import { homeOnline } from './lobby.js';
@@ -118,6 +118,13 @@ async function onPuzzleClick(ev) {
 }
 $('#puzzles-table').addEventListener('click', onPuzzleClick);
 $('#puzzle-card').addEventListener('click', onPuzzleClick);
+$('#btn-puzzle-import').addEventListener('click', () => {
+  app.puzzleGoalTouched = false;
+  const what = 'Paste a puzzle (5DPGN with a [Puzzle "mate-in-N"] header, or any position). Its goal is proven before it is saved.';
+  openPuzzleDialog({ importText: true }, what, refreshPuzzles);
+  $('#pz-text').focus();
+});
+$('#btn-puzzle-make').addEventListener('click', () => { location.hash = '#/editor'; });
 
 export function playerOf(side) {
   const v = $(`#ng-${side}`).value;

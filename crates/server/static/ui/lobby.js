@@ -1,4 +1,4 @@
-// The home page's online cards (served only: backend.features says what the back-end offers):
+// Layer 3 (actions), used by home.js: the home page's online cards (served only: backend.features says what the back-end offers):
 // play a friend (an invite link), the lobby of open challenges, and the games this browser holds
 // a seat in. A challenge of ours that someone accepted opens its game (checked every 1.5 s).
 import { $ } from './dom.js';

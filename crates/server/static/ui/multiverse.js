@@ -1,11 +1,12 @@
-// Drawing the multiverse around the boards: the timelines, the present, the turn labels, the
-// arrows (last action, pending moves, checks, the engine's line), the highlighted squares, and
-// the overlays that follow the camera (timeline labels at the left edge, the overview).
+// Layer 2 (drawing), its top: the multiverse around the boards: the timelines, the present,
+// the turn labels, the arrows (last action, pending moves, checks, the engine's line), the
+// highlighted squares and the overview; render() redraws all of it and the side panel. The
+// view's tool buttons (flip, fit, present, zoom) are here too.
 import { $, esc } from './dom.js';
 import { SQ } from './pieces.js';
-import { app } from './state.js';
+import { app, presentOf } from './state.js';
 import { draw, layout, squareXY, existing, drawBoards } from './boards.js';
-import { viewSize, MIN_PX, boxAt, camera, moveTo } from './camera.js';
+import { viewSize, visibleRect, MIN_PX, boxAt, camera, moveTo, fitAll, goPresent, zoomStep } from './camera.js';
 import { renderSide } from './panel.js';
 
 export function center(s, L, c) {
@@ -89,11 +90,11 @@ export function render() {
   // there; a view the player moved stays put. The first view of a game is not animated.
   if (first) { camera(false); } else if (moved && app.cam !== 'free') camera(true);
   drawMinimap(s, L);
-  drawBoards();
+  drawBoards(visibleRect());
   renderSide();
 }
 
-// ---------- overlays: timeline labels that stay in view, the overview ----------
+// ---------- the overview (its frame follows the camera: camera.js) ----------
 
 /** The overview (minimap), for multiverses too big to read whole: every board as a small
  * rectangle (the present's column marked), the part in view framed; a click goes there. */
@@ -111,42 +112,6 @@ export function drawMinimap(s, L) {
   $('#minimap-boards').innerHTML = s.boards.map((bd) => `<rect class="mm-board ${bd.color}${bd.t === present ? ' present' : ''}" x="${L.left + L.col(bd.t)}" y="${L.row(bd.l)}" width="${L.w}" height="${L.h}"/>`).join('');
 }
 
-/** Keeps the overlays in step with the camera: the frame of the overview, and the labels of
- * the timelines in view along the left edge, where their own labels (at each timeline's first
- * board) have scrolled out of sight. */
-export function updateOverlays() {
-  const s = app.shown, L = app.layout, v = app.vb;
-  const rail = $('#tl-rail');
-  if (!s || !L || !v) { rail.replaceChildren(); rail.dataset.key = ''; return; }
-  const { w: vw, h: vh } = viewSize();
-  const scale = vw / v.w;
-  const labels = [];
-  for (const tl of s.timelines) {
-    const y = (L.row(tl.l) + L.h / 2 - v.y) * scale;
-    if (y < 48 || y > vh - 8) continue; // (not under the view tools)
-    // Its own label is in view: no need for a second one.
-    const own = (L.left + L.col(tl.start) - 22 - v.x) * scale;
-    if (own > 40 && own < vw) continue;
-    labels.push({ l: tl.l, text: `L${tl.label}`, active: tl.active, top: Math.round(y - 8) });
-  }
-  // Positioned through the CSSOM (the server's Content-Security-Policy refuses style attributes
-  // in markup), and rebuilt only when something changed.
-  const key = labels.map((x) => `${x.l}:${x.top}:${x.active}`).join();
-  if (rail.dataset.key !== key) {
-    rail.dataset.key = key;
-    rail.replaceChildren(...labels.map((x) => {
-      const e = document.createElement('span');
-      e.className = `rail-label${x.active ? '' : ' inactive'}`;
-      e.dataset.rail = String(x.l);
-      e.style.top = `${x.top}px`;
-      e.textContent = x.text;
-      return e;
-    }));
-  }
-  const f = $('#minimap-view');
-  f.setAttribute('x', v.x); f.setAttribute('y', v.y); f.setAttribute('width', v.w); f.setAttribute('height', v.h);
-}
-
 $('#minimap').addEventListener('click', (ev) => {
   const mm = $('#minimap');
   const pt = mm.createSVGPoint();
@@ -157,25 +122,18 @@ $('#minimap').addEventListener('click', (ev) => {
   moveTo(boxAt(w.x, w.y, px));
 });
 
+// The view's tools.
+$('#btn-flip').addEventListener('click', () => { app.flip = !app.flip; render(); camera(false); });
+$('#btn-fit').addEventListener('click', fitAll);
+$('#btn-present').addEventListener('click', goPresent);
+$('#btn-zoom-in').addEventListener('click', () => zoomStep(0.8));
+$('#btn-zoom-out').addEventListener('click', () => zoomStep(1.25));
+$('#btn-panel').addEventListener('click', () => $('#side').scrollIntoView({ behavior: 'smooth' }));
+
 /** The checks to draw: every one the server lists, else the one it names. */
 export function checksOf(s) {
   if (s.checks && s.checks.length) return s.checks;
   return s.check ? [s.check] : [];
-}
-
-export function presentOf(s) {
-  if (!s.pending || !s.pending.length) return s.present;
-  const made = new Set();
-  for (const m of s.pending) { made.add(`${m.from.l},${m.from.t + 1}`); made.add(`${m.to.l},${m.to.t + 1}`); }
-  const ends = new Map();
-  for (const b of s.boards) {
-    if (made.has(`${b.l},${b.t}`)) continue;
-    ends.set(b.l, Math.max(ends.get(b.l) ?? -Infinity, b.t));
-  }
-  let t = Infinity;
-  for (const tl of s.timelines) if (tl.active && ends.has(tl.l)) t = Math.min(t, ends.get(tl.l));
-  if (!Number.isFinite(t)) return s.present;
-  return { t, turn: Math.floor(t / 2), color: t % 2 ? 'black' : 'white' };
 }
 
 /** The highlighted squares of each board: check, last action, pending moves, selection. */
@@ -204,6 +162,6 @@ export function computeHighlights() {
 
 export function applyHighlights() {
   computeHighlights();
-  drawBoards();
+  drawBoards(visibleRect());
 }
 

@@ -1,9 +1,8 @@
-// The side panel of a game: players and clocks, the status line, the result, the buttons'
-// states and the notation.
+// Layer 2 (drawing): the side panel of a game: players and clocks, the status line, the
+// result, the buttons' states, the notation, and the analysis board's panel (evaluation, best
+// line, actions tried). It draws from the state alone.
 import { $, esc, cap } from './dom.js';
-import { app, cur } from './state.js';
-import { presentOf } from './multiverse.js';
-import { renderAnalysis } from './analysis.js';
+import { app, cur, presentOf } from './state.js';
 
 export function fmtClock(ms) {
   if (ms == null) return '';
@@ -136,3 +135,47 @@ export function shortAction(text) {
   return moves.length <= 4 ? text : `${moves.slice(0, 3).join(" ")} … and ${moves.length - 3} more moves`;
 }
 
+// ---------- the analysis board's panel (analysis.js runs the board) ----------
+
+/** An evaluation (White's view: centipawns or "mate N") in words. */
+export function fmtEval(e) {
+  if (e == null) return '…';
+  if (e.startsWith('mate')) { const n = Number(e.slice(5)); return n > 0 ? `White mates in ${n}` : `Black mates in ${-n}`; }
+  const v = Number(e) / 100;
+  return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
+export function renderAnalysis() {
+  const a = app.analysis;
+  $('#analysis').classList.toggle('hidden', !a);
+  if (!a) return;
+  const i = a.info || {};
+  const ev = $('#eval');
+  ev.dataset.eval = i.eval ?? '';
+  ev.textContent = fmtEval(i.eval);
+  // The bar: White's share, from the centipawns (a mate fills it).
+  let share = 0.5;
+  if (i.eval) share = i.eval.startsWith('mate') ? (Number(i.eval.slice(5)) > 0 ? 1 : 0) : 1 / (1 + Math.exp(-Number(i.eval) / 250));
+  $('#eval-fill').style.height = `${Math.round(share * 100)}%`;
+  $('#eval-depth').textContent = i.depth ? `depth ${i.depth}` : '';
+  $('#eval-nps').textContent = i.nps ? `${i.nps >= 1000 ? Math.round(i.nps / 1000) + 'k' : i.nps} nodes/s` : '';
+  const pv = i.pv || [];
+  const box = $('#pv');
+  box.dataset.pv = pv.map((x) => x.text).join(' | ');
+  const html = pv.map((x, k) => `<span class="pv-act pv-${x.color}${app.pv === k ? ' current' : ''}" data-k="${k}" role="button" tabindex="0" title="Show as arrows">${esc(x.text)}</span>`).join(' ');
+  if (box.innerHTML !== html) box.innerHTML = html || '<span class="muted">(the engine has not reported a line yet)</span>';
+  const running = !!i.running;
+  const t = $('#btn-engine-toggle');
+  t.textContent = running ? 'Stop engine' : 'Start engine';
+  t.setAttribute('aria-label', t.textContent);
+  $('#analysis').dataset.engine = running ? 'running' : 'stopped';
+  const tried = a.state.analysis.tried;
+  $('#analysis-tried').textContent = tried ? `(${tried} action${tried > 1 ? 's' : ''} tried)` : '';
+  // The actions tried on the board, numbered as the export writes them.
+  const line = (a.state.actions || []).slice(a.state.analysis.base_actions);
+  const lineHtml = line.map((x) => `<li value="${x.number}" class="tried-${x.color}">${x.color === 'black' ? '… ' : ''}${esc(x.text)}</li>`).join('');
+  if ($('#analysis-line').innerHTML !== lineHtml) $('#analysis-line').innerHTML = lineHtml;
+  $('#btn-takeback').disabled = !(tried || a.state.pending.length);
+  const err = $('#analysis-error');
+  if (i.error) { err.textContent = i.error; err.classList.remove('hidden'); } else if (running) err.classList.add('hidden');
+}

@@ -1,4 +1,4 @@
-// The pieces' glyphs and the board geometry shared by the drawing modules.
+// Layer 1 (basics): the pieces' glyphs and the board geometry shared by the drawing modules.
 
 /** The side of a square in world units. */
 export const SQ = 40;

@@ -1,5 +1,6 @@
-// Playing on the view: selecting a piece (its destinations from the back-end), moving it by
-// clicks or by dragging, promotion, panning, pinch and wheel zoom.
+// Layer 5 (input): playing on the view: selecting a piece (its destinations from the back-end),
+// moving it by clicks or by dragging, promotion, panning, pinch and wheel zoom; in the editor, a
+// click places a piece.
 import { $, showError } from './dom.js';
 import { SQ, PIECE_PATHS, glyph } from './pieces.js';
 import { app, cur, base, api } from './state.js';

@@ -1,5 +1,5 @@
-// Reviewing earlier positions: the first / previous / next / last buttons, the arrow keys and a
-// click in the notation (and the view's keyboard shortcuts).
+// Layer 5 (input), above pointer.js: reviewing earlier positions: the first / previous / next /
+// last buttons, the arrow keys and a click in the notation (and the view's keyboard shortcuts).
 import { $, showError } from './dom.js';
 import { app, api } from './state.js';
 import { render, applyHighlights } from './multiverse.js';

@@ -1,4 +1,5 @@
-// The page's state (one object, shared by the modules) and its API calls through the back-end.
+// Layer 1 (basics): the page's state (one object, shared by the modules), what a game state
+// says (its present), and the API calls through the back-end.
 import { backend } from '../backend/index.js';
 import { online } from '../online.js';
 
@@ -28,6 +29,22 @@ export const app = {
 export function cur() { return app.analysis ? app.analysis.state : app.state; }
 /** The API prefix of what is being played on. */
 export function base() { return app.analysis ? `/api/analysis/${app.analysis.id}` : `/api/games/${app.state.id}`; }
+
+/** The present of a state, the pending moves of the action being built taken into account. */
+export function presentOf(s) {
+  if (!s.pending || !s.pending.length) return s.present;
+  const made = new Set();
+  for (const m of s.pending) { made.add(`${m.from.l},${m.from.t + 1}`); made.add(`${m.to.l},${m.to.t + 1}`); }
+  const ends = new Map();
+  for (const b of s.boards) {
+    if (made.has(`${b.l},${b.t}`)) continue;
+    ends.set(b.l, Math.max(ends.get(b.l) ?? -Infinity, b.t));
+  }
+  let t = Infinity;
+  for (const tl of s.timelines) if (tl.active && ends.has(tl.l)) t = Math.min(t, ends.get(tl.l));
+  if (!Number.isFinite(t)) return s.present;
+  return { t, turn: Math.floor(t / 2), color: t % 2 ? 'black' : 'white' };
+}
 
 /** An API call through the back-end, with online.js's hooks: the seat token of the game the
  * request is about goes with it, and a new game's seat is kept from the answer. */
