@@ -100,6 +100,9 @@ test('Analyse on a reviewed position starts from that position', async () => {
     page.getByRole('button', { name: 'Submit', exact: true }).click(),
   ]);
   await page.locator('#analysis-line li', { hasText: 'd4' }).waitFor();
+  // The dialog's text box still holds the last export (of the test before): empty it, so the
+  // wait below sees this export's text.
+  await page.locator('#export-text').evaluate((t) => { t.value = ''; });
   await page.getByRole('button', { name: 'Export variation', exact: true }).click();
   await page.waitForFunction(() => document.querySelector('#export-text').value.length > 0);
   const text = await page.locator('#export-text').inputValue();

@@ -10,9 +10,9 @@
 //! and its process ended then. At most [`MAX_BOARDS`] exist at once (the oldest is dropped).
 
 use crate::engine::{game_state, Runner};
+use crate::error::ServerError;
 use crate::session::{Player, Session};
 use crate::sync::lock;
-use crate::ServerError;
 use chess5d_engine::{Limits, Score, SearchInfo};
 use chess5d_protocol::{parse_move, EngineError};
 use chess5d_rules::{Color, Game, Position};
@@ -124,7 +124,7 @@ impl Board {
 
     /// Starts the engine on the current position (between actions: moves of an unfinished
     /// action are left out), stopping a search already running first.
-    pub(crate) fn start(self: &Arc<Self>, engines: &[crate::EngineConfig]) -> Result<(), ServerError> {
+    pub(crate) fn start(self: &Arc<Self>, engines: &[crate::config::EngineConfig]) -> Result<(), ServerError> {
         self.stop();
         let mut game = lock(&self.session).game.clone();
         while game.undo_move().is_some() {}

@@ -3,10 +3,10 @@
 //! WebSocket its page watches.
 
 use crate::analysis::{Board, Info, MAX_BOARDS};
+use crate::error::ServerError;
 use crate::extract::{JsonBody, MoveReq};
 use crate::session::{Player, Session};
 use crate::state::{blocking, lock, AppState};
-use crate::ServerError;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};

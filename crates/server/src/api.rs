@@ -5,13 +5,13 @@
 
 use crate::clocks;
 use crate::create::{AcceptReq, ChallengeReq, CreateReq};
+use crate::error::ServerError;
 use crate::extract::{JsonBody, JsonText, MoveReq, BODY_LIMIT};
 use crate::puzzles::{Puzzle, PUZZLES};
 use crate::seats::{Need, SeatToken};
 use crate::security::{self, Guard};
 use crate::session::{color_name, Session};
 use crate::state::{blocking, lock, parse_id, AppState, Slot};
-use crate::ServerError;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};

@@ -3,13 +3,14 @@
 //! New games, each with its seats: from a request, a puzzle, or an accepted challenge of the
 //! lobby; and the lobby itself.
 
+use crate::config::Config;
 use crate::db::{self, ChallengeRow};
 use crate::engine;
+use crate::error::ServerError;
 use crate::puzzles::Puzzle;
 use crate::seats::{self, Seat, SeatToken};
 use crate::session::{color_name, Player, PuzzleRun, Session};
 use crate::state::{lock, AppState};
-use crate::{Config, ServerError};
 use chess5d_engine::Bot;
 use chess5d_notation::LoadedGame;
 use chess5d_play::Clock;

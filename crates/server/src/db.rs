@@ -2,7 +2,7 @@
 //!
 //! SQLite storage: one row per game, rewritten after every action; puzzle results.
 
-use crate::ServerError;
+use crate::error::ServerError;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use std::path::Path;

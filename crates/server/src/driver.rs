@@ -4,10 +4,10 @@
 //! while engines are to move; failures are reported on the game and can be retried.
 
 use crate::engine::Runner;
+use crate::error::ServerError;
 use crate::seats::{Need, SeatToken};
 use crate::session::Player;
 use crate::state::{lock, AppState, Slot};
-use crate::ServerError;
 use chess5d_engine::Limits;
 use chess5d_rules::Color;
 use serde_json::Value;

@@ -2,8 +2,9 @@
 //!
 //! Engine players: one engine process (or in-process engine) per engine player of a game.
 
+use crate::config::EngineConfig;
+use crate::error::ServerError;
 use crate::session::Player;
-use crate::{EngineConfig, ServerError};
 use chess5d_engine::{Engine, EngineOptions, Limits};
 use chess5d_protocol::{EngineAnswer, EngineProcess, GameState, StartPos};
 use chess5d_rules::{Game, Move};

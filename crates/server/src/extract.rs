@@ -2,8 +2,8 @@
 //! rejection is a JSON error, the seat token of the `X-Chess5d-Seat` header, and the JSON error
 //! answer of [`ServerError`].
 
+use crate::error::ServerError;
 use crate::seats::{SeatToken, TOKEN_HEADER};
-use crate::ServerError;
 use axum::async_trait;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};

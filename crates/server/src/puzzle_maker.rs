@@ -10,11 +10,11 @@
 //!
 //! Stored in the table `user_puzzles` (created here); ids are `user-<n>`.
 
+use crate::error::ServerError;
 use crate::extract::JsonBody;
 use crate::puzzles::Puzzle;
 use crate::session::color_name;
 use crate::state::{blocking, AppState};
-use crate::ServerError;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};

@@ -7,7 +7,7 @@
 //! in the `X-Chess5d-Seat` header (never in a URL), a browser keeps it in local storage and an
 //! invite link carries it in the fragment (which browsers do not send to servers).
 
-use crate::ServerError;
+use crate::error::ServerError;
 use chess5d_rules::Color;
 use sha2::{Digest, Sha256};
 use std::fmt;

@@ -5,7 +5,7 @@
 //! `Origin` check, a request timeout, per-client rate limits, security headers, JSON bodies for
 //! every error, and one log line per request.
 
-use crate::Config;
+use crate::config::Config;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -22,10 +22,6 @@ use tower_governor::GovernorError;
 
 /// Longest URI accepted (path and query).
 pub const MAX_URI: usize = 4096;
-/// Time for a whole request (the answer included) before a 408.
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-/// Time for a client to send a request's headers before the connection is closed.
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The Content-Security-Policy: scripts, styles and connections from this origin only, no
 /// inline script, no framing.

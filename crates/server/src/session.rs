@@ -4,8 +4,8 @@
 //! browser's local back-end) with what only the server has: its id, seats, presence, storage.
 
 use crate::db::{self, GameRow};
+use crate::error::ServerError;
 use crate::seats::{Need, Rights, Seat};
-use crate::ServerError;
 use chess5d_notation::{long, LoadedGame};
 use chess5d_play::Clock;
 use chess5d_play::Play;

@@ -3,12 +3,13 @@
 //! The games in memory: each game's session, engines and watchers, loaded from and stored to
 //! the database.
 
+use crate::config::Config;
 use crate::db::{self, Db};
 use crate::engine::Runner;
+use crate::error::ServerError;
 use crate::seats::{Need, SeatToken};
 use crate::session::Session;
 pub use crate::sync::{blocking, lock};
-use crate::{Config, ServerError};
 use chess5d_rules::Color;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -103,7 +104,7 @@ impl AppState {
         &self.inner.analyses
     }
 
-    pub(crate) fn engines(&self) -> &[crate::EngineConfig] {
+    pub(crate) fn engines(&self) -> &[crate::config::EngineConfig] {
         &self.inner.config.engines
     }
 

@@ -1,7 +1,7 @@
 //! Layer: none (used by every layer). A mutex lock that outlives a panic of another holder, and
 //! blocking work run off the async threads.
 
-use crate::ServerError;
+use crate::error::ServerError;
 use std::sync::{Mutex, MutexGuard};
 
 /// Locks `m`; a holder that panicked leaves its data as it was (every change here is made whole
