@@ -187,6 +187,9 @@ pub struct Play {
     texts: view::ActionTexts,
     /// The main line in 5DPGN, written an action at a time.
     movetext: Movetext,
+    /// The actions in long form, one per line, written an action at a time (what the server
+    /// stores).
+    long_actions: String,
     /// The pieces of every board shown, as JSON.
     pieces: view::PieceCache,
 }
@@ -277,6 +280,7 @@ impl Play {
             pgn_text: String::new(),
             texts: view::ActionTexts::default(),
             movetext,
+            long_actions: String::new(),
             pieces: view::PieceCache::default(),
         }
     }
@@ -352,6 +356,7 @@ impl Play {
         if self.movetext.len() > n {
             self.movetext = Movetext::new(self.game.start());
             self.texts = view::ActionTexts::default();
+            self.long_actions.clear();
         }
         let start = self.game.start();
         let first = start.present_turn().max(0) as usize;
@@ -359,6 +364,9 @@ impl Play {
         while self.movetext.len() < n {
             let i = self.movetext.len();
             let moves = &self.game.actions()[i].moves;
+            self.long_actions
+                .push_str(&chess5d_notation::long::write_action(moves, start.even()));
+            self.long_actions.push('\n');
             let before = self.movetext.position();
             let color = before.to_move();
             if i + 1 == n {
@@ -628,6 +636,20 @@ impl Play {
             self.finish(if tm == Color::White { "0-1" } else { "1-0" }, "time");
         }
         flagged
+    }
+
+    /// The submitted actions in long form (`(0T1)e2(0T1)e4`), one per line.
+    pub fn actions_long(&self) -> std::borrow::Cow<'_, str> {
+        if self.movetext.len() == self.game.actions().len() {
+            return std::borrow::Cow::Borrowed(&self.long_actions);
+        }
+        // Not brought up to date (the game was changed from outside): written from the game.
+        let even = self.game.start().even();
+        self.game
+            .actions()
+            .iter()
+            .map(|a| chess5d_notation::long::write_action(&a.moves, even) + "\n")
+            .collect()
     }
 
     /// The game as 5DPGN.

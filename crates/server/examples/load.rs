@@ -84,10 +84,11 @@ impl Conn {
         if self.io.read_line(&mut line).await.unwrap_or(0) == 0 {
             return Err(Closed);
         }
-        Ok(self.answer(line).await)
+        // A move's answer (the game's state) is not read: a player needs only its status.
+        Ok(self.answer(line, !path.ends_with("/move")).await)
     }
 
-    async fn answer(&mut self, mut line: String) -> Result<(u16, Answer), String> {
+    async fn answer(&mut self, mut line: String, read: bool) -> Result<(u16, Answer), String> {
         let status: u16 = line
             .split_whitespace()
             .nth(1)
@@ -109,6 +110,9 @@ impl Conn {
         }
         let mut buf = vec![0u8; len];
         self.io.read_exact(&mut buf).await.map_err(|e| e.to_string())?;
+        if !read && status == 200 {
+            return Ok((status, Answer::default()));
+        }
         // Only the fields a player needs are read: a player's own parsing must not cost the
         // server's machine (they share it) more than a browser would.
         let v = serde_json::from_slice(&buf).map_err(|e| {
@@ -146,7 +150,7 @@ async fn player_pair(
     g: usize,
     deadline: Instant,
     pace: Option<Duration>,
-) -> Result<(Vec<(i64, usize)>, Vec<Duration>), String> {
+) -> Result<(Vec<(i64, usize)>, Vec<(Instant, Duration)>), String> {
     // Paced: the games start spread over one interval, then each plays an action per interval.
     let mut next = pace.map(|p| Instant::now() + p.mul_f64((g % 1000) as f64 / 1000.0));
     let mut white = Conn::open(addr).await?;
@@ -207,7 +211,7 @@ async fn player_pair(
                         &json!({ "move": text }),
                     )
                     .await?;
-                lat.push(t.elapsed());
+                lat.push((t, t.elapsed()));
                 if status != 200 {
                     return Err(format!("move {text}: {status} {v:?}"));
                 }
@@ -221,7 +225,7 @@ async fn player_pair(
                     &json!({}),
                 )
                 .await?;
-            lat.push(t.elapsed());
+            lat.push((t, t.elapsed()));
             if status != 200 {
                 return Err(format!("submit: {status} {v:?}"));
             }
@@ -306,8 +310,9 @@ fn run(games: usize, secs: u64, pace: Option<Duration>) -> Result<(), String> {
     let server = server_rt.spawn(chess5d_server::serve(listener, state.clone(), async move {
         let _ = rx.await;
     }));
-    let (all, mut lat) = client_rt.block_on(async move {
-        let deadline = Instant::now() + Duration::from_secs(secs);
+    let start = Instant::now();
+    let (all, timed) = client_rt.block_on(async move {
+        let deadline = start + Duration::from_secs(secs);
         let tasks: Vec<_> = (0..games)
             .map(|g| tokio::spawn(player_pair(addr, g, deadline, pace)))
             .collect();
@@ -335,12 +340,15 @@ fn run(games: usize, secs: u64, pace: Option<Duration>) -> Result<(), String> {
         }
         actions += n;
     }
-    lat.sort();
-    let pct = |p: f64| {
+    let pct = |lat: &[Duration], p: f64| {
         lat.get(((lat.len() as f64 * p) as usize).min(lat.len().saturating_sub(1)))
             .copied()
             .unwrap_or_default()
+            .as_secs_f64()
+            * 1e3
     };
+    let mut lat: Vec<Duration> = timed.iter().map(|&(_, d)| d).collect();
+    lat.sort();
     let mode = match pace {
         None => format!("closed loop, {games} games"),
         Some(p) => format!("paced, {games} games, one action every {} s each", p.as_secs()),
@@ -351,10 +359,30 @@ fn run(games: usize, secs: u64, pace: Option<Duration>) -> Result<(), String> {
         all.len(),
         lat.len(),
         lat.len() as f64 / secs as f64,
-        pct(0.5).as_secs_f64() * 1e3,
-        pct(0.99).as_secs_f64() * 1e3,
-        lat.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+        pct(&lat, 0.5),
+        pct(&lat, 0.99),
+        lat.last().map_or(0.0, |d| d.as_secs_f64() * 1e3),
     );
+    // The tail over time: where the slow requests were (while the games were being created at
+    // the start, or all along).
+    let span = (secs / 6).max(1);
+    let mut slices = Vec::new();
+    for k in 0..secs.div_ceil(span) {
+        let (from, to) = (Duration::from_secs(k * span), Duration::from_secs((k + 1) * span));
+        let mut l: Vec<Duration> = timed
+            .iter()
+            .filter(|(t, _)| (from..to).contains(&t.duration_since(start)))
+            .map(|&(_, d)| d)
+            .collect();
+        l.sort();
+        slices.push(format!(
+            "{}-{} s: {:.1} ms",
+            from.as_secs(),
+            to.as_secs().min(secs),
+            pct(&l, 0.99)
+        ));
+    }
+    println!("  p99 by time: {}", slices.join(", "));
     let _ = std::fs::remove_dir_all(&dir);
     Ok(())
 }

@@ -5,6 +5,8 @@
 use crate::error::ServerError;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::sync::{mpsc, Mutex};
 use std::thread::JoinHandle;
@@ -55,6 +57,28 @@ pub struct GameRow {
     pub draw_offer: Option<String>,
 }
 
+impl GameRow {
+    /// A fingerprint of what the row settles: every field but the moves of the action being
+    /// built (`pending`), the time of the change and the clock (whose side to move's time is
+    /// written as it runs down, at every move). The writer syncs a change of it to disk.
+    fn settled_key(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (
+            &self.headers,
+            &self.white,
+            &self.black,
+            &self.actions,
+            self.n_actions,
+            &self.result,
+            &self.termination,
+            &self.puzzle,
+            &self.draw_offer,
+        )
+            .hash(&mut h);
+        h.finish()
+    }
+}
+
 /// The database, one connection behind a mutex (every statement is short).
 #[derive(Debug)]
 pub struct Db {
@@ -65,8 +89,10 @@ pub struct Db {
 
 /// The writer of game updates: a thread with a connection of its own takes every update waiting
 /// (one request's, or the hundreds of a busy evening's), writes them in one transaction (one
-/// fsync for all), then acknowledges each. An update is acknowledged only once it is on disk;
-/// updates of one game are written in the order they were queued.
+/// fsync for all), then acknowledges each. An update is acknowledged only once it is written:
+/// on disk (synced) when it settles anything (a submitted action, a result, a draw offer...),
+/// handed to the OS when it only changes the action being built, which must survive a crash of
+/// the server but not of the machine; updates of one game are written in the order queued.
 #[derive(Debug)]
 struct Writer {
     tx: Mutex<Option<mpsc::Sender<Job>>>,
@@ -74,9 +100,21 @@ struct Writer {
 }
 
 struct Job {
-    row: GameRow,
+    work: Option<Work>,
     done: mpsc::SyncSender<Result<(), String>>,
 }
+
+/// What a job writes.
+enum Work {
+    /// A game's changing fields (the most frequent write by far).
+    Update(Box<GameRow>),
+    /// Any other write (a new game with its seats, a seat claimed, a challenge...), in a
+    /// savepoint of its own so that its failure leaves the rest of the batch.
+    Run(Write),
+}
+
+/// A write run on the writer's connection.
+type Write = Box<dyn FnOnce(&Connection) -> rusqlite::Result<()> + Send>;
 
 /// The most updates written in one transaction.
 const MAX_BATCH: usize = 1024;
@@ -106,6 +144,9 @@ impl Writer {
         let thread = std::thread::Builder::new()
             .name("chess5d-db-writer".into())
             .spawn(move || {
+                // What each game's last written row settled (all but the action being built).
+                let mut settled: HashMap<i64, u64> = HashMap::new();
+                let mut synced = true;
                 while let Ok(first) = rx.recv() {
                     let mut batch = vec![first];
                     while batch.len() < MAX_BATCH {
@@ -114,9 +155,38 @@ impl Writer {
                             Err(_) => break,
                         }
                     }
-                    let result = Writer::commit(&conn, &batch).map_err(|e| format!("cannot store the game: {e}"));
-                    for job in batch {
-                        let _ = job.done.send(result.clone());
+                    // A batch that only changes actions being built (moves, take-backs) is
+                    // written without an fsync: it survives the server's crash, as the OS has
+                    // it; the next batch that settles anything (a submitted action, a result, a
+                    // new seat...) syncs the whole log, these moves with it.
+                    let keys: Vec<Option<(i64, u64)>> = batch
+                        .iter()
+                        .map(|j| match &j.work {
+                            Some(Work::Update(row)) => Some((row.id, row.settled_key())),
+                            _ => None,
+                        })
+                        .collect();
+                    let sync = keys.iter().any(|k| match k {
+                        Some((id, key)) => settled.get(id) != Some(key),
+                        None => true,
+                    });
+                    match Writer::commit(&conn, &mut batch, sync, &mut synced) {
+                        Ok(failed) => {
+                            if settled.len() > 100_000 {
+                                // Forgotten games are synced again on their next write.
+                                settled.clear();
+                            }
+                            settled.extend(keys.into_iter().flatten());
+                            for (job, failed) in batch.into_iter().zip(failed) {
+                                let _ = job.done.send(failed.map_or(Ok(()), Err));
+                            }
+                        }
+                        Err(e) => {
+                            let e = format!("cannot store the game: {e}");
+                            for job in batch {
+                                let _ = job.done.send(Err(e.clone()));
+                            }
+                        }
                     }
                 }
                 let _ = conn.close();
@@ -127,24 +197,59 @@ impl Writer {
         })
     }
 
-    fn commit(conn: &Connection, batch: &[Job]) -> rusqlite::Result<()> {
-        let tx = conn.unchecked_transaction()?;
-        {
-            let mut st = tx.prepare_cached(UPDATE_GAME)?;
-            for job in batch {
-                update_row(&mut st, &job.row)?;
-            }
+    /// Writes a batch in one transaction, synced to disk (`PRAGMA synchronous = FULL`) when
+    /// `sync`, else handed to the OS only (`NORMAL`, which in WAL mode does not fsync a commit);
+    /// `synced` is the connection's setting, changed only when it must be.
+    /// Gives, per job, the error of a write that failed alone (its savepoint rolled back).
+    fn commit(
+        conn: &Connection,
+        batch: &mut [Job],
+        sync: bool,
+        synced: &mut bool,
+    ) -> rusqlite::Result<Vec<Option<String>>> {
+        if sync != *synced {
+            conn.execute_batch(if sync {
+                "PRAGMA synchronous = FULL;"
+            } else {
+                "PRAGMA synchronous = NORMAL;"
+            })?;
+            *synced = sync;
         }
-        tx.commit()
+        let tx = conn.unchecked_transaction()?;
+        let mut failed = Vec::with_capacity(batch.len());
+        for job in batch.iter_mut() {
+            failed.push(match job.work.take() {
+                Some(Work::Update(row)) => {
+                    update_row(&mut tx.prepare_cached(UPDATE_GAME)?, &row)?;
+                    None
+                }
+                Some(Work::Run(f)) => {
+                    tx.execute_batch("SAVEPOINT job")?;
+                    match f(&tx) {
+                        Ok(()) => {
+                            tx.execute_batch("RELEASE job")?;
+                            None
+                        }
+                        Err(e) => {
+                            tx.execute_batch("ROLLBACK TO job; RELEASE job")?;
+                            Some(format!("database error: {e}"))
+                        }
+                    }
+                }
+                None => None,
+            });
+        }
+        tx.commit()?;
+        Ok(failed)
     }
 
-    fn queue(&self, row: GameRow) -> Result<Stored, ServerError> {
+    fn queue(&self, work: Work) -> Result<Stored, ServerError> {
         let (done, wait) = mpsc::sync_channel(1);
         let guard = self.tx.lock().unwrap_or_else(|e| e.into_inner());
         let tx = guard
             .as_ref()
             .ok_or_else(|| ServerError::Internal("the database is closed (server stopping)".into()))?;
-        tx.send(Job { row, done })
+        tx.send(Job { work: Some(work), done })
             .map_err(|_| ServerError::Internal("the database writer has stopped".into()))?;
         Ok(Stored(Some(wait)))
     }
@@ -337,6 +442,26 @@ impl Db {
         Ok(f(conn)?)
     }
 
+    /// Runs a write on the writer's thread, in the transaction of its next batch (sharing its
+    /// fsync), so that writes never wait for each other's disk syncs one by one; returns once
+    /// it is on disk. (Without a writer, for an in-memory database, on the one connection.)
+    pub(crate) fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, ServerError> {
+        let Some(w) = &self.writer else {
+            return self.with(f);
+        };
+        let (tx, rx) = mpsc::sync_channel(1);
+        w.queue(Work::Run(Box::new(move |c| {
+            let _ = tx.send(f(c)?);
+            Ok(())
+        })))?
+        .wait()?;
+        rx.recv()
+            .map_err(|_| ServerError::Internal("the database writer dropped a write".into()))
+    }
+
     /// Closes the connection (later calls fail with an internal error), after the writer has
     /// stored every update queued.
     pub fn close(&self) {
@@ -350,26 +475,11 @@ impl Db {
         }
     }
 
-    /// Inserts a new game and returns its id.
-    pub fn insert(&self, g: &GameRow) -> Result<i64, ServerError> {
-        self.with(|c| {
-            c.execute(
-                "INSERT INTO games (created, updated, variant, start, headers, white, black, actions, n_actions, result, termination, clock, puzzle)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-                params![
-                    g.created, g.updated, g.variant, g.start, g.headers, g.white, g.black, g.actions, g.n_actions,
-                    g.result, g.termination, g.clock, g.puzzle
-                ],
-            )?;
-            Ok(c.last_insert_rowid())
-        })
-    }
-
     /// Queues a rewrite of the changing fields of a game for the writer (group commit); the
     /// answer's [`Stored::wait`] returns once it is on disk.
     pub fn queue_update(&self, g: GameRow) -> Result<Stored, ServerError> {
         match &self.writer {
-            Some(w) => w.queue(g),
+            Some(w) => w.queue(Work::Update(Box::new(g))),
             None => {
                 self.with(|c| update_row(&mut c.prepare_cached(UPDATE_GAME)?, &g))?;
                 Ok(Stored(None))
@@ -396,7 +506,7 @@ impl Db {
 
     /// Deletes a game and its seats; whether it existed.
     pub fn delete(&self, id: i64) -> Result<bool, ServerError> {
-        self.with(|c| {
+        self.write(move |c| {
             c.execute("DELETE FROM seats WHERE game = ?1", [id])?;
             Ok(c.execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
         })
@@ -404,14 +514,22 @@ impl Db {
 
     /// Inserts a new game with its seats (one transaction); returns its id.
     pub fn insert_with_seats(&self, g: &GameRow, seats: &[Seat]) -> Result<i64, ServerError> {
-        let id = self.insert(g)?;
-        self.with(|c| {
-            for s in seats {
+        let (g, seats) = (g.clone(), seats.to_vec());
+        self.write(move |c| {
+            c.execute(
+                "INSERT INTO games (created, updated, variant, start, headers, white, black, actions, n_actions, result, termination, clock, puzzle)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                params![
+                    g.created, g.updated, g.variant, g.start, g.headers, g.white, g.black, g.actions, g.n_actions,
+                    g.result, g.termination, g.clock, g.puzzle
+                ],
+            )?;
+            let id = c.last_insert_rowid();
+            for s in &seats {
                 insert_seat(c, id, s)?;
             }
-            Ok(())
-        })?;
-        Ok(id)
+            Ok(id)
+        })
     }
 
     /// The seats of a game.
@@ -426,13 +544,13 @@ impl Db {
 
     /// Replaces a game's seats (one transaction): an invite claimed or issued again.
     pub fn set_seats(&self, game: i64, seats: &[Seat]) -> Result<(), ServerError> {
-        self.with(|c| {
-            let tx = c.unchecked_transaction()?;
-            tx.execute("DELETE FROM seats WHERE game = ?1", [game])?;
-            for s in seats {
-                insert_seat(&tx, game, s)?;
+        let seats = seats.to_vec();
+        self.write(move |c| {
+            c.execute("DELETE FROM seats WHERE game = ?1", [game])?;
+            for s in &seats {
+                insert_seat(c, game, s)?;
             }
-            tx.commit()
+            Ok(())
         })
     }
 
@@ -459,7 +577,8 @@ impl Db {
 
     /// Adds a challenge to the lobby; returns its id.
     pub fn insert_challenge(&self, ch: &ChallengeRow) -> Result<i64, ServerError> {
-        self.with(|c| {
+        let ch = ch.clone();
+        self.write(move |c| {
             c.execute(
                 "INSERT INTO challenges (created, variant, clock, color, name, token_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 params![ch.created, ch.variant, ch.clock, ch.color, ch.name, ch.token_hash],
@@ -494,7 +613,7 @@ impl Db {
 
     /// Marks a challenge accepted by `game`, if it is still open; whether it was.
     pub fn close_challenge(&self, id: i64, game: i64) -> Result<bool, ServerError> {
-        self.with(|c| {
+        self.write(move |c| {
             Ok(c.execute(
                 "UPDATE challenges SET game = ?2 WHERE id = ?1 AND game IS NULL",
                 params![id, game],
@@ -504,12 +623,13 @@ impl Db {
 
     /// Removes a challenge; whether it existed.
     pub fn delete_challenge(&self, id: i64) -> Result<bool, ServerError> {
-        self.with(|c| Ok(c.execute("DELETE FROM challenges WHERE id = ?1", [id])? > 0))
+        self.write(move |c| Ok(c.execute("DELETE FROM challenges WHERE id = ?1", [id])? > 0))
     }
 
     /// Records a puzzle's status (`solved` wins over `failed`).
     pub fn set_puzzle_status(&self, puzzle: &str, status: &str, now: &str) -> Result<(), ServerError> {
-        self.with(|c| {
+        let (puzzle, status, now) = (puzzle.to_string(), status.to_string(), now.to_string());
+        self.write(move |c| {
             c.execute(
                 "INSERT INTO puzzle_status (puzzle, status, updated) VALUES (?1, ?2, ?3)
                  ON CONFLICT(puzzle) DO UPDATE SET status = CASE WHEN puzzle_status.status = 'solved' THEN 'solved' ELSE excluded.status END,
@@ -577,4 +697,57 @@ pub fn now() -> String {
         rem % 3600 / 60,
         rem % 60
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The writer syncs a row to disk when what it settles changed: a move of the action being
+    /// built (or the clock running down) alone does not; an action, a result or an offer does.
+    #[test]
+    fn what_a_row_settles() {
+        let row = GameRow {
+            id: 7,
+            actions: "(0T1)e2(0T1)e4\n".into(),
+            n_actions: 1,
+            ..GameRow::default()
+        };
+        let key = row.settled_key();
+        let same = |f: fn(&mut GameRow)| {
+            let mut r = row.clone();
+            f(&mut r);
+            r.settled_key() == key
+        };
+        assert!(same(|r| r.pending = "(0T1)e7(0T1)e5\n".into()));
+        assert!(same(|r| r.updated = "2026-11-25 21:00:00".into()));
+        assert!(same(|r| r.clock = Some("{\"remaining_ms\":[1,2]}".into())));
+        assert!(!same(|r| {
+            r.actions.push_str("(0T1)e7(0T1)e5\n");
+            r.n_actions = 2;
+        }));
+        assert!(!same(|r| r.result = Some("1-0".into())));
+        assert!(!same(|r| r.draw_offer = Some("white".into())));
+        assert!(!same(|r| r.headers = "[[\"Event\",\"x\"]]".into()));
+    }
+
+    /// Writes run on the writer's thread in a savepoint each: one that fails is rolled back
+    /// alone and says why; the others of its batch are written.
+    #[test]
+    fn a_failing_write_leaves_the_others() {
+        let dir = std::env::temp_dir().join(format!("chess5d-db-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let db = Db::open(&dir.join("g.db")).expect("open");
+        let id = db.insert_with_seats(&GameRow::default(), &[]).expect("insert");
+        let bad = db.write(|c| c.execute("INSERT INTO no_such_table VALUES (1)", []));
+        assert!(bad.is_err_and(|e| e.to_string().contains("no_such_table")));
+        let again = db
+            .insert_with_seats(&GameRow::default(), &[])
+            .expect("insert after a failure");
+        assert_eq!(again, id + 1);
+        assert!(db.get(id).expect("get").is_some());
+        db.close();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -130,14 +130,7 @@ impl Session {
 
     /// The row to store.
     pub fn row(&self) -> GameRow {
-        let pos = self.game.start();
-        let even = pos.even();
-        let actions: String = self
-            .game
-            .actions()
-            .iter()
-            .map(|a| long::write_action(&a.moves, even) + "\n")
-            .collect();
+        let even = self.game.start().even();
         GameRow {
             id: self.id,
             created: self.created.clone(),
@@ -147,7 +140,7 @@ impl Session {
             headers: serde_json::to_string(&self.headers).unwrap_or_else(|_| "[]".into()),
             white: serde_json::to_string(&self.players[0]).unwrap_or_default(),
             black: serde_json::to_string(&self.players[1]).unwrap_or_default(),
-            actions,
+            actions: self.actions_long().to_string(),
             n_actions: self.game.actions().len() as i64,
             result: self.result.clone(),
             termination: self.termination.clone(),
