@@ -91,6 +91,16 @@ pub struct EngineOptions {
     pub seed: u64,
     /// Time kept in reserve per action for process and pipe latency (`MoveOverhead`, ms).
     pub move_overhead_ms: u64,
+    /// How many of an interior node's actions get a capture or a check on a board the mover
+    /// need not play added (`OptionalTactics`; 0 turns it off).
+    pub optional_tactics: usize,
+    /// How many best actions a search reports, each with its score and line (`MultiPV`;
+    /// 1: only the best). Every line is searched with an exact score, so more lines cost time.
+    pub multipv: usize,
+    /// Whether the quick generator shares its cap among the moves of the first board it plays
+    /// (`QuickSpread`, 0 or 1): with few moves there, each gets more combinations of the other
+    /// boards' moves (otherwise four at most).
+    pub quick_spread: bool,
 }
 
 impl Default for EngineOptions {
@@ -103,6 +113,9 @@ impl Default for EngineOptions {
             node_budget: 10_000,
             seed: 0,
             move_overhead_ms: 50,
+            optional_tactics: 0,
+            multipv: 1,
+            quick_spread: true,
         }
     }
 }
@@ -308,7 +321,10 @@ impl fmt::Display for Score {
 pub struct SearchInfo {
     /// The depth finished, in plies (actions).
     pub depth: u32,
-    /// The score of the best action.
+    /// With `MultiPV` above 1: the rank of this line (1 is the best); `None` in a search of
+    /// one line.
+    pub multipv: Option<u32>,
+    /// The score of the line's first action (the best action's, in a search of one line).
     pub score: Score,
     /// Nodes searched so far.
     pub nodes: u64,
@@ -432,6 +448,9 @@ impl Engine {
             spin("NodeBudget", d.node_budget as i64, 100, 100_000_000),
             spin("Seed", d.seed as i64, 0, i64::MAX),
             spin("MoveOverhead", d.move_overhead_ms as i64, 0, 10_000),
+            spin("OptionalTactics", d.optional_tactics as i64, 0, 1000),
+            spin("MultiPV", d.multipv as i64, 1, 256),
+            spin("QuickSpread", i64::from(d.quick_spread), 0, 1),
         ]
     }
 
@@ -469,6 +488,9 @@ impl Engine {
                 self.rng = seed_or_clock(self.opts.seed);
             }
             "MoveOverhead" => self.opts.move_overhead_ms = num()?,
+            "OptionalTactics" => self.opts.optional_tactics = num()? as usize,
+            "MultiPV" => self.opts.multipv = num()? as usize,
+            "QuickSpread" => self.opts.quick_spread = num()? == 1,
             _ => return Err(OptionError::Unknown(name.to_string())),
         }
         Ok(())
@@ -535,6 +557,9 @@ impl Engine {
             node_cap: cap,
             root_cap: cap.saturating_mul(4).max(64),
             node_budget: Budget::tests(self.opts.node_budget),
+            optional_bases: self.opts.optional_tactics,
+            multipv: self.opts.multipv.max(1),
+            spread: self.opts.quick_spread,
         };
         let stop = Arc::clone(&self.stop);
         let mut s = Searcher::new(&mut self.tt, &stop, params, start);

@@ -155,13 +155,19 @@ pub(crate) fn playable_order(pos: &Position, action: Vec<Move>) -> Option<Vec<Mo
         p.play(&m).ok()?;
         out.push(m);
     }
-    p.can_submit().is_ok().then_some(out)
+    submittable(&p).then_some(out)
+}
+
+/// Whether the action built so far may be submitted ([`Position::can_submit`] without the
+/// error's description, which costs more than the test).
+pub(crate) fn submittable(p: &Position) -> bool {
+    p.action_len() > 0 && p.mandatory_boards().is_empty() && p.find_attack(p.to_move().other()).is_none()
 }
 
 /// Whether an action can be played move after move and submitted.
 pub(crate) fn replays(pos: &Position, action: &[Move]) -> bool {
     let mut p = pos.clone();
-    action.iter().all(|m| p.play(m).is_ok()) && p.can_submit().is_ok()
+    action.iter().all(|m| p.play(m).is_ok()) && submittable(&p)
 }
 
 /// A budget for the full legal-action search that fits in the time left before `deadline`
@@ -192,6 +198,10 @@ pub(crate) struct QuickGen {
     pub deadline: Option<Instant>,
     pub complete: bool,
     visits: u64,
+    /// Most actions found (and a twelfth of the tries) below each move of the first board.
+    per_first: usize,
+    /// Whether `per_first` grows when the first board has few moves.
+    pub spread: bool,
 }
 
 impl QuickGen {
@@ -203,6 +213,8 @@ impl QuickGen {
             deadline,
             complete: true,
             visits: 0,
+            per_first: 4,
+            spread: false,
         }
     }
 
@@ -228,7 +240,7 @@ impl QuickGen {
         let Some(&board) = board else {
             if !acc.is_empty() {
                 self.tries += 1;
-                if pos.can_submit().is_ok() {
+                if submittable(pos) {
                     out.push(acc.clone());
                 }
             }
@@ -240,12 +252,19 @@ impl QuickGen {
         pos.moves_from(board, &mut moves);
         let (w, h) = (pos.size().width as i32, pos.size().height as i32);
         moves.sort_by_cached_key(|m| std::cmp::Reverse(move_score(m, w, h)));
+        if level == 0 && self.spread && !moves.is_empty() {
+            // Share the cap among the first board's moves: with few of them, each gets more
+            // combinations of the other boards (a mate across timelines often needs a quiet
+            // move on one board and a check on another, far down the second board's order).
+            self.per_first = (self.cap / moves.len()).clamp(4, 16);
+        }
         for m in moves {
             if out.len() >= self.cap || self.tries >= self.max_tries {
                 self.complete = false;
                 return;
             }
-            if level > 0 && (out.len() - found0 >= 4 || self.tries - tries0 >= 48) {
+            if level > 0 && (out.len() - found0 >= self.per_first || self.tries - tries0 >= 12 * self.per_first as u64)
+            {
                 self.complete = false;
                 return;
             }
@@ -262,6 +281,70 @@ impl QuickGen {
             pos.undo_move();
         }
     }
+}
+
+/// Tactical actions the quick generator does not list: a move on a board the mover need not
+/// play (the latest board of another timeline) that captures a piece worth at least a minor
+/// one or gives check, completed by up to `per_move` of the quick generator's actions on the
+/// mandatory boards. A mate or a defence across timelines often needs such a move, which the
+/// quick generator (mandatory boards only) never plays. At most `cap` actions.
+pub(crate) fn optional_tactics(
+    pos: &Position,
+    per_move: usize,
+    cap: usize,
+    deadline: Option<Instant>,
+) -> Vec<Vec<Move>> {
+    let mut out = Vec::new();
+    let mandatory = pos.mandatory_boards();
+    let optional: Vec<_> = pos
+        .playable_boards()
+        .into_iter()
+        .filter(|b| !mandatory.contains(b))
+        .collect();
+    if optional.is_empty() {
+        return out;
+    }
+    let mut work = pos.clone();
+    let mut moves = Vec::new();
+    for b in optional {
+        moves.clear();
+        work.moves_from(b, &mut moves);
+        for m in &moves {
+            if out.len() >= cap {
+                return out;
+            }
+            let capture = m
+                .captured
+                .is_some_and(|c| c.role().is_royal() || piece_value(c.role()) >= 300);
+            work.play_unchecked(m);
+            let first = QuickGen::new(1, 64, deadline).run(&work);
+            let keep = first.first().is_some_and(|a| {
+                capture || {
+                    let mut child = work.clone();
+                    for x in a {
+                        child.play_unchecked(x);
+                    }
+                    child.submit_unchecked();
+                    child.in_check()
+                }
+            });
+            if keep {
+                let rest = if per_move > 1 {
+                    QuickGen::new(per_move, per_move as u64 * 8 + 32, deadline).run(&work)
+                } else {
+                    first
+                };
+                for a in rest {
+                    let mut full = Vec::with_capacity(a.len() + 1);
+                    full.push(*m);
+                    full.extend(a);
+                    out.push(full);
+                }
+            }
+            work.undo_move();
+        }
+    }
+    out
 }
 
 /// An ordering score for one move on a board of `size`: [`cheap_order`], plus the change of
@@ -348,6 +431,13 @@ pub(crate) struct Params {
     pub node_cap: usize,
     pub root_cap: usize,
     pub node_budget: Budget,
+    /// How many of a node's quick actions get tactical moves on optional boards added
+    /// ([`optional_tactics`]); 0: none.
+    pub optional_bases: usize,
+    /// How many best actions get an exact score and a line reported (`MultiPV`).
+    pub multipv: usize,
+    /// Whether the quick generator shares its cap among the first board's moves.
+    pub spread: bool,
 }
 
 /// The state of one search.
@@ -408,8 +498,13 @@ impl<'a> Searcher<'a> {
     fn gen(&mut self, pos: &Position, in_check: bool) -> (Vec<Vec<Move>>, bool) {
         let cap = self.p.node_cap;
         let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, self.p.deadline);
-        let out = quick.run(pos);
+        quick.spread = self.p.spread;
+        let mut out = quick.run(pos);
         if !out.is_empty() {
+            if self.p.optional_bases > 0 {
+                let more = optional_tactics(pos, self.p.optional_bases, cap / 2, self.p.deadline);
+                out.extend(more);
+            }
             self.actions += out.len() as u64;
             return (out, false);
         }
@@ -440,7 +535,9 @@ impl<'a> Searcher<'a> {
             (Some(s), _) => Some(s),
             (None, d) => d,
         };
-        let mut out = QuickGen::new(cap, cap as u64 * 16 + 256, quick_deadline).run(pos);
+        let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, quick_deadline);
+        quick.spread = self.p.spread;
+        let mut out = quick.run(pos);
         let mut seen: HashSet<u64> = out.iter().map(|a| action_set_key(a)).collect();
         if !out.is_empty() {
             // More actions (optional moves on other boards), within a small part of the time.
@@ -660,21 +757,39 @@ impl<'a> Searcher<'a> {
             let mut best_i = None;
             let mut iter_pv = Vec::new();
             let mut scores = vec![-INF; actions.len()];
+            // With several lines (MultiPV), every action that may enter the best `lines` gets an
+            // exact score: `floor` is the worst score among the best `lines` found so far.
+            let lines = self.p.multipv.max(1);
+            let mut top: Vec<(i32, Vec<Vec<Move>>)> = Vec::new();
             for (i, a) in actions.iter().enumerate() {
+                let floor = if lines == 1 {
+                    alpha
+                } else if top.len() < lines {
+                    -INF
+                } else {
+                    top[lines - 1].0
+                };
                 let child = child_of(pos, a);
                 let mut s;
-                if i == 0 {
-                    s = -self.negamax(&child, depth - 1, 1, -beta, -alpha, &mut child_pv);
+                if floor == -INF {
+                    s = -self.negamax(&child, depth - 1, 1, -beta, -floor, &mut child_pv);
                 } else {
-                    s = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, &mut child_pv);
-                    if s > alpha && !self.aborted {
-                        s = -self.negamax(&child, depth - 1, 1, -beta, -alpha, &mut child_pv);
+                    s = -self.negamax(&child, depth - 1, 1, -floor - 1, -floor, &mut child_pv);
+                    if s > floor && !self.aborted {
+                        s = -self.negamax(&child, depth - 1, 1, -beta, -floor, &mut child_pv);
                     }
                 }
                 if self.aborted {
                     break;
                 }
                 scores[i] = s;
+                if lines > 1 && s > floor {
+                    let mut line = vec![a.clone()];
+                    line.extend(child_pv.iter().cloned());
+                    let at = top.iter().position(|t| t.0 < s).unwrap_or(top.len());
+                    top.insert(at, (s, line));
+                    top.truncate(lines);
+                }
                 if s > alpha {
                     alpha = s;
                     best_i = Some(i);
@@ -693,6 +808,19 @@ impl<'a> Searcher<'a> {
                     found.pv = iter_pv.clone();
                     if complete {
                         found.depth = depth as u32;
+                    } else {
+                        // The action played is this partial iteration's: report its line, so
+                        // that the last line reported always starts with the action played.
+                        on_info(&SearchInfo {
+                            depth: depth as u32,
+                            multipv: (lines > 1).then_some(1),
+                            score: to_score(found.score),
+                            nodes: self.nodes,
+                            actions: self.actions,
+                            time: self.elapsed(),
+                            pv: found.pv.clone(),
+                            hashfull: self.tt.hashfull(),
+                        });
                     }
                 }
             }
@@ -707,15 +835,31 @@ impl<'a> Searcher<'a> {
                 Bound::Exact,
             );
             let elapsed = self.elapsed();
-            on_info(&SearchInfo {
-                depth: depth as u32,
-                score: to_score(found.score),
-                nodes: self.nodes,
-                actions: self.actions,
-                time: elapsed,
-                pv: found.pv.clone(),
-                hashfull: self.tt.hashfull(),
-            });
+            if lines == 1 {
+                on_info(&SearchInfo {
+                    depth: depth as u32,
+                    multipv: None,
+                    score: to_score(found.score),
+                    nodes: self.nodes,
+                    actions: self.actions,
+                    time: elapsed,
+                    pv: found.pv.clone(),
+                    hashfull: self.tt.hashfull(),
+                });
+            } else {
+                for (k, (score, line)) in top.iter().enumerate() {
+                    on_info(&SearchInfo {
+                        depth: depth as u32,
+                        multipv: Some(k as u32 + 1),
+                        score: to_score(*score),
+                        nodes: self.nodes,
+                        actions: self.actions,
+                        time: elapsed,
+                        pv: line.clone(),
+                        hashfull: self.tt.hashfull(),
+                    });
+                }
+            }
             // Best first, then by this iteration's scores.
             let mut idx: Vec<usize> = (0..actions.len()).collect();
             idx.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
