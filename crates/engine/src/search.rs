@@ -3,7 +3,7 @@
 use crate::eval::{evaluate_checked, piece_value, placement};
 use crate::tt::{Bound, Table};
 use crate::{Score, SearchInfo};
-use chess5d_rules::{Budget, Move, MoveKind, Position};
+use chess5d_rules::{Budget, Move, MoveKind, Position, Role, Square};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -202,6 +202,8 @@ pub(crate) struct QuickGen {
     per_first: usize,
     /// Whether `per_first` grows when the first board has few moves.
     pub spread: bool,
+    /// The ordering bonus of a move that checks on the board it lands on (0: not tested).
+    pub check_bonus: i32,
 }
 
 impl QuickGen {
@@ -215,6 +217,7 @@ impl QuickGen {
             visits: 0,
             per_first: 4,
             spread: false,
+            check_bonus: 0,
         }
     }
 
@@ -251,7 +254,15 @@ impl QuickGen {
         let mut moves = Vec::new();
         pos.moves_from(board, &mut moves);
         let (w, h) = (pos.size().width as i32, pos.size().height as i32);
-        moves.sort_by_cached_key(|m| std::cmp::Reverse(move_score(m, w, h)));
+        let check_bonus = self.check_bonus;
+        moves.sort_by_cached_key(|m| {
+            let bonus = if check_bonus != 0 && checks_on_board(pos, m) {
+                check_bonus
+            } else {
+                0
+            };
+            std::cmp::Reverse(move_score(m, w, h) + bonus)
+        });
         if level == 0 && self.spread && !moves.is_empty() {
             // Share the cap among the first board's moves: with few of them, each gets more
             // combinations of the other boards (a mate across timelines often needs a quiet
@@ -347,6 +358,60 @@ pub(crate) fn optional_tactics(
     out
 }
 
+/// Whether the piece `m` moves attacks an enemy royal piece on the board it lands on, within
+/// that board (a check seen without playing the action; blocking is read on the board before
+/// the move, with the square left empty when the move stays on its board). A jump to a past
+/// board that checks there is how many mates across timelines start: such moves must not fall
+/// under a generator's cap.
+pub(crate) fn checks_on_board(pos: &Position, m: &Move) -> bool {
+    let Some(board) = pos.board(m.to.board) else {
+        return false;
+    };
+    let piece = m.placed();
+    let mut royals = board.royals(piece.color().other());
+    if royals == 0 {
+        return false;
+    }
+    let (fx, fy) = (m.to.square.x(), m.to.square.y());
+    let vacated = (m.from.board == m.to.board).then_some(m.from.square);
+    let occupied =
+        |x: i32, y: i32| Square::try_new(x, y).is_some_and(|sq| Some(sq) != vacated && board.get(sq).is_some());
+    let clear = |dx: i32, dy: i32| {
+        let (sx, sy) = (dx.signum(), dy.signum());
+        let n = dx.abs().max(dy.abs());
+        (1..n).all(|k| !occupied(fx + k * sx, fy + k * sy))
+    };
+    while royals != 0 {
+        let i = royals.trailing_zeros() as usize;
+        royals &= royals - 1;
+        let r = Square::from_index(i);
+        let (dx, dy) = (r.x() - fx, r.y() - fy);
+        let (ax, ay) = (dx.abs(), dy.abs());
+        let line = (dx == 0 || dy == 0) && clear(dx, dy);
+        let diagonal = ax == ay && clear(dx, dy);
+        let hit = match piece.role() {
+            Role::Knight => (ax == 1 && ay == 2) || (ax == 2 && ay == 1),
+            Role::King | Role::CommonKing => ax.max(ay) == 1,
+            Role::Rook => line,
+            Role::Bishop => diagonal,
+            Role::Queen | Role::RoyalQueen | Role::Princess => line || diagonal,
+            Role::Pawn | Role::Brawn => {
+                let forward = if piece.color() == chess5d_rules::Color::White {
+                    1
+                } else {
+                    -1
+                };
+                ax == 1 && dy == forward
+            }
+            Role::Unicorn | Role::Dragon => false,
+        };
+        if hit {
+            return true;
+        }
+    }
+    false
+}
+
 /// An ordering score for one move on a board of `size`: [`cheap_order`], plus the change of
 /// the moving piece's placement bonus for moves within a board, minus a cost for branching
 /// jumps that capture nothing (the engine does not create timelines for nothing).
@@ -438,6 +503,10 @@ pub(crate) struct Params {
     pub multipv: usize,
     /// Whether the quick generator shares its cap among the first board's moves.
     pub spread: bool,
+    /// Whether an iteration predicted to end after the hard limit is not started.
+    pub predict: bool,
+    /// The quick generator's ordering bonus for a move that checks where it lands.
+    pub check_bonus: i32,
 }
 
 /// The state of one search.
@@ -499,6 +568,7 @@ impl<'a> Searcher<'a> {
         let cap = self.p.node_cap;
         let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, self.p.deadline);
         quick.spread = self.p.spread;
+        quick.check_bonus = self.p.check_bonus;
         let mut out = quick.run(pos);
         if !out.is_empty() {
             if self.p.optional_bases > 0 {
@@ -537,6 +607,7 @@ impl<'a> Searcher<'a> {
         };
         let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, quick_deadline);
         quick.spread = self.p.spread;
+        quick.check_bonus = self.p.check_bonus;
         let mut out = quick.run(pos);
         let mut seen: HashSet<u64> = out.iter().map(|a| action_set_key(a)).collect();
         if !out.is_empty() {
@@ -748,10 +819,24 @@ impl<'a> Searcher<'a> {
             self.p.max_depth = 1;
         }
         let mut child_pv = Vec::new();
+        let mut iter_times: Vec<Duration> = Vec::new();
         for depth in 1..=self.p.max_depth as i32 {
             if depth > 1 && self.p.soft.is_some_and(|s| Instant::now() >= s) {
                 break;
             }
+            // An iteration that cannot end before the hard limit (predicted from the last two)
+            // would be cut: keep its time on the clock for later actions.
+            if self.p.predict && depth > 2 {
+                if let (Some(d), Some(last)) = (self.p.deadline, iter_times.last()) {
+                    let prev = iter_times.len().checked_sub(2).map_or(*last, |i| iter_times[i]);
+                    let growth = (last.as_secs_f64() / prev.as_secs_f64().max(1e-6)).clamp(2.0, 50.0);
+                    let need = last.mul_f64(growth);
+                    if Instant::now() + need > d {
+                        break;
+                    }
+                }
+            }
+            let iter_start = Instant::now();
             let mut alpha = -INF;
             let beta = INF;
             let mut best_i = None;
@@ -827,6 +912,7 @@ impl<'a> Searcher<'a> {
             if !complete {
                 break;
             }
+            iter_times.push(iter_start.elapsed());
             self.tt.store(
                 pos.hash(),
                 action_set_key(&actions[best_i.unwrap_or(0)]),
@@ -879,4 +965,48 @@ impl<'a> Searcher<'a> {
 
 fn out_is_unknown(out: &[Vec<Move>], exhausted: bool) -> bool {
     out.is_empty() && exhausted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess5d_rules::{Board, Setup, Size};
+
+    fn moves_of(fen: &str) -> (Position, Vec<Move>) {
+        let size = Size::new(8, 8).unwrap();
+        let board = Board::from_fen(fen, size).unwrap();
+        let pos = Position::from_setup(Setup::single(size, board)).unwrap();
+        let mut moves = Vec::new();
+        for b in pos.playable_boards() {
+            pos.moves_from(b, &mut moves);
+        }
+        (pos, moves)
+    }
+
+    fn checking(fen: &str) -> Vec<String> {
+        let (pos, moves) = moves_of(fen);
+        let mut v: Vec<String> = moves
+            .iter()
+            .filter(|m| checks_on_board(&pos, m))
+            .map(|m| format!("{}{}", m.from.square, m.to.square))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn checks_on_the_landing_board_are_seen() {
+        // The rook checks along the eighth rank only; the king's own moves check nothing.
+        assert_eq!(checking("4k3/8/8/8/8/8/8/4K2R"), vec!["h1h8"]);
+        // A knight's two checking squares; a queen's lines (files, ranks and diagonals).
+        assert_eq!(checking("4k3/8/8/8/4N3/8/8/4K3"), vec!["e4d6", "e4f6"]);
+        assert_eq!(
+            checking("k7/8/8/8/8/8/8/3QK3"),
+            vec!["d1a1", "d1a4", "d1d5", "d1d8", "d1f3"]
+        );
+        // A blocked line does not check.
+        assert_eq!(checking("k7/1p6/8/8/8/3B4/8/6K1"), Vec::<String>::new());
+        // A pawn checks diagonally forward.
+        assert_eq!(checking("8/8/8/3k4/8/4P3/8/4K3"), vec!["e3e4"]);
+    }
 }

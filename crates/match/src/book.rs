@@ -22,12 +22,17 @@ pub struct BookOptions {
     pub attempts: usize,
 }
 
+/// The depth of the default book's search: three actions, so that an opening in which the
+/// side to move forces mate in two (common in the small variants, and decided before the
+/// engines play) is not kept as balanced.
+const BOOK_DEPTH: u32 = 3;
+
 impl Default for BookOptions {
     fn default() -> Self {
         BookOptions {
             actions: (2, 4),
             max_cp: 100,
-            depth: 2,
+            depth: BOOK_DEPTH,
             attempts: 12,
         }
     }
@@ -186,7 +191,7 @@ pub fn book_5dpgn(book: &[BookEntry]) -> String {
         if let Some(cp) = e.score {
             headers.push((
                 "Annotator".to_string(),
-                format!("depth-2 score {cp:+} cp for the side to move"),
+                format!("depth-{BOOK_DEPTH} score {cp:+} cp for the side to move"),
             ));
         }
         match &e.base.start {
