@@ -126,8 +126,8 @@ impl Default for EngineOptions {
             multipv: 1,
             quick_spread: true,
             predict_iterations: false,
-            time_divisor: 30,
-            check_bonus: 0,
+            time_divisor: 15,
+            check_bonus: 300,
         }
     }
 }
