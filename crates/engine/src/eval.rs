@@ -1,6 +1,28 @@
 //! Static evaluation: material and 5D ideas, read on the latest board of every timeline.
 
 use chess5d_rules::{BoardId, Color, Piece, Position, Role, Square};
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// Evaluation terms that can be changed at run time (engine options `Eval...`, for tuning
+/// matches): their defaults are the constants below. They are shared by every engine of the
+/// process.
+pub(crate) static TUNABLE: [AtomicI32; 4] = [
+    AtomicI32::new(ACTIVE_TIMELINE),
+    AtomicI32::new(ROYAL_DANGER),
+    AtomicI32::new(IN_CHECK),
+    AtomicI32::new(TEMPO),
+];
+
+/// The defaults of the tunable terms, in the order of [`TUNABLE`].
+pub(crate) const TUNABLE_DEFAULTS: [i32; 4] = [ACTIVE_TIMELINE, ROYAL_DANGER, IN_CHECK, TEMPO];
+
+/// The names of the tunable terms, as engine options, in the order of [`TUNABLE`].
+pub(crate) const TUNABLE_NAMES: [&str; 4] = ["EvalActiveTimeline", "EvalRoyalDanger", "EvalInCheck", "EvalTempo"];
+
+#[inline]
+fn tuned(i: usize) -> i32 {
+    TUNABLE[i].load(Ordering::Relaxed)
+}
 
 /// Centipawn value of a piece; royal pieces are not counted (losing one loses the game).
 pub fn piece_value(role: Role) -> i32 {
@@ -55,10 +77,11 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// [`evaluate`] when whether the side to move is in check is already known.
 pub(crate) fn evaluate_checked(pos: &Position, in_check: bool) -> i32 {
     let white = evaluate_white(pos);
-    let check = if in_check { IN_CHECK } else { 0 };
+    let check = if in_check { tuned(2) } else { 0 };
+    let tempo = tuned(3);
     match pos.to_move() {
-        Color::White => white - check + TEMPO,
-        Color::Black => -white - check + TEMPO,
+        Color::White => white - check + tempo,
+        Color::Black => -white - check + tempo,
     }
 }
 
@@ -94,6 +117,7 @@ fn evaluate_white(pos: &Position) -> i32 {
     let mut safety4 = 0i32; // in quarter centipawns
     let mut score = 0i32;
     let multi = pos.timeline_count() > 1;
+    let (active_timeline, royal_danger) = (tuned(0), tuned(1));
     for l in pos.timelines() {
         let Some(t) = pos.timeline_end(l) else { continue };
         let Some(board) = pos.board(BoardId::new(l, t)) else {
@@ -103,9 +127,9 @@ fn evaluate_white(pos: &Position) -> i32 {
         let weight = if active { ACTIVE_WEIGHT } else { INACTIVE_WEIGHT };
         let has_past = multi || pos.timeline_start(l).is_some_and(|s| s < t);
         if l > init_max {
-            score += if active { ACTIVE_TIMELINE } else { INACTIVE_TIMELINE };
+            score += if active { active_timeline } else { INACTIVE_TIMELINE };
         } else if l < init_min {
-            score -= if active { ACTIVE_TIMELINE } else { INACTIVE_TIMELINE };
+            score -= if active { active_timeline } else { INACTIVE_TIMELINE };
         }
         let pieces: Vec<_> = board.pieces().collect();
         let mut line = 0i32;
@@ -128,7 +152,7 @@ fn evaluate_white(pos: &Position) -> i32 {
                         shield += 1;
                     }
                 }
-                safety4 += sign * (ROYAL_SHIELD * shield.min(3) - ROYAL_DANGER * danger) * weight;
+                safety4 += sign * (ROYAL_SHIELD * shield.min(3) - royal_danger * danger) * weight;
             } else if has_past && !role.is_pawnlike() {
                 v += TRAVELLER;
             }

@@ -91,6 +91,25 @@ pub struct EngineOptions {
     pub seed: u64,
     /// Time kept in reserve per action for process and pipe latency (`MoveOverhead`, ms).
     pub move_overhead_ms: u64,
+    /// How many of an interior node's actions get a capture or a check on a board the mover
+    /// need not play added (`OptionalTactics`; 0 turns it off).
+    pub optional_tactics: usize,
+    /// How many best actions a search reports, each with its score and line (`MultiPV`;
+    /// 1: only the best). Every line is searched with an exact score, so more lines cost time.
+    pub multipv: usize,
+    /// Whether the quick generator shares its cap among the moves of the first board it plays
+    /// (`QuickSpread`, 0 or 1): with few moves there, each gets more combinations of the other
+    /// boards' moves (otherwise four at most).
+    pub quick_spread: bool,
+    /// Whether a search skips an iteration predicted to end after its hard limit
+    /// (`PredictIterations`, 0 or 1), keeping the time for later actions.
+    pub predict_iterations: bool,
+    /// The share of the clock planned for one action: the remaining time divided by this, plus
+    /// three quarters of the increment (`TimeDivisor`).
+    pub time_divisor: u32,
+    /// The quick generator's ordering bonus for a move that attacks an enemy royal piece on the
+    /// board it lands on (`CheckBonus`, centipawn-like units; 0 turns the test off).
+    pub check_bonus: i32,
 }
 
 impl Default for EngineOptions {
@@ -103,6 +122,12 @@ impl Default for EngineOptions {
             node_budget: 10_000,
             seed: 0,
             move_overhead_ms: 50,
+            optional_tactics: 0,
+            multipv: 1,
+            quick_spread: true,
+            predict_iterations: false,
+            time_divisor: 15,
+            check_bonus: 300,
         }
     }
 }
@@ -225,6 +250,12 @@ impl Limits {
     /// The time limits of a search by `side`, with `overhead` kept in reserve for process and
     /// pipe latency. `None` means no time limit.
     pub fn time_limits(&self, side: Color, overhead: Duration) -> TimeLimits {
+        self.time_limits_with(side, overhead, 30)
+    }
+
+    /// [`Limits::time_limits`], planning the remaining time divided by `divisor` (plus three
+    /// quarters of the increment) for the action.
+    pub fn time_limits_with(&self, side: Color, overhead: Duration, divisor: u32) -> TimeLimits {
         let none = TimeLimits {
             soft: None,
             hard: None,
@@ -248,7 +279,7 @@ impl Limits {
         if let Some(time) = time {
             let inc = inc.unwrap_or_default();
             let usable = time.saturating_sub(overhead);
-            let target = usable / 30 + inc * 3 / 4;
+            let target = usable / divisor.max(2) + inc * 3 / 4;
             let hard = (target * 2).min(usable / 3).max(Duration::from_millis(1));
             let soft = (hard * 3 / 10).max(Duration::from_millis(1));
             // With no legal action known, all but a sliver of the clock goes to finding one:
@@ -308,7 +339,10 @@ impl fmt::Display for Score {
 pub struct SearchInfo {
     /// The depth finished, in plies (actions).
     pub depth: u32,
-    /// The score of the best action.
+    /// With `MultiPV` above 1: the rank of this line (1 is the best); `None` in a search of
+    /// one line.
+    pub multipv: Option<u32>,
+    /// The score of the line's first action (the best action's, in a search of one line).
     pub score: Score,
     /// Nodes searched so far.
     pub nodes: u64,
@@ -418,7 +452,7 @@ impl Engine {
             name,
             kind: OptionKind::Spin { default, min, max },
         };
-        vec![
+        let mut specs = vec![
             spin("Hash", d.hash_mb as i64, 1, 4096),
             spin("Threads", d.threads as i64, 1, 256),
             OptionSpec {
@@ -432,7 +466,17 @@ impl Engine {
             spin("NodeBudget", d.node_budget as i64, 100, 100_000_000),
             spin("Seed", d.seed as i64, 0, i64::MAX),
             spin("MoveOverhead", d.move_overhead_ms as i64, 0, 10_000),
-        ]
+            spin("OptionalTactics", d.optional_tactics as i64, 0, 1000),
+            spin("MultiPV", d.multipv as i64, 1, 256),
+            spin("QuickSpread", i64::from(d.quick_spread), 0, 1),
+            spin("PredictIterations", i64::from(d.predict_iterations), 0, 1),
+            spin("TimeDivisor", i64::from(d.time_divisor), 2, 1000),
+            spin("CheckBonus", i64::from(d.check_bonus), 0, 1_000_000),
+        ];
+        for (i, name) in eval::TUNABLE_NAMES.iter().enumerate() {
+            specs.push(spin(name, i64::from(eval::TUNABLE_DEFAULTS[i]), -10_000, 10_000));
+        }
+        specs
     }
 
     /// Sets an option by its 5DUCI name (case-insensitive).
@@ -469,6 +513,26 @@ impl Engine {
                 self.rng = seed_or_clock(self.opts.seed);
             }
             "MoveOverhead" => self.opts.move_overhead_ms = num()?,
+            "OptionalTactics" => self.opts.optional_tactics = num()? as usize,
+            "MultiPV" => self.opts.multipv = num()? as usize,
+            "QuickSpread" => self.opts.quick_spread = num()? == 1,
+            "PredictIterations" => self.opts.predict_iterations = num()? == 1,
+            "TimeDivisor" => self.opts.time_divisor = num()? as u32,
+            "CheckBonus" => self.opts.check_bonus = num()? as i32,
+            name if eval::TUNABLE_NAMES.contains(&name) => {
+                let OptionKind::Spin { min, max, .. } = spec.kind else {
+                    return Err(bad());
+                };
+                let v: i64 = value.trim().parse().map_err(|_| bad())?;
+                if v < min || v > max {
+                    return Err(bad());
+                }
+                let i = eval::TUNABLE_NAMES
+                    .iter()
+                    .position(|n| *n == name)
+                    .expect("a tunable name");
+                eval::TUNABLE[i].store(v as i32, std::sync::atomic::Ordering::Relaxed);
+            }
             _ => return Err(OptionError::Unknown(name.to_string())),
         }
         Ok(())
@@ -503,7 +567,7 @@ impl Engine {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let overhead = Duration::from_millis(self.opts.move_overhead_ms);
-        let t = limits.time_limits(pos.to_move(), overhead);
+        let t = limits.time_limits_with(pos.to_move(), overhead, self.opts.time_divisor);
         let at = |d: Option<Duration>| d.map(|d| start + d);
         let result = match self.opts.bot {
             Bot::AlphaBeta => self.search_alphabeta(pos, limits, &t, start, on_info),
@@ -535,6 +599,11 @@ impl Engine {
             node_cap: cap,
             root_cap: cap.saturating_mul(4).max(64),
             node_budget: Budget::tests(self.opts.node_budget),
+            optional_bases: self.opts.optional_tactics,
+            multipv: self.opts.multipv.max(1),
+            spread: self.opts.quick_spread,
+            predict: self.opts.predict_iterations,
+            check_bonus: self.opts.check_bonus,
         };
         let stop = Arc::clone(&self.stop);
         let mut s = Searcher::new(&mut self.tt, &stop, params, start);

@@ -3,7 +3,7 @@
 use crate::eval::{evaluate_checked, piece_value, placement};
 use crate::tt::{Bound, Table};
 use crate::{Score, SearchInfo};
-use chess5d_rules::{Budget, Move, MoveKind, Position};
+use chess5d_rules::{Budget, Move, MoveKind, Position, Role, Square};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -155,13 +155,19 @@ pub(crate) fn playable_order(pos: &Position, action: Vec<Move>) -> Option<Vec<Mo
         p.play(&m).ok()?;
         out.push(m);
     }
-    p.can_submit().is_ok().then_some(out)
+    submittable(&p).then_some(out)
+}
+
+/// Whether the action built so far may be submitted ([`Position::can_submit`] without the
+/// error's description, which costs more than the test).
+pub(crate) fn submittable(p: &Position) -> bool {
+    p.action_len() > 0 && p.mandatory_boards().is_empty() && p.find_attack(p.to_move().other()).is_none()
 }
 
 /// Whether an action can be played move after move and submitted.
 pub(crate) fn replays(pos: &Position, action: &[Move]) -> bool {
     let mut p = pos.clone();
-    action.iter().all(|m| p.play(m).is_ok()) && p.can_submit().is_ok()
+    action.iter().all(|m| p.play(m).is_ok()) && submittable(&p)
 }
 
 /// A budget for the full legal-action search that fits in the time left before `deadline`
@@ -192,6 +198,12 @@ pub(crate) struct QuickGen {
     pub deadline: Option<Instant>,
     pub complete: bool,
     visits: u64,
+    /// Most actions found (and a twelfth of the tries) below each move of the first board.
+    per_first: usize,
+    /// Whether `per_first` grows when the first board has few moves.
+    pub spread: bool,
+    /// The ordering bonus of a move that checks on the board it lands on (0: not tested).
+    pub check_bonus: i32,
 }
 
 impl QuickGen {
@@ -203,6 +215,9 @@ impl QuickGen {
             deadline,
             complete: true,
             visits: 0,
+            per_first: 4,
+            spread: false,
+            check_bonus: 0,
         }
     }
 
@@ -228,7 +243,7 @@ impl QuickGen {
         let Some(&board) = board else {
             if !acc.is_empty() {
                 self.tries += 1;
-                if pos.can_submit().is_ok() {
+                if submittable(pos) {
                     out.push(acc.clone());
                 }
             }
@@ -239,13 +254,28 @@ impl QuickGen {
         let mut moves = Vec::new();
         pos.moves_from(board, &mut moves);
         let (w, h) = (pos.size().width as i32, pos.size().height as i32);
-        moves.sort_by_cached_key(|m| std::cmp::Reverse(move_score(m, w, h)));
+        let check_bonus = self.check_bonus;
+        moves.sort_by_cached_key(|m| {
+            let bonus = if check_bonus != 0 && checks_on_board(pos, m) {
+                check_bonus
+            } else {
+                0
+            };
+            std::cmp::Reverse(move_score(m, w, h) + bonus)
+        });
+        if level == 0 && self.spread && !moves.is_empty() {
+            // Share the cap among the first board's moves: with few of them, each gets more
+            // combinations of the other boards (a mate across timelines often needs a quiet
+            // move on one board and a check on another, far down the second board's order).
+            self.per_first = (self.cap / moves.len()).clamp(4, 16);
+        }
         for m in moves {
             if out.len() >= self.cap || self.tries >= self.max_tries {
                 self.complete = false;
                 return;
             }
-            if level > 0 && (out.len() - found0 >= 4 || self.tries - tries0 >= 48) {
+            if level > 0 && (out.len() - found0 >= self.per_first || self.tries - tries0 >= 12 * self.per_first as u64)
+            {
                 self.complete = false;
                 return;
             }
@@ -262,6 +292,124 @@ impl QuickGen {
             pos.undo_move();
         }
     }
+}
+
+/// Tactical actions the quick generator does not list: a move on a board the mover need not
+/// play (the latest board of another timeline) that captures a piece worth at least a minor
+/// one or gives check, completed by up to `per_move` of the quick generator's actions on the
+/// mandatory boards. A mate or a defence across timelines often needs such a move, which the
+/// quick generator (mandatory boards only) never plays. At most `cap` actions.
+pub(crate) fn optional_tactics(
+    pos: &Position,
+    per_move: usize,
+    cap: usize,
+    deadline: Option<Instant>,
+) -> Vec<Vec<Move>> {
+    let mut out = Vec::new();
+    let mandatory = pos.mandatory_boards();
+    let optional: Vec<_> = pos
+        .playable_boards()
+        .into_iter()
+        .filter(|b| !mandatory.contains(b))
+        .collect();
+    if optional.is_empty() {
+        return out;
+    }
+    let mut work = pos.clone();
+    let mut moves = Vec::new();
+    for b in optional {
+        moves.clear();
+        work.moves_from(b, &mut moves);
+        for m in &moves {
+            if out.len() >= cap {
+                return out;
+            }
+            let capture = m
+                .captured
+                .is_some_and(|c| c.role().is_royal() || piece_value(c.role()) >= 300);
+            work.play_unchecked(m);
+            let first = QuickGen::new(1, 64, deadline).run(&work);
+            let keep = first.first().is_some_and(|a| {
+                capture || {
+                    let mut child = work.clone();
+                    for x in a {
+                        child.play_unchecked(x);
+                    }
+                    child.submit_unchecked();
+                    child.in_check()
+                }
+            });
+            if keep {
+                let rest = if per_move > 1 {
+                    QuickGen::new(per_move, per_move as u64 * 8 + 32, deadline).run(&work)
+                } else {
+                    first
+                };
+                for a in rest {
+                    let mut full = Vec::with_capacity(a.len() + 1);
+                    full.push(*m);
+                    full.extend(a);
+                    out.push(full);
+                }
+            }
+            work.undo_move();
+        }
+    }
+    out
+}
+
+/// Whether the piece `m` moves attacks an enemy royal piece on the board it lands on, within
+/// that board (a check seen without playing the action; blocking is read on the board before
+/// the move, with the square left empty when the move stays on its board). A jump to a past
+/// board that checks there is how many mates across timelines start: such moves must not fall
+/// under a generator's cap.
+pub(crate) fn checks_on_board(pos: &Position, m: &Move) -> bool {
+    let Some(board) = pos.board(m.to.board) else {
+        return false;
+    };
+    let piece = m.placed();
+    let mut royals = board.royals(piece.color().other());
+    if royals == 0 {
+        return false;
+    }
+    let (fx, fy) = (m.to.square.x(), m.to.square.y());
+    let vacated = (m.from.board == m.to.board).then_some(m.from.square);
+    let occupied =
+        |x: i32, y: i32| Square::try_new(x, y).is_some_and(|sq| Some(sq) != vacated && board.get(sq).is_some());
+    let clear = |dx: i32, dy: i32| {
+        let (sx, sy) = (dx.signum(), dy.signum());
+        let n = dx.abs().max(dy.abs());
+        (1..n).all(|k| !occupied(fx + k * sx, fy + k * sy))
+    };
+    while royals != 0 {
+        let i = royals.trailing_zeros() as usize;
+        royals &= royals - 1;
+        let r = Square::from_index(i);
+        let (dx, dy) = (r.x() - fx, r.y() - fy);
+        let (ax, ay) = (dx.abs(), dy.abs());
+        let line = (dx == 0 || dy == 0) && clear(dx, dy);
+        let diagonal = ax == ay && clear(dx, dy);
+        let hit = match piece.role() {
+            Role::Knight => (ax == 1 && ay == 2) || (ax == 2 && ay == 1),
+            Role::King | Role::CommonKing => ax.max(ay) == 1,
+            Role::Rook => line,
+            Role::Bishop => diagonal,
+            Role::Queen | Role::RoyalQueen | Role::Princess => line || diagonal,
+            Role::Pawn | Role::Brawn => {
+                let forward = if piece.color() == chess5d_rules::Color::White {
+                    1
+                } else {
+                    -1
+                };
+                ax == 1 && dy == forward
+            }
+            Role::Unicorn | Role::Dragon => false,
+        };
+        if hit {
+            return true;
+        }
+    }
+    false
 }
 
 /// An ordering score for one move on a board of `size`: [`cheap_order`], plus the change of
@@ -348,6 +496,17 @@ pub(crate) struct Params {
     pub node_cap: usize,
     pub root_cap: usize,
     pub node_budget: Budget,
+    /// How many of a node's quick actions get tactical moves on optional boards added
+    /// ([`optional_tactics`]); 0: none.
+    pub optional_bases: usize,
+    /// How many best actions get an exact score and a line reported (`MultiPV`).
+    pub multipv: usize,
+    /// Whether the quick generator shares its cap among the first board's moves.
+    pub spread: bool,
+    /// Whether an iteration predicted to end after the hard limit is not started.
+    pub predict: bool,
+    /// The quick generator's ordering bonus for a move that checks where it lands.
+    pub check_bonus: i32,
 }
 
 /// The state of one search.
@@ -408,8 +567,14 @@ impl<'a> Searcher<'a> {
     fn gen(&mut self, pos: &Position, in_check: bool) -> (Vec<Vec<Move>>, bool) {
         let cap = self.p.node_cap;
         let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, self.p.deadline);
-        let out = quick.run(pos);
+        quick.spread = self.p.spread;
+        quick.check_bonus = self.p.check_bonus;
+        let mut out = quick.run(pos);
         if !out.is_empty() {
+            if self.p.optional_bases > 0 {
+                let more = optional_tactics(pos, self.p.optional_bases, cap / 2, self.p.deadline);
+                out.extend(more);
+            }
             self.actions += out.len() as u64;
             return (out, false);
         }
@@ -440,7 +605,10 @@ impl<'a> Searcher<'a> {
             (Some(s), _) => Some(s),
             (None, d) => d,
         };
-        let mut out = QuickGen::new(cap, cap as u64 * 16 + 256, quick_deadline).run(pos);
+        let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, quick_deadline);
+        quick.spread = self.p.spread;
+        quick.check_bonus = self.p.check_bonus;
+        let mut out = quick.run(pos);
         let mut seen: HashSet<u64> = out.iter().map(|a| action_set_key(a)).collect();
         if !out.is_empty() {
             // More actions (optional moves on other boards), within a small part of the time.
@@ -651,30 +819,62 @@ impl<'a> Searcher<'a> {
             self.p.max_depth = 1;
         }
         let mut child_pv = Vec::new();
+        let mut iter_times: Vec<Duration> = Vec::new();
         for depth in 1..=self.p.max_depth as i32 {
             if depth > 1 && self.p.soft.is_some_and(|s| Instant::now() >= s) {
                 break;
             }
+            // An iteration that cannot end before the hard limit (predicted from the last two)
+            // would be cut: keep its time on the clock for later actions.
+            if self.p.predict && depth > 2 {
+                if let (Some(d), Some(last)) = (self.p.deadline, iter_times.last()) {
+                    let prev = iter_times.len().checked_sub(2).map_or(*last, |i| iter_times[i]);
+                    let growth = (last.as_secs_f64() / prev.as_secs_f64().max(1e-6)).clamp(2.0, 50.0);
+                    let need = last.mul_f64(growth);
+                    if Instant::now() + need > d {
+                        break;
+                    }
+                }
+            }
+            let iter_start = Instant::now();
             let mut alpha = -INF;
             let beta = INF;
             let mut best_i = None;
             let mut iter_pv = Vec::new();
             let mut scores = vec![-INF; actions.len()];
+            // With several lines (MultiPV), every action that may enter the best `lines` gets an
+            // exact score: `floor` is the worst score among the best `lines` found so far.
+            let lines = self.p.multipv.max(1);
+            let mut top: Vec<(i32, Vec<Vec<Move>>)> = Vec::new();
             for (i, a) in actions.iter().enumerate() {
+                let floor = if lines == 1 {
+                    alpha
+                } else if top.len() < lines {
+                    -INF
+                } else {
+                    top[lines - 1].0
+                };
                 let child = child_of(pos, a);
                 let mut s;
-                if i == 0 {
-                    s = -self.negamax(&child, depth - 1, 1, -beta, -alpha, &mut child_pv);
+                if floor == -INF {
+                    s = -self.negamax(&child, depth - 1, 1, -beta, -floor, &mut child_pv);
                 } else {
-                    s = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, &mut child_pv);
-                    if s > alpha && !self.aborted {
-                        s = -self.negamax(&child, depth - 1, 1, -beta, -alpha, &mut child_pv);
+                    s = -self.negamax(&child, depth - 1, 1, -floor - 1, -floor, &mut child_pv);
+                    if s > floor && !self.aborted {
+                        s = -self.negamax(&child, depth - 1, 1, -beta, -floor, &mut child_pv);
                     }
                 }
                 if self.aborted {
                     break;
                 }
                 scores[i] = s;
+                if lines > 1 && s > floor {
+                    let mut line = vec![a.clone()];
+                    line.extend(child_pv.iter().cloned());
+                    let at = top.iter().position(|t| t.0 < s).unwrap_or(top.len());
+                    top.insert(at, (s, line));
+                    top.truncate(lines);
+                }
                 if s > alpha {
                     alpha = s;
                     best_i = Some(i);
@@ -693,12 +893,26 @@ impl<'a> Searcher<'a> {
                     found.pv = iter_pv.clone();
                     if complete {
                         found.depth = depth as u32;
+                    } else {
+                        // The action played is this partial iteration's: report its line, so
+                        // that the last line reported always starts with the action played.
+                        on_info(&SearchInfo {
+                            depth: depth as u32,
+                            multipv: (lines > 1).then_some(1),
+                            score: to_score(found.score),
+                            nodes: self.nodes,
+                            actions: self.actions,
+                            time: self.elapsed(),
+                            pv: found.pv.clone(),
+                            hashfull: self.tt.hashfull(),
+                        });
                     }
                 }
             }
             if !complete {
                 break;
             }
+            iter_times.push(iter_start.elapsed());
             self.tt.store(
                 pos.hash(),
                 action_set_key(&actions[best_i.unwrap_or(0)]),
@@ -707,15 +921,31 @@ impl<'a> Searcher<'a> {
                 Bound::Exact,
             );
             let elapsed = self.elapsed();
-            on_info(&SearchInfo {
-                depth: depth as u32,
-                score: to_score(found.score),
-                nodes: self.nodes,
-                actions: self.actions,
-                time: elapsed,
-                pv: found.pv.clone(),
-                hashfull: self.tt.hashfull(),
-            });
+            if lines == 1 {
+                on_info(&SearchInfo {
+                    depth: depth as u32,
+                    multipv: None,
+                    score: to_score(found.score),
+                    nodes: self.nodes,
+                    actions: self.actions,
+                    time: elapsed,
+                    pv: found.pv.clone(),
+                    hashfull: self.tt.hashfull(),
+                });
+            } else {
+                for (k, (score, line)) in top.iter().enumerate() {
+                    on_info(&SearchInfo {
+                        depth: depth as u32,
+                        multipv: Some(k as u32 + 1),
+                        score: to_score(*score),
+                        nodes: self.nodes,
+                        actions: self.actions,
+                        time: elapsed,
+                        pv: line.clone(),
+                        hashfull: self.tt.hashfull(),
+                    });
+                }
+            }
             // Best first, then by this iteration's scores.
             let mut idx: Vec<usize> = (0..actions.len()).collect();
             idx.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
@@ -735,4 +965,48 @@ impl<'a> Searcher<'a> {
 
 fn out_is_unknown(out: &[Vec<Move>], exhausted: bool) -> bool {
     out.is_empty() && exhausted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess5d_rules::{Board, Setup, Size};
+
+    fn moves_of(fen: &str) -> (Position, Vec<Move>) {
+        let size = Size::new(8, 8).unwrap();
+        let board = Board::from_fen(fen, size).unwrap();
+        let pos = Position::from_setup(Setup::single(size, board)).unwrap();
+        let mut moves = Vec::new();
+        for b in pos.playable_boards() {
+            pos.moves_from(b, &mut moves);
+        }
+        (pos, moves)
+    }
+
+    fn checking(fen: &str) -> Vec<String> {
+        let (pos, moves) = moves_of(fen);
+        let mut v: Vec<String> = moves
+            .iter()
+            .filter(|m| checks_on_board(&pos, m))
+            .map(|m| format!("{}{}", m.from.square, m.to.square))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn checks_on_the_landing_board_are_seen() {
+        // The rook checks along the eighth rank only; the king's own moves check nothing.
+        assert_eq!(checking("4k3/8/8/8/8/8/8/4K2R"), vec!["h1h8"]);
+        // A knight's two checking squares; a queen's lines (files, ranks and diagonals).
+        assert_eq!(checking("4k3/8/8/8/4N3/8/8/4K3"), vec!["e4d6", "e4f6"]);
+        assert_eq!(
+            checking("k7/8/8/8/8/8/8/3QK3"),
+            vec!["d1a1", "d1a4", "d1d5", "d1d8", "d1f3"]
+        );
+        // A blocked line does not check.
+        assert_eq!(checking("k7/1p6/8/8/8/3B4/8/6K1"), Vec::<String>::new());
+        // A pawn checks diagonally forward.
+        assert_eq!(checking("8/8/8/3k4/8/4P3/8/4K3"), vec!["e3e4"]);
+    }
 }

@@ -613,3 +613,261 @@ mod bots {
             .any(|l| l.starts_with("option name Hash type spin default 16")));
     }
 }
+
+/// The tactics suite: defences against mates across timelines and forced mates, each solved at
+/// a fixed node budget (deterministic), each claim proven by trying every legal action.
+mod tactics {
+    use super::*;
+
+    /// The node budget of every search of the suite (`go nodes`).
+    const NODES: u64 = 150_000;
+
+    struct Case {
+        name: String,
+        pos: Position,
+        /// The game's own next action, if the game goes on.
+        next: Option<Vec<Move>>,
+        goal: String,
+        n: usize,
+    }
+
+    fn cases() -> Vec<Case> {
+        include_str!("data/tactics.txt")
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|line| {
+                let f: Vec<&str> = line.split(';').map(str::trim).collect();
+                assert_eq!(f.len(), 4, "bad line {line}");
+                let path = format!("{}/tests/data/{}", env!("CARGO_MANIFEST_DIR"), f[1]);
+                let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+                let game = chess5d_notation::load(&text).unwrap_or_else(|e| panic!("{}: {e}", f[1]));
+                let k: usize = f[2].parse().unwrap();
+                let actions = game.game.actions();
+                assert!(k <= actions.len(), "{}: the game has {} actions", f[0], actions.len());
+                let mut pos = game.start.clone();
+                for a in &actions[..k] {
+                    pos = play(&pos, &a.moves);
+                }
+                let (goal, n) = f[3].split_once(' ').expect("goal N");
+                Case {
+                    name: f[0].to_string(),
+                    pos,
+                    next: actions.get(k).map(|a| a.moves.clone()),
+                    goal: goal.to_string(),
+                    n: n.parse().unwrap(),
+                }
+            })
+            .collect()
+    }
+
+    /// Every legal action of the side to move (the whole list: the budget must not run out).
+    fn all_actions(pos: &Position) -> Vec<Vec<Move>> {
+        let mut it = pos.legal_actions(Budget::tests(20_000_000));
+        let all: Vec<_> = it.by_ref().collect();
+        assert!(!it.exhausted(), "budget ran out");
+        all
+    }
+
+    fn after(pos: &Position, action: &[Move]) -> Position {
+        let mut p = pos.clone();
+        for m in action {
+            p.play_unchecked(m);
+        }
+        p.submit_unchecked();
+        p
+    }
+
+    /// Whether the side to move forces checkmate within `n` of its actions (a proof: every
+    /// legal action of both sides is tried).
+    fn forced_mate(pos: &Position, n: usize) -> bool {
+        if n == 0 {
+            return false;
+        }
+        let mut it = pos.legal_actions(Budget::tests(20_000_000));
+        for a in it.by_ref() {
+            let child = after(pos, &a);
+            // A last action that mates gives check (tested first: cheaper than the outcome).
+            if (n > 1 || child.in_check()) && defender_loses(&child, n - 1) {
+                return true;
+            }
+        }
+        assert!(!it.exhausted(), "budget ran out");
+        false
+    }
+
+    /// With the defender to move: whether it is mated now or within `n` more actions of the
+    /// attacker whatever it does.
+    fn defender_loses(pos: &Position, n: usize) -> bool {
+        if n == 0 {
+            let outcome = pos.outcome(Budget::tests(20_000_000));
+            assert_ne!(outcome, Outcome::Unknown, "budget ran out");
+            return outcome == Outcome::Checkmate;
+        }
+        let replies = all_actions(pos);
+        if replies.is_empty() {
+            return pos.in_check();
+        }
+        n > 0 && replies.iter().all(|r| forced_mate(&after(pos, r), n))
+    }
+
+    /// An action's moves as a sorted list of strings (the same moves in any order).
+    fn action_set(action: &[Move]) -> Vec<String> {
+        let mut v: Vec<String> = action.iter().map(|m| format!("{m:?}")).collect();
+        v.sort();
+        v
+    }
+
+    fn long(pos: &Position, action: &[Move]) -> String {
+        action.iter().map(|m| m.long(pos.even())).collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn every_position_is_solved_at_a_fixed_node_budget() {
+        let all = cases();
+        for goal in ["defend", "mate", "avoid"] {
+            assert!(all.iter().any(|c| c.goal == goal), "no case of goal {goal}");
+        }
+        assert!(all.iter().any(|c| c.name.starts_with("timeline-invasion")));
+        solve(all);
+    }
+
+    fn solve(all: Vec<Case>) {
+        for case in all {
+            let limits = Limits {
+                nodes: Some(NODES),
+                ..Limits::default()
+            };
+            let r = Engine::default().search(&case.pos, &limits, &mut |i| {
+                if std::env::var("TACTICS_DEBUG").is_ok() {
+                    let pv: Vec<String> = i.pv.iter().map(|a| long(&case.pos, &a[..1])).collect();
+                    eprintln!(
+                        "{} depth {} score {} nodes {} pv {}",
+                        case.name,
+                        i.depth,
+                        i.score,
+                        i.nodes,
+                        pv.join(" | ")
+                    );
+                }
+            });
+            let best = r.best.unwrap_or_else(|| panic!("{}: no action", case.name));
+            let next = after(&case.pos, &best);
+            let shown = long(&case.pos, &best);
+            match case.goal.as_str() {
+                "defend" => {
+                    // The claim: the game's own action walks into the mate.
+                    let played = case.next.as_ref().expect("the game's next action");
+                    assert!(
+                        forced_mate(&after(&case.pos, played), case.n),
+                        "{}: the game's action {} allows no mate in {}",
+                        case.name,
+                        long(&case.pos, played),
+                        case.n
+                    );
+                    assert!(
+                        !forced_mate(&next, case.n),
+                        "{}: the engine's {shown} ({:?}) allows a mate in {}",
+                        case.name,
+                        r.score,
+                        case.n
+                    );
+                }
+                "mate" => {
+                    assert_eq!(r.score, Score::Mate(case.n as i32), "{}: {shown}", case.name);
+                    assert!(
+                        defender_loses(&next, case.n - 1),
+                        "{}: {shown} does not force mate in {}",
+                        case.name,
+                        case.n
+                    );
+                }
+                "avoid" => {
+                    // The game's own action leads to a position of the suite that is proven
+                    // lost (its "mate" case, `n` actions later); proving that every other
+                    // action holds is out of reach (hundreds of thousands of replies each), so
+                    // the engine must play another action and not see itself mated.
+                    let played = case.next.as_ref().expect("the game's next action");
+                    let lost = cases()
+                        .into_iter()
+                        .find(|c| c.goal == "mate" && c.pos.hash() == after(&case.pos, played).hash())
+                        .unwrap_or_else(|| panic!("{}: no mate case after the game's action", case.name));
+                    assert_eq!(lost.n, case.n, "{}", case.name);
+                    assert_ne!(
+                        action_set(&best),
+                        action_set(played),
+                        "{}: the engine plays the game's losing action {shown}",
+                        case.name
+                    );
+                    assert!(
+                        !matches!(r.score, Score::Mate(n) if n < 0),
+                        "{}: the engine sees itself mated after {shown} ({:?})",
+                        case.name,
+                        r.score
+                    );
+                }
+                g => panic!("unknown goal {g}"),
+            }
+        }
+    }
+}
+
+/// `MultiPV`: several best actions, each with an exact score and a line; and the action played
+/// is always the first of the last line reported.
+mod multipv {
+    use super::*;
+
+    fn standard() -> Position {
+        chess5d_rules::Variant::by_name("Standard").unwrap().position()
+    }
+
+    #[test]
+    fn several_lines_are_ranked_and_distinct() {
+        let pos = standard();
+        let mut engine = Engine::default();
+        engine.set_option("MultiPV", "3").unwrap();
+        let mut infos = Vec::new();
+        let r = engine.search(&pos, &Limits::depth(3), &mut |i| infos.push(i.clone()));
+        let last: Vec<_> = infos.iter().filter(|i| i.depth == 3).collect();
+        assert_eq!(last.len(), 3, "{infos:?}");
+        for (k, i) in last.iter().enumerate() {
+            assert_eq!(i.multipv, Some(k as u32 + 1));
+            assert!(!i.pv.is_empty());
+        }
+        let cp = |s: Score| match s {
+            Score::Cp(c) => c,
+            Score::Mate(n) => panic!("mate {n} at the start"),
+        };
+        assert!(cp(last[0].score) >= cp(last[1].score) && cp(last[1].score) >= cp(last[2].score));
+        let firsts: std::collections::HashSet<String> = last.iter().map(|i| format!("{:?}", i.pv[0])).collect();
+        assert_eq!(firsts.len(), 3, "three different first actions");
+        assert_eq!(
+            r.best.as_ref(),
+            Some(&last[0].pv[0]),
+            "the best line's action is played"
+        );
+        assert_eq!(r.score, last[0].score);
+        // The best line has the score a one-line search gives.
+        let one = Engine::default().search(&pos, &Limits::depth(3), &mut |_| {});
+        assert_eq!(one.score, last[0].score);
+    }
+
+    #[test]
+    fn the_action_played_starts_the_last_line_reported() {
+        let pos = standard();
+        for nodes in [500u64, 2_000, 7_000, 20_000] {
+            let mut last = None;
+            let r = Engine::default().search(
+                &pos,
+                &Limits {
+                    nodes: Some(nodes),
+                    ..Limits::default()
+                },
+                &mut |i| last = Some(i.clone()),
+            );
+            let last = last.expect("a line");
+            assert_eq!(r.best.as_ref(), last.pv.first(), "nodes {nodes}");
+            assert_eq!(r.score, last.score, "nodes {nodes}");
+        }
+    }
+}

@@ -22,12 +22,17 @@ pub struct BookOptions {
     pub attempts: usize,
 }
 
+/// The depth of the default book's search: three actions, so that an opening in which the
+/// side to move forces mate in two (common in the small variants, and decided before the
+/// engines play) is not kept as balanced.
+const BOOK_DEPTH: u32 = 3;
+
 impl Default for BookOptions {
     fn default() -> Self {
         BookOptions {
             actions: (2, 4),
             max_cp: 100,
-            depth: 2,
+            depth: BOOK_DEPTH,
             attempts: 12,
         }
     }
@@ -55,14 +60,28 @@ fn mix(mut z: u64) -> u64 {
 }
 
 /// Makes `count` openings, cycling over `bases` (the variants of the match), from `seed`.
+///
+/// No two openings of a book are the same position: in a small variant a few random actions
+/// often reach a position already in the book (and a deterministic pair of engines would then
+/// replay a game move for move), so such a draw counts as a failed attempt, and when every
+/// attempt fails the book tries again with longer random openings before it gives up.
 pub fn make_book(bases: &[Opening], count: usize, seed: u64, options: &BookOptions) -> Vec<BookEntry> {
+    let mut used = std::collections::HashSet::new();
     (0..count)
         .filter(|_| !bases.is_empty())
-        .map(|i| make_entry(&bases[i % bases.len()], mix(seed ^ mix(i as u64)), options))
+        .map(|i| make_entry(&bases[i % bases.len()], mix(seed ^ mix(i as u64)), options, &mut used))
         .collect()
 }
 
-fn make_entry(base: &Opening, seed: u64, options: &BookOptions) -> BookEntry {
+/// How many times a book lengthens its random openings to find a position it does not have.
+const LONGER_TRIES: usize = 4;
+
+fn make_entry(
+    base: &Opening,
+    seed: u64,
+    options: &BookOptions,
+    used: &mut std::collections::HashSet<String>,
+) -> BookEntry {
     let fallback = BookEntry {
         base: base.clone(),
         actions: vec![],
@@ -72,7 +91,26 @@ fn make_entry(base: &Opening, seed: u64, options: &BookOptions) -> BookEntry {
     let Ok(start) = base.start.position() else {
         return fallback;
     };
-    let (lo, hi) = options.actions;
+    for extra in 0..=LONGER_TRIES {
+        let seed = mix(seed ^ extra as u64);
+        let (lo, hi) = (options.actions.0 + extra, options.actions.1 + 2 * extra);
+        if let Some(e) = try_entry(base, &start, seed, (lo, hi), options, used) {
+            return e;
+        }
+    }
+    used.insert(format!("{:?}", start.to_setup()));
+    fallback
+}
+
+/// An opening of `lo..=hi` random actions that is balanced and not in `used` (then added).
+fn try_entry(
+    base: &Opening,
+    start: &Position,
+    seed: u64,
+    (lo, hi): (usize, usize),
+    options: &BookOptions,
+    used: &mut std::collections::HashSet<String>,
+) -> Option<BookEntry> {
     for attempt in 0..options.attempts {
         let s = mix(seed.wrapping_add(attempt as u64));
         let n = lo + (s % (hi.saturating_sub(lo) as u64 + 1)) as usize;
@@ -96,8 +134,13 @@ fn make_entry(base: &Opening, seed: u64, options: &BookOptions) -> BookEntry {
         if actions.len() < n {
             continue;
         }
+        let key = format!("{:?}", pos.to_setup());
+        if used.contains(&key) {
+            continue;
+        }
         if let Some(cp) = balanced(&pos, options) {
-            return BookEntry {
+            used.insert(key);
+            return Some(BookEntry {
                 base: base.clone(),
                 actions,
                 score: Some(cp),
@@ -105,10 +148,10 @@ fn make_entry(base: &Opening, seed: u64, options: &BookOptions) -> BookEntry {
                     board: "custom".into(),
                     start: StartPos::Fen(pos.to_setup()),
                 },
-            };
+            });
         }
     }
-    fallback
+    None
 }
 
 /// The shallow search's score when the position is roughly balanced and not over.
@@ -148,7 +191,7 @@ pub fn book_5dpgn(book: &[BookEntry]) -> String {
         if let Some(cp) = e.score {
             headers.push((
                 "Annotator".to_string(),
-                format!("depth-2 score {cp:+} cp for the side to move"),
+                format!("depth-{BOOK_DEPTH} score {cp:+} cp for the side to move"),
             ));
         }
         match &e.base.start {
@@ -185,6 +228,19 @@ mod tests {
             assert!(e.score.is_some_and(|cp| cp.abs() <= 100), "{e:?}");
             e.opening.start.position().unwrap();
         }
+    }
+
+    #[test]
+    fn a_book_of_a_tiny_variant_never_repeats_an_opening() {
+        // 30 openings of a 4x4 variant: few random actions reach few positions, so without
+        // the check some would repeat (and deterministic engines would replay their games).
+        let bases = vec![Opening::variant("Very Small").unwrap()];
+        let book = make_book(&bases, 30, 3, &BookOptions::default());
+        let starts: std::collections::HashSet<String> = book
+            .iter()
+            .map(|e| format!("{:?}", e.opening.start.position().unwrap().to_setup()))
+            .collect();
+        assert_eq!(starts.len(), 30, "every opening differs");
     }
 
     #[test]

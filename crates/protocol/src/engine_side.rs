@@ -33,8 +33,9 @@ pub fn info_line(i: &SearchInfo) -> String {
             .map(|a| format_action(a))
             .collect::<Vec<_>>()
             .join(" submit ");
+    let rank = i.multipv.map(|k| format!(" multipv {k}")).unwrap_or_default();
     format!(
-        "info depth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+        "info depth {}{rank} score {} nodes {} nps {} time {} hashfull {} pv {}",
         i.depth,
         i.score,
         i.nodes,

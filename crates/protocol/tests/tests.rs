@@ -234,6 +234,30 @@ mod engine_loop {
         assert!(lines.iter().any(|l| l == "bestmove (0T1)a1(0T1)a5"));
         assert!(lines.iter().any(|l| l == "nobestmove"));
     }
+
+    #[test]
+    fn multipv_reports_ranked_lines() {
+        let lines = run("5duci\nsetoption name MultiPV value 3\nposition startpos\ngo depth 2\nquit\n");
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("option name MultiPV type spin default 1")));
+        for k in 1..=3 {
+            let tag = format!("info depth 2 multipv {k} score cp ");
+            assert!(
+                lines.iter().any(|l| l.starts_with(&tag) && l.contains(" pv ")),
+                "{k}: {lines:?}"
+            );
+        }
+        // The action played is the best line's first.
+        let best = lines.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+        let first = lines
+            .iter()
+            .find(|l| l.starts_with("info depth 2 multipv 1 "))
+            .and_then(|l| l.split(" pv ").nth(1))
+            .unwrap();
+        let first = first.split(" submit ").next().unwrap();
+        assert_eq!(best.trim_start_matches("bestmove "), first, "{lines:?}");
+    }
 }
 
 mod client {
