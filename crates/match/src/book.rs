@@ -94,15 +94,27 @@ fn make_entry(
     for extra in 0..=LONGER_TRIES {
         let seed = mix(seed ^ extra as u64);
         let (lo, hi) = (options.actions.0 + extra, options.actions.1 + 2 * extra);
-        if let Some(e) = try_entry(base, &start, seed, (lo, hi), options, used) {
+        if let Some(e) = try_entry(base, &start, seed, (lo, hi), options, used, false) {
             return e;
         }
     }
-    used.insert(format!("{:?}", start.to_setup()));
+    // No balanced opening (a variant its first mover wins by force): its start, once; after
+    // that, any opening not yet in the book, balanced or not, rather than a repeated game.
+    if used.insert(format!("{:?}", start.to_setup())) {
+        return fallback;
+    }
+    for extra in 0..=LONGER_TRIES {
+        let seed = mix(seed ^ mix(extra as u64 + 1000));
+        let (lo, hi) = (1 + extra, options.actions.1 + 2 * extra);
+        if let Some(e) = try_entry(base, &start, seed, (lo, hi), options, used, true) {
+            return e;
+        }
+    }
     fallback
 }
 
-/// An opening of `lo..=hi` random actions that is balanced and not in `used` (then added).
+/// An opening of `lo..=hi` random actions that is balanced (or, with `any`, just not over)
+/// and not in `used` (then added).
 fn try_entry(
     base: &Opening,
     start: &Position,
@@ -110,6 +122,7 @@ fn try_entry(
     (lo, hi): (usize, usize),
     options: &BookOptions,
     used: &mut std::collections::HashSet<String>,
+    any: bool,
 ) -> Option<BookEntry> {
     for attempt in 0..options.attempts {
         let s = mix(seed.wrapping_add(attempt as u64));
@@ -138,12 +151,14 @@ fn try_entry(
         if used.contains(&key) {
             continue;
         }
-        if let Some(cp) = balanced(&pos, options) {
+        let score = balanced(&pos, options);
+        let mut playable = || random.search(&pos, &Limits::default(), &mut |_| {}).best.is_some();
+        if score.is_some() || (any && playable()) {
             used.insert(key);
             return Some(BookEntry {
                 base: base.clone(),
                 actions,
-                score: Some(cp),
+                score,
                 opening: Opening {
                     board: "custom".into(),
                     start: StartPos::Fen(pos.to_setup()),
@@ -241,6 +256,19 @@ mod tests {
             .map(|e| format!("{:?}", e.opening.start.position().unwrap().to_setup()))
             .collect();
         assert_eq!(starts.len(), 30, "every opening differs");
+    }
+
+    #[test]
+    fn a_variant_won_from_its_start_still_gets_distinct_openings() {
+        // White mates in two from the start of this variant and soon after any random start:
+        // few openings are balanced, and the start may serve once only.
+        let bases = vec![Opening::variant("Misc - Timeline Fragments").unwrap()];
+        let book = make_book(&bases, 6, 5, &BookOptions::default());
+        let starts: std::collections::HashSet<String> = book
+            .iter()
+            .map(|e| format!("{:?}", e.opening.start.position().unwrap().to_setup()))
+            .collect();
+        assert_eq!(starts.len(), 6, "every opening differs");
     }
 
     #[test]

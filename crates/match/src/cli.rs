@@ -290,12 +290,12 @@ impl MatchOptions {
                 say(&l);
             }
         }
-        if result.repeats > 0 {
-            say(&format!(
-                "Repeated games: {} (each the same as an earlier game move for move)",
-                result.repeats
-            ));
-        }
+        // Always said, so that a report shows that no game repeated (with the book, none
+        // should: its openings all differ).
+        say(&format!(
+            "Repeated games: {} (each the same as an earlier game move for move)",
+            result.repeats
+        ));
         say(&format!(
             "Finished match: {} vs {}: {result}",
             result.names[0], result.names[1]
