@@ -100,7 +100,7 @@ fn make_entry(
     }
     // No balanced opening (a variant its first mover wins by force): its start, once; after
     // that, any opening not yet in the book, balanced or not, rather than a repeated game.
-    if used.insert(format!("{:?}", start.to_setup())) {
+    if used.insert(position_key(&start)) {
         return fallback;
     }
     for extra in 0..=LONGER_TRIES {
@@ -111,6 +111,12 @@ fn make_entry(
         }
     }
     fallback
+}
+
+/// What tells the openings of a book apart: the whole position (every board, the side to
+/// move), written out.
+fn position_key(pos: &Position) -> String {
+    format!("{:?}", pos.to_setup())
 }
 
 /// An opening of `lo..=hi` random actions that is balanced (or, with `any`, just not over)
@@ -147,7 +153,7 @@ fn try_entry(
         if actions.len() < n {
             continue;
         }
-        let key = format!("{:?}", pos.to_setup());
+        let key = position_key(&pos);
         if used.contains(&key) {
             continue;
         }
@@ -245,17 +251,21 @@ mod tests {
         }
     }
 
+    /// The number of different positions the openings of a book start from.
+    fn distinct_positions(book: &[BookEntry]) -> usize {
+        book.iter()
+            .map(|e| position_key(&e.opening.start.position().unwrap()))
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    }
+
     #[test]
     fn a_book_of_a_tiny_variant_never_repeats_an_opening() {
         // 30 openings of a 4x4 variant: few random actions reach few positions, so without
         // the check some would repeat (and deterministic engines would replay their games).
         let bases = vec![Opening::variant("Very Small").unwrap()];
         let book = make_book(&bases, 30, 3, &BookOptions::default());
-        let starts: std::collections::HashSet<String> = book
-            .iter()
-            .map(|e| format!("{:?}", e.opening.start.position().unwrap().to_setup()))
-            .collect();
-        assert_eq!(starts.len(), 30, "every opening differs");
+        assert_eq!(distinct_positions(&book), 30, "every opening differs");
     }
 
     #[test]
@@ -264,11 +274,7 @@ mod tests {
         // few openings are balanced, and the start may serve once only.
         let bases = vec![Opening::variant("Misc - Timeline Fragments").unwrap()];
         let book = make_book(&bases, 6, 5, &BookOptions::default());
-        let starts: std::collections::HashSet<String> = book
-            .iter()
-            .map(|e| format!("{:?}", e.opening.start.position().unwrap().to_setup()))
-            .collect();
-        assert_eq!(starts.len(), 6, "every opening differs");
+        assert_eq!(distinct_positions(&book), 6, "every opening differs");
     }
 
     #[test]
