@@ -240,7 +240,18 @@ async fn player_pair(
     Ok((games, lat))
 }
 
-fn main() -> Result<(), String> {
+fn main() -> std::process::ExitCode {
+    match load() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("load: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reads the arguments and runs the loads asked for.
+fn load() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut games = 200usize;
     let mut secs = 60u64;
