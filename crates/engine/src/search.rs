@@ -3,7 +3,7 @@
 use crate::eval::{evaluate_checked, piece_value, placement};
 use crate::tt::{Bound, Table};
 use crate::{Score, SearchInfo};
-use chess5d_rules::{Budget, Move, MoveKind, Position, Role, Square};
+use chess5d_rules::{Budget, Move, MoveKind, Position, Role, Square, SubmitTest};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -204,6 +204,12 @@ pub(crate) struct QuickGen {
     pub spread: bool,
     /// The ordering bonus of a move that checks on the board it lands on (0: not tested).
     pub check_bonus: i32,
+    /// The submission test prepared on the position the actions start from.
+    test: Option<SubmitTest>,
+    /// Actions found so far.
+    found: usize,
+    /// Whether the visitor asked to stop.
+    stopped: bool,
 }
 
 impl QuickGen {
@@ -218,21 +224,37 @@ impl QuickGen {
             per_first: 4,
             spread: false,
             check_bonus: 0,
+            test: None,
+            found: 0,
+            stopped: false,
         }
     }
 
     pub fn run(&mut self, pos: &Position) -> Vec<Vec<Move>> {
         let mut out = Vec::new();
+        self.each(pos, &mut |_, action| {
+            out.push(action.to_vec());
+            false
+        });
+        out
+    }
+
+    /// Hands every action found to `visit`, in the order found, with the position it leads to
+    /// (before the turn is handed over); `visit` returns true to stop the generation (a search
+    /// that has refuted the position needs no more actions). Returns how many were found.
+    pub fn each(&mut self, pos: &Position, visit: &mut dyn FnMut(&mut Position, &[Move]) -> bool) -> usize {
         let mut work = pos.clone();
         let mut acc = Vec::new();
-        self.dfs(&mut work, &mut acc, &mut out);
-        out
+        self.test = Some(pos.submit_test());
+        self.found = 0;
+        self.dfs(&mut work, &mut acc, visit);
+        self.found
     }
 
     /// Plays a move on the first mandatory board and recurses. Below the first board, each
     /// subtree stops after a few actions or tries, so that the first board's moves all get a
     /// turn instead of one of them taking the whole cap with combinations of the others.
-    fn dfs(&mut self, pos: &mut Position, acc: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) {
+    fn dfs(&mut self, pos: &mut Position, acc: &mut Vec<Move>, visit: &mut dyn FnMut(&mut Position, &[Move]) -> bool) {
         // The mover's boards in the same order for both colours (White's timelines count up,
         // Black's down), so that mirrored positions get mirrored actions.
         let mandatory = pos.mandatory_boards();
@@ -243,14 +265,18 @@ impl QuickGen {
         let Some(&board) = board else {
             if !acc.is_empty() {
                 self.tries += 1;
-                if submittable(pos) {
-                    out.push(acc.clone());
+                let test = self.test.expect("prepared by each");
+                if pos.submittable_with(test) {
+                    self.found += 1;
+                    if visit(pos, acc) {
+                        self.stopped = true;
+                    }
                 }
             }
             return;
         };
         let level = acc.len();
-        let (found0, tries0) = (out.len(), self.tries);
+        let (found0, tries0) = (self.found, self.tries);
         let mut moves = Vec::new();
         pos.moves_from(board, &mut moves);
         let (w, h) = (pos.size().width as i32, pos.size().height as i32);
@@ -270,11 +296,14 @@ impl QuickGen {
             self.per_first = (self.cap / moves.len()).clamp(4, 16);
         }
         for m in moves {
-            if out.len() >= self.cap || self.tries >= self.max_tries {
+            if self.stopped {
+                return;
+            }
+            if self.found >= self.cap || self.tries >= self.max_tries {
                 self.complete = false;
                 return;
             }
-            if level > 0 && (out.len() - found0 >= self.per_first || self.tries - tries0 >= 12 * self.per_first as u64)
+            if level > 0 && (self.found - found0 >= self.per_first || self.tries - tries0 >= 12 * self.per_first as u64)
             {
                 self.complete = false;
                 return;
@@ -287,7 +316,7 @@ impl QuickGen {
             }
             pos.play_unchecked(&m);
             acc.push(m);
-            self.dfs(pos, acc, out);
+            self.dfs(pos, acc, visit);
             acc.pop();
             pos.undo_move();
         }
@@ -663,8 +692,8 @@ impl<'a> Searcher<'a> {
 
     /// The score of a leaf: the static evaluation, unless the side to move is in check and has
     /// no legal action (mated: found here so that the search sees mates on its horizon).
-    fn leaf(&mut self, pos: &Position, ply: usize) -> i32 {
-        let in_check = pos.in_check();
+    fn leaf(&mut self, pos: &mut Position, ply: usize) -> i32 {
+        let in_check = pos.in_check_mut();
         if in_check && self.mated(pos) {
             return -MATE + ply as i32;
         }
@@ -708,7 +737,7 @@ impl<'a> Searcher<'a> {
         }
         self.nodes += 1;
         if depth <= 0 || ply >= MAX_PLY {
-            return self.leaf(pos, ply);
+            return self.leaf(&mut pos.clone(), ply);
         }
         // Mate distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
@@ -731,11 +760,103 @@ impl<'a> Searcher<'a> {
             }
         }
         let in_check = pos.in_check();
-        let (actions, unknown) = self.gen(pos, in_check);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_key = 0;
+        let mut best_action: Option<Vec<Move>> = None;
+        let mut child_pv = Vec::new();
+        // The stored best action first, before any generation: when it refutes the position
+        // (most often it does), the generator's work is saved.
+        let mut searched = 0;
+        if let Some((child, action)) = self.stored_action(pos, key, tt_best) {
+            let s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv);
+            if self.aborted {
+                return 0;
+            }
+            searched = 1;
+            best = s;
+            best_key = tt_best;
+            if s > alpha {
+                alpha = s;
+                pv.clear();
+                pv.push(action.clone());
+                pv.append(&mut child_pv);
+            }
+            best_action = Some(action);
+            if alpha >= beta {
+                self.cutoff(ply, best_key);
+                self.tt.store(
+                    key,
+                    best_key,
+                    best_action.as_deref(),
+                    score_to_tt(best, ply),
+                    depth,
+                    Bound::Lower,
+                );
+                return best;
+            }
+        }
+        if depth == 1 && self.p.optional_bases == 0 {
+            // The last ply before the leaves: each action is scored as soon as the generator
+            // finds it, so that a refutation ends the generation too.
+            let cap = self.p.node_cap;
+            let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, self.p.deadline);
+            quick.spread = self.p.spread;
+            quick.check_bonus = self.p.check_bonus;
+            let found = quick.each(pos, &mut |work, action| {
+                let k = action_set_key(action);
+                if searched > 0 && k == tt_best {
+                    return false;
+                }
+                if self.check_abort() {
+                    return true;
+                }
+                self.nodes += 1;
+                let s = -work.with_submitted(|child| self.leaf(child, ply + 1));
+                if s > best {
+                    best = s;
+                    best_key = k;
+                    best_action = Some(action.to_vec());
+                    if s > alpha {
+                        alpha = s;
+                        pv.clear();
+                        pv.push(action.to_vec());
+                    }
+                }
+                alpha >= beta
+            });
+            if self.aborted {
+                return 0;
+            }
+            self.actions += found as u64;
+            if found > 0 || searched > 0 {
+                let bound = if best >= beta {
+                    self.cutoff(ply, best_key);
+                    Bound::Lower
+                } else if best > alpha0 {
+                    Bound::Exact
+                } else {
+                    Bound::Upper
+                };
+                self.tt.store(
+                    key,
+                    best_key,
+                    best_action.as_deref(),
+                    score_to_tt(best, ply),
+                    depth,
+                    bound,
+                );
+                return best;
+            }
+        }
+        let (mut actions, unknown) = self.gen(pos, in_check);
         if self.check_abort() {
             return 0;
         }
-        if actions.is_empty() {
+        if searched > 0 {
+            actions.retain(|a| action_set_key(a) != tt_best);
+        }
+        if actions.is_empty() && searched == 0 {
             return if unknown {
                 evaluate_checked(pos, in_check)
             } else if in_check {
@@ -745,11 +866,8 @@ impl<'a> Searcher<'a> {
             };
         }
         let actions = self.order(pos, actions, tt_best, ply, depth);
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_key = 0;
-        let mut child_pv = Vec::new();
         for (i, a) in actions.iter().enumerate() {
+            let i = i + searched;
             let child = child_of(pos, a);
             let mut s;
             if i == 0 {
@@ -766,6 +884,7 @@ impl<'a> Searcher<'a> {
             if s > best {
                 best = s;
                 best_key = action_set_key(a);
+                best_action = Some(a.clone());
                 if s > alpha {
                     alpha = s;
                     pv.clear();
@@ -774,11 +893,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             if alpha >= beta {
-                let k = &mut self.killers[ply.min(MAX_PLY)];
-                if k[0] != best_key {
-                    k[1] = k[0];
-                    k[0] = best_key;
-                }
+                self.cutoff(ply, best_key);
                 break;
             }
         }
@@ -789,8 +904,46 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_key, score_to_tt(best, ply), depth, bound);
+        self.tt.store(
+            key,
+            best_key,
+            best_action.as_deref(),
+            score_to_tt(best, ply),
+            depth,
+            bound,
+        );
         best
+    }
+
+    /// Remembers an action that refuted a position at `ply` (a killer).
+    fn cutoff(&mut self, ply: usize, key: u64) {
+        let k = &mut self.killers[ply.min(MAX_PLY)];
+        if k[0] != key {
+            k[1] = k[0];
+            k[0] = key;
+        }
+    }
+
+    /// The position after the best action stored for `pos` (hash `key`, action key `best`),
+    /// with the action, when it is still legal here (a stored entry may belong to another
+    /// position with the same hash).
+    fn stored_action(&self, pos: &Position, key: u64, best: u64) -> Option<(Position, Vec<Move>)> {
+        if best == 0 {
+            return None;
+        }
+        let stored = self.tt.action(key)?;
+        let mut child = pos.clone();
+        let mut action = Vec::with_capacity(stored.len());
+        for m in stored {
+            let found = child.find_move(m.from, m.to, m.promotion).ok()?;
+            child.play_unchecked(&found);
+            action.push(found);
+        }
+        if !submittable(&child) || action_set_key(&action) != best {
+            return None;
+        }
+        child.submit_unchecked();
+        Some((child, action))
     }
 
     /// Iterative deepening from the root; `on_info` is called after every finished depth.
@@ -913,9 +1066,11 @@ impl<'a> Searcher<'a> {
                 break;
             }
             iter_times.push(iter_start.elapsed());
+            let bi = best_i.unwrap_or(0);
             self.tt.store(
                 pos.hash(),
-                action_set_key(&actions[best_i.unwrap_or(0)]),
+                action_set_key(&actions[bi]),
+                Some(&actions[bi]),
                 alpha,
                 depth,
                 Bound::Exact,

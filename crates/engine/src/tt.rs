@@ -1,5 +1,8 @@
 //! The transposition table: one entry per slot, keyed by `Position::hash`, replaced by depth
-//! and age.
+//! and age. Each slot also keeps its best action's moves, so that a search can play it before
+//! generating the position's actions (often it alone refutes the position).
+
+use chess5d_rules::Move;
 
 /// What the stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,21 +35,26 @@ const EMPTY: Entry = Entry {
 #[derive(Debug)]
 pub(crate) struct Table {
     slots: Vec<Entry>,
+    /// The moves of each slot's best action (empty if none), in a playable order.
+    actions: Vec<Vec<Move>>,
     age: u8,
 }
 
 impl Table {
     /// A table of about `mb` megabytes (at least one slot).
     pub fn new(mb: usize) -> Table {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
+        let per_slot = std::mem::size_of::<Entry>() + std::mem::size_of::<Vec<Move>>();
+        let n = (mb.max(1) * 1024 * 1024 / per_slot).max(1);
         Table {
             slots: vec![EMPTY; n],
+            actions: vec![Vec::new(); n],
             age: 0,
         }
     }
 
     pub fn clear(&mut self) {
         self.slots.fill(EMPTY);
+        self.actions.iter_mut().for_each(Vec::clear);
         self.age = 0;
     }
 
@@ -64,13 +72,29 @@ impl Table {
         (e.key == key && e.depth >= 0).then_some(e)
     }
 
-    pub fn store(&mut self, key: u64, best: u64, score: i32, depth: i32, bound: Bound) {
+    /// The moves of the best action stored for `key`, if any.
+    pub fn action(&self, key: u64) -> Option<&[Move]> {
+        let i = self.index(key);
+        let e = &self.slots[i];
+        (e.key == key && e.depth >= 0 && e.best != 0 && !self.actions[i].is_empty()).then(|| &self.actions[i][..])
+    }
+
+    /// Stores a search's result; `action` is the best action's moves (`best` its key), if any.
+    pub fn store(&mut self, key: u64, best: u64, action: Option<&[Move]>, score: i32, depth: i32, bound: Bound) {
         let i = self.index(key);
         let old = &mut self.slots[i];
         if old.key != key && old.age == self.age && old.depth as i32 > depth {
             return;
         }
-        let best = if best == 0 && old.key == key { old.best } else { best };
+        let keep = best == 0 && old.key == key;
+        let best = if keep { old.best } else { best };
+        if !keep {
+            let moves = &mut self.actions[i];
+            moves.clear();
+            if best != 0 {
+                moves.extend_from_slice(action.unwrap_or_default());
+            }
+        }
         *old = Entry {
             key,
             best,

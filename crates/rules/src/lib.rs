@@ -63,7 +63,7 @@ pub use error::{IllegalMove, SetupError, SubmitError};
 pub use game::{ActionError, Game};
 pub use movegen::Attack;
 pub use moves::{Action, Move, MoveKind};
-pub use position::{Position, Setup};
+pub use position::{Position, Setup, SubmitTest};
 pub use search::{ActionCount, Budget, Convention, LegalActions, Outcome};
 pub use types::{parse_timeline, timeline_label, BoardId, Color, Coord, Piece, Role, Size, Square};
 pub use variants::{Variant, VARIANTS};

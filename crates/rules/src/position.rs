@@ -35,12 +35,26 @@ impl Setup {
 }
 
 /// One timeline: consecutive boards starting at half-turn `start`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Line {
     pub(crate) start: i32,
     pub(crate) boards: Vec<Board>,
     /// The board the jump that created this timeline landed on, if a move created it.
     pub(crate) origin: Option<BoardId>,
+}
+
+impl Clone for Line {
+    /// A copy with room for a few more boards: a copied position is usually played on at
+    /// once (a search's child), and a full vector would be copied again at the first move.
+    fn clone(&self) -> Line {
+        let mut boards = Vec::with_capacity(self.boards.len() + 4);
+        boards.extend_from_slice(&self.boards);
+        Line {
+            start: self.start,
+            boards,
+            origin: self.origin,
+        }
+    }
 }
 
 impl Line {
@@ -59,6 +73,13 @@ enum Undo {
     Hop,
     /// One board on the source timeline and a new timeline.
     Branch { new_l: i32 },
+}
+
+/// What [`Position::submittable_with`] needs to know of the position an action started from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubmitTest {
+    /// Whether a royal piece of the mover was capturable there before any move.
+    attacked: bool,
 }
 
 /// A submitted action that can be taken back (see [`Position::take_back`]).
@@ -744,6 +765,56 @@ impl Position {
         Ok(())
     }
 
+    /// Prepares [`Position::submittable_with`] for the actions built from this position: call
+    /// it before the action's first move.
+    pub fn submit_test(&self) -> SubmitTest {
+        SubmitTest {
+            attacked: self.find_attack(self.to_move.other()).is_some(),
+        }
+    }
+
+    /// Whether the action built so far may be submitted, as [`Position::can_submit`] says,
+    /// without describing why not. `test` must come from [`Position::submit_test`] on the
+    /// position this action started from: when no royal piece of the mover was capturable
+    /// there, only captures from, through or onto the action's new boards are looked for
+    /// (an action only adds boards), which is much cheaper in a large multiverse.
+    pub fn submittable_with(&self, test: SubmitTest) -> bool {
+        if self.action.is_empty() || self.has_mandatory_board() {
+            return false;
+        }
+        let attacker = self.to_move.other();
+        let attack = if test.attacked {
+            self.find_attack(attacker)
+        } else {
+            // A latest board is new when the action added a board to its timeline.
+            self.find_new_attack(attacker, |b| {
+                self.action.iter().any(|(m, undo)| {
+                    m.from.board.l == b.l
+                        || match *undo {
+                            Undo::Physical => false,
+                            Undo::Hop => m.to.board.l == b.l,
+                            Undo::Branch { new_l } => new_l == b.l,
+                        }
+                })
+            })
+        };
+        attack.is_none()
+    }
+
+    /// Whether the side to move still has a board to play at the present
+    /// ([`Position::mandatory_boards`] is not empty), without listing them.
+    fn has_mandatory_board(&self) -> bool {
+        let p = self.present();
+        if Color::of_time(p) != self.to_move {
+            return false;
+        }
+        let (wmax, bmax) = self.magnitudes();
+        self.lines
+            .iter()
+            .enumerate()
+            .any(|(i, line)| line.end() == p && self.active_with(self.min_l + i as i32, wmax, bmax))
+    }
+
     /// Submits the action built so far and hands the turn over.
     pub fn submit(&mut self) -> Result<Vec<Move>, SubmitError> {
         self.can_submit()?;
@@ -763,6 +834,20 @@ impl Position {
         self.undo_action_moves();
     }
 
+    /// Runs `f` on this position with the action built so far submitted (unchecked), then
+    /// takes the submission back, leaving the action's moves played. `f` must leave the
+    /// position as it found it (it may play moves and take them back). A search uses this to
+    /// look at the position after an action without copying it.
+    pub fn with_submitted<R>(&mut self, f: impl FnOnce(&mut Position) -> R) -> R {
+        let action = std::mem::take(&mut self.action);
+        self.to_move = self.to_move.other();
+        let r = f(self);
+        debug_assert!(self.action.is_empty(), "with_submitted: f left moves played");
+        self.to_move = self.to_move.other();
+        self.action = action;
+        r
+    }
+
     /// Hands the turn over without checking the action.
     pub fn submit_unchecked(&mut self) -> Vec<Move> {
         let moves = self.action.drain(..).map(|(m, _)| m).collect();
@@ -774,6 +859,23 @@ impl Position {
     /// could the opponent capture one of its royal pieces?
     pub fn in_check(&self) -> bool {
         self.checking_move().is_some()
+    }
+
+    /// [`Position::in_check`] without copying the position: the null moves are played on it
+    /// and taken back, so that it is unchanged afterwards (for searches, which test check at
+    /// every node).
+    pub fn in_check_mut(&mut self) -> bool {
+        let mandatory = self.mandatory_boards();
+        for &b in &mandatory {
+            let mut copy = self.board(b).expect("mandatory board").clone();
+            copy.set_en_passant(None);
+            self.push_board(b.l, copy);
+        }
+        let check = self.find_attack(self.to_move.other()).is_some();
+        for b in mandatory.iter().rev() {
+            self.pop_board(b.l);
+        }
+        check
     }
 
     /// An opponent capture of a royal piece that makes the side to move be in check, if any.
