@@ -760,8 +760,9 @@ pub struct AnalysisLine {
 /// The best lines of an analysis (the engine searching with `MultiPV` N), kept as the engine
 /// reports them, line by line after each depth: at most N lines, each with its own first action,
 /// in the engine's order (best first). A line reported at a new depth replaces the line of that
-/// rank and any other line starting with the same action (a search cut in the middle of a depth
-/// may report only its new best line; the line it displaced comes back with the next depth).
+/// rank; if another rank held a line starting with the same action, the replaced line takes that
+/// rank (a search cut in the middle of a depth reports only its new best line: the old best
+/// moves to where the new one was, until the next depth reports every line).
 #[derive(Clone, Debug, Default)]
 pub struct AnalysisLines {
     lines: Vec<AnalysisLine>,
@@ -775,24 +776,25 @@ impl AnalysisLines {
         let Some(first) = pv.first() else { return };
         let rank = rank.unwrap_or(1).max(1);
         let same = |a: &[Move]| a.len() == first.len() && a.iter().all(|m| first.contains(m));
-        self.lines.retain(|l| l.rank != rank && !same(&l.first));
+        // The line already starting with this action gives its place to the line it displaces.
+        let dup = self.lines.iter().position(|l| same(&l.first));
+        let old_rank = dup.map(|j| self.lines.remove(j).rank);
+        if let Some(i) = self.lines.iter().position(|l| l.rank == rank) {
+            match old_rank {
+                Some(r) => self.lines[i].rank = r,
+                None => drop(self.lines.remove(i)),
+            }
+        }
         let pv = &pv[..pv.len().min(12)];
-        let at = self
-            .lines
-            .iter()
-            .position(|l| l.rank > rank)
-            .unwrap_or(self.lines.len());
-        self.lines.insert(
-            at,
-            AnalysisLine {
-                rank,
-                depth,
-                score: white_score(score, pos.to_move() == Color::White),
-                first: first.clone(),
-                pv: pv_json(pos, pv),
-                text: movetext(pos, pv),
-            },
-        );
+        self.lines.push(AnalysisLine {
+            rank,
+            depth,
+            score: white_score(score, pos.to_move() == Color::White),
+            first: first.clone(),
+            pv: pv_json(pos, pv),
+            text: movetext(pos, pv),
+        });
+        self.lines.sort_by_key(|l| l.rank);
     }
 
     /// The lines, best first.
