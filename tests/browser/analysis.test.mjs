@@ -34,8 +34,9 @@ test('Analyse: eval and best line within 3 s, preview, scratch moves, export, st
   assert.ok(pv.length >= 1 && pv.every((a) => /^[a-zA-Z(][^|]*$/.test(a) && !a.includes('T1)')), pv.join(' | '));
   // Engine output stays out of the status line.
   assert.doesNotMatch(await page.locator('#status').textContent(), /depth|score|nodes|info/);
-  // A click on the first action of the line previews it as an arrow on the board.
-  await page.locator('#pv .pv-act').first().click();
+  // Hovering the first action of the best line previews it as an arrow on the board (a click
+  // would play it: analysis-lines.test.mjs).
+  await page.locator('#pv .pv-act').first().hover();
   await page.locator('#world .arrow.pv').first().waitFor({ state: 'attached' });
   await page.screenshot({ path: join(SHOTS, '30-analysis.png') });
 

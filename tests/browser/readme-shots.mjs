@@ -21,11 +21,11 @@ try {
   await page.waitForFunction(() => document.querySelector('#play').dataset.review === '28');
   await still();
   await page.getByRole('button', { name: 'Analyse', exact: true }).click();
-  await page.waitForFunction(() => document.querySelectorAll('#pv .pv-act').length >= 2, null, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelectorAll('#pv .pv-line:first-child .pv-act').length >= 2, null, { timeout: 15000 });
   await page.waitForTimeout(1500);
   await page.keyboard.press('p');
   await still();
-  await page.locator('#pv .pv-act').nth(1).click();
+  await page.locator('#pv .pv-line:first-child .pv-act').nth(1).click();
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(docs, 'screenshot.png') });
   // 80 timelines and 268 boards, as the game opens: the present, readable.

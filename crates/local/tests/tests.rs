@@ -4,7 +4,7 @@
 //! cover them, tests/browser/static.)
 
 use chess5d_local::{engine_analyse, engine_think, info, make_puzzle, LocalGame};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn json(s: &str) -> Value {
     serde_json::from_str(s).expect("JSON")
@@ -58,7 +58,18 @@ fn the_puzzle_maker_and_the_analysis_answer_as_the_server() {
     assert_eq!(made["to_move"], "white");
     let fen = "[4k*/5/4K*/5/R*4:0:1:w]";
     let start = format!("[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n{fen}\n");
-    let a = json(&engine_analyse(&start, "", 200).expect("analyse"));
+    let a = json(&engine_analyse(&start, "", 200, 3).expect("analyse"));
     assert!(a["eval"].as_str().is_some_and(|e| e.starts_with("mate")), "{a}");
     assert_eq!(a["pv"][0]["text"], "Ra5");
+    // The three best lines, as the server's: the mate first, three different first actions.
+    let lines = a["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 3, "{a}");
+    assert_eq!(
+        (&lines[0]["rank"], &lines[0]["eval"], &lines[0]["text"]),
+        (&json!(1), &a["eval"], &json!("1. Ra5"))
+    );
+    let firsts: std::collections::HashSet<&str> = lines.iter().map(|l| l["pv"][0]["text"].as_str().unwrap()).collect();
+    assert_eq!(firsts.len(), 3, "{a}");
+    let one = json(&engine_analyse(&start, "", 100, 1).expect("analyse"));
+    assert_eq!(one["lines"].as_array().map(Vec::len), Some(1), "{one}");
 }

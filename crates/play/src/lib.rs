@@ -8,7 +8,7 @@ mod view;
 
 pub use view::{view_text, view_value, View};
 
-use chess5d_engine::Bot;
+use chess5d_engine::{Bot, Score};
 use chess5d_notation::pgn::Movetext;
 use chess5d_notation::{san, write_5dfen, GameTree, LoadedGame};
 use chess5d_rules::{Budget, Color, Coord, Game, Move, Outcome, Position};
@@ -700,6 +700,133 @@ pub fn pv_json(pos: &Position, pv: &[Vec<Move>]) -> Vec<Value> {
         out.push(json!({ "color": color_name(pos.to_move().other()), "text": texts.join(" "), "moves": moves }));
     }
     out
+}
+
+/// The most lines an analysis shows (`MultiPV`); the analysis board asks for
+/// [`ANALYSIS_LINES`] unless told otherwise.
+pub const MAX_ANALYSIS_LINES: usize = 8;
+/// The lines an analysis board shows by default: the engine's three best actions.
+pub const ANALYSIS_LINES: usize = 3;
+
+/// The number of lines asked of an analysis (`multipv` of a request): 1 to
+/// [`MAX_ANALYSIS_LINES`], [`ANALYSIS_LINES`] when not given; anything else is refused with a
+/// message that says what is accepted.
+pub fn analysis_multipv(asked: Option<&Value>) -> Result<usize, PlayError> {
+    let Some(v) = asked.filter(|v| !v.is_null()) else {
+        return Ok(ANALYSIS_LINES);
+    };
+    match v.as_u64() {
+        Some(n) if (1..=MAX_ANALYSIS_LINES as u64).contains(&n) => Ok(n as usize),
+        _ => Err(PlayError::BadRequest(format!(
+            "'multipv' must be a whole number from 1 to {MAX_ANALYSIS_LINES}, got {v}"
+        ))),
+    }
+}
+
+/// A score from White's point of view (`white`: White is to move in the position searched).
+pub fn white_score(s: Score, white: bool) -> Score {
+    match (s, white) {
+        (s, true) => s,
+        (Score::Cp(c), false) => Score::Cp(-c),
+        (Score::Mate(n), false) => Score::Mate(-n),
+    }
+}
+
+/// A score as the analysis board's `eval` says it: `"35"` (centipawns) or `"mate -2"`.
+pub fn eval_text(s: Score) -> String {
+    match s {
+        Score::Cp(c) => c.to_string(),
+        Score::Mate(n) => format!("mate {n}"),
+    }
+}
+
+/// One line of an analysis: what the engine last reported for one of its best actions.
+#[derive(Clone, Debug)]
+pub struct AnalysisLine {
+    /// The engine's rank of the line (1: the best).
+    pub rank: u32,
+    /// The depth searched, in actions.
+    pub depth: u32,
+    /// From White's point of view.
+    pub score: Score,
+    /// The line's first action (to tell lines apart whatever the order of its moves).
+    first: Vec<Move>,
+    /// Its actions as [`pv_json`] writes them.
+    pub pv: Vec<Value>,
+    /// The line in numbered SAN (`1. e4 / e5 2. Nf3`), as [`movetext`] writes it.
+    pub text: String,
+}
+
+/// The best lines of an analysis (the engine searching with `MultiPV` N), kept as the engine
+/// reports them, line by line after each depth: at most N lines, each with its own first action,
+/// in the engine's order (best first). A line reported at a new depth replaces the line of that
+/// rank; if another rank held a line starting with the same action, the replaced line takes that
+/// rank (a search cut in the middle of a depth reports only its new best line: the old best
+/// moves to where the new one was, until the next depth reports every line).
+#[derive(Clone, Debug, Default)]
+pub struct AnalysisLines {
+    lines: Vec<AnalysisLine>,
+}
+
+impl AnalysisLines {
+    /// The engine's report of line `rank` (1 is the best; `None` from a search of one line) in
+    /// `pos` (between actions): its depth, its score from the side to move's point of view and
+    /// its actions. A report without a line is left out.
+    pub fn update(&mut self, pos: &Position, rank: Option<u32>, depth: u32, score: Score, pv: &[Vec<Move>]) {
+        let Some(first) = pv.first() else { return };
+        let rank = rank.unwrap_or(1).max(1);
+        let same = |a: &[Move]| a.len() == first.len() && a.iter().all(|m| first.contains(m));
+        // The line already starting with this action gives its place to the line it displaces.
+        let dup = self.lines.iter().position(|l| same(&l.first));
+        let old_rank = dup.map(|j| self.lines.remove(j).rank);
+        if let Some(i) = self.lines.iter().position(|l| l.rank == rank) {
+            match old_rank {
+                Some(r) => self.lines[i].rank = r,
+                None => drop(self.lines.remove(i)),
+            }
+        }
+        let pv = &pv[..pv.len().min(12)];
+        self.lines.push(AnalysisLine {
+            rank,
+            depth,
+            score: white_score(score, pos.to_move() == Color::White),
+            first: first.clone(),
+            pv: pv_json(pos, pv),
+            text: movetext(pos, pv),
+        });
+        self.lines.sort_by_key(|l| l.rank);
+    }
+
+    /// The lines, best first.
+    pub fn lines(&self) -> &[AnalysisLine] {
+        &self.lines
+    }
+
+    /// The best line, if any was reported.
+    pub fn best(&self) -> Option<&AnalysisLine> {
+        self.lines.first()
+    }
+
+    /// The lines as the analysis board's `lines`: `[{rank, depth, eval, score: {cp} or {mate},
+    /// text, pv}]`, best first, ranked 1, 2, 3... as shown (scores from White's point of view).
+    pub fn json(&self) -> Value {
+        let lines: Vec<Value> = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let score = match l.score {
+                    Score::Cp(c) => json!({ "cp": c }),
+                    Score::Mate(n) => json!({ "mate": n }),
+                };
+                json!({
+                    "rank": i + 1, "depth": l.depth, "eval": eval_text(l.score), "score": score,
+                    "text": l.text, "pv": l.pv,
+                })
+            })
+            .collect();
+        Value::Array(lines)
+    }
 }
 
 /// Numbered SAN of `actions` played from `pos` (`1. e4 / e5 2. ...`, `1b. e5 / ...` from Black):

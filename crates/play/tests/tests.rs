@@ -292,3 +292,88 @@ mod cached_view {
         );
     }
 }
+
+/// The analysis board's best lines (MultiPV): kept per rank, one line per first action, White's
+/// view, numbered text; a bad count of lines is refused.
+mod analysis_lines {
+    use chess5d_engine::Score;
+    use chess5d_play::{analysis_multipv, AnalysisLines, PlayError};
+    use chess5d_rules::{Move, Position, VARIANTS};
+    use serde_json::json;
+
+    fn start() -> Position {
+        VARIANTS
+            .iter()
+            .find(|v| v.name == "Standard")
+            .expect("Standard")
+            .position()
+    }
+
+    /// A one-action line of a single move, in long form (`(0T1)e2(0T1)e4`).
+    fn line(pos: &Position, m: &str) -> Vec<Vec<Move>> {
+        let g = chess5d_notation::long::read_game(&format!("{m}\n"), Some(pos.clone())).expect("a legal move");
+        vec![g.game.actions()[0].moves.clone()]
+    }
+
+    fn firsts(l: &AnalysisLines) -> Vec<(u32, String)> {
+        l.lines()
+            .iter()
+            .map(|x| (x.rank, x.pv[0]["text"].as_str().unwrap().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn lines_are_kept_per_rank_and_a_displaced_best_takes_the_new_best_place() {
+        let pos = start();
+        let (e4, d4, nf3, c4) = (
+            line(&pos, "(0T1)e2(0T1)e4"),
+            line(&pos, "(0T1)d2(0T1)d4"),
+            line(&pos, "(0T1)g1(0T1)f3"),
+            line(&pos, "(0T1)c2(0T1)c4"),
+        );
+        let mut l = AnalysisLines::default();
+        l.update(&pos, Some(1), 3, Score::Cp(30), &e4);
+        l.update(&pos, Some(2), 3, Score::Cp(20), &d4);
+        l.update(&pos, Some(3), 3, Score::Cp(10), &nf3);
+        let want = |v: &[(u32, &str)]| v.iter().map(|(r, t)| (*r, t.to_string())).collect::<Vec<_>>();
+        assert_eq!(firsts(&l), want(&[(1, "e4"), (2, "d4"), (3, "Nf3")]));
+        // A cut depth: its new best was the third line; the old best takes the third place.
+        l.update(&pos, Some(1), 4, Score::Cp(35), &nf3);
+        assert_eq!(firsts(&l), want(&[(1, "Nf3"), (2, "d4"), (3, "e4")]));
+        // A new action enters: the line of its rank goes.
+        l.update(&pos, Some(2), 4, Score::Cp(25), &c4);
+        assert_eq!(firsts(&l), want(&[(1, "Nf3"), (2, "c4"), (3, "e4")]));
+        let v = l.json();
+        assert_eq!(v[0]["rank"], 1);
+        assert_eq!(v[0]["depth"], 4);
+        assert_eq!(v[0]["eval"], "35");
+        assert_eq!(v[0]["score"], json!({ "cp": 35 }));
+        assert_eq!(v[0]["text"], "1. Nf3");
+        // A report without a line changes nothing.
+        l.update(&pos, Some(3), 5, Score::Cp(0), &[]);
+        assert_eq!(l.lines().len(), 3);
+        // Black to move: scores are turned to White's view and the text starts with "1b.".
+        let mut black = pos.clone();
+        black.play(&e4[0][0]).unwrap();
+        black.submit().unwrap();
+        let mut b = AnalysisLines::default();
+        b.update(&black, None, 2, Score::Mate(3), &line(&black, "(0T1)e7(0T1)e5"));
+        assert_eq!(b.json()[0]["score"], json!({ "mate": -3 }));
+        assert_eq!(b.json()[0]["eval"], "mate -3");
+        assert_eq!(b.json()[0]["text"], "1b. e5");
+    }
+
+    #[test]
+    fn the_count_of_lines_is_checked() {
+        assert_eq!(analysis_multipv(None), Ok(3));
+        assert_eq!(analysis_multipv(Some(&json!(null))), Ok(3));
+        assert_eq!(analysis_multipv(Some(&json!(1))), Ok(1));
+        assert_eq!(analysis_multipv(Some(&json!(8))), Ok(8));
+        for bad in [json!(0), json!(9), json!(-1), json!(1.5), json!("3"), json!([3])] {
+            let Err(PlayError::BadRequest(m)) = analysis_multipv(Some(&bad)) else {
+                panic!("{bad} accepted")
+            };
+            assert_eq!(m, format!("'multipv' must be a whole number from 1 to 8, got {bad}"));
+        }
+    }
+}

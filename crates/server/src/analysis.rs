@@ -3,7 +3,9 @@
 //! Analysis boards: a scratch copy of a game's position (live, reviewed or imported) where the
 //! player tries moves without changing the game, and an engine that analyses it continuously
 //! (`go infinite` ... `stop` over 5DUCI, or the built-in engine with its stop flag) while the
-//! page watches its evaluation, depth, speed and best line over a WebSocket.
+//! page watches its evaluation, depth, speed and best lines over a WebSocket. The engine
+//! searches with `MultiPV` 3 (see [`chess5d_play::ANALYSIS_LINES`]; a start may ask for 1 to
+//! [`chess5d_play::MAX_ANALYSIS_LINES`]): its best actions, each with its score and line.
 //!
 //! Each board lives in memory only (never in the database) and ends when its page goes away
 //! (the WebSocket closes), when it is deleted, or when the server stops; its engine is stopped
@@ -14,8 +16,9 @@ use crate::error::ServerError;
 use crate::session::{Player, Session};
 use crate::sync::lock;
 use chess5d_engine::{Limits, Score, SearchInfo};
+use chess5d_play::{eval_text, AnalysisLines};
 use chess5d_protocol::{parse_move, EngineError};
-use chess5d_rules::{Color, Game, Position};
+use chess5d_rules::{Color, Game, Move, Position};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -45,18 +48,17 @@ pub(crate) struct Info {
     pub(crate) nps: u64,
     /// The best line: SAN of each action and its moves (for arrows).
     pub(crate) pv: Vec<Value>,
+    /// The best lines (MultiPV), best first; the first is the one above.
+    pub(crate) lines: AnalysisLines,
     pub(crate) error: Option<String>,
 }
 
 impl Info {
     pub(crate) fn json(&self) -> Value {
-        let eval = self.score.map(|s| match s {
-            Score::Cp(c) => c.to_string(),
-            Score::Mate(n) => format!("mate {n}"),
-        });
+        let eval = self.score.map(eval_text);
         json!({
             "running": self.running, "depth": self.depth, "eval": eval, "nodes": self.nodes,
-            "nps": self.nps, "pv": self.pv, "error": self.error,
+            "nps": self.nps, "pv": self.pv, "lines": self.lines.json(), "error": self.error,
         })
     }
 }
@@ -123,8 +125,13 @@ impl Board {
     }
 
     /// Starts the engine on the current position (between actions: moves of an unfinished
-    /// action are left out), stopping a search already running first.
-    pub(crate) fn start(self: &Arc<Self>, engines: &[crate::config::EngineConfig]) -> Result<(), ServerError> {
+    /// action are left out), stopping a search already running first; it reports its best
+    /// `multipv` lines (an engine program without the `MultiPV` option reports one).
+    pub(crate) fn start(
+        self: &Arc<Self>,
+        engines: &[crate::config::EngineConfig],
+        multipv: usize,
+    ) -> Result<(), ServerError> {
         self.stop();
         let mut game = lock(&self.session).game.clone();
         while game.undo_move().is_some() {}
@@ -147,6 +154,19 @@ impl Board {
                     movetime_ms: None,
                 };
                 *slot = Some(Runner::start(engines, &player)?);
+            }
+            match slot.as_mut() {
+                Some(Runner::Internal(e)) => e
+                    .set_option("MultiPV", &multipv.to_string())
+                    .map_err(|e| ServerError::Internal(format!("the engine refused MultiPV {multipv}: {e}")))?,
+                Some(Runner::Process(p)) if p.id().options.iter().any(|o| o.contains("name MultiPV ")) => {
+                    if let Err(e) = p.set_option("MultiPV", &multipv.to_string()) {
+                        // A process that cannot be written to is not reused.
+                        *slot = None;
+                        return Err(ServerError::Internal(format!("the engine failed: {e}")));
+                    }
+                }
+                _ => {}
             }
         }
         let stop = Arc::new(AtomicBool::new(false));
@@ -195,7 +215,6 @@ impl Board {
     /// The worker: runs the engine until `stop` is set, publishing each `info`.
     pub(crate) fn run(&self, game: &Game, stop: &AtomicBool) {
         let pos = game.position().clone();
-        let white = pos.to_move() == Color::White;
         let mut engine = lock(&self.engine).take();
         let result = match engine.as_mut() {
             None => Err("the engine is not running".to_string()),
@@ -205,7 +224,7 @@ impl Board {
                     if stop.load(Ordering::SeqCst) {
                         flag.store(true, Ordering::SeqCst);
                     }
-                    self.report(i.depth, Some(i.score), i.nodes, i.nps(), pv_json(&pos, &i.pv), white);
+                    self.report(&pos, i.multipv, i.depth, Some(i.score), i.nodes, i.nps(), &i.pv);
                 };
                 let limits = Limits {
                     infinite: true,
@@ -229,7 +248,7 @@ impl Board {
                 });
                 Ok(())
             }
-            Some(Runner::Process(p)) => self.run_process(p, game, &pos, stop, white).map_err(|e| e.to_string()),
+            Some(Runner::Process(p)) => self.run_process(p, game, &pos, stop).map_err(|e| e.to_string()),
         };
         if result.is_err() {
             // A failed process is not reused.
@@ -249,7 +268,6 @@ impl Board {
         game: &Game,
         pos: &Position,
         stop: &AtomicBool,
-        white: bool,
     ) -> Result<(), EngineError> {
         p.send(&game_state(game).command(&[]))?;
         p.send("go infinite")?;
@@ -264,7 +282,7 @@ impl Board {
                     let first = line.split_whitespace().next().unwrap_or("");
                     if first == "info" {
                         if let Some(i) = parse_info(&line, pos) {
-                            self.report(i.depth, i.score, i.nodes, i.nps, i.pv, white);
+                            self.report(pos, i.multipv, i.depth, i.score, i.nodes, i.nps, &i.pv);
                         }
                     } else if first == "bestmove" || first == "nobestmove" {
                         // The engine ended the search by itself (nothing more to find).
@@ -277,14 +295,33 @@ impl Board {
         }
     }
 
-    pub(crate) fn report(&self, depth: u32, score: Option<Score>, nodes: u64, nps: u64, pv: Vec<Value>, white: bool) {
+    /// An engine report on line `rank` (`None`: the engine reports one line) of `pos`, its
+    /// score from the side to move's point of view: the line is kept among the best lines, and
+    /// the best line (rank 1) is also the board's evaluation, depth and `pv`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn report(
+        &self,
+        pos: &Position,
+        rank: Option<u32>,
+        depth: u32,
+        score: Option<Score>,
+        nodes: u64,
+        nps: u64,
+        pv: &[Vec<Move>],
+    ) {
+        let white = pos.to_move() == Color::White;
         let mut info = lock(&self.info);
-        info.depth = depth;
-        info.score = score.map(|s| white_view(s, white));
         info.nodes = nodes;
         info.nps = nps;
-        if !pv.is_empty() || info.pv.is_empty() {
-            info.pv = pv;
+        if rank.unwrap_or(1) <= 1 {
+            info.depth = depth;
+            info.score = score.map(|s| white_view(s, white));
+            if !pv.is_empty() || info.pv.is_empty() {
+                info.pv = pv_json(pos, pv);
+            }
+        }
+        if let Some(s) = score {
+            info.lines.update(pos, rank, depth, s, pv);
         }
         drop(info);
         self.publish();
@@ -302,29 +339,25 @@ impl Board {
 }
 
 /// A score of the side to move seen from White.
-pub(crate) fn white_view(s: Score, white: bool) -> Score {
-    match (s, white) {
-        (s, true) => s,
-        (Score::Cp(c), false) => Score::Cp(-c),
-        (Score::Mate(n), false) => Score::Mate(-n),
-    }
-}
+pub(crate) use chess5d_play::white_score as white_view;
 
 pub use chess5d_play::pv_json;
 
 struct ParsedInfo {
+    multipv: Option<u32>,
     depth: u32,
     score: Option<Score>,
     nodes: u64,
     nps: u64,
-    pv: Vec<Value>,
+    pv: Vec<Vec<Move>>,
 }
 
-/// Reads a 5DUCI `info` line (`info depth 3 score cp 20 nodes 900 nps 4500 ... pv <moves>
-/// submit <moves>`); `None` for lines without a depth (e.g. `info string`).
+/// Reads a 5DUCI `info` line (`info depth 3 multipv 2 score cp 20 nodes 900 nps 4500 ... pv
+/// <moves> submit <moves>`); `None` for lines without a depth (e.g. `info string`).
 fn parse_info(line: &str, pos: &Position) -> Option<ParsedInfo> {
     let toks: Vec<&str> = line.split_whitespace().collect();
     let mut out = ParsedInfo {
+        multipv: None,
         depth: 0,
         score: None,
         nodes: 0,
@@ -341,6 +374,7 @@ fn parse_info(line: &str, pos: &Position) -> Option<ParsedInfo> {
                 out.depth = next.parse().ok()?;
                 seen_depth = true;
             }
+            "multipv" => out.multipv = next.parse().ok(),
             "nodes" => out.nodes = next.parse().unwrap_or(0),
             "nps" => out.nps = next.parse().unwrap_or(0),
             "score" => {
@@ -364,7 +398,7 @@ fn parse_info(line: &str, pos: &Position) -> Option<ParsedInfo> {
 }
 
 /// The actions of a `pv` (moves separated by `submit`), as far as they are legal.
-fn read_pv(toks: &[&str], pos: &Position) -> Vec<Value> {
+fn read_pv(toks: &[&str], pos: &Position) -> Vec<Vec<Move>> {
     let mut work = pos.clone();
     let mut actions = Vec::new();
     let mut current = Vec::new();
@@ -385,7 +419,7 @@ fn read_pv(toks: &[&str], pos: &Position) -> Vec<Value> {
         }
         current.push(m);
     }
-    pv_json(pos, &actions)
+    actions
 }
 
 // ---------- routes ----------
@@ -405,8 +439,17 @@ mod tests {
         )
         .expect("an info line");
         assert_eq!((i.depth, i.score, i.nodes, i.nps), (2, Some(Score::Cp(-15)), 900, 4500));
-        let texts: Vec<&str> = i.pv.iter().filter_map(|a| a["text"].as_str()).collect();
+        let json = pv_json(&pos, &i.pv);
+        let texts: Vec<&str> = json.iter().filter_map(|a| a["text"].as_str()).collect();
         assert_eq!(texts, ["e4", "e5"]);
+        assert_eq!(i.multipv, None);
+        let k = parse_info(
+            "info depth 3 seldepth 3 multipv 2 score cp 7 nodes 10 pv (0T1)d2(0T1)d4",
+            &pos,
+        )
+        .expect("an info line");
+        assert_eq!((k.multipv, k.depth, k.score), (Some(2), 3, Some(Score::Cp(7))));
+        assert_eq!(k.pv.len(), 1);
         assert!(parse_info("info string hello", &pos).is_none());
         // An illegal move ends the line where it is.
         let j = parse_info("info depth 1 score mate 1 pv (0T1)e2(0T1)e5", &pos).expect("an info line");

@@ -228,9 +228,22 @@ async fn submit(State(st): State<AppState>, Path(id): Path<String>) -> Result<Re
     change(st, id, Session::submit).await
 }
 
-async fn start(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+/// `POST /api/analysis/:id/start`'s body (optional): how many best lines to report.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StartReq {
+    #[serde(default)]
+    multipv: Option<serde_json::Value>,
+}
+
+async fn start(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<StartReq>,
+) -> Result<Response, ServerError> {
+    let multipv = chess5d_play::analysis_multipv(req.multipv.as_ref())?;
     let engines = st.engines().to_vec();
-    engine_switch(st, id, move |b| b.start(&engines)).await
+    engine_switch(st, id, move |b| b.start(&engines, multipv)).await
 }
 
 async fn stop(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {

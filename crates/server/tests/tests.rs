@@ -889,6 +889,133 @@ mod made {
         );
     }
 
+    /// A score of a line (`{cp}` or `{mate}`, White's view) as one number to compare: a mate
+    /// for White above every centipawn score, sooner higher.
+    fn line_value(line: &Value) -> i64 {
+        let score = &line["score"];
+        match (score["cp"].as_i64(), score["mate"].as_i64()) {
+            (Some(cp), None) => cp,
+            (None, Some(n)) if n > 0 => 1_000_000 - n,
+            (None, Some(n)) => -1_000_000 - n,
+            _ => panic!("a score is {{cp}} or {{mate}}: {line}"),
+        }
+    }
+
+    /// Starts the engine of board `aid` (with `body`) and waits for `want` lines all at the
+    /// same depth, at least 2 (a finished depth reports every line); the engine object then.
+    async fn lines_of(app: &Api, aid: u64, body: Option<&str>, want: usize) -> Value {
+        let (status, v) = call(app, "POST", &format!("/api/analysis/{aid}/start"), body).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let mut seen = Value::Null;
+        for _ in 0..300 {
+            seen = analysis(app, aid).await["engine"].clone();
+            let lines = seen["lines"].as_array().expect("engine.lines is an array").clone();
+            let depths: Vec<u64> = lines.iter().map(|l| l["depth"].as_u64().unwrap()).collect();
+            if lines.len() == want && depths[0] >= 2 && depths.iter().all(|&d| d == depths[0]) {
+                let (_, stopped) = call(app, "POST", &format!("/api/analysis/{aid}/stop"), None).await;
+                assert_eq!(stopped["running"], false);
+                return seen;
+            }
+            assert!(lines.len() <= want, "more lines than asked: {seen}");
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+        panic!("no {want} lines at one depth within 9 s: {seen}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn analysis_reports_the_three_best_lines_sorted_by_score() {
+        let s = server();
+        let id = new_game(&s.app, json!({})).await;
+        let (_, v) = post(&s.app, "/api/analysis", json!({ "game": id })).await;
+        let aid = v["analysis"]["id"].as_u64().unwrap();
+        // White to move: three lines, best first (for White: the highest score first), each
+        // starting with its own action, numbered from turn 1, its first action the line's pv.
+        let engine = lines_of(&s.app, aid, None, 3).await;
+        let lines = engine["lines"].as_array().unwrap();
+        let firsts: Vec<&str> = lines.iter().map(|l| l["pv"][0]["text"].as_str().unwrap()).collect();
+        assert_eq!(
+            firsts.iter().collect::<std::collections::HashSet<_>>().len(),
+            3,
+            "three distinct first actions: {engine}"
+        );
+        let values: Vec<i64> = lines.iter().map(line_value).collect();
+        assert!(
+            values.windows(2).all(|w| w[0] >= w[1]),
+            "sorted for White: {values:?} {engine}"
+        );
+        for (k, l) in lines.iter().enumerate() {
+            assert_eq!(l["rank"], k + 1, "{l}");
+            let text = l["text"].as_str().unwrap();
+            assert!(text.starts_with(&format!("1. {}", firsts[k])), "{text}");
+            assert!(
+                l["eval"].is_string() && l["pv"][0]["moves"].as_array().is_some_and(|m| !m.is_empty()),
+                "{l}"
+            );
+        }
+        // The best line is the board's evaluation and best line.
+        assert_eq!(engine["eval"], lines[0]["eval"], "{engine}");
+        assert_eq!(engine["pv"][0]["text"], lines[0]["pv"][0]["text"], "{engine}");
+        // Black to move: the best for Black first, so White's view rises down the list.
+        post(
+            &s.app,
+            &format!("/api/analysis/{aid}/move"),
+            json!({ "move": "(0T1)e2(0T1)e4" }),
+        )
+        .await;
+        let (status, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/submit"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let engine = lines_of(&s.app, aid, Some("{}"), 3).await;
+        let lines = engine["lines"].as_array().unwrap();
+        let values: Vec<i64> = lines.iter().map(line_value).collect();
+        assert!(
+            values.windows(2).all(|w| w[0] <= w[1]),
+            "sorted for Black: {values:?} {engine}"
+        );
+        assert!(lines[0]["text"].as_str().unwrap().starts_with("1b. "), "{engine}");
+        // One line when asked for one.
+        let engine = lines_of(&s.app, aid, Some(r#"{"multipv": 1}"#), 1).await;
+        assert_eq!(engine["lines"][0]["rank"], 1);
+        // Bad counts: a clear 400, and the engine is not started.
+        for (body, needle) in [
+            (
+                r#"{"multipv": 0}"#,
+                "'multipv' must be a whole number from 1 to 8, got 0",
+            ),
+            (r#"{"multipv": 9}"#, "from 1 to 8, got 9"),
+            (r#"{"multipv": -3}"#, "got -3"),
+            (r#"{"multipv": 2.5}"#, "got 2.5"),
+            (r#"{"multipv": "three"}"#, "got \"three\""),
+            (r#"{"lines": 3}"#, "unknown field `lines`"),
+            (r#"{"multipv": 3"#, "invalid JSON body"),
+        ] {
+            assert_error(
+                &call(&s.app, "POST", &format!("/api/analysis/{aid}/start"), Some(body)).await,
+                StatusCode::BAD_REQUEST,
+                needle,
+            );
+        }
+        assert_eq!(analysis(&s.app, aid).await["engine"]["running"], false);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn analysis_shows_as_many_lines_as_there_are_legal_actions() {
+        let s = server();
+        // Black's king in the corner has two squares: a4 and b5 (White's king guards b4).
+        let pos = "[Board \"custom\"]\n[Size \"5x5\"]\n[k4/5/2K2/5/5:0:1:b]\n";
+        let (status, v) = post(&s.app, "/api/analysis", json!({ "import": pos })).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let aid = v["analysis"]["id"].as_u64().unwrap();
+        let engine = lines_of(&s.app, aid, None, 2).await;
+        let mut firsts: Vec<&str> = engine["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["pv"][0]["text"].as_str().unwrap())
+            .collect();
+        firsts.sort_unstable();
+        assert_eq!(firsts, ["Ka4", "Kb5"], "{engine}");
+    }
+
     const MATE_IN_ONE: &str = "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/4K/5/R4:0:1:w]\n";
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,8 +1,9 @@
 // The engine of the static site, in a Web Worker so the page never freezes while it thinks.
 // Messages in: {id, task: {start, actions, bot, movetime_ms}}; out: {id, moves, info} or {id, error}.
-// Or {id, analyse: {start, actions}}: searches again and again with doubling times (0.2 s, 0.4 s...
-// up to 6.4 s, then 6.4 s at a time), {id, engine: {depth, eval, nodes, nps, pv}} after each; the
-// page ends it by terminating the worker (a search in wasm cannot be interrupted by a message).
+// Or {id, analyse: {start, actions, multipv}}: searches again and again with doubling times (0.2 s,
+// 0.4 s... up to 6.4 s, then 6.4 s at a time), {id, engine: {depth, eval, nodes, nps, pv, lines}}
+// after each (lines: the `multipv` best, as the server's); the page ends it by terminating the
+// worker (a search in wasm cannot be interrupted by a message).
 // Or {id, puzzle: {text, from_game, mate_in, name}}: the puzzle maker's proof; out {id, made}.
 import init, { engine_think, engine_analyse, make_puzzle } from '../pkg/chess5d_local.js';
 
@@ -19,7 +20,7 @@ self.onmessage = async (e) => {
     if (analyse) {
       let best = null;
       for (let ms = 200; ; ms = Math.min(ms * 2, 6400)) {
-        const info = JSON.parse(engine_analyse(analyse.start, analyse.actions, ms));
+        const info = JSON.parse(engine_analyse(analyse.start, analyse.actions, ms, analyse.multipv ?? 3));
         if (!best || info.depth >= best.depth) best = info;
         self.postMessage({ id, engine: best });
         await new Promise((r) => setTimeout(r, 0));

@@ -226,7 +226,15 @@ async function request(method, path, body) {
 // --- analysis boards: a scratch game (two humans) and the engine's analysis in its own worker ---
 const boards = new Map(); // id -> {g, from, base, info, worker}
 let nextBoard = 0;
-const idleInfo = () => ({ running: false, depth: 0, eval: null, nodes: 0, nps: 0, pv: [], error: null });
+const idleInfo = () => ({ running: false, depth: 0, eval: null, nodes: 0, nps: 0, pv: [], lines: [], error: null });
+/** The count of best lines asked for (`multipv` of POST .../start), checked as the server checks it. */
+const MAX_LINES = 8;
+function multipvOf(body) {
+  const v = body?.multipv;
+  if (v === undefined || v === null) return 3;
+  if (Number.isInteger(v) && v >= 1 && v <= MAX_LINES) return v;
+  throw bad(`'multipv' must be a whole number from 1 to ${MAX_LINES}, got ${JSON.stringify(v)}`);
+}
 function boardState(id, bd) {
   return { ...view(bd.g), fen: bd.g.fen(), analysis: { id, game: bd.from, base_actions: bd.base, tried: Math.max(0, bd.g.action_count() - bd.base) } };
 }
@@ -237,7 +245,7 @@ function boardStop(id, bd) {
   if (bd.worker) { bd.worker.terminate(); bd.worker = null; }
   bd.info.running = false;
 }
-function boardStart(id, bd) {
+function boardStart(id, bd, multipv) {
   boardStop(id, bd);
   const task = JSON.parse(bd.g.engine_task());
   bd.info = { ...idleInfo(), running: true };
@@ -249,7 +257,7 @@ function boardStart(id, bd) {
     else bd.info = { ...bd.info, ...e.data.engine };
     boardNotify(id, bd);
   };
-  w.postMessage({ id, analyse: { start: task.start, actions: task.actions } });
+  w.postMessage({ id, analyse: { start: task.start, actions: task.actions, multipv } });
 }
 async function analysisRequest(method, a, b, q, body, wrap) {
   if (!a && method === 'POST') {
@@ -288,7 +296,13 @@ async function analysisRequest(method, a, b, q, body, wrap) {
     boardNotify(id, bd);
     return boardState(id, bd);
   }
-  if (method === 'POST' && b === 'start') { boardStart(id, bd); boardNotify(id, bd); return bd.info; }
+  if (method === 'POST' && b === 'start') {
+    const extra = Object.keys(body ?? {}).filter((k) => k !== 'multipv');
+    if (extra.length) throw bad(`invalid JSON body: unknown field \`${extra[0]}\`, expected \`multipv\``);
+    boardStart(id, bd, multipvOf(body));
+    boardNotify(id, bd);
+    return bd.info;
+  }
   if (method === 'POST' && b === 'stop') { boardStop(id, bd); boardNotify(id, bd); return bd.info; }
   throw notFound(`${method} /api/analysis/${a}/${b ?? ''} is not available in the static site`);
 }

@@ -29,7 +29,7 @@ export async function startAnalysis() {
     if (app.analysis !== a || !d.engine) return;
     a.info = d.engine;
     renderAnalysis();
-    if (app.pv !== null) render();
+    if (app.pv !== null || app.pvHover) render();
   }, { reconnect: false });
   app.shown = st;
   render();
@@ -43,7 +43,7 @@ export function endAnalysis() {
   const a = app.analysis;
   if (!a) return;
   app.analysis = null;
-  app.pv = null;
+  app.pv = null; app.pvHover = null;
   // Deleted first, then the socket closed (the server also forgets a board whose page left).
   backend.request('DELETE', `/api/analysis/${a.id}`).catch(() => {}).finally(() => a.unwatch && a.unwatch());
   $('#analysis').classList.add('hidden');
@@ -79,7 +79,7 @@ export function setAnalysisState(st) {
   const a = app.analysis;
   a.state = st;
   a.info = null;
-  app.pv = null;
+  app.pv = null; app.pvHover = null;
   app.selected = null; app.dests.clear();
   app.shown = st;
   render();
@@ -104,12 +104,58 @@ $('#btn-variation').addEventListener('click', async () => {
   const text = await backend.text(`/api/analysis/${a.id}/pgn`);
   showExport('Export variation (5DPGN)', text, `chess5d-analysis-${app.state.id}.5dpgn`);
 });
-$('#pv').addEventListener('click', (ev) => {
+// The engine's lines (panel.js): the first action of a line is played on the analysis board (as
+// in lichess's analysis, a click on the engine's move plays it); a later action pins the line up
+// to it as arrows (a second click unpins); hovering any action previews the line up to it.
+const pvTarget = (ev) => {
   const x = ev.target.closest('.pv-act');
-  if (!x) return;
-  const k = Number(x.dataset.k);
-  app.pv = app.pv === k ? null : k;
+  return x ? { line: Number(x.dataset.line), k: Number(x.dataset.k) } : null;
+};
+$('#pv').addEventListener('click', (ev) => {
+  const t = pvTarget(ev);
+  if (!t) return;
+  if (t.k === 0) { playLine(t.line); return; }
+  app.pv = app.pv && app.pv.line === t.line && app.pv.k === t.k ? null : t;
   renderAnalysis();
   render();
 });
+$('#pv').addEventListener('keydown', (ev) => {
+  if ((ev.key === 'Enter' || ev.key === ' ') && ev.target.closest('.pv-act')) { ev.preventDefault(); ev.target.click(); }
+});
+$('#pv').addEventListener('mouseover', (ev) => {
+  const t = pvTarget(ev);
+  if (!t || (app.pvHover && app.pvHover.line === t.line && app.pvHover.k === t.k)) return;
+  app.pvHover = t;
+  render();
+});
+$('#pv').addEventListener('mouseleave', () => {
+  if (!app.pvHover) return;
+  app.pvHover = null;
+  render();
+});
 
+/** Plays the first action of the engine's line `n` on the analysis board: any moves of an
+ * unfinished action are taken back first (the engine analysed the position before them), then
+ * each of its moves, then Submit. */
+export async function playLine(n) {
+  const a = app.analysis;
+  const line = a?.info?.lines?.[n] ?? (n === 0 && a?.info?.pv?.length ? { pv: a.info.pv } : null);
+  const action = line?.pv?.[0];
+  if (!action || a.playing) return;
+  a.playing = true;
+  app.pv = null; app.pvHover = null;
+  try {
+    showError(null);
+    let st = a.state;
+    while (st.pending.length) st = await api('POST', `/api/analysis/${a.id}/undo`);
+    for (const m of action.moves) st = await api('POST', `/api/analysis/${a.id}/move`, { move: m.long });
+    st = await api('POST', `/api/analysis/${a.id}/submit`);
+    if (app.analysis === a) setAnalysisState(st);
+  } catch (e) {
+    showError(e.message);
+    // Show where the board is now (some moves may have been played).
+    try { const st = await api('GET', `/api/analysis/${a.id}`); if (app.analysis === a) setAnalysisState(st); } catch { /* gone */ }
+  } finally {
+    a.playing = false;
+  }
+}

@@ -68,11 +68,13 @@ export function render() {
   $('#bg-layer').innerHTML = parts.join('');
   const arrows = [];
   for (const m of s.last_action) arrows.push(arrow(s, L, m, 'last', 'arrow-last'));
-  if (app.pv !== null && app.analysis && app.analysis.info) {
-    // The best line previewed: its actions up to the one clicked (moves on boards that do not
-    // exist yet are drawn where they will be).
-    const pv = app.analysis.info.pv || [];
-    for (let i = 0; i <= app.pv && i < pv.length; i++) {
+  const sel = app.pvHover || app.pv;
+  if (sel && app.analysis && app.analysis.info) {
+    // An engine line previewed: its actions up to the one hovered or clicked (moves on boards
+    // that do not exist yet are drawn where they will be).
+    const info = app.analysis.info;
+    const pv = info.lines?.[sel.line]?.pv || (sel.line === 0 ? info.pv || [] : []);
+    for (let i = 0; i <= sel.k && i < pv.length; i++) {
       for (const m of pv[i].moves) arrows.push(arrow(s, L, m, `pv pv-${pv[i].color}`, `arrow-pv-${pv[i].color}`));
     }
   }

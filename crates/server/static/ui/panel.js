@@ -145,6 +145,39 @@ export function fmtEval(e) {
   return (v > 0 ? '+' : '') + v.toFixed(2);
 }
 
+/** An evaluation in a line's few characters: "+0.35", "#3" (White mates in 3), "#-2". */
+export function fmtEvalShort(e) {
+  if (e == null) return '…';
+  if (e.startsWith('mate')) return `#${Number(e.slice(5))}`;
+  const v = Number(e) / 100;
+  return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
+/** One of the engine's lines: its evaluation, then its actions numbered as its text numbers them
+ * ("5. e4 / e5 6. Nf3", or "5b. e5 6. Nf3" when Black plays first). */
+function engineLineHtml(l, n) {
+  const m = /^(\d+)(b?)\./.exec(l.text || '');
+  let turn = m ? Number(m[1]) : null;
+  const acts = (l.pv || []).map((x, k) => {
+    let num = '';
+    if (turn !== null) {
+      if (x.color === 'white') num = `${turn}.`;
+      else if (k === 0) num = `${turn}b.`;
+      else num = '/';
+      if (x.color === 'black') turn++;
+    }
+    const sel = app.pv && app.pv.line === n && app.pv.k === k;
+    const title = k === 0 ? 'Play this action on the analysis board' : 'Show the line up to here as arrows';
+    return `${num ? `<span class="pv-num">${num}</span> ` : ''}<span class="pv-act pv-${x.color}${k === 0 ? ' pv-first' : ''}${sel ? ' current' : ''}" data-line="${n}" data-k="${k}" role="button" tabindex="0" title="${title}">${esc(x.text)}</span>`;
+  }).join(' ');
+  const ev = l.eval ?? null;
+  const side = ev == null ? '' : (ev.startsWith('mate') ? Number(ev.slice(5)) > 0 : Number(ev) >= 0) ? 'good-white' : 'good-black';
+  return `<div class="pv-line" data-rank="${l.rank}" data-line-eval="${esc(ev ?? '')}" data-depth="${l.depth ?? ''}" title="${esc(l.text || '')}${l.depth ? ` (depth ${l.depth})` : ''}">`
+    + `<span class="pv-eval ${side}">${fmtEvalShort(ev)}</span><span class="pv-moves">${acts}</span></div>`;
+}
+
+let pvHtml = null; // the lines last drawn (innerHTML reads back differently: compare the source)
+
 export function renderAnalysis() {
   const a = app.analysis;
   $('#analysis').classList.toggle('hidden', !a);
@@ -159,11 +192,17 @@ export function renderAnalysis() {
   $('#eval-fill').style.height = `${Math.round(share * 100)}%`;
   $('#eval-depth').textContent = i.depth ? `depth ${i.depth}` : '';
   $('#eval-nps').textContent = i.nps ? `${i.nps >= 1000 ? Math.round(i.nps / 1000) + 'k' : i.nps} nodes/s` : '';
+  // The engine's best lines (MultiPV: three, fewer where there are fewer legal actions), best
+  // first: each its evaluation and its actions, numbered. The first action of a line plays it on
+  // the board; any action previews the line up to it as arrows (hover; a click on a later action
+  // keeps the preview).
   const pv = i.pv || [];
+  const lines = i.lines?.length ? i.lines : pv.length ? [{ rank: 1, eval: i.eval, depth: i.depth, text: '', pv }] : [];
   const box = $('#pv');
   box.dataset.pv = pv.map((x) => x.text).join(' | ');
-  const html = pv.map((x, k) => `<span class="pv-act pv-${x.color}${app.pv === k ? ' current' : ''}" data-k="${k}" role="button" tabindex="0" title="Show as arrows">${esc(x.text)}</span>`).join(' ');
-  if (box.innerHTML !== html) box.innerHTML = html || '<span class="muted">(the engine has not reported a line yet)</span>';
+  box.dataset.lines = String(lines.length);
+  const html = lines.map((l, n) => engineLineHtml(l, n)).join('');
+  if (pvHtml !== html || !box.firstChild) { pvHtml = html; box.innerHTML = html || '<span class="muted">(the engine has not reported a line yet)</span>'; }
   const running = !!i.running;
   const t = $('#btn-engine-toggle');
   t.textContent = running ? 'Stop engine' : 'Start engine';

@@ -21,7 +21,8 @@ export const app = {
   clockBase: null,
   analysis: null,     // {id, state, unwatch, info}: the analysis board, while analysing
   editor: null,       // the position editor's model, on #/editor
-  pv: null,           // index of the best-line action previewed as arrows
+  pv: null,           // {line, k}: the engine line (its k first actions) pinned as arrows
+  pvHover: null,      // {line, k}: the same, under the pointer (drawn instead of the pinned one)
   actionPresent: null, // {count, present}: the present when the action being built started
 };
 
