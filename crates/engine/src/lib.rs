@@ -110,6 +110,18 @@ pub struct EngineOptions {
     /// The quick generator's ordering bonus for a move that attacks an enemy royal piece on the
     /// board it lands on (`CheckBonus`, centipawn-like units; 0 turns the test off).
     pub check_bonus: i32,
+    /// Null-move pruning (`NullMove`, 0 or 1): at depth 3 or more, a side not in check whose
+    /// static score beats beta passes; if a reduced search still beats beta, the node is cut.
+    pub null_move: bool,
+    /// Late-move reductions (`LMR`, 0 or 1): quiet actions late in the order (no capture,
+    /// promotion or check) are searched a ply shallower first, and again fully if they raise
+    /// alpha.
+    pub lmr: bool,
+    /// More time for critical actions (`TimeCritical`, per cent; 0 turns it off): the soft
+    /// limit (no new iteration after it) moves this much further in check or with several
+    /// timelines, and half as much again whenever an iteration changes its best action or
+    /// its score falls; the hard limit stays.
+    pub time_critical: u32,
 }
 
 impl Default for EngineOptions {
@@ -128,6 +140,9 @@ impl Default for EngineOptions {
             predict_iterations: false,
             time_divisor: 15,
             check_bonus: 300,
+            null_move: false,
+            lmr: false,
+            time_critical: 0,
         }
     }
 }
@@ -472,6 +487,9 @@ impl Engine {
             spin("PredictIterations", i64::from(d.predict_iterations), 0, 1),
             spin("TimeDivisor", i64::from(d.time_divisor), 2, 1000),
             spin("CheckBonus", i64::from(d.check_bonus), 0, 1_000_000),
+            spin("NullMove", i64::from(d.null_move), 0, 1),
+            spin("LMR", i64::from(d.lmr), 0, 1),
+            spin("TimeCritical", i64::from(d.time_critical), 0, 1000),
         ];
         for (i, name) in eval::TUNABLE_NAMES.iter().enumerate() {
             specs.push(spin(name, i64::from(eval::TUNABLE_DEFAULTS[i]), -10_000, 10_000));
@@ -519,6 +537,9 @@ impl Engine {
             "PredictIterations" => self.opts.predict_iterations = num()? == 1,
             "TimeDivisor" => self.opts.time_divisor = num()? as u32,
             "CheckBonus" => self.opts.check_bonus = num()? as i32,
+            "NullMove" => self.opts.null_move = num()? == 1,
+            "LMR" => self.opts.lmr = num()? == 1,
+            "TimeCritical" => self.opts.time_critical = num()? as u32,
             name if eval::TUNABLE_NAMES.contains(&name) => {
                 let OptionKind::Spin { min, max, .. } = spec.kind else {
                     return Err(bad());
@@ -604,6 +625,9 @@ impl Engine {
             spread: self.opts.quick_spread,
             predict: self.opts.predict_iterations,
             check_bonus: self.opts.check_bonus,
+            null_move: self.opts.null_move,
+            lmr: self.opts.lmr,
+            critical: self.opts.time_critical,
         };
         let stop = Arc::clone(&self.stop);
         let mut s = Searcher::new(&mut self.tt, &stop, params, start);

@@ -387,6 +387,17 @@ pub(crate) fn optional_tactics(
     out
 }
 
+/// Whether `action` checks the opponent, played on `work` (a position between actions, left
+/// as it was).
+fn gives_check(work: &mut Position, action: &[Move]) -> bool {
+    for m in action {
+        work.play_unchecked(m);
+    }
+    let check = work.with_submitted(Position::in_check_mut);
+    work.undo_action_moves();
+    check
+}
+
 /// Whether the piece `m` moves attacks an enemy royal piece on the board it lands on, within
 /// that board (a check seen without playing the action; blocking is read on the board before
 /// the move, with the square left empty when the move stays on its board). A jump to a past
@@ -536,6 +547,12 @@ pub(crate) struct Params {
     pub predict: bool,
     /// The quick generator's ordering bonus for a move that checks where it lands.
     pub check_bonus: i32,
+    /// Whether null-move pruning is on.
+    pub null_move: bool,
+    /// Whether late quiet actions are searched shallower first.
+    pub lmr: bool,
+    /// How much longer (per cent of the soft limit) a critical action may think; 0: off.
+    pub critical: u32,
 }
 
 /// The state of one search.
@@ -548,6 +565,8 @@ pub(crate) struct Searcher<'a> {
     pub actions: u64,
     aborted: bool,
     killers: Vec<[u64; 2]>,
+    /// Whether the action leading to the node at each ply was a pass (a null move).
+    passed: Vec<bool>,
 }
 
 /// The result of a search, before it is turned into the public type.
@@ -572,6 +591,7 @@ impl<'a> Searcher<'a> {
             actions: 0,
             aborted: false,
             killers: vec![[0; 2]; MAX_PLY + 1],
+            passed: vec![false; MAX_PLY + 2],
         }
     }
 
@@ -664,30 +684,44 @@ impl<'a> Searcher<'a> {
         (out, unknown)
     }
 
-    fn order(&self, pos: &Position, actions: Vec<Vec<Move>>, tt_best: u64, ply: usize, depth: i32) -> Vec<Vec<Move>> {
+    /// The actions best first, each with whether it is tactical (a capture, a promotion, a
+    /// check as far as tested, the stored best or a killer), which late-move reductions spare.
+    fn order(
+        &self,
+        pos: &Position,
+        actions: Vec<Vec<Move>>,
+        tt_best: u64,
+        ply: usize,
+        depth: i32,
+    ) -> Vec<(Vec<Move>, bool)> {
         let killers = self.killers[ply.min(MAX_PLY)];
         let checks = depth >= 2 && pos.timeline_count() <= ORDER_CHECKS_MAX_TIMELINES;
         let (w, h) = (pos.size().width as i32, pos.size().height as i32);
-        let mut scored: Vec<(i32, Vec<Move>)> = actions
+        let mut work = pos.clone();
+        let mut scored: Vec<(i32, Vec<Move>, bool)> = actions
             .into_iter()
             .enumerate()
             .map(|(i, a)| {
                 let k = action_set_key(&a);
                 let mut s: i32 = a.iter().map(|m| move_score(m, w, h)).sum();
+                let mut tactical = a.iter().any(|m| m.captured.is_some() || m.promotion.is_some());
                 if k == tt_best {
                     s += 1 << 28;
+                    tactical = true;
                 } else if k == killers[0] || k == killers[1] {
                     s += 900;
+                    tactical = true;
                 }
                 // Checks, where the subtree is worth the test.
-                if checks && i < 48 && child_of(pos, &a).in_check() {
+                if checks && i < 48 && gives_check(&mut work, &a) {
                     s += 700;
+                    tactical = true;
                 }
-                (s, a)
+                (s, a, tactical)
             })
             .collect();
         scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-        scored.into_iter().map(|(_, a)| a).collect()
+        scored.into_iter().map(|(_, a, t)| (a, t)).collect()
     }
 
     /// The score of a leaf: the static evaluation, unless the side to move is in check and has
@@ -765,6 +799,28 @@ impl<'a> Searcher<'a> {
         let mut best_key = 0;
         let mut best_action: Option<Vec<Move>> = None;
         let mut child_pv = Vec::new();
+        // Null move: if passing still beats beta in a reduced search, so will some action (not
+        // when in check, where passing is no action at all, nor twice in a row).
+        if self.p.null_move
+            && depth >= 3
+            && ply > 0
+            && !in_check
+            && !self.passed[ply]
+            && beta.abs() < MATE_BOUND
+            && evaluate_checked(pos, false) >= beta
+        {
+            let r = if depth >= 6 { 3 } else { 2 };
+            let mut null = pos.clone();
+            self.passed[ply + 1] = true;
+            let s = -null.with_passed(|c| self.negamax(c, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv));
+            self.passed[ply + 1] = false;
+            if self.aborted {
+                return 0;
+            }
+            if s >= beta {
+                return if s > MATE_BOUND { beta } else { s };
+            }
+        }
         // The stored best action first, before any generation: when it refutes the position
         // (most often it does), the generator's work is saved.
         let mut searched = 0;
@@ -866,14 +922,24 @@ impl<'a> Searcher<'a> {
             };
         }
         let actions = self.order(pos, actions, tt_best, ply, depth);
-        for (i, a) in actions.iter().enumerate() {
+        for (i, (a, tactical)) in actions.iter().enumerate() {
             let i = i + searched;
             let child = child_of(pos, a);
             let mut s;
             if i == 0 {
                 s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv);
             } else {
-                s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, &mut child_pv);
+                // Late quiet actions: a shallower look first.
+                let reduce = self.p.lmr && depth >= 3 && i >= 3 && !in_check && !tactical;
+                if reduce {
+                    let r = if depth >= 5 && i >= 12 { 2 } else { 1 };
+                    s = -self.negamax(&child, depth - 1 - r, ply + 1, -alpha - 1, -alpha, &mut child_pv);
+                } else {
+                    s = alpha + 1;
+                }
+                if s > alpha && !self.aborted {
+                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, &mut child_pv);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv);
                 }
@@ -913,6 +979,14 @@ impl<'a> Searcher<'a> {
             bound,
         );
         best
+    }
+
+    /// Moves the soft limit `percent` per cent further from the start (never past the hard one).
+    fn extend_soft(&mut self, percent: u32) {
+        if let (Some(soft), Some(hard)) = (self.p.soft, self.p.deadline) {
+            let span = soft.saturating_duration_since(self.start);
+            self.p.soft = Some((self.start + span * (100 + percent) / 100).min(hard));
+        }
     }
 
     /// Remembers an action that refuted a position at `ply` (a killer).
@@ -960,7 +1034,11 @@ impl<'a> Searcher<'a> {
             };
         }
         let tt_best = self.tt.probe(pos.hash()).map_or(0, |e| e.best);
-        let mut actions = self.order(pos, actions, tt_best, 0, 2);
+        let mut actions: Vec<Vec<Move>> = self
+            .order(pos, actions, tt_best, 0, 2)
+            .into_iter()
+            .map(|(a, _)| a)
+            .collect();
         let mut found = Found {
             best: Some(actions[0].clone()),
             score: 0,
@@ -973,7 +1051,21 @@ impl<'a> Searcher<'a> {
         }
         let mut child_pv = Vec::new();
         let mut iter_times: Vec<Duration> = Vec::new();
+        // Critical actions get more time: in check or with several timelines at the start, and
+        // whenever an iteration changes its mind (another best action, or a falling score).
+        let critical = self.p.critical;
+        if critical > 0 && (pos.in_check() || pos.timeline_count() > 2) {
+            self.extend_soft(critical);
+        }
+        let mut last: Option<(u64, i32)> = None;
         for depth in 1..=self.p.max_depth as i32 {
+            if let (Some((key, score)), true) = (last, critical > 0 && depth > 3) {
+                let best = found.best.as_deref().map_or(0, action_set_key);
+                if key != best || found.score < score - 60 {
+                    self.extend_soft(critical / 2);
+                }
+            }
+            last = Some((found.best.as_deref().map_or(0, action_set_key), found.score));
             if depth > 1 && self.p.soft.is_some_and(|s| Instant::now() >= s) {
                 break;
             }

@@ -848,6 +848,27 @@ impl Position {
         r
     }
 
+    /// Runs `f` on this position (between actions) after a pass: every mandatory board is
+    /// copied unchanged to the next half-turn and the turn handed over, as if the side to
+    /// move had moved nothing (not a legal action: a search's null move). The pass is taken
+    /// back afterwards; `f` must leave the position as it found it.
+    pub fn with_passed<R>(&mut self, f: impl FnOnce(&mut Position) -> R) -> R {
+        debug_assert!(self.action.is_empty(), "with_passed: an action is being built");
+        let mandatory = self.mandatory_boards();
+        for &b in &mandatory {
+            let mut copy = self.board(b).expect("mandatory board").clone();
+            copy.set_en_passant(None);
+            self.push_board(b.l, copy);
+        }
+        self.to_move = self.to_move.other();
+        let r = f(self);
+        self.to_move = self.to_move.other();
+        for b in mandatory.iter().rev() {
+            self.pop_board(b.l);
+        }
+        r
+    }
+
     /// Hands the turn over without checking the action.
     pub fn submit_unchecked(&mut self) -> Vec<Move> {
         let moves = self.action.drain(..).map(|(m, _)| m).collect();

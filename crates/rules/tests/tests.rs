@@ -8,5 +8,6 @@ mod debug;
 mod oracle;
 mod perft;
 mod present_only;
+mod scoped;
 mod scripted;
 mod variants;
