@@ -140,8 +140,8 @@ impl Default for EngineOptions {
             predict_iterations: false,
             time_divisor: 15,
             check_bonus: 300,
-            null_move: false,
-            lmr: false,
+            null_move: true,
+            lmr: true,
             time_critical: 0,
         }
     }
