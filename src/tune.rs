@@ -234,9 +234,13 @@ pub fn run(a: &TuneArgs) -> Result<()> {
     );
     let _ = writeln!(
         prov,
-        "Kept at their previous value (the data cannot determine them): {}. The royal pieces' material\n\
-         never differs (both sides keep theirs on every board); no position in check is kept.\n",
-        kept.join(", ")
+        "Kept at their previous value: {} (a weight whose feature is 0 in every position fitted on,\n\
+         as in_check is: no position in check is kept; or one frozen with --freeze).\n",
+        if kept.is_empty() {
+            "none".to_string()
+        } else {
+            kept.join(", ")
+        }
     );
     prov.push_str("Pieces in the positions fitted on:\n\n");
     for line in coverage.lines() {

@@ -245,7 +245,10 @@ pub fn fit(samples: &[Sample], start: &RealWeights, k: f64, opts: &FitOptions) -
     let n = samples.len().max(1) as f64;
     let ridge =
         |w: &RealWeights| -> f64 { w.iter().zip(start).map(|(a, b)| ((a - b) / 100.0).powi(2)).sum::<f64>() * opts.l2 };
-    let mut last = loss(samples, &w, k) + ridge(&w);
+    // The best weights seen (checked every 100 steps): Adam's steps do not settle exactly, so
+    // the fit stops when the best has not improved by `tolerance` five checks in a row.
+    let mut best = (loss(samples, &w, k) + ridge(&w), w);
+    let mut stalled = 0;
     let mut steps = 0;
     for step in 1..=opts.iterations {
         let mut grad = [0f64; WEIGHT_COUNT];
@@ -270,12 +273,20 @@ pub fn fit(samples: &[Sample], start: &RealWeights, k: f64, opts: &FitOptions) -
         steps = step;
         if step % 100 == 0 {
             let now = loss(samples, &w, k) + ridge(&w);
-            if last - now < opts.tolerance {
+            if now < best.0 - opts.tolerance {
+                stalled = 0;
+            } else {
+                stalled += 1;
+            }
+            if now < best.0 {
+                best = (now, w);
+            }
+            if stalled >= 5 {
                 break;
             }
-            last = now;
         }
     }
+    let w = best.1;
     Fit {
         loss: loss(samples, &w, k),
         weights: w,
