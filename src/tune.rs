@@ -12,8 +12,17 @@ const TUNE_AFTER_HELP: &str = "\
 Every game of every file is replayed; its positions after the first --skip actions whose side to
 move is not in check are labelled with the game's result ([Result]) from the side to move's view.
 One game pair in --holdout is kept out of the fit and measures it. K (the scale of the sigmoid) is
-fitted first with the current weights, then the weights with K fixed. The report goes to standard
+fitted first with the starting weights (--from), then the weights with K fixed. The report goes to standard
 error, the source of weights.rs (with the data's provenance) to standard output or --out.";
+
+/// The weights a fit starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum From {
+    /// `WEIGHTS` of weights.rs.
+    Current,
+    /// `HAND_WEIGHTS` of weights.rs.
+    Hand,
+}
 
 /// `chess5d tune`.
 #[derive(Debug, Args)]
@@ -39,12 +48,19 @@ pub struct TuneArgs {
     /// repeated).
     #[arg(long, value_delimiter = ',', value_name = "NAME")]
     pub freeze: Vec<String>,
-    /// The ridge toward the current weights (see `FitOptions::l2`); with several values, the
-    /// one whose fit predicts best one game pair in 5 of those fitted on (fitted on the others) is
-    /// chosen, then fitted on all of them.
+    /// The ridge toward the starting weights (see `FitOptions::l2`); with several values, the
+    /// one with the best 5-fold cross-validated loss on the games fitted on (folds of game pairs)
+    /// is chosen, then fitted on all of them.
     #[arg(long, value_delimiter = ',', default_value = "0", value_name = "L2")]
     pub l2: Vec<f64>,
-    /// The sigmoid's scale K [default: fitted with the current weights].
+    /// Weights the ridge does not hold (fitted on the data alone; comma-separated or repeated).
+    #[arg(long, value_delimiter = ',', value_name = "NAME")]
+    pub no_ridge: Vec<String>,
+    /// Start from (and fit K with, and hold the ridge toward) the engine's current weights, or
+    /// the hand-set ones (a fit from them is reproducible whatever weights.rs holds).
+    #[arg(long, value_enum, default_value_t = From::Current)]
+    pub from: From,
+    /// The sigmoid's scale K [default: fitted with the starting weights].
     #[arg(long, value_name = "K")]
     pub k: Option<f64>,
     /// Write the weights' source to this file instead of standard output.
@@ -57,23 +73,15 @@ const HOLDOUT_SEED: u64 = 1;
 const CHECK_SEED: u64 = 2;
 
 pub fn run(a: &TuneArgs) -> Result<()> {
-    let mut frozen = [false; WEIGHT_COUNT];
-    for name in &a.freeze {
-        let Some(i) = Weights::NAMES.iter().position(|n| *n == name.trim()) else {
-            bail!(
-                "--freeze {name}: no such weight (the weights: {})",
-                Weights::NAMES.join(", ")
-            );
-        };
-        frozen[i] = true;
-    }
+    let frozen = names("--freeze", &a.freeze)?;
+    let unridged = names("--no-ridge", &a.no_ridge)?;
     let opts = ReadOptions { skip_actions: a.skip };
     let mut games: Vec<GameSamples> = Vec::new();
     let mut sources = String::new();
     let mut total = tune::ReadStats::default();
-    for (file_index, f) in a.files.iter().enumerate() {
+    for f in &a.files {
         let before = games.len();
-        let s = tune::read_games(f, file_index, &opts, &mut games)?;
+        let s = tune::read_games(f, tune::file_key(f), &opts, &mut games)?;
         eprintln!(
             "{}: {} games, {} positions ({} unfinished games skipped, {} positions in check, {} in the first actions)",
             f.display(),
@@ -124,10 +132,13 @@ pub fn run(a: &TuneArgs) -> Result<()> {
     }
     eprint!("{coverage}");
 
-    let current = tune::real(&WEIGHTS);
+    let start = tune::real(match a.from {
+        From::Current => &WEIGHTS,
+        From::Hand => &HAND_WEIGHTS,
+    });
     let k = match a.k {
         Some(k) => k,
-        None => tune::fit_k(&train, &current),
+        None => tune::fit_k(&train, &start),
     };
     eprintln!("K = {k:.4}");
     let options = |l2: f64| FitOptions {
@@ -135,7 +146,12 @@ pub fn run(a: &TuneArgs) -> Result<()> {
         learning_rate: a.learning_rate,
         frozen,
         l2,
+        unridged,
         ..FitOptions::default()
+    };
+    let origin = match a.from {
+        From::Current => "the weights before this fit",
+        From::Hand => "the hand-set weights",
     };
     let mut l2 = a.l2[0];
     let mut choice = String::new();
@@ -145,19 +161,10 @@ pub fn run(a: &TuneArgs) -> Result<()> {
             .filter(|g| !tune::in_split(g, a.holdout, HOLDOUT_SEED))
             .cloned()
             .collect();
-        let (fit_part, check_part) = tune::split_games(&fitted_games, 5, CHECK_SEED);
-        eprintln!(
-            "the current weights: loss {:.6} on one pair in 5 of the games fitted on",
-            tune::loss(&check_part, &current, k)
-        );
         let mut best = f64::INFINITY;
         for &c in &a.l2 {
-            let f = tune::fit(&fit_part, &current, k, &options(c));
-            let v = tune::loss(&check_part, &tune::real(&tune::rounded(&f.weights)), k);
-            eprintln!(
-                "l2 {c}: loss {:.6} on the games fitted on, {v:.6} on one pair in 5 of them (not fitted)",
-                f.loss
-            );
+            let v = tune::cross_validate(&fitted_games, 5, CHECK_SEED, &start, k, &options(c));
+            eprintln!("l2 {c}: 5-fold cross-validated loss {v:.6}");
             let _ = write!(choice, "{c}: {v:.6}, ");
             if v < best {
                 best = v;
@@ -165,21 +172,28 @@ pub fn run(a: &TuneArgs) -> Result<()> {
             }
         }
         choice = format!(
-            "The ridge toward the weights before this fit: l2 = {l2}, chosen among {} by the loss on one pair in\n\
-             5 of the games fitted on, when fitted on the others ({}).\n",
+            "The ridge toward {origin}: l2 = {l2}, chosen among {} by the 5-fold cross-validated loss\n\
+             on the games fitted on (folds of game pairs: {}).\n",
             a.l2.len(),
             choice.trim_end_matches(", ")
         );
     } else if l2 != 0.0 {
-        choice = format!("The ridge toward the weights before this fit: l2 = {l2}.\n");
+        choice = format!("The ridge toward {origin}: l2 = {l2}.\n");
     }
-    let fit = tune::fit(&train, &current, k, &options(l2));
+    if l2 != 0.0 && !a.no_ridge.is_empty() {
+        let _ = writeln!(
+            choice,
+            "Not held by the ridge (fitted on the data alone): {}.",
+            a.no_ridge.join(", ")
+        );
+    }
+    let fit = tune::fit(&train, &start, k, &options(l2));
     let fitted = tune::rounded(&fit.weights);
     let fitted_real = tune::real(&fitted);
     let hand = tune::real(&HAND_WEIGHTS);
     let losses = |w: &tune::RealWeights| (tune::loss(&train, w, k), tune::loss(&hold, w, k));
     let (hand_train, hand_hold) = losses(&hand);
-    let (cur_train, cur_hold) = losses(&current);
+    let (cur_train, cur_hold) = losses(&tune::real(&WEIGHTS));
     let (new_train, new_hold) = losses(&fitted_real);
     eprintln!("{} Adam steps", fit.iterations);
     eprintln!("loss (fitted on / held out): hand {hand_train:.6} / {hand_hold:.6}, current {cur_train:.6} / {cur_hold:.6}, fitted {new_train:.6} / {new_hold:.6}");
@@ -227,14 +241,14 @@ pub fn run(a: &TuneArgs) -> Result<()> {
     }
     let _ = writeln!(
         prov,
-        "K = {k:.4} (fitted with the weights before this fit); {} Adam steps. Loss (mean squared error,\n\
+        "K = {k:.4} (fitted with {origin}); {} Adam steps. Loss (mean squared error,\n\
          fitted on / held out): hand-set weights {hand_train:.6} / {hand_hold:.6}, weights before this fit\n\
          {cur_train:.6} / {cur_hold:.6}, these {new_train:.6} / {new_hold:.6}.\n",
         fit.iterations
     );
     let _ = writeln!(
         prov,
-        "Kept at their previous value: {} (a weight whose feature is 0 in every position fitted on,\n\
+        "Kept at their starting value: {} (a weight whose feature is 0 in every position fitted on,\n\
          as in_check is: no position in check is kept; or one frozen with --freeze).\n",
         if kept.is_empty() {
             "none".to_string()
@@ -252,4 +266,20 @@ pub fn run(a: &TuneArgs) -> Result<()> {
         None => crate::out::write(source.as_bytes())?,
     }
     Ok(())
+}
+
+/// The flags of the weights named in `list` (an option's values), or an error naming the option
+/// and the unknown name.
+fn names(option: &str, list: &[String]) -> Result<[bool; WEIGHT_COUNT]> {
+    let mut flags = [false; WEIGHT_COUNT];
+    for name in list {
+        let Some(i) = Weights::NAMES.iter().position(|n| *n == name.trim()) else {
+            bail!(
+                "{option} {name}: no such weight (the weights: {})",
+                Weights::NAMES.join(", ")
+            );
+        };
+        flags[i] = true;
+    }
+    Ok(flags)
 }

@@ -200,6 +200,8 @@ pub struct FitOptions {
     /// A ridge toward the start weights (a prior: the fit moves a weight only as far as the
     /// data ask): `l2 * sum(((w - start) / 100)^2)` is added to the loss.
     pub l2: f64,
+    /// Weights the ridge does not hold (fitted on the data alone).
+    pub unridged: [bool; WEIGHT_COUNT],
 }
 
 impl Default for FitOptions {
@@ -210,6 +212,7 @@ impl Default for FitOptions {
             frozen: [false; WEIGHT_COUNT],
             tolerance: 1e-9,
             l2: 0.0,
+            unridged: [false; WEIGHT_COUNT],
         }
     }
 }
@@ -243,8 +246,12 @@ pub fn fit(samples: &[Sample], start: &RealWeights, k: f64, opts: &FitOptions) -
     let mut v = [0f64; WEIGHT_COUNT];
     let scale = k * std::f64::consts::LN_10 / 400.0;
     let n = samples.len().max(1) as f64;
-    let ridge =
-        |w: &RealWeights| -> f64 { w.iter().zip(start).map(|(a, b)| ((a - b) / 100.0).powi(2)).sum::<f64>() * opts.l2 };
+    let l2: [f64; WEIGHT_COUNT] = std::array::from_fn(|i| if opts.unridged[i] { 0.0 } else { opts.l2 });
+    let ridge = |w: &RealWeights| -> f64 {
+        (0..WEIGHT_COUNT)
+            .map(|i| l2[i] * ((w[i] - start[i]) / 100.0).powi(2))
+            .sum::<f64>()
+    };
     // The best weights seen (checked every 100 steps): Adam's steps do not settle exactly, so
     // the fit stops when the best has not improved by `tolerance` five checks in a row.
     let mut best = (loss(samples, &w, k) + ridge(&w), w);
@@ -263,7 +270,7 @@ pub fn fit(samples: &[Sample], start: &RealWeights, k: f64, opts: &FitOptions) -
             if frozen[i] {
                 continue;
             }
-            let g = grad[i] / n + 2.0 * opts.l2 * (w[i] - start[i]) / 10_000.0;
+            let g = grad[i] / n + 2.0 * l2[i] * (w[i] - start[i]) / 10_000.0;
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             let mh = m[i] / (1.0 - b1.powi(step as i32));
@@ -312,16 +319,66 @@ pub fn split_games(games: &[GameSamples], every: usize, seed: u64) -> (Vec<Sampl
     (a, b)
 }
 
+/// A key of a file's name for [`GameSamples::file`]: its base name's FNV-1a hash (the same
+/// file splits the same way from any directory and among any other files).
+pub fn file_key(path: &Path) -> u64 {
+    let name = path
+        .file_name()
+        .map_or_else(|| path.to_string_lossy(), |n| n.to_string_lossy());
+    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// Whether [`split_games`] puts a game in the second part.
 pub fn in_split(g: &GameSamples, every: usize, seed: u64) -> bool {
+    every > 0 && bucket(g, every, seed) == 0
+}
+
+/// The bucket (of `n`, from 0) of a game's pair, by a hash of its file, its pair and `seed`.
+pub fn bucket(g: &GameSamples, n: usize, seed: u64) -> usize {
     // SplitMix64 of the file, the pair and the seed.
-    let mut z =
-        (g.file as u64) << 40 ^ (g.number.saturating_sub(1) / 2) as u64 ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut z = g.file ^ (g.number.saturating_sub(1) / 2) as u64 ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^= z >> 31;
-    every > 0 && z % every as u64 == 0
+    (z % n.max(1) as u64) as usize
+}
+
+/// The `folds`-fold cross-validated loss of a fit: the games' pairs go to `folds` buckets (by
+/// [`bucket`] with `seed`); each bucket's positions are predicted by the (rounded) weights
+/// fitted on the others. Returns the mean squared error over every position.
+pub fn cross_validate(
+    games: &[GameSamples],
+    folds: usize,
+    seed: u64,
+    start: &RealWeights,
+    k: f64,
+    opts: &FitOptions,
+) -> f64 {
+    let (mut sum, mut count) = (0.0, 0usize);
+    for f in 0..folds {
+        let (mut fit_on, mut check) = (Vec::new(), Vec::new());
+        for g in games {
+            if bucket(g, folds, seed) == f {
+                check.extend_from_slice(&g.samples);
+            } else {
+                fit_on.extend_from_slice(&g.samples);
+            }
+        }
+        if check.is_empty() {
+            continue;
+        }
+        let w = real(&rounded(&fit(&fit_on, start, k, opts).weights));
+        sum += loss(&check, &w, k) * check.len() as f64;
+        count += check.len();
+    }
+    if count == 0 {
+        0.0
+    } else {
+        sum / count as f64
+    }
 }
 
 /// Which positions of a game become samples.
@@ -341,8 +398,9 @@ impl Default for ReadOptions {
 /// The samples of one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameSamples {
-    /// Which file it came from: the `file` given to [`read_games`].
-    pub file: usize,
+    /// Which file it came from: the `file_key` given to [`read_games`] (`chess5d tune` gives
+    /// [`file_key`] of the file's name, so that a split does not depend on the other files).
+    pub file: u64,
     /// Its number in its file, from 1.
     pub number: usize,
     /// Its quiet positions.
@@ -401,7 +459,7 @@ pub fn white_score(r: &str) -> Option<f64> {
 /// an action that cannot be replayed are errors naming the file and the game.
 pub fn read_games(
     path: &Path,
-    file_index: usize,
+    file_key: u64,
     opts: &ReadOptions,
     out: &mut Vec<GameSamples>,
 ) -> Result<ReadStats, TuneError> {
@@ -412,14 +470,14 @@ pub fn read_games(
         message,
     };
     let f = std::fs::File::open(path).map_err(|e| err(None, format!("cannot open: {e}")))?;
-    read_games_from(std::io::BufReader::new(f), &file, file_index, opts, out)
+    read_games_from(std::io::BufReader::new(f), &file, file_key, opts, out)
 }
 
 /// [`read_games`] on a stream; `name` names it in errors.
 pub fn read_games_from<R: BufRead>(
     reader: R,
     name: &str,
-    file_index: usize,
+    file_key: u64,
     opts: &ReadOptions,
     out: &mut Vec<GameSamples>,
 ) -> Result<ReadStats, TuneError> {
@@ -480,7 +538,7 @@ pub fn read_games_from<R: BufRead>(
         }
         stats.positions += samples.len();
         out.push(GameSamples {
-            file: file_index,
+            file: file_key,
             number,
             samples,
         });
@@ -746,13 +804,13 @@ mod tests {
 
     #[test]
     fn games_split_by_pairs_spread_over_the_file() {
-        let games: Vec<GameSamples> = (0..2)
+        let games: Vec<GameSamples> = (0..2u64)
             .flat_map(|file| {
                 (1..=2000).map(move |number| GameSamples {
                     file,
                     number,
                     samples: vec![Sample {
-                        features: [(file * 10_000 + number) as f64; WEIGHT_COUNT],
+                        features: [(file as usize * 10_000 + number) as f64; WEIGHT_COUNT],
                         result: 1.0,
                         roles: 0,
                     }],
@@ -776,6 +834,36 @@ mod tests {
         // Another seed, another split; no split at all with 0.
         assert_ne!(split_games(&games, 10, 2).1, b);
         assert!(split_games(&games, 0, 1).1.is_empty());
+    }
+
+    #[test]
+    fn cross_validation_prefers_the_true_model() {
+        let truth = [40.0; WEIGHT_COUNT];
+        let samples = synthetic(&truth, 1.0, 600);
+        let games: Vec<GameSamples> = samples
+            .chunks(10)
+            .enumerate()
+            .map(|(i, c)| GameSamples {
+                file: 7,
+                number: i + 1,
+                samples: c.to_vec(),
+            })
+            .collect();
+        let start = [0.0; WEIGHT_COUNT];
+        let free = cross_validate(&games, 5, 3, &start, 1.0, &FitOptions::default());
+        let held = cross_validate(
+            &games,
+            5,
+            3,
+            &start,
+            1.0,
+            &FitOptions {
+                l2: 0.01,
+                ..FitOptions::default()
+            },
+        );
+        assert!(free < held, "{free} vs {held}");
+        assert!(free < 1e-4, "{free}");
     }
 
     #[test]
