@@ -11,9 +11,10 @@ use std::path::PathBuf;
 const TUNE_AFTER_HELP: &str = "\
 Every game of every file is replayed; its positions after the first --skip actions whose side to
 move is not in check are labelled with the game's result ([Result]) from the side to move's view.
-One game pair in --holdout is kept out of the fit and measures it. K (the scale of the sigmoid) is
-fitted first with the starting weights (--from), then the weights with K fixed. The report goes to standard
-error, the source of weights.rs (with the data's provenance) to standard output or --out.";
+One game pair in --holdout is kept out of the fit and measures it. K (the scale of the sigmoid)
+is fitted first with the starting weights (--from), then the weights with K fixed. The report
+goes to standard error, the source of weights.rs (with the data's provenance) to standard
+output or --out.";
 
 /// The weights a fit starts from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -239,17 +240,20 @@ pub fn run(a: &TuneArgs) -> Result<()> {
     if !choice.is_empty() {
         let _ = writeln!(prov, "{choice}");
     }
+    let before = match a.from {
+        From::Current => format!(", the weights before this fit {cur_train:.6} / {cur_hold:.6}"),
+        From::Hand => String::new(),
+    };
     let _ = writeln!(
         prov,
-        "K = {k:.4} (fitted with {origin}); {} Adam steps. Loss (mean squared error,\n\
-         fitted on / held out): hand-set weights {hand_train:.6} / {hand_hold:.6}, weights before this fit\n\
-         {cur_train:.6} / {cur_hold:.6}, these {new_train:.6} / {new_hold:.6}.\n",
+        "K = {k:.4} (fitted with {origin}); {} Adam steps. Loss (mean squared error, fitted on /\n\
+         held out): the hand-set weights {hand_train:.6} / {hand_hold:.6}{before}, these {new_train:.6} / {new_hold:.6}.\n",
         fit.iterations
     );
     let _ = writeln!(
         prov,
-        "Kept at their starting value: {} (a weight whose feature is 0 in every position fitted on,\n\
-         as in_check is: no position in check is kept; or one frozen with --freeze).\n",
+        "Kept at their starting value: {} (frozen with --freeze, or a weight whose feature is 0 in\n\
+         every position fitted on: in_check, as no position in check is kept).\n",
         if kept.is_empty() {
             "none".to_string()
         } else {
