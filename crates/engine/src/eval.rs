@@ -1,8 +1,8 @@
 //! Static evaluation: material and 5D ideas, read on the latest board of every timeline.
 //!
 //! Every number it uses is a field of [`Weights`]; the engine's values are
-//! [`WEIGHTS`](crate::WEIGHTS), in `weights.rs`, fitted on games by `chess5d tune` (see
-//! [`crate::tune`]). The evaluation is linear in them: [`crate::tune::features`] gives the
+//! [`WEIGHTS`](crate::WEIGHTS), in `weights.rs`, next to the weights fitted on games by
+//! `chess5d tune` (see [`crate::tune`]). The evaluation is linear in them: [`crate::tune::features`] gives the
 //! vector it is the dot product of (up to the rounding of two integer divisions).
 
 use crate::weights::WEIGHTS;
@@ -289,7 +289,7 @@ pub(crate) fn centre_steps(sq: Square, w: i32, h: i32) -> i32 {
 }
 
 /// The placement bonus of a piece on a square of a `w` x `h` board: pawn advancement, and
-/// centralisation of minor pieces.
+/// centralisation of minor pieces ([`WEIGHTS`]; the search's move order uses it).
 pub(crate) fn placement(p: Piece, sq: Square, w: i32, h: i32) -> i32 {
     placement_with(p, sq, w, h, &WEIGHTS)
 }

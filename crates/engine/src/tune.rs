@@ -680,7 +680,7 @@ mod tests {
         let positions = positions();
         assert!(positions.len() > 1000, "{} positions", positions.len());
         let mut rng = Rng(12345);
-        let mut sets = vec![WEIGHTS, crate::HAND_WEIGHTS];
+        let mut sets = vec![WEIGHTS, crate::HAND_WEIGHTS, crate::FITTED_WEIGHTS];
         sets.extend((0..20).map(|_| random_weights(&mut rng)));
         // Every feature is non-zero somewhere (even the royal pieces' material: a king can
         // travel to another board): the check below compares every weight's term.
