@@ -46,6 +46,8 @@ pub enum Command {
     Match(Box<crate::matches::MatchArgs>),
     /// Serve the web GUI.
     Serve(crate::serve::ServeArgs),
+    /// Fit the evaluation's weights on games (Texel tuning) and print them as Rust source.
+    Tune(crate::tune::TuneArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell.

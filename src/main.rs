@@ -10,6 +10,7 @@ mod reference;
 mod serve;
 mod show;
 mod signature;
+mod tune;
 mod values;
 
 use anyhow::{bail, Context, Result};
@@ -59,6 +60,7 @@ fn run(command: Command, matches: &clap::ArgMatches) -> Result<()> {
             matches::run(&a, m)
         }
         Command::Serve(a) => serve::run(&a),
+        Command::Tune(a) => tune::run(&a),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "chess5d", &mut out);

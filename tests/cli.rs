@@ -525,3 +525,45 @@ fn numbers_the_end_of_a_game_and_comments() {
     let (ok, again, _) = chess5d(&["convert", "--to", "5dpgn", "-"], &out);
     assert!(ok && again == out, "{again}");
 }
+
+#[test]
+fn tune_fits_weights_on_games_and_names_bad_input() {
+    let dir = std::env::temp_dir().join(format!("chess5d-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.5dpgn");
+    let mut text = String::new();
+    for (i, result) in ["1-0", "0-1", "1/2-1/2", "1-0"].iter().enumerate() {
+        text.push_str(&format!(
+            "[Board \"Standard\"]\n[Round \"{i}\"]\n[Result \"{result}\"]\n\n1. e4 / e5\n2. Nf3 / Nc6\n3. Bb5 / a6\n4. Bxc6 / dxc6\n5. Nxe5 / Qd4\n\n"
+        ));
+    }
+    std::fs::write(&games, &text).unwrap();
+    let g = games.to_str().unwrap();
+    let (ok, out, err) = chess5d(&["tune", g, "--holdout", "0", "--iterations", "200"], "");
+    assert!(ok, "{err}");
+    assert!(err.contains("4 games, 36 positions"), "{err}");
+    assert!(out.starts_with("//! The weights of the evaluation"), "{out}");
+    assert!(
+        out.contains("pub const WEIGHTS: Weights = Weights {") && out.contains("    pawn: "),
+        "{out}"
+    );
+    assert!(out.contains(&format!("- {g} (4 games, 36 positions)")), "{out}");
+    // A missing file, a game that does not replay: the file and the game are named.
+    let (ok, _, err) = chess5d(&["tune", "/no/such/games.5dpgn"], "");
+    assert!(!ok && err.contains("/no/such/games.5dpgn: cannot open"), "{err}");
+    let bad = dir.join("bad.5dpgn");
+    std::fs::write(
+        &bad,
+        format!("{text}[Board \"Standard\"]\n[Result \"1-0\"]\n\n1. e4 / e5\n2. Ke3\n"),
+    )
+    .unwrap();
+    let (ok, _, err) = chess5d(&["tune", g, bad.to_str().unwrap()], "");
+    assert!(
+        !ok && err.contains("bad.5dpgn: game 5: ") && err.contains("Ke3"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    let (ok, _, err) = chess5d(&["tune", g, "--freeze", "pawns"], "");
+    assert!(!ok && err.contains("--freeze pawns: no such weight"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

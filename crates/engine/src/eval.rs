@@ -1,20 +1,207 @@
 //! Static evaluation: material and 5D ideas, read on the latest board of every timeline.
+//!
+//! Every number it uses is a field of [`Weights`]; the engine's values are
+//! [`WEIGHTS`](crate::WEIGHTS), in `weights.rs`, next to the weights fitted on games by
+//! `chess5d tune` (see [`crate::tune`]). The evaluation is linear in them: [`crate::tune::features`] gives the
+//! vector it is the dot product of (up to the rounding of two integer divisions).
 
+use crate::weights::WEIGHTS;
 use chess5d_rules::{BoardId, Color, Piece, Position, Role, Square};
 use std::sync::atomic::{AtomicI32, Ordering};
 
+/// Every weight of the evaluation, in centipawns.
+///
+/// Material and placement are averaged over the latest boards of the timelines (an active
+/// timeline's board weighs double an inactive one's); royal safety is summed over them (a
+/// quarter per unit of a board's weight); timeline counts, check and tempo count once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// A pawn.
+    pub pawn: i32,
+    /// A knight.
+    pub knight: i32,
+    /// A bishop.
+    pub bishop: i32,
+    /// A rook.
+    pub rook: i32,
+    /// A queen.
+    pub queen: i32,
+    /// A princess (rook and bishop).
+    pub princess: i32,
+    /// A unicorn (three axes).
+    pub unicorn: i32,
+    /// A dragon (four axes).
+    pub dragon: i32,
+    /// A brawn (a pawn with extra captures).
+    pub brawn: i32,
+    /// A common (non-royal) king.
+    pub common_king: i32,
+    /// A king (royal), on a board. A royal piece is never captured (that ends the game), but
+    /// it can travel to another board and leave its own: its count differs between boards.
+    /// ([`piece_value`] is 0 for royal pieces whatever this is: the search orders their
+    /// captures apart.)
+    pub king: i32,
+    /// A royal queen, on a board (as for [`king`](Self::king)).
+    pub royal_queen: i32,
+    /// An extra active timeline of one's own (a cost when negative).
+    pub active_timeline: i32,
+    /// An extra inactive timeline of one's own.
+    pub inactive_timeline: i32,
+    /// Per enemy piece near a royal piece (Chebyshev distance 2 on its board), subtracted.
+    pub royal_danger: i32,
+    /// Per own piece next to a royal piece (a shield), at most three counted.
+    pub royal_shield: i32,
+    /// The side to move is in check on some timeline, subtracted.
+    pub in_check: i32,
+    /// Per non-pawn, non-royal piece on a timeline with a past to travel to.
+    pub traveller: i32,
+    /// Having the move.
+    pub tempo: i32,
+    /// Per rank a pawn (or brawn) has advanced.
+    pub pawn_advance: i32,
+    /// Per step toward the centre for knights, bishops, unicorns and dragons.
+    pub centre: i32,
+}
+
+/// The number of weights in [`Weights`].
+pub const WEIGHT_COUNT: usize = 21;
+
+impl Weights {
+    /// The names of the weights (the fields of [`Weights`]), in the order of
+    /// [`to_array`](Self::to_array).
+    pub const NAMES: [&'static str; WEIGHT_COUNT] = [
+        "pawn",
+        "knight",
+        "bishop",
+        "rook",
+        "queen",
+        "princess",
+        "unicorn",
+        "dragon",
+        "brawn",
+        "common_king",
+        "king",
+        "royal_queen",
+        "active_timeline",
+        "inactive_timeline",
+        "royal_danger",
+        "royal_shield",
+        "in_check",
+        "traveller",
+        "tempo",
+        "pawn_advance",
+        "centre",
+    ];
+
+    /// The weights in the order of [`NAMES`](Self::NAMES).
+    pub const fn to_array(&self) -> [i32; WEIGHT_COUNT] {
+        [
+            self.pawn,
+            self.knight,
+            self.bishop,
+            self.rook,
+            self.queen,
+            self.princess,
+            self.unicorn,
+            self.dragon,
+            self.brawn,
+            self.common_king,
+            self.king,
+            self.royal_queen,
+            self.active_timeline,
+            self.inactive_timeline,
+            self.royal_danger,
+            self.royal_shield,
+            self.in_check,
+            self.traveller,
+            self.tempo,
+            self.pawn_advance,
+            self.centre,
+        ]
+    }
+
+    /// The weights from an array in the order of [`NAMES`](Self::NAMES).
+    pub const fn from_array(a: [i32; WEIGHT_COUNT]) -> Weights {
+        Weights {
+            pawn: a[0],
+            knight: a[1],
+            bishop: a[2],
+            rook: a[3],
+            queen: a[4],
+            princess: a[5],
+            unicorn: a[6],
+            dragon: a[7],
+            brawn: a[8],
+            common_king: a[9],
+            king: a[10],
+            royal_queen: a[11],
+            active_timeline: a[12],
+            inactive_timeline: a[13],
+            royal_danger: a[14],
+            royal_shield: a[15],
+            in_check: a[16],
+            traveller: a[17],
+            tempo: a[18],
+            pawn_advance: a[19],
+            centre: a[20],
+        }
+    }
+
+    /// The index in [`NAMES`](Self::NAMES) of a role's value.
+    pub const fn role_index(role: Role) -> usize {
+        match role {
+            Role::Pawn => 0,
+            Role::Knight => 1,
+            Role::Bishop => 2,
+            Role::Rook => 3,
+            Role::Queen => 4,
+            Role::Princess => 5,
+            Role::Unicorn => 6,
+            Role::Dragon => 7,
+            Role::Brawn => 8,
+            Role::CommonKing => 9,
+            Role::King => 10,
+            Role::RoyalQueen => 11,
+        }
+    }
+
+    /// The value of a piece of `role`.
+    #[inline]
+    pub const fn piece(&self, role: Role) -> i32 {
+        match role {
+            Role::Pawn => self.pawn,
+            Role::Knight => self.knight,
+            Role::Bishop => self.bishop,
+            Role::Rook => self.rook,
+            Role::Queen => self.queen,
+            Role::Princess => self.princess,
+            Role::Unicorn => self.unicorn,
+            Role::Dragon => self.dragon,
+            Role::Brawn => self.brawn,
+            Role::CommonKing => self.common_king,
+            Role::King => self.king,
+            Role::RoyalQueen => self.royal_queen,
+        }
+    }
+}
+
 /// Evaluation terms that can be changed at run time (engine options `Eval...`, for tuning
-/// matches): their defaults are the constants below. They are shared by every engine of the
-/// process.
+/// matches): their defaults are the weights of [`WEIGHTS`]. They are shared by every engine of
+/// the process.
 pub(crate) static TUNABLE: [AtomicI32; 4] = [
-    AtomicI32::new(ACTIVE_TIMELINE),
-    AtomicI32::new(ROYAL_DANGER),
-    AtomicI32::new(IN_CHECK),
-    AtomicI32::new(TEMPO),
+    AtomicI32::new(WEIGHTS.active_timeline),
+    AtomicI32::new(WEIGHTS.royal_danger),
+    AtomicI32::new(WEIGHTS.in_check),
+    AtomicI32::new(WEIGHTS.tempo),
 ];
 
 /// The defaults of the tunable terms, in the order of [`TUNABLE`].
-pub(crate) const TUNABLE_DEFAULTS: [i32; 4] = [ACTIVE_TIMELINE, ROYAL_DANGER, IN_CHECK, TEMPO];
+pub(crate) const TUNABLE_DEFAULTS: [i32; 4] = [
+    WEIGHTS.active_timeline,
+    WEIGHTS.royal_danger,
+    WEIGHTS.in_check,
+    WEIGHTS.tempo,
+];
 
 /// The names of the tunable terms, as engine options, in the order of [`TUNABLE`].
 pub(crate) const TUNABLE_NAMES: [&str; 4] = ["EvalActiveTimeline", "EvalRoyalDanger", "EvalInCheck", "EvalTempo"];
@@ -24,45 +211,31 @@ fn tuned(i: usize) -> i32 {
     TUNABLE[i].load(Ordering::Relaxed)
 }
 
-/// Centipawn value of a piece; royal pieces are not counted (losing one loses the game).
+/// The weights the engine evaluates with: [`WEIGHTS`] with the tunable terms' current values.
+#[inline]
+fn current() -> Weights {
+    Weights {
+        active_timeline: tuned(0),
+        royal_danger: tuned(1),
+        in_check: tuned(2),
+        tempo: tuned(3),
+        ..WEIGHTS
+    }
+}
+
+/// Centipawn value of a piece ([`WEIGHTS`]); royal pieces are not counted (losing one loses the
+/// game).
 pub fn piece_value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 100,
-        Role::Knight => 300,
-        Role::Bishop => 300,
-        Role::Rook => 500,
-        Role::Queen => 900,
-        Role::Princess => 700,
-        Role::Unicorn => 350,
-        Role::Dragon => 400,
-        Role::Brawn => 120,
-        Role::CommonKing => 300,
-        Role::King | Role::RoyalQueen => 0,
+    if role.is_royal() {
+        0
+    } else {
+        WEIGHTS.piece(role)
     }
 }
 
 /// Weights, in quarters: a piece on an active timeline counts fully, on an inactive one half.
-const ACTIVE_WEIGHT: i32 = 4;
-const INACTIVE_WEIGHT: i32 = 2;
-/// An extra timeline of one's own, active or not: a cost. Every timeline a player creates is
-/// one more board of its own to defend (and, active, makes one more of the opponent's active),
-/// and the multiverse grows with it; a branching jump must win material to be worth it.
-const ACTIVE_TIMELINE: i32 = -250;
-const INACTIVE_TIMELINE: i32 = -60;
-/// Per enemy piece near a royal piece (Chebyshev distance 2 on its board).
-const ROYAL_DANGER: i32 = 14;
-/// Per own piece next to a royal piece (a shield), at most three counted.
-const ROYAL_SHIELD: i32 = 5;
-/// The side to move is in check on some timeline.
-const IN_CHECK: i32 = 45;
-/// Per non-pawn, non-royal piece on a timeline with a past to travel to.
-const TRAVELLER: i32 = 4;
-/// Having the move.
-const TEMPO: i32 = 12;
-/// Per rank a pawn has advanced.
-const PAWN_ADVANCE: i32 = 6;
-/// Per step toward the centre for minor pieces.
-const CENTRE: i32 = 4;
+pub(crate) const ACTIVE_WEIGHT: i32 = 4;
+pub(crate) const INACTIVE_WEIGHT: i32 = 2;
 
 /// The static evaluation of `pos` in centipawns, from the point of view of the side to move.
 ///
@@ -76,30 +249,88 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// [`evaluate`] when whether the side to move is in check is already known.
 pub(crate) fn evaluate_checked(pos: &Position, in_check: bool) -> i32 {
-    let white = evaluate_white(pos);
-    let check = if in_check { tuned(2) } else { 0 };
-    let tempo = tuned(3);
+    evaluate_with(pos, in_check, &current())
+}
+
+/// [`evaluate`] with other weights (the tunable engine options are not read).
+pub fn evaluate_weights(pos: &Position, weights: &Weights) -> i32 {
+    evaluate_with(pos, pos.in_check(), weights)
+}
+
+#[inline]
+fn evaluate_with(pos: &Position, in_check: bool, w: &Weights) -> i32 {
+    let white = evaluate_white(pos, w);
+    let check = if in_check { w.in_check } else { 0 };
     match pos.to_move() {
-        Color::White => white - check + tempo,
-        Color::Black => -white - check + tempo,
+        Color::White => white - check + w.tempo,
+        Color::Black => -white - check + w.tempo,
     }
 }
 
+/// The rank a pawn-like piece has advanced.
+#[inline]
+pub(crate) fn pawn_advance(p: Piece, y: i32, h: i32) -> i32 {
+    let adv = if p.color() == Color::White { y - 1 } else { h - 2 - y };
+    adv.max(0)
+}
+
+/// Whether centralisation counts for a role.
+#[inline]
+pub(crate) fn centralised(role: Role) -> bool {
+    matches!(role, Role::Knight | Role::Bishop | Role::Unicorn | Role::Dragon)
+}
+
+/// The steps toward the centre of a square of a `w` x `h` board.
+#[inline]
+pub(crate) fn centre_steps(sq: Square, w: i32, h: i32) -> i32 {
+    let dx = (2 * sq.x() - (w - 1)).abs();
+    let dy = (2 * sq.y() - (h - 1)).abs();
+    ((w + h - 2) - (dx + dy)) / 2
+}
+
 /// The placement bonus of a piece on a square of a `w` x `h` board: pawn advancement, and
-/// centralisation of minor pieces.
+/// centralisation of minor pieces ([`WEIGHTS`]; the search's move order uses it).
 pub(crate) fn placement(p: Piece, sq: Square, w: i32, h: i32) -> i32 {
+    placement_with(p, sq, w, h, &WEIGHTS)
+}
+
+#[inline]
+fn placement_with(p: Piece, sq: Square, w: i32, h: i32, weights: &Weights) -> i32 {
     let role = p.role();
-    let (x, y) = (sq.x(), sq.y());
     if role.is_pawnlike() {
-        let adv = if p.color() == Color::White { y - 1 } else { h - 2 - y };
-        PAWN_ADVANCE * adv.max(0)
-    } else if matches!(role, Role::Knight | Role::Bishop | Role::Unicorn | Role::Dragon) {
-        let dx = (2 * x - (w - 1)).abs();
-        let dy = (2 * y - (h - 1)).abs();
-        CENTRE * ((w + h - 2) - (dx + dy)) / 2
+        weights.pawn_advance * pawn_advance(p, sq.y(), h)
+    } else if centralised(role) {
+        weights.centre * centre_steps(sq, w, h)
     } else {
         0
     }
+}
+
+/// Counts the enemy pieces within two squares of a royal piece at `sq` and its own pieces next
+/// to it (at most three): `(danger, shield)`.
+#[inline]
+pub(crate) fn royal_neighbours(pieces: &[(Square, Piece)], sq: Square, p: Piece) -> (i32, i32) {
+    let (x, y) = (sq.x(), sq.y());
+    let mut danger = 0;
+    let mut shield = 0;
+    for &(sq2, q) in pieces {
+        let d = (sq2.x() - x).abs().max((sq2.y() - y).abs());
+        if d == 0 || d > 2 {
+            continue;
+        }
+        if q.color() != p.color() {
+            danger += 1;
+        } else if d == 1 {
+            shield += 1;
+        }
+    }
+    (danger, shield.min(3))
+}
+
+/// Whether the pieces of timeline `l` (whose latest board is at `t`) have a past to travel to.
+#[inline]
+pub(crate) fn has_past(pos: &Position, l: i32, t: i32) -> bool {
+    pos.timeline_count() > 1 || pos.timeline_start(l).is_some_and(|s| s < t)
 }
 
 /// The evaluation from White's point of view, without the check and tempo terms.
@@ -108,7 +339,7 @@ pub(crate) fn placement(p: Piece, sq: Square, w: i32, h: i32) -> i32 {
 /// a branching jump copies a past board with everything on it, and a sum would count that copy
 /// as a gain, so that creating timelines would look good in itself. The safety of royal pieces
 /// is summed: a royal piece lost on any board loses the game.
-fn evaluate_white(pos: &Position) -> i32 {
+fn evaluate_white(pos: &Position, wt: &Weights) -> i32 {
     let size = pos.size();
     let (w, h) = (size.width as i32, size.height as i32);
     let (init_min, init_max) = pos.initial_timelines();
@@ -116,8 +347,7 @@ fn evaluate_white(pos: &Position) -> i32 {
     let mut weights = 0i64;
     let mut safety4 = 0i32; // in quarter centipawns
     let mut score = 0i32;
-    let multi = pos.timeline_count() > 1;
-    let (active_timeline, royal_danger) = (tuned(0), tuned(1));
+    let mut pieces = Vec::new();
     for l in pos.timelines() {
         let Some(t) = pos.timeline_end(l) else { continue };
         let Some(board) = pos.board(BoardId::new(l, t)) else {
@@ -125,36 +355,29 @@ fn evaluate_white(pos: &Position) -> i32 {
         };
         let active = pos.is_active(l);
         let weight = if active { ACTIVE_WEIGHT } else { INACTIVE_WEIGHT };
-        let has_past = multi || pos.timeline_start(l).is_some_and(|s| s < t);
+        let has_past = has_past(pos, l, t);
+        let timeline = if active {
+            wt.active_timeline
+        } else {
+            wt.inactive_timeline
+        };
         if l > init_max {
-            score += if active { active_timeline } else { INACTIVE_TIMELINE };
+            score += timeline;
         } else if l < init_min {
-            score -= if active { active_timeline } else { INACTIVE_TIMELINE };
+            score -= timeline;
         }
-        let pieces: Vec<_> = board.pieces().collect();
+        pieces.clear();
+        pieces.extend(board.pieces());
         let mut line = 0i32;
         for &(sq, p) in &pieces {
             let sign = if p.color() == Color::White { 1 } else { -1 };
             let role = p.role();
-            let mut v = piece_value(role) + placement(p, sq, w, h);
-            let (x, y) = (sq.x(), sq.y());
+            let mut v = wt.piece(role) + placement_with(p, sq, w, h, wt);
             if role.is_royal() {
-                let mut danger = 0;
-                let mut shield = 0;
-                for &(sq2, q) in &pieces {
-                    let d = (sq2.x() - x).abs().max((sq2.y() - y).abs());
-                    if d == 0 || d > 2 {
-                        continue;
-                    }
-                    if q.color() != p.color() {
-                        danger += 1;
-                    } else if d == 1 {
-                        shield += 1;
-                    }
-                }
-                safety4 += sign * (ROYAL_SHIELD * shield.min(3) - royal_danger * danger) * weight;
+                let (danger, shield) = royal_neighbours(&pieces, sq, p);
+                safety4 += sign * (wt.royal_shield * shield - wt.royal_danger * danger) * weight;
             } else if has_past && !role.is_pawnlike() {
-                v += TRAVELLER;
+                v += wt.traveller;
             }
             line += sign * v;
         }

@@ -30,8 +30,11 @@
 mod eval;
 mod search;
 mod tt;
+pub mod tune;
+mod weights;
 
-pub use eval::{evaluate, piece_value};
+pub use eval::{evaluate, evaluate_weights, piece_value, Weights, WEIGHT_COUNT};
+pub use weights::{FITTED_WEIGHTS, HAND_WEIGHTS, WEIGHTS};
 
 use chess5d_rules::{Budget, Color, Move, Position};
 use search::{child_of, gather_actions, Params, Searcher};

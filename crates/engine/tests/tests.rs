@@ -491,7 +491,39 @@ mod symmetry {
         assert!(multi >= 4, "the test needs positions with several timelines");
     }
 
+    /// The evaluation is symmetric on every child of a game's positions too (2,170 positions,
+    /// several timelines among them).
+    #[test]
+    fn evaluation_is_symmetric_on_every_child() {
+        let start = Position::standard();
+        let game = random_game(9, 10);
+        let plain = positions_of(&start, &game);
+        let mirrored = mirror_game(&start, &game);
+        let mut n = 0;
+        for (pos, m) in plain.iter().zip(&mirrored) {
+            for a in chess5d_rules::Game::new(pos.clone()).legal_actions().take(300) {
+                let (mut p2, mut m2) = (pos.clone(), m.clone());
+                for mv in &a {
+                    let mm = mirror_move(&m2, mv);
+                    p2.play(mv).unwrap();
+                    m2.play(&mm).unwrap();
+                }
+                p2.submit().unwrap();
+                m2.submit().unwrap();
+                n += 1;
+                assert_eq!(evaluate(&p2), evaluate(&m2), "{}", p2.describe());
+            }
+        }
+        assert!(n > 1000, "{n} children");
+    }
+
     /// The search agrees with itself on mirrored positions: the same score.
+    ///
+    /// Fragile: the search examines a capped set of actions in an order that follows the
+    /// boards, so mirrored positions can score differently. It holds on these positions
+    /// (random game 9) with the hand-set weights, but not on those of random games 10, 12, 13
+    /// and 14, nor here with the fitted weights (`FITTED_WEIGHTS`), while the evaluation stays
+    /// symmetric (the tests above).
     #[test]
     fn search_is_symmetric_under_colour_flip() {
         let start = Position::standard();
