@@ -29,11 +29,13 @@
 
 mod eval;
 mod search;
+mod terms;
 mod tt;
 pub mod tune;
 mod weights;
 
-pub use eval::{evaluate, evaluate_weights, piece_value, Weights, WEIGHT_COUNT};
+pub use eval::{evaluate, evaluate_weights, piece_value};
+pub use terms::{Weights, WEIGHT_COUNT};
 pub use weights::{FITTED_WEIGHTS, HAND_WEIGHTS, WEIGHTS};
 
 use chess5d_rules::{Budget, Color, Move, Position};

@@ -886,22 +886,13 @@ impl<'a> Searcher<'a> {
             }
             self.actions += found as u64;
             if found > 0 || searched > 0 {
-                let bound = if best >= beta {
+                if best >= beta {
                     self.cutoff(ply, best_key);
-                    Bound::Lower
-                } else if best > alpha0 {
-                    Bound::Exact
-                } else {
-                    Bound::Upper
-                };
-                self.tt.store(
-                    key,
-                    best_key,
-                    best_action.as_deref(),
-                    score_to_tt(best, ply),
-                    depth,
-                    bound,
-                );
+                }
+                let bound = Bound::of(best, alpha0, beta);
+                let stored = score_to_tt(best, ply);
+                self.tt
+                    .store(key, best_key, best_action.as_deref(), stored, depth, bound);
                 return best;
             }
         }
@@ -963,21 +954,10 @@ impl<'a> Searcher<'a> {
                 break;
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(
-            key,
-            best_key,
-            best_action.as_deref(),
-            score_to_tt(best, ply),
-            depth,
-            bound,
-        );
+        let bound = Bound::of(best, alpha0, beta);
+        let stored = score_to_tt(best, ply);
+        self.tt
+            .store(key, best_key, best_action.as_deref(), stored, depth, bound);
         best
     }
 

@@ -12,6 +12,19 @@ pub(crate) enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a search's best score `best` says, searched with the window `alpha..beta`.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
     pub key: u64,

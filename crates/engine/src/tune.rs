@@ -16,9 +16,9 @@
 //! `weights.rs`.
 
 use crate::eval::{
-    centralised, centre_steps, has_past, pawn_advance, royal_neighbours, Weights, ACTIVE_WEIGHT, INACTIVE_WEIGHT,
-    WEIGHT_COUNT,
+    centralised, centre_steps, has_past, pawn_advance, royal_neighbours, ACTIVE_WEIGHT, INACTIVE_WEIGHT,
 };
+use crate::terms::{Weights, WEIGHT_COUNT};
 use chess5d_notation::Games;
 use chess5d_rules::{BoardId, Color, Game, Position};
 use std::fmt;
@@ -562,7 +562,7 @@ pub fn weights_source(weights: &Weights, hand: &Weights, provenance: &str) -> St
             s.push('\n');
         }
     }
-    s.push_str("\nuse crate::eval::Weights;\n\n");
+    s.push_str("\nuse crate::terms::Weights;\n\n");
     let write = |s: &mut String, doc: &str, name: &str, w: &Weights| {
         s.push_str(&format!("/// {doc}\npub const {name}: Weights = Weights {{\n"));
         for (n, v) in Weights::NAMES.iter().zip(w.to_array()) {

@@ -44,7 +44,7 @@
 //! - king: on the board in 61786 positions, unequal in 3855
 //! - royal_queen: on the board in 4174 positions, unequal in 325
 
-use crate::eval::Weights;
+use crate::terms::Weights;
 
 /// The weights the engine evaluates with: the hand-set ones, for now. The fitted weights
 /// ([`FITTED_WEIGHTS`]) did not play better in 200-game matches against the engine with the
