@@ -562,19 +562,18 @@ impl Position {
     /// The boards the side to move must still play before submitting: its playable boards on
     /// active timelines at the present. Empty when the present is the opponent's.
     pub fn mandatory_boards(&self) -> Vec<BoardId> {
+        self.mandatory().collect()
+    }
+
+    /// [`Position::mandatory_boards`], one at a time.
+    fn mandatory(&self) -> impl Iterator<Item = BoardId> + '_ {
         let p = self.present();
-        if Color::of_time(p) != self.to_move {
-            return Vec::new();
-        }
+        let ours = Color::of_time(p) == self.to_move;
         let (wmax, bmax) = self.magnitudes();
-        let mut out = Vec::new();
-        for (i, line) in self.lines.iter().enumerate() {
+        self.lines.iter().enumerate().filter_map(move |(i, line)| {
             let l = self.min_l + i as i32;
-            if line.end() == p && self.active_with(l, wmax, bmax) {
-                out.push(BoardId::new(l, p));
-            }
-        }
-        out
+            (ours && line.end() == p && self.active_with(l, wmax, bmax)).then_some(BoardId::new(l, p))
+        })
     }
 
     /// The index the next timeline created by `color` gets.
@@ -779,7 +778,7 @@ impl Position {
     /// there, only captures from, through or onto the action's new boards are looked for
     /// (an action only adds boards), which is much cheaper in a large multiverse.
     pub fn submittable_with(&self, test: SubmitTest) -> bool {
-        if self.action.is_empty() || self.has_mandatory_board() {
+        if self.action.is_empty() || self.mandatory().next().is_some() {
             return false;
         }
         let attacker = self.to_move.other();
@@ -799,20 +798,6 @@ impl Position {
             })
         };
         attack.is_none()
-    }
-
-    /// Whether the side to move still has a board to play at the present
-    /// ([`Position::mandatory_boards`] is not empty), without listing them.
-    fn has_mandatory_board(&self) -> bool {
-        let p = self.present();
-        if Color::of_time(p) != self.to_move {
-            return false;
-        }
-        let (wmax, bmax) = self.magnitudes();
-        self.lines
-            .iter()
-            .enumerate()
-            .any(|(i, line)| line.end() == p && self.active_with(self.min_l + i as i32, wmax, bmax))
     }
 
     /// Submits the action built so far and hands the turn over.
@@ -854,19 +839,31 @@ impl Position {
     /// back afterwards; `f` must leave the position as it found it.
     pub fn with_passed<R>(&mut self, f: impl FnOnce(&mut Position) -> R) -> R {
         debug_assert!(self.action.is_empty(), "with_passed: an action is being built");
+        let passed = self.push_pass();
+        self.to_move = self.to_move.other();
+        let r = f(self);
+        self.to_move = self.to_move.other();
+        self.pop_pass(&passed);
+        r
+    }
+
+    /// Copies every mandatory board unchanged to the next half-turn (the side to move passes
+    /// there) and returns them, for [`Position::pop_pass`].
+    fn push_pass(&mut self) -> Vec<BoardId> {
         let mandatory = self.mandatory_boards();
         for &b in &mandatory {
             let mut copy = self.board(b).expect("mandatory board").clone();
             copy.set_en_passant(None);
             self.push_board(b.l, copy);
         }
-        self.to_move = self.to_move.other();
-        let r = f(self);
-        self.to_move = self.to_move.other();
-        for b in mandatory.iter().rev() {
+        mandatory
+    }
+
+    /// Takes back the copies [`Position::push_pass`] added.
+    fn pop_pass(&mut self, passed: &[BoardId]) {
+        for b in passed.iter().rev() {
             self.pop_board(b.l);
         }
-        r
     }
 
     /// Hands the turn over without checking the action.
@@ -886,27 +883,16 @@ impl Position {
     /// and taken back, so that it is unchanged afterwards (for searches, which test check at
     /// every node).
     pub fn in_check_mut(&mut self) -> bool {
-        let mandatory = self.mandatory_boards();
-        for &b in &mandatory {
-            let mut copy = self.board(b).expect("mandatory board").clone();
-            copy.set_en_passant(None);
-            self.push_board(b.l, copy);
-        }
+        let passed = self.push_pass();
         let check = self.find_attack(self.to_move.other()).is_some();
-        for b in mandatory.iter().rev() {
-            self.pop_board(b.l);
-        }
+        self.pop_pass(&passed);
         check
     }
 
     /// An opponent capture of a royal piece that makes the side to move be in check, if any.
     pub fn checking_move(&self) -> Option<(Coord, Coord)> {
         let mut scratch = self.clone();
-        for b in self.mandatory_boards() {
-            let mut copy = scratch.board(b).expect("mandatory board").clone();
-            copy.set_en_passant(None);
-            scratch.push_board(b.l, copy);
-        }
+        scratch.push_pass();
         scratch.find_attack(self.to_move.other()).map(|a| (a.from, a.to))
     }
 
