@@ -569,6 +569,48 @@ pub(crate) struct Searcher<'a> {
     passed: Vec<bool>,
 }
 
+/// The best action of a node so far: its score, its key and its moves.
+struct NodeBest {
+    score: i32,
+    key: u64,
+    action: Option<Vec<Move>>,
+}
+
+impl NodeBest {
+    fn new() -> NodeBest {
+        NodeBest {
+            score: -INF,
+            key: 0,
+            action: None,
+        }
+    }
+
+    /// Takes the score `s` of `action` (key `key`); when it also beats `alpha`, raises alpha
+    /// and makes the line `pv` the action followed by `rest` (the child's line).
+    fn offer(
+        &mut self,
+        s: i32,
+        key: u64,
+        action: &[Move],
+        alpha: &mut i32,
+        pv: &mut Vec<Vec<Move>>,
+        rest: &mut Vec<Vec<Move>>,
+    ) {
+        if s <= self.score {
+            return;
+        }
+        self.score = s;
+        self.key = key;
+        self.action = Some(action.to_vec());
+        if s > *alpha {
+            *alpha = s;
+            pv.clear();
+            pv.push(action.to_vec());
+            pv.append(rest);
+        }
+    }
+}
+
 /// The result of a search, before it is turned into the public type.
 pub(crate) struct Found {
     pub best: Option<Vec<Move>>,
@@ -795,9 +837,7 @@ impl<'a> Searcher<'a> {
         }
         let in_check = pos.in_check();
         let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_key = 0;
-        let mut best_action: Option<Vec<Move>> = None;
+        let mut best = NodeBest::new();
         let mut child_pv = Vec::new();
         // Null move: if passing still beats beta in a reduced search, so will some action (not
         // when in check, where passing is no action at all, nor twice in a row).
@@ -830,26 +870,9 @@ impl<'a> Searcher<'a> {
                 return 0;
             }
             searched = 1;
-            best = s;
-            best_key = tt_best;
-            if s > alpha {
-                alpha = s;
-                pv.clear();
-                pv.push(action.clone());
-                pv.append(&mut child_pv);
-            }
-            best_action = Some(action);
+            best.offer(s, tt_best, &action, &mut alpha, pv, &mut child_pv);
             if alpha >= beta {
-                self.cutoff(ply, best_key);
-                self.tt.store(
-                    key,
-                    best_key,
-                    best_action.as_deref(),
-                    score_to_tt(best, ply),
-                    depth,
-                    Bound::Lower,
-                );
-                return best;
+                return self.finish(key, best, alpha0, beta, depth, ply);
             }
         }
         if depth == 1 && self.p.optional_bases == 0 {
@@ -869,16 +892,7 @@ impl<'a> Searcher<'a> {
                 }
                 self.nodes += 1;
                 let s = -work.with_submitted(|child| self.leaf(child, ply + 1));
-                if s > best {
-                    best = s;
-                    best_key = k;
-                    best_action = Some(action.to_vec());
-                    if s > alpha {
-                        alpha = s;
-                        pv.clear();
-                        pv.push(action.to_vec());
-                    }
-                }
+                best.offer(s, k, action, &mut alpha, pv, &mut Vec::new());
                 alpha >= beta
             });
             if self.aborted {
@@ -886,14 +900,7 @@ impl<'a> Searcher<'a> {
             }
             self.actions += found as u64;
             if found > 0 || searched > 0 {
-                if best >= beta {
-                    self.cutoff(ply, best_key);
-                }
-                let bound = Bound::of(best, alpha0, beta);
-                let stored = score_to_tt(best, ply);
-                self.tt
-                    .store(key, best_key, best_action.as_deref(), stored, depth, bound);
-                return best;
+                return self.finish(key, best, alpha0, beta, depth, ply);
             }
         }
         let (mut actions, unknown) = self.gen(pos, in_check);
@@ -938,27 +945,25 @@ impl<'a> Searcher<'a> {
             if self.aborted {
                 return 0;
             }
-            if s > best {
-                best = s;
-                best_key = action_set_key(a);
-                best_action = Some(a.clone());
-                if s > alpha {
-                    alpha = s;
-                    pv.clear();
-                    pv.push(a.clone());
-                    pv.append(&mut child_pv);
-                }
-            }
+            best.offer(s, action_set_key(a), a, &mut alpha, pv, &mut child_pv);
             if alpha >= beta {
-                self.cutoff(ply, best_key);
                 break;
             }
         }
-        let bound = Bound::of(best, alpha0, beta);
-        let stored = score_to_tt(best, ply);
+        self.finish(key, best, alpha0, beta, depth, ply)
+    }
+
+    /// Ends a node searched with the window `alpha0..beta`: remembers a refutation as a
+    /// killer, stores the result, and returns the node's score.
+    fn finish(&mut self, key: u64, best: NodeBest, alpha0: i32, beta: i32, depth: i32, ply: usize) -> i32 {
+        if best.score >= beta {
+            self.cutoff(ply, best.key);
+        }
+        let bound = Bound::of(best.score, alpha0, beta);
+        let stored = score_to_tt(best.score, ply);
         self.tt
-            .store(key, best_key, best_action.as_deref(), stored, depth, bound);
-        best
+            .store(key, best.key, best.action.as_deref(), stored, depth, bound);
+        best.score
     }
 
     /// Moves the soft limit `percent` per cent further from the start (never past the hard one).
