@@ -127,6 +127,11 @@ pub struct EngineOptions {
     /// timelines, and half as much again whenever an iteration changes its best action or
     /// its score falls; the hard limit stays.
     pub time_critical: u32,
+    /// Filling a short action list (`FillActions`, per cent of the cap; 0 turns it off): when
+    /// the quick generator gives up on a node (its combinations of per-board moves keep failing
+    /// the submission test, as with several timelines in check across time) having found fewer
+    /// actions than this share of the cap, the full legal-action search adds more.
+    pub fill_actions: u32,
 }
 
 impl Default for EngineOptions {
@@ -148,6 +153,7 @@ impl Default for EngineOptions {
             null_move: true,
             lmr: true,
             time_critical: 0,
+            fill_actions: 25,
         }
     }
 }
@@ -495,6 +501,7 @@ impl Engine {
             spin("NullMove", i64::from(d.null_move), 0, 1),
             spin("LMR", i64::from(d.lmr), 0, 1),
             spin("TimeCritical", i64::from(d.time_critical), 0, 1000),
+            spin("FillActions", i64::from(d.fill_actions), 0, 100),
         ];
         for (i, name) in eval::TUNABLE_NAMES.iter().enumerate() {
             specs.push(spin(name, i64::from(eval::TUNABLE_DEFAULTS[i]), -10_000, 10_000));
@@ -545,6 +552,7 @@ impl Engine {
             "NullMove" => self.opts.null_move = num()? == 1,
             "LMR" => self.opts.lmr = num()? == 1,
             "TimeCritical" => self.opts.time_critical = num()? as u32,
+            "FillActions" => self.opts.fill_actions = num()? as u32,
             name if eval::TUNABLE_NAMES.contains(&name) => {
                 let OptionKind::Spin { min, max, .. } = spec.kind else {
                     return Err(bad());
@@ -633,6 +641,7 @@ impl Engine {
             null_move: self.opts.null_move,
             lmr: self.opts.lmr,
             critical: self.opts.time_critical,
+            fill: self.opts.fill_actions,
         };
         let stop = Arc::clone(&self.stop);
         let mut s = Searcher::new(&mut self.tt, &stop, params, start);

@@ -208,6 +208,8 @@ pub(crate) struct QuickGen {
     test: Option<SubmitTest>,
     /// Actions found so far.
     found: usize,
+    /// Whether a move that leaves its mover's royal capturable on a board it made is skipped.
+    pub prune: bool,
     /// Whether the visitor asked to stop.
     stopped: bool,
 }
@@ -226,6 +228,7 @@ impl QuickGen {
             check_bonus: 0,
             test: None,
             found: 0,
+            prune: true,
             stopped: false,
         }
     }
@@ -315,6 +318,11 @@ impl QuickGen {
                 return;
             }
             pos.play_unchecked(&m);
+            if self.prune && pos.last_move_exposes_royal() {
+                // No action that goes on from here can be submitted.
+                pos.undo_move();
+                continue;
+            }
             acc.push(m);
             self.dfs(pos, acc, visit);
             acc.pop();
@@ -553,6 +561,9 @@ pub(crate) struct Params {
     pub lmr: bool,
     /// How much longer (per cent of the soft limit) a critical action may think; 0: off.
     pub critical: u32,
+    /// Below this share of the cap (per cent), an incomplete quick generation is filled up by
+    /// the full legal-action search; 0: never.
+    pub fill: u32,
 }
 
 /// The state of one search.
@@ -662,6 +673,10 @@ impl<'a> Searcher<'a> {
         quick.check_bonus = self.p.check_bonus;
         let mut out = quick.run(pos);
         if !out.is_empty() {
+            if self.short(&quick, out.len()) {
+                let mut seen = out.iter().map(|a| action_set_key(a)).collect();
+                out.extend(self.fill(pos, out.len(), &mut seen));
+            }
             if self.p.optional_bases > 0 {
                 let more = optional_tactics(pos, self.p.optional_bases, cap / 2, self.p.deadline);
                 out.extend(more);
@@ -684,6 +699,22 @@ impl<'a> Searcher<'a> {
         self.actions += out.len() as u64;
         let unknown = out_is_unknown(&out, unknown);
         (out, unknown)
+    }
+
+    /// Whether the quick generator gave up with `found` actions, too few to search.
+    fn short(&self, quick: &QuickGen, found: usize) -> bool {
+        !quick.complete && (found as u64) * 100 < u64::from(self.p.fill) * self.p.node_cap as u64
+    }
+
+    /// More actions for a node whose quick generation was short, from the full legal-action
+    /// search (which cuts whole regions of failing combinations at once), skipping `seen`.
+    fn fill(&mut self, pos: &Position, found: usize, seen: &mut HashSet<u64>) -> Vec<Vec<Move>> {
+        let mut budget = self.p.node_budget.tests;
+        if let Some(d) = self.p.deadline {
+            budget = budget.min(time_budget(d));
+        }
+        let room = self.p.node_cap.saturating_sub(found);
+        full_actions(pos, room, budget, budget, self.p.deadline, seen).0
     }
 
     /// The root's actions: the quick generator's, completed by the full legal-action search
@@ -882,8 +913,10 @@ impl<'a> Searcher<'a> {
             let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, self.p.deadline);
             quick.spread = self.p.spread;
             quick.check_bonus = self.p.check_bonus;
-            let found = quick.each(pos, &mut |work, action| {
+            let mut keys: HashSet<u64> = (searched > 0).then_some(tt_best).into_iter().collect();
+            let mut found = quick.each(pos, &mut |work, action| {
                 let k = action_set_key(action);
+                keys.insert(k);
                 if searched > 0 && k == tt_best {
                     return false;
                 }
@@ -897,6 +930,21 @@ impl<'a> Searcher<'a> {
             });
             if self.aborted {
                 return 0;
+            }
+            if found > 0 && alpha < beta && self.short(&quick, found) {
+                let more = self.fill(pos, found, &mut keys);
+                for action in more {
+                    if self.check_abort() {
+                        return 0;
+                    }
+                    found += 1;
+                    self.nodes += 1;
+                    let s = -self.leaf(&mut child_of(pos, &action), ply + 1);
+                    best.offer(s, action_set_key(&action), &action, &mut alpha, pv, &mut Vec::new());
+                    if alpha >= beta {
+                        break;
+                    }
+                }
             }
             self.actions += found as u64;
             if found > 0 || searched > 0 {
@@ -1224,6 +1272,69 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    /// The engine's default knobs, without limits.
+    fn params(fill: u32) -> Params {
+        Params {
+            deadline: None,
+            soft: None,
+            emergency: None,
+            max_depth: 1,
+            max_nodes: None,
+            node_cap: 96,
+            root_cap: 384,
+            node_budget: Budget::DEFAULT,
+            optional_bases: 0,
+            multipv: 1,
+            spread: true,
+            predict: false,
+            check_bonus: 300,
+            null_move: false,
+            lmr: false,
+            critical: 0,
+            fill,
+        }
+    }
+
+    #[test]
+    fn a_short_quick_generation_is_filled_by_the_full_search() {
+        // A match game of session 9 in Timeline Battlegrounds: Black to move on eight
+        // timelines, where most combinations of per-board moves leave a king in check across
+        // time. The quick generator gives up after a few actions, none of them one of Black's
+        // mates in one; the fill finds them.
+        let pgn = include_str!("../tests/data/fill-battlegrounds.5dpgn");
+        let loaded = chess5d_notation::load(pgn).expect("the game reads");
+        let mut game = chess5d_rules::Game::new(loaded.start.clone());
+        for a in loaded.game.actions() {
+            game.play_action(&a.moves).expect("legal");
+        }
+        let pos = game.position().clone();
+        assert_eq!(pos.timeline_count(), 8);
+        let mates = |actions: &[Vec<Move>]| {
+            actions
+                .iter()
+                .filter(|a| {
+                    let child = child_of(&pos, a);
+                    child.in_check() && child.legal_actions(Budget::DEFAULT).next().is_none()
+                })
+                .count()
+        };
+        let stop = AtomicBool::new(false);
+        let generated = |fill: u32| {
+            let mut tt = Table::new(1);
+            let mut s = Searcher::new(&mut tt, &stop, params(fill), Instant::now());
+            s.gen(&pos, false)
+        };
+        let (quick, _) = generated(0);
+        let (filled, unknown) = generated(25);
+        assert!(!unknown);
+        assert!(quick.len() < 24, "the quick generator found {} actions", quick.len());
+        assert_eq!(filled.len(), 96, "filled up to the cap");
+        assert_eq!(filled[..quick.len()], quick[..], "the quick actions come first");
+        assert!(mates(&filled) >= 1, "no mate among the filled actions");
+        let keys: HashSet<u64> = filled.iter().map(|a| action_set_key(a)).collect();
+        assert_eq!(keys.len(), filled.len(), "no action twice");
     }
 
     #[test]

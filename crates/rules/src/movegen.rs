@@ -961,6 +961,14 @@ pub(crate) fn shielding_in_board(board: &Board, color: Color) -> u64 {
     out
 }
 
+impl Board {
+    /// Whether a royal piece of `color` could be captured by an enemy piece of this board
+    /// without that piece leaving the board.
+    pub fn royal_attacked(&self, color: Color) -> bool {
+        BitIter(self.royals(color)).any(|r| attacked_in_board(self, Square::from_index(r), color.other()))
+    }
+}
+
 /// Whether a piece of colour `by` standing on this board could capture on `sq` without leaving
 /// the board (used for castling, which only looks at its own board).
 pub(crate) fn attacked_in_board(board: &Board, sq: Square, by: Color) -> bool {

@@ -717,6 +717,27 @@ impl Position {
         self.royal_targets.update(t, &b, false);
     }
 
+    /// Whether the last move of the action being built left a royal piece of its mover
+    /// capturable within a board that move made: the new board is the opponent's to play and no
+    /// later move of the action can change it, so no action that goes on from here can be
+    /// submitted. A cheap early test for generators that build actions move by move.
+    pub fn last_move_exposes_royal(&self) -> bool {
+        let Some((mv, undo)) = self.action.last() else {
+            return false;
+        };
+        let mover = mv.piece.color();
+        let exposed = |l: i32| {
+            self.timeline_end(l)
+                .and_then(|t| self.board(BoardId::new(l, t)))
+                .is_some_and(|b| b.royal_attacked(mover))
+        };
+        match *undo {
+            Undo::Physical => exposed(mv.from.board.l),
+            Undo::Hop => exposed(mv.from.board.l) || exposed(mv.to.board.l),
+            Undo::Branch { new_l } => exposed(mv.from.board.l) || exposed(new_l),
+        }
+    }
+
     /// Takes back the last move of the action being built.
     pub fn undo_move(&mut self) -> Option<Move> {
         let (mv, undo) = self.action.pop()?;

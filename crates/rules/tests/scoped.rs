@@ -1,6 +1,8 @@
 //! The helpers a search uses to avoid copying positions (`submit_test`/`submittable_with`,
 //! `in_check_mut`, `with_submitted`, `with_passed`) against the plain API, on random games of
-//! every official variant: same answers, and the position left exactly as it was.
+//! every official variant: same answers, and the position left exactly as it was. And the early
+//! test of move-by-move generators (`last_move_exposes_royal`): a move it flags leaves a check
+//! that no completion of the action removes.
 
 use super::crosscheck::Rng;
 use chess5d_rules::{Budget, Move, Position, VARIANTS};
@@ -28,7 +30,7 @@ fn partial_actions(pos: &Position) -> Vec<Vec<Move>> {
 #[test]
 fn the_search_helpers_agree_with_the_plain_api() {
     let mut rng = Rng::new(77);
-    let (mut tested, mut submittable, mut attacked_starts, mut checks) = (0, 0, 0, 0);
+    let (mut tested, mut submittable, mut attacked_starts, mut checks, mut exposed) = (0, 0, 0, 0, 0);
     for (game, variant) in VARIANTS.iter().cycle().take(2 * VARIANTS.len()).enumerate() {
         let mut pos = variant.position();
         for _ in 0..(4 + game % 8) {
@@ -46,6 +48,23 @@ fn the_search_helpers_agree_with_the_plain_api() {
                 let mut p = pos.clone();
                 for m in &action {
                     p.play_unchecked(m);
+                }
+                if p.last_move_exposes_royal() {
+                    exposed += 1;
+                    assert!(
+                        p.find_attack(pos.to_move().other()).is_some(),
+                        "exposed without an attack {action:?}:\n{fen}"
+                    );
+                    // Any completion (here: the first move of each board still to play) fails.
+                    let mut q = p.clone();
+                    let mut moves = Vec::new();
+                    while let Some(&b) = q.mandatory_boards().first() {
+                        moves.clear();
+                        q.moves_from(b, &mut moves);
+                        let Some(m) = moves.first() else { break };
+                        q.play_unchecked(m);
+                    }
+                    assert!(q.can_submit().is_err(), "exposed yet submittable {action:?}:\n{fen}");
                 }
                 let plain = p.can_submit().is_ok();
                 assert_eq!(p.submittable_with(test), plain, "submittable_with {action:?}:\n{fen}");
@@ -92,7 +111,8 @@ fn the_search_helpers_agree_with_the_plain_api() {
         "{submittable} of {tested} submittable"
     );
     assert!(checks >= 1, "no position in check");
+    assert!(exposed >= 100, "only {exposed} moves exposed a royal piece");
     println!(
-        "{tested} partial actions ({submittable} submittable), {checks} checks, {attacked_starts} attacked starts"
+        "{tested} partial actions ({submittable} submittable), {checks} checks, {attacked_starts} attacked starts, {exposed} exposing"
     );
 }
