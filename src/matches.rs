@@ -64,7 +64,7 @@ pub struct MatchArgs {
     pub openings: Option<String>,
     /// Play every pair (or game) from the variant's start itself. By default, without
     /// --openings, each pair gets an opening of its own: 2-4 random actions from the start,
-    /// kept when a depth-3 search scores them within 100 cp, drawn from --seed.
+    /// kept when a depth-3 search scores them within 100 cp and sees no mate, drawn from --seed.
     #[arg(long, conflicts_with = "openings")]
     pub no_book: bool,
     /// Save the openings book as a multi-game 5DPGN (it reads back with --openings).
