@@ -132,6 +132,28 @@ pub struct EngineOptions {
     /// the submission test, as with several timelines in check across time) having found fewer
     /// actions than this share of the cap, the full legal-action search adds more.
     pub fill_actions: u32,
+    /// Captures at the leaves (`LeafThreat`, per cent; 0 turns it off): a leaf whose side to
+    /// move (not in check) can capture a piece worth more than the capturer on a playable board
+    /// scores that much more (the victim's value less the capturer's, weighted as the
+    /// evaluation weighs that board's material), scaled by this.
+    pub leaf_threat: u32,
+    /// The most timelines a position may have for `LeafThreat` to look at it (`LeafThreatLines`).
+    pub leaf_threat_lines: u32,
+    /// Aspiration window at the root (`Aspiration`, centipawns; 0 turns it off): from depth 3,
+    /// an iteration searches within this much of the last score first.
+    pub aspiration: u32,
+    /// Reverse futility pruning (`Futility`, centipawns per ply; 0 turns it off): at a depth of
+    /// at most `FutilityDepth`, a side not in check whose static score beats beta by this much
+    /// per ply of depth left is cut without a search (no action generated).
+    pub futility: u32,
+    /// The deepest remaining depth `Futility` cuts at (`FutilityDepth`).
+    pub futility_depth: u32,
+    /// Late-move pruning (`LateMovePrune`; 0 turns it off): at depth 2, a side not in check
+    /// searches no quiet action (no capture, promotion or check as far as tested, not the
+    /// stored best nor a killer) after this many actions.
+    pub late_move_prune: u32,
+    /// The least depth null-move pruning is tried at (`NullMinDepth`).
+    pub null_min_depth: u32,
 }
 
 impl Default for EngineOptions {
@@ -154,6 +176,13 @@ impl Default for EngineOptions {
             lmr: true,
             time_critical: 0,
             fill_actions: 25,
+            leaf_threat: 0,
+            leaf_threat_lines: 1000,
+            aspiration: 0,
+            futility: 100,
+            futility_depth: 3,
+            late_move_prune: 0,
+            null_min_depth: 3,
         }
     }
 }
@@ -502,6 +531,13 @@ impl Engine {
             spin("LMR", i64::from(d.lmr), 0, 1),
             spin("TimeCritical", i64::from(d.time_critical), 0, 1000),
             spin("FillActions", i64::from(d.fill_actions), 0, 100),
+            spin("LeafThreat", i64::from(d.leaf_threat), 0, 1000),
+            spin("LeafThreatLines", i64::from(d.leaf_threat_lines), 1, 1000),
+            spin("Aspiration", i64::from(d.aspiration), 0, 100_000),
+            spin("Futility", i64::from(d.futility), 0, 100_000),
+            spin("FutilityDepth", i64::from(d.futility_depth), 1, 100),
+            spin("LateMovePrune", i64::from(d.late_move_prune), 0, 100_000),
+            spin("NullMinDepth", i64::from(d.null_min_depth), 1, 100),
         ];
         for (i, name) in eval::TUNABLE_NAMES.iter().enumerate() {
             specs.push(spin(name, i64::from(eval::TUNABLE_DEFAULTS[i]), -10_000, 10_000));
@@ -553,6 +589,13 @@ impl Engine {
             "LMR" => self.opts.lmr = num()? == 1,
             "TimeCritical" => self.opts.time_critical = num()? as u32,
             "FillActions" => self.opts.fill_actions = num()? as u32,
+            "LeafThreat" => self.opts.leaf_threat = num()? as u32,
+            "LeafThreatLines" => self.opts.leaf_threat_lines = num()? as u32,
+            "Aspiration" => self.opts.aspiration = num()? as u32,
+            "Futility" => self.opts.futility = num()? as u32,
+            "FutilityDepth" => self.opts.futility_depth = num()? as u32,
+            "LateMovePrune" => self.opts.late_move_prune = num()? as u32,
+            "NullMinDepth" => self.opts.null_min_depth = num()? as u32,
             name if eval::TUNABLE_NAMES.contains(&name) => {
                 let OptionKind::Spin { min, max, .. } = spec.kind else {
                     return Err(bad());
@@ -642,6 +685,13 @@ impl Engine {
             lmr: self.opts.lmr,
             critical: self.opts.time_critical,
             fill: self.opts.fill_actions,
+            leaf_threat: self.opts.leaf_threat as i32,
+            leaf_threat_lines: self.opts.leaf_threat_lines as usize,
+            aspiration: self.opts.aspiration as i32,
+            futility: self.opts.futility as i32,
+            futility_depth: self.opts.futility_depth as i32,
+            late_move_prune: self.opts.late_move_prune as usize,
+            null_min_depth: self.opts.null_min_depth as i32,
         };
         let stop = Arc::clone(&self.stop);
         let mut s = Searcher::new(&mut self.tt, &stop, params, start);

@@ -1,6 +1,6 @@
 //! Iterative-deepening principal-variation alpha-beta (negamax) over whole actions.
 
-use crate::eval::{evaluate_checked, piece_value, placement};
+use crate::eval::{evaluate_checked, piece_value, placement, ACTIVE_WEIGHT, INACTIVE_WEIGHT};
 use crate::tt::{Bound, Table};
 use crate::{Score, SearchInfo};
 use chess5d_rules::{Budget, Move, MoveKind, Position, Role, Square, SubmitTest};
@@ -564,6 +564,20 @@ pub(crate) struct Params {
     /// Below this share of the cap (per cent), an incomplete quick generation is filled up by
     /// the full legal-action search; 0: never.
     pub fill: u32,
+    /// Per cent of the best favourable capture's gain added at a leaf; 0: off.
+    pub leaf_threat: i32,
+    /// The most timelines for the leaf capture gain.
+    pub leaf_threat_lines: usize,
+    /// The root's aspiration window (centipawns); 0: off.
+    pub aspiration: i32,
+    /// Reverse futility margin per ply of depth left (up to `futility_depth`); 0: off.
+    pub futility: i32,
+    /// The deepest remaining depth reverse futility cuts at.
+    pub futility_depth: i32,
+    /// At depth 2, no quiet action after this many; 0: off.
+    pub late_move_prune: usize,
+    /// The least depth of null-move pruning.
+    pub null_min_depth: i32,
 }
 
 /// The state of one search.
@@ -804,7 +818,12 @@ impl<'a> Searcher<'a> {
         if in_check && self.mated(pos) {
             return -MATE + ply as i32;
         }
-        evaluate_checked(pos, in_check)
+        let stand = evaluate_checked(pos, in_check);
+        if self.p.leaf_threat > 0 && !in_check && pos.timeline_count() <= self.p.leaf_threat_lines {
+            stand + capture_gain(pos) * self.p.leaf_threat / 100
+        } else {
+            stand
+        }
     }
 
     /// Whether the side to move (in check) provably has no legal action.
@@ -870,10 +889,17 @@ impl<'a> Searcher<'a> {
         let alpha0 = alpha;
         let mut best = NodeBest::new();
         let mut child_pv = Vec::new();
+        // Reverse futility: near the leaves, a static score far above beta stands.
+        if self.p.futility > 0 && depth <= self.p.futility_depth && ply > 0 && !in_check && beta.abs() < MATE_BOUND {
+            let stand = evaluate_checked(pos, false);
+            if stand - self.p.futility * depth >= beta {
+                return stand - self.p.futility * depth;
+            }
+        }
         // Null move: if passing still beats beta in a reduced search, so will some action (not
         // when in check, where passing is no action at all, nor twice in a row).
         if self.p.null_move
-            && depth >= 3
+            && depth >= self.p.null_min_depth
             && ply > 0
             && !in_check
             && !self.passed[ply]
@@ -970,6 +996,15 @@ impl<'a> Searcher<'a> {
         let actions = self.order(pos, actions, tt_best, ply, depth);
         for (i, (a, tactical)) in actions.iter().enumerate() {
             let i = i + searched;
+            if self.p.late_move_prune > 0
+                && depth == 2
+                && i >= self.p.late_move_prune
+                && !in_check
+                && !tactical
+                && best.score > -MATE_BOUND
+            {
+                continue;
+            }
             let child = child_of(pos, a);
             let mut s;
             if i == 0 {
@@ -1115,51 +1150,81 @@ impl<'a> Searcher<'a> {
                 }
             }
             let iter_start = Instant::now();
-            let mut alpha = -INF;
-            let beta = INF;
-            let mut best_i = None;
-            let mut iter_pv = Vec::new();
-            let mut scores = vec![-INF; actions.len()];
-            // With several lines (MultiPV), every action that may enter the best `lines` gets an
-            // exact score: `floor` is the worst score among the best `lines` found so far.
             let lines = self.p.multipv.max(1);
+            // Aspiration: a window around the last score first, widened on the side it fails.
+            let asp = self.p.aspiration;
+            let (mut lo, mut hi) = if asp > 0 && lines == 1 && depth >= 3 && found.score.abs() < MATE_BOUND {
+                (found.score - asp, found.score + asp)
+            } else {
+                (-INF, INF)
+            };
+            let mut alpha;
+            let mut beta;
+            let mut best_i;
+            let mut iter_pv = Vec::new();
+            let mut scores;
             let mut top: Vec<(i32, Vec<Vec<Move>>)> = Vec::new();
-            for (i, a) in actions.iter().enumerate() {
-                let floor = if lines == 1 {
-                    alpha
-                } else if top.len() < lines {
-                    -INF
-                } else {
-                    top[lines - 1].0
-                };
-                let child = child_of(pos, a);
-                let mut s;
-                if floor == -INF {
-                    s = -self.negamax(&child, depth - 1, 1, -beta, -floor, &mut child_pv);
-                } else {
-                    s = -self.negamax(&child, depth - 1, 1, -floor - 1, -floor, &mut child_pv);
-                    if s > floor && !self.aborted {
+            loop {
+                alpha = lo;
+                beta = hi;
+                best_i = None;
+                iter_pv.clear();
+                scores = vec![-INF; actions.len()];
+                top.clear();
+                // With several lines (MultiPV), every action that may enter the best `lines` gets an
+                // exact score: `floor` is the worst score among the best `lines` found so far.
+                for (i, a) in actions.iter().enumerate() {
+                    let floor = if lines == 1 {
+                        alpha
+                    } else if top.len() < lines {
+                        -INF
+                    } else {
+                        top[lines - 1].0
+                    };
+                    let child = child_of(pos, a);
+                    let mut s;
+                    if floor == -INF {
                         s = -self.negamax(&child, depth - 1, 1, -beta, -floor, &mut child_pv);
+                    } else {
+                        s = -self.negamax(&child, depth - 1, 1, -floor - 1, -floor, &mut child_pv);
+                        if s > floor && !self.aborted {
+                            s = -self.negamax(&child, depth - 1, 1, -beta, -floor, &mut child_pv);
+                        }
+                    }
+                    if self.aborted {
+                        break;
+                    }
+                    scores[i] = s;
+                    if lines > 1 && s > floor {
+                        let mut line = vec![a.clone()];
+                        line.extend(child_pv.iter().cloned());
+                        let at = top.iter().position(|t| t.0 < s).unwrap_or(top.len());
+                        top.insert(at, (s, line));
+                        top.truncate(lines);
+                    }
+                    if s > alpha {
+                        alpha = s;
+                        best_i = Some(i);
+                        iter_pv.clear();
+                        iter_pv.push(a.clone());
+                        iter_pv.append(&mut child_pv);
+                    }
+                    if alpha >= beta {
+                        break;
                     }
                 }
                 if self.aborted {
                     break;
                 }
-                scores[i] = s;
-                if lines > 1 && s > floor {
-                    let mut line = vec![a.clone()];
-                    line.extend(child_pv.iter().cloned());
-                    let at = top.iter().position(|t| t.0 < s).unwrap_or(top.len());
-                    top.insert(at, (s, line));
-                    top.truncate(lines);
+                if alpha >= hi && hi < INF {
+                    hi = INF;
+                    continue;
                 }
-                if s > alpha {
-                    alpha = s;
-                    best_i = Some(i);
-                    iter_pv.clear();
-                    iter_pv.push(a.clone());
-                    iter_pv.append(&mut child_pv);
+                if best_i.is_none() && lo > -INF {
+                    lo = -INF;
+                    continue;
                 }
+                break;
             }
             let complete = !self.aborted;
             if let Some(bi) = best_i {
@@ -1243,6 +1308,53 @@ impl<'a> Searcher<'a> {
     }
 }
 
+/// The best gain of a capture the side to move can make on a playable board with a piece worth
+/// less than its victim (the victim's value less the capturer's, a lower bound whatever the
+/// recapture), weighted as the evaluation weighs the material of the victim's timeline; 0 when
+/// there is none. Branching captures (onto a past board) and royal capturers are not counted.
+pub(crate) fn capture_gain(pos: &Position) -> i32 {
+    let mut total = 0i32;
+    for l in pos.timelines() {
+        if pos.timeline_end(l).is_some() {
+            total += if pos.is_active(l) {
+                ACTIVE_WEIGHT
+            } else {
+                INACTIVE_WEIGHT
+            };
+        }
+    }
+    if total == 0 {
+        return 0;
+    }
+    let mut best = 0i32;
+    let mut moves = Vec::new();
+    for b in pos.playable_boards() {
+        moves.clear();
+        pos.moves_from(b, &mut moves);
+        for m in &moves {
+            let Some(c) = m.captured else { continue };
+            if c.role().is_royal() || m.piece.role().is_royal() || m.kind == MoveKind::Branch {
+                continue;
+            }
+            let mut gain = piece_value(c.role()) - piece_value(m.piece.role());
+            if let Some(p) = m.promotion {
+                gain += piece_value(p) - piece_value(m.piece.role());
+            }
+            if gain <= 0 {
+                continue;
+            }
+            let l = m.to.board.l;
+            let w = if pos.is_active(l) {
+                ACTIVE_WEIGHT
+            } else {
+                INACTIVE_WEIGHT
+            };
+            best = best.max(gain * w / total);
+        }
+    }
+    best
+}
+
 fn out_is_unknown(out: &[Vec<Move>], exhausted: bool) -> bool {
     out.is_empty() && exhausted
 }
@@ -1294,6 +1406,13 @@ mod tests {
             lmr: false,
             critical: 0,
             fill,
+            leaf_threat: 0,
+            leaf_threat_lines: 1000,
+            aspiration: 0,
+            futility: 0,
+            futility_depth: 3,
+            late_move_prune: 0,
+            null_min_depth: 3,
         }
     }
 
