@@ -264,20 +264,19 @@ fn balanced(pos: &Position, options: &BookOptions) -> Option<i32> {
     // A finished depth from 3 on that finds the position unbalanced (or a mate) decides:
     // the deeper iterations, the costly ones, are not searched.
     let stop = engine.stop_flag();
-    let bound = options.max_cp;
+    let cp = |s: &Score| match s {
+        Score::Cp(cp) if cp.abs() <= options.max_cp => Some(*cp),
+        _ => None,
+    };
     let mut scores = Vec::new();
     let r = engine.search(pos, &limits, &mut |info| {
-        let off = !matches!(info.score, Score::Cp(cp) if cp.abs() <= bound);
+        let off = cp(&info.score).is_none();
         if off && (info.depth >= 3 || matches!(info.score, Score::Mate(_))) {
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
         scores.push((info.depth, info.score));
     });
     r.best.as_ref()?;
-    let cp = |s: &Score| match s {
-        Score::Cp(cp) if cp.abs() <= bound => Some(*cp),
-        _ => None,
-    };
     if scores.iter().any(|(_, s)| matches!(s, Score::Mate(_))) {
         return None;
     }

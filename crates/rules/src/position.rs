@@ -726,9 +726,10 @@ impl Position {
             return false;
         };
         let mover = mv.piece.color();
+        // The board a move made is the last of its timeline.
         let exposed = |l: i32| {
-            self.timeline_end(l)
-                .and_then(|t| self.board(BoardId::new(l, t)))
+            self.line(l)
+                .and_then(|line| line.boards.last())
                 .is_some_and(|b| b.royal_attacked(mover))
         };
         match *undo {
