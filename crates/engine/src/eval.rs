@@ -59,8 +59,18 @@ pub fn piece_value(role: Role) -> i32 {
 }
 
 /// Weights, in quarters: a piece on an active timeline counts fully, on an inactive one half.
-pub(crate) const ACTIVE_WEIGHT: i32 = 4;
-pub(crate) const INACTIVE_WEIGHT: i32 = 2;
+const ACTIVE_WEIGHT: i32 = 4;
+const INACTIVE_WEIGHT: i32 = 2;
+
+/// How much the material of a timeline counts in the average: an active timeline's
+/// [`ACTIVE_WEIGHT`], an inactive one's [`INACTIVE_WEIGHT`].
+pub(crate) fn timeline_weight(active: bool) -> i32 {
+    if active {
+        ACTIVE_WEIGHT
+    } else {
+        INACTIVE_WEIGHT
+    }
+}
 
 /// The static evaluation of `pos` in centipawns, from the point of view of the side to move.
 ///
@@ -179,7 +189,7 @@ fn evaluate_white(pos: &Position, wt: &Weights) -> i32 {
             continue;
         };
         let active = pos.is_active(l);
-        let weight = if active { ACTIVE_WEIGHT } else { INACTIVE_WEIGHT };
+        let weight = timeline_weight(active);
         let has_past = has_past(pos, l, t);
         let timeline = if active {
             wt.active_timeline

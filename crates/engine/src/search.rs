@@ -1,6 +1,6 @@
 //! Iterative-deepening principal-variation alpha-beta (negamax) over whole actions.
 
-use crate::eval::{evaluate_checked, piece_value, placement, ACTIVE_WEIGHT, INACTIVE_WEIGHT};
+use crate::eval::{evaluate_checked, piece_value, placement, timeline_weight};
 use crate::tt::{Bound, Table};
 use crate::{Score, SearchInfo};
 use chess5d_rules::{Budget, Move, MoveKind, Position, Role, Square, SubmitTest};
@@ -826,6 +826,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The score, for the side to move at `ply`, of the action played on `work` (a node of the
+    /// last ply before the leaves): its leaf, seen without a copy.
+    fn last_ply_score(&mut self, work: &mut Position, ply: usize) -> i32 {
+        self.nodes += 1;
+        -work.with_submitted(|child| self.leaf(child, ply + 1))
+    }
+
     /// Whether the side to move (in check) provably has no legal action.
     fn mated(&mut self, pos: &Position) -> bool {
         if !QuickGen::new(1, 96, self.p.deadline).run(pos).is_empty() {
@@ -949,8 +956,7 @@ impl<'a> Searcher<'a> {
                 if self.check_abort() {
                     return true;
                 }
-                self.nodes += 1;
-                let s = -work.with_submitted(|child| self.leaf(child, ply + 1));
+                let s = self.last_ply_score(work, ply);
                 best.offer(s, k, action, &mut alpha, pv, &mut Vec::new());
                 alpha >= beta
             });
@@ -958,14 +964,17 @@ impl<'a> Searcher<'a> {
                 return 0;
             }
             if found > 0 && alpha < beta && self.short(&quick, found) {
-                let more = self.fill(pos, found, &mut keys);
-                for action in more {
+                let mut work = pos.clone();
+                for action in self.fill(pos, found, &mut keys) {
                     if self.check_abort() {
                         return 0;
                     }
                     found += 1;
-                    self.nodes += 1;
-                    let s = -self.leaf(&mut child_of(pos, &action), ply + 1);
+                    for m in &action {
+                        work.play_unchecked(m);
+                    }
+                    let s = self.last_ply_score(&mut work, ply);
+                    work.undo_action_moves();
                     best.offer(s, action_set_key(&action), &action, &mut alpha, pv, &mut Vec::new());
                     if alpha >= beta {
                         break;
@@ -1316,11 +1325,7 @@ pub(crate) fn capture_gain(pos: &Position) -> i32 {
     let mut total = 0i32;
     for l in pos.timelines() {
         if pos.timeline_end(l).is_some() {
-            total += if pos.is_active(l) {
-                ACTIVE_WEIGHT
-            } else {
-                INACTIVE_WEIGHT
-            };
+            total += timeline_weight(pos.is_active(l));
         }
     }
     if total == 0 {
@@ -1343,13 +1348,7 @@ pub(crate) fn capture_gain(pos: &Position) -> i32 {
             if gain <= 0 {
                 continue;
             }
-            let l = m.to.board.l;
-            let w = if pos.is_active(l) {
-                ACTIVE_WEIGHT
-            } else {
-                INACTIVE_WEIGHT
-            };
-            best = best.max(gain * w / total);
+            best = best.max(gain * timeline_weight(pos.is_active(m.to.board.l)) / total);
         }
     }
     best
@@ -1386,7 +1385,8 @@ mod tests {
         v
     }
 
-    /// The engine's default knobs, without limits.
+    /// The engine's default caps and generator settings, without limits and without the
+    /// pruning switches (which the generator tested here does not read).
     fn params(fill: u32) -> Params {
         Params {
             deadline: None,

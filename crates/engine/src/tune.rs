@@ -15,9 +15,7 @@
 //! command over all of it; [`weights_source`] writes the fitted weights as the source of
 //! `weights.rs`.
 
-use crate::eval::{
-    centralised, centre_steps, has_past, pawn_advance, royal_neighbours, ACTIVE_WEIGHT, INACTIVE_WEIGHT,
-};
+use crate::eval::{centralised, centre_steps, has_past, pawn_advance, royal_neighbours, timeline_weight};
 use crate::terms::{Weights, WEIGHT_COUNT};
 use chess5d_notation::Games;
 use chess5d_rules::{BoardId, Color, Game, Position};
@@ -67,7 +65,7 @@ pub fn features_checked(pos: &Position, in_check: bool) -> Features {
             continue;
         };
         let active = pos.is_active(l);
-        let weight = i64::from(if active { ACTIVE_WEIGHT } else { INACTIVE_WEIGHT });
+        let weight = i64::from(timeline_weight(active));
         let past = has_past(pos, l, t);
         let timeline = if active { ACTIVE_TIMELINE } else { INACTIVE_TIMELINE };
         if l > init_max {
