@@ -303,8 +303,9 @@ pub fn fit(samples: &[Sample], start: &RealWeights, k: f64, opts: &FitOptions) -
 /// Splits games in two: a game goes to the second part when the hash of its file, its pair
 /// (games `2p + 1` and `2p + 2` of a file: a match plays each opening twice, colours swapped,
 /// so the two stay together) and `seed` is 0 modulo `every` (`every` 0: none does). A hash
-/// rather than the index, because a match over the variants gives pair `p` variant `p mod 40`:
-/// every 10th game would be 4 variants.
+/// rather than the index, because a match over the variants gives pair `p` variant `p mod 39`:
+/// a fixed stride over the pairs would follow the variants' order, and a stride sharing a
+/// factor with their number would hold out only some variants.
 pub fn split_games(games: &[GameSamples], every: usize, seed: u64) -> (Vec<Sample>, Vec<Sample>) {
     let (mut a, mut b) = (Vec::new(), Vec::new());
     for g in games {
@@ -818,7 +819,7 @@ mod tests {
         let (a, b) = split_games(&games, 10, 1);
         assert_eq!(a.len() + b.len(), 4000);
         // About a tenth, both games of a pair together, spread over the pairs' variants
-        // (pair p of a match over the 40 variants plays variant p mod 40).
+        // (pair p of a match over the 39 official variants plays variant p mod 39).
         assert!((300..500).contains(&b.len()), "{}", b.len());
         let key = |s: &Sample| s.features[0] as usize;
         let held: std::collections::BTreeSet<usize> = b.iter().map(key).collect();
@@ -827,8 +828,8 @@ mod tests {
             let twin = if number % 2 == 1 { g + 1 } else { g - 1 };
             assert!(held.contains(&twin), "game {g} without {twin}");
         }
-        let variants: std::collections::BTreeSet<usize> = held.iter().map(|g| ((g % 10_000 - 1) / 2) % 40).collect();
-        assert_eq!(variants.len(), 40);
+        let variants: std::collections::BTreeSet<usize> = held.iter().map(|g| ((g % 10_000 - 1) / 2) % 39).collect();
+        assert_eq!(variants.len(), 39);
         // Another seed, another split; no split at all with 0.
         assert_ne!(split_games(&games, 10, 2).1, b);
         assert!(split_games(&games, 0, 1).1.is_empty());

@@ -522,6 +522,16 @@ pub fn run_match_until(
             config.games
         )));
     }
+    if let Some(p) = &config.pgn {
+        // Appending is what shards and resumed runs want; a rerun into the same file usually is
+        // not, so say so: the file's games would no longer match this match's report.
+        if std::fs::metadata(p).is_ok_and(|m| m.len() > 0) {
+            events(&Event::Warning(format!(
+                "{} is not empty: this match's games are appended after the games it holds",
+                p.display()
+            )));
+        }
+    }
     let mut pgn = match &config.pgn {
         Some(p) => Some(
             std::fs::OpenOptions::new()

@@ -178,6 +178,38 @@ fn the_5dpgn_file_reads_back_game_by_game() {
 }
 
 #[test]
+fn a_rerun_into_the_same_5dpgn_file_appends_and_says_so() {
+    let pgn = temp("rerun.5dpgn");
+    let _ = std::fs::remove_file(&pgn);
+    let mut c = config(fake("random"), fake("random"), 2);
+    c.openings = vec![Opening::variant("Very Small").unwrap()];
+    c.max_actions = 6;
+    c.pgn = Some(pgn.clone());
+    let mut warnings = Vec::new();
+    let mut run = |warnings: &mut Vec<String>| {
+        run_match_with_events(&c, &mut |e| {
+            if let Event::Warning(w) = e {
+                warnings.push(w.clone());
+            }
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap()
+    };
+    run(&mut warnings);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    run(&mut warnings);
+    let expected = format!(
+        "{} is not empty: this match's games are appended after the games it holds",
+        pgn.display()
+    );
+    assert_eq!(warnings, [expected]);
+    // Nothing is lost: both runs' games are in the file.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games_of(&text).len(), 4);
+    let _ = std::fs::remove_file(pgn);
+}
+
+#[test]
 fn a_listener_can_stop_the_match() {
     // As `chess5d match | head` does when the pipe closes: no new game starts.
     let mut c = config(fake("random"), fake("random"), 8);
