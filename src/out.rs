@@ -12,7 +12,7 @@ pub fn write(bytes: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes one line to standard output (see [`write`]); used through [`outln!`](crate::outln).
+/// Writes one line to standard output (see [`write()`]); used through [`outln!`](crate::outln).
 pub fn line(args: std::fmt::Arguments<'_>) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     out.write_fmt(args)?;

@@ -1,8 +1,8 @@
 //! Iterative-deepening principal-variation alpha-beta (negamax) over whole actions.
 
 use crate::eval::{evaluate_checked, piece_value, placement, timeline_weight};
+use crate::report::{Score, SearchInfo};
 use crate::tt::{Bound, Table};
-use crate::{Score, SearchInfo};
 use chess5d_rules::{Budget, Move, MoveKind, Position, Role, Square, SubmitTest};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -32,7 +32,7 @@ pub struct Weights {
     pub common_king: i32,
     /// A king (royal), on a board. A royal piece is never captured (that ends the game), but
     /// it can travel to another board and leave its own: its count differs between boards.
-    /// ([`piece_value`] is 0 for royal pieces whatever this is: the search orders their
+    /// ([`piece_value`](crate::piece_value) is 0 for royal pieces whatever this is: the search orders their
     /// captures apart.)
     pub king: i32,
     /// A royal queen, on a board (as for [`king`](Self::king)).

@@ -17,7 +17,7 @@ pub struct BookOptions {
     /// A position is kept when the shallow search scores it within this many centipawns.
     pub max_cp: i32,
     /// The depth of that search, in actions (iterative deepening: every finished depth is
-    /// judged, see [`balanced`]).
+    /// judged: no mate, the last two depths within the bound).
     pub depth: u32,
     /// The most nodes that search may spend (a count of work, so the same seed gives the same
     /// book on any machine); when it runs out, the deepest finished iterations are judged.

@@ -1,10 +1,10 @@
 //! The `chess5d` Python package: a thin layer over the chess5d libraries.
 //!
-//! [`game::Game`] wraps a [`chess5d_notation::LoadedGame`] (start position, headers, actions)
-//! with the verbs of the 5d-chess-js library under Python names; [`engine::Engine`] runs the
-//! engine in-process with the GIL released; [`engine::UciEngine`] drives any 5DUCI program
+//! `game::Game` wraps a [`chess5d_notation::LoadedGame`] (start position, headers, actions)
+//! with the verbs of the 5d-chess-js library under Python names; `engine::Engine` runs the
+//! engine in-process with the GIL released; `engine::UciEngine` drives any 5DUCI program
 //! through [`chess5d_protocol::EngineProcess`]. Errors become Python exceptions carrying the
-//! libraries' own messages (see [`errors`]).
+//! libraries' own messages (see `errors`).
 #![deny(missing_docs)]
 
 mod engine;

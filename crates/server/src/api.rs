@@ -69,7 +69,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
 
 type ApiResult = Result<Response, ServerError>;
 
-/// The router of the whole server: the routes behind the guards of [`crate::security`]
+/// The router of the whole server: the routes behind the guards of the `security` module
 /// (rate limits as configured).
 pub fn router(state: AppState) -> Router {
     clocks::spawn_ticker(state.clone());

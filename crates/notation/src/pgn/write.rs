@@ -66,7 +66,7 @@ fn finish(mut out: String, result: Option<&str>) -> String {
     out
 }
 
-/// A game's main line written one action at a time, as [`write`] writes a game without
+/// A game's main line written one action at a time, as [`write()`] writes a game without
 /// variations or comments: a game being played appends each action to the text it has
 /// instead of writing the whole game again (which costs a server a replay of the game per
 /// action).
@@ -126,7 +126,7 @@ impl Movetext {
     }
 
     /// The whole 5DPGN: `headers` (with the start's own), the main line and `result`, exactly
-    /// as [`write`] writes the same game.
+    /// as [`write()`] writes the same game.
     pub fn write(&self, headers: &[(String, String)], result: Option<&str>) -> String {
         let mut out = head(&self.start, headers);
         out.push_str(&self.out);
