@@ -186,7 +186,7 @@ fn a_rerun_into_the_same_5dpgn_file_appends_and_says_so() {
     c.max_actions = 6;
     c.pgn = Some(pgn.clone());
     let mut warnings = Vec::new();
-    let mut run = |warnings: &mut Vec<String>| {
+    let run = |warnings: &mut Vec<String>| {
         run_match_with_events(&c, &mut |e| {
             if let Event::Warning(w) = e {
                 warnings.push(w.clone());
