@@ -1,96 +1,208 @@
-// The Chess class of the seed library (5d-chess-js's API) over the chess5d core in
-// WebAssembly. `core` (the wasm-bindgen exports: Core, variants, fenable, version) is in scope:
-// build.mjs wraps this file for CommonJS, ES modules and a <script> tag.
+// The Chess class of 5d-chess-js 1.2 (its API, call by call) over the chess5d core in
+// WebAssembly. `core` (the wasm-bindgen exports: Core, CoreError, variants, fenable, version)
+// is in scope: build.mjs wraps this file for CommonJS, ES modules and a <script> tag.
+//
+// Objects cross from the core as compact Int32Arrays (crates/wasm/src/objects.rs describes
+// the layouts) and are built here; the numbers of the getters are cached until the game
+// changes, and each call builds fresh objects from them (callers may change what they get).
 
-/** Text for the core: strings as they are, objects and arrays as JSON. */
-function asText(what, value) {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object') return JSON.stringify(value);
-  throw new Error(`${what}: expected a string or an object, got ${typeof value}`);
+const COLORS = ['white', 'black'];
+const FILES = 'abcdefghijklmnopqrstuvwxyz';
+// Piece letters by our role numbers (crates/rules Role as u8): 1 pawn, 2 knight...
+const LETTERS = ['', '', 'N', 'B', 'R', 'Q', 'K', 'U', 'D', 'S', 'W', 'C', 'Y'];
+const POS_LEN = 5;
+const MOVE_LEN = 39;
+
+function position(a, i) {
+  const x = a[i + 3];
+  const y = a[i + 4];
+  return {
+    timeline: a[i],
+    turn: a[i + 1],
+    player: COLORS[a[i + 2]],
+    coordinate: FILES[x] + (y + 1),
+    rank: y + 1,
+    file: x + 1,
+  };
 }
 
-/** Runs a core call, turning its errors into Errors that name the function. */
+function moveAt(a, i) {
+  return {
+    promotion: a[i + 1] ? LETTERS[a[i + 1]] : null,
+    enPassant: a[i + 17] ? position(a, i + 18) : null,
+    castling: a[i + 23]
+      ? { start: position(a, i + 24), end: position(a, i + 24 + POS_LEN), realEnd: position(a, i + 24 + 2 * POS_LEN) }
+      : null,
+    start: position(a, i + 2),
+    end: position(a, i + 7),
+    player: COLORS[a[i]],
+    realEnd: position(a, i + 12),
+  };
+}
+
+/** A list of Move objects: count, then the moves. */
+function moveList(a) {
+  const n = a[0];
+  const out = new Array(n);
+  for (let k = 0, i = 1; k < n; k++, i += MOVE_LEN) out[k] = moveAt(a, i);
+  return out;
+}
+
+/** Action objects from index `i`: [objects, next index]. */
+function actionAt(a, i) {
+  const action = { action: a[i], player: COLORS[a[i + 1]], moves: new Array(a[i + 2]) };
+  let j = i + 3;
+  for (let k = 0; k < action.moves.length; k++, j += MOVE_LEN) action.moves[k] = moveAt(a, j);
+  return [action, j];
+}
+
+function actionList(a) {
+  const n = a[0];
+  const out = new Array(n);
+  for (let k = 0, i = 1; k < n; k++) [out[k], i] = actionAt(a, i);
+  return out;
+}
+
+/** A Board object from index `i`: [object, next index]. */
+function boardAt(a, i) {
+  const width = a[i + 2];
+  const height = a[i + 3];
+  const board = { action: a[i], player: COLORS[a[i + 1]], timelines: new Array(a[i + 4]), width, height };
+  let j = i + 5;
+  for (let t = 0; t < board.timelines.length; t++) {
+    const l = a[j];
+    const timeline = { timeline: l, player: COLORS[a[j + 1]], turns: new Array(a[j + 4]), active: a[j + 2] === 1, present: a[j + 3] === 1 };
+    j += 5;
+    for (let b = 0; b < timeline.turns.length; b++) {
+      const turnNumber = a[j];
+      const player = COLORS[a[j + 1]];
+      const pieces = new Array(a[j + 2]);
+      j += 3;
+      for (let p = 0; p < pieces.length; p++, j += 5) {
+        const x = a[j];
+        const y = a[j + 1];
+        pieces[p] = {
+          position: { timeline: l, turn: turnNumber, player, coordinate: FILES[x] + (y + 1), rank: y + 1, file: x + 1 },
+          piece: LETTERS[a[j + 2]],
+          player: COLORS[a[j + 3]],
+          hasMoved: a[j + 4] === 1,
+        };
+      }
+      timeline.turns[b] = { turn: turnNumber, player, pieces, width, height };
+    }
+    board.timelines[t] = timeline;
+  }
+  return [board, j];
+}
+
+function boardList(a) {
+  const n = a[0];
+  const out = new Array(n);
+  for (let k = 0, i = 1; k < n; k++) [out[k], i] = boardAt(a, i);
+  return out;
+}
+
+/** An Error from a core error: the message once prefixed with the call, and its `code`. */
+function toError(name, e) {
+  if (e instanceof core.CoreError) {
+    const err = new Error(`${name}: ${e.message}`);
+    err.code = e.code;
+    e.free();
+    return err;
+  }
+  return e;
+}
+
 function call(name, f) {
   try {
     return f();
   } catch (e) {
-    const msg = e && e.message !== undefined ? e.message : String(e);
-    throw new Error(`${name}: ${msg}`);
+    throw toError(name, e);
   }
 }
 
-/** Whether a call succeeds (the `...able` functions never throw). */
-function able(f) {
+/** Text for the core: strings as they are, objects and arrays as JSON. */
+function asText(name, value) {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object') return JSON.stringify(value);
+  const err = new Error(`${name}: expected a string or an object, got ${typeof value}`);
+  err.code = 'bad_argument';
+  throw err;
+}
+
+/** An optional boolean argument: the default when absent, else its truth (as 1.2 reads it). */
+function flag(value, fallback) {
+  return value === undefined || value === null ? fallback : Boolean(value);
+}
+
+function formatOf(format) {
+  return typeof format === 'string' ? format : 'object';
+}
+
+/** A core list out as the format asks: objects built by `build`, their JSON, or text. */
+function listOut(out, format, build) {
   try {
-    f();
-    return true;
-  } catch (e) {
-    return false;
+    const text = out.text();
+    if (text !== undefined) return text;
+    const objects = build(out.numbers());
+    return format === 'json' ? JSON.stringify(objects) : objects;
+  } finally {
+    out.free();
   }
-}
-
-const FORMATS = ['object', 'json', 'notation', 'notation_short'];
-
-function checkFormat(name, format) {
-  if (format === undefined || format === null) return 'object';
-  if (!FORMATS.includes(format)) {
-    throw new Error(`${name}: unknown format '${format}': use ${FORMATS.map((f) => `'${f}'`).join(', ')}`);
-  }
-  return format;
-}
-
-/** A list out of the core (JSON for `object`/`json`, newline-delimited notation). */
-function listOut(format, text) {
-  return format === 'object' ? JSON.parse(text) : text;
-}
-
-function flag(name, arg, value, fallback) {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'boolean') throw new Error(`${name}: ${arg} must be a boolean, got ${typeof value}`);
-  return value;
 }
 
 class Chess {
   /**
-   * A new game: `importData` (optional) is a record to replay (any notation, or Action
-   * objects), `variant` (optional) a variant name or short name, or a Board object.
+   * A new game: `importData` (optional) is a record to replay (5DPGN, the action notation,
+   * Action objects or their JSON), `variant` (optional) a variant name or short name,
+   * `custom`, or a Board object.
    */
   constructor(importData, variant) {
     /** Kept for 5d-chess-js compatibility: verdicts here are proven, never cut off by time. */
     this.checkmateTimeout = 60000;
-    /** Kept for compatibility: detection is always on (it is cheap in this library). */
+    /** With true, moves() lists moves even in checkmate or stalemate. */
     this.skipDetection = false;
     /** Whether print() writes to the console. */
-    this.enableConsole = true;
+    this.enableConsole = false;
     this._variant = asText('new Chess', variant);
-    this._core = call('new Chess', () => new core.Core(this._variant));
+    this._core = call('new Chess', () => new core.Core(this._variant === 'custom' ? '' : this._variant));
+    this._cache = {};
     if (importData !== undefined && importData !== null && importData !== '') {
       this.import(importData, variant);
     }
+  }
+
+  _changed() {
+    this._cache = {};
+  }
+
+  _numbers(key, f) {
+    const c = this._cache;
+    return c[key] === undefined ? (c[key] = f()) : c[key];
   }
 
   // Fields (getters).
 
   /** The position now, as a Board object. */
   get board() {
-    return JSON.parse(this._core.board());
+    return boardAt(this._numbers('board', () => this._core.board()), 0)[0];
   }
-  /** The action number of the side to move's next action (5d-chess-js 1.2: the turn). */
+  /** The action number of the side to move's next action (the turn: 1, 1, 2, 2...). */
   get actionNumber() {
     return this._core.actionNumber();
   }
   /** The Board objects of the start, after each action, and with the moves under way. */
   get boardHistory() {
-    return JSON.parse(this._core.boardHistory());
+    return boardList(this._numbers('boardHistory', () => this._core.boardHistory()));
   }
   /** The actions played, as Action objects. */
   get actionHistory() {
-    return JSON.parse(this._core.actionHistory());
+    return actionList(this._numbers('actionHistory', () => this._core.actionHistory()));
   }
   /** The moves of the action under way, as Move objects. */
   get moveBuffer() {
-    return JSON.parse(this._core.moveBuffer());
+    return moveList(this._numbers('moveBuffer', () => this._core.moveBuffer()));
   }
   /** 'white' or 'black': the side to move. */
   get player() {
@@ -102,147 +214,278 @@ class Chess {
   }
   /** Whether the side to move is checkmated (proven by a complete search). */
   get inCheckmate() {
-    return call('inCheckmate', () => this._core.inCheckmate());
+    return this._numbers('inCheckmate', () => call('inCheckmate', () => this._core.inCheckmate()));
   }
   /** Whether the side to move is stalemated (proven by a complete search). */
   get inStalemate() {
-    return call('inStalemate', () => this._core.inStalemate());
+    return this._numbers('inStalemate', () => call('inStalemate', () => this._core.inStalemate()));
   }
-  /** The MD5 of the position's 5DFEN boards. */
+  /** The MD5 of the position's 5DFEN boards (the 5DPGN full state hash). */
   get hash() {
-    return this._core.hash();
+    return this._numbers('hash', () => this._core.hash());
   }
-  /** The variants: `[{name, shortName}]`. */
+  /** The variants of 5d-chess-js 1.2: `[{name, shortName}]` (every chess5d variant: Chess.allVariants). */
   get variants() {
-    return JSON.parse(core.variants());
+    return JSON.parse(core.variants(false));
   }
 
   // Functions.
 
   /** Replays a record from the start of `variant` (or the record's own start). Throws. */
-  import(importData, variant, skipDetection) {
+  import(importData, variant) {
     const text = asText('import', importData);
     const v = variant === undefined || variant === null ? this._variant : asText('import', variant);
     call('import', () => this._core.import(text, v));
     this._variant = v;
+    this._changed();
   }
   /** Whether `import` would succeed. Never throws. */
   importable(importData, variant) {
-    return able(() => {
+    try {
       const c = new core.Core('');
-      c.import(asText('importable', importData), variant === undefined || variant === null ? this._variant : asText('importable', variant));
-    });
+      try {
+        const v = variant === undefined || variant === null ? this._variant : asText('importable', variant);
+        c.import(asText('importable', importData), v);
+      } finally {
+        c.free();
+      }
+      return true;
+    } catch (e) {
+      if (e instanceof core.CoreError) e.free();
+      return false;
+    }
   }
   /** Back to the start (of `variant`, if given). Throws on an unknown variant. */
   reset(variant) {
-    const v = variant === undefined || variant === null ? this._variant : asText('reset', variant);
+    const v = variant === undefined || variant === null ? '' : asText('reset', variant);
     call('reset', () => this._core.reset(v));
-    this._variant = v;
+    if (v !== '') this._variant = v;
+    this._changed();
   }
   /** Plays the moves of an action and submits it; nothing changes on an error. Throws. */
-  action(action, skipDetection) {
+  action(action) {
     call('action', () => this._core.action(asText('action', action)));
+    this._changed();
   }
   /** Whether `action` would succeed. Never throws. */
-  actionable(action, skipDetection) {
-    return able(() => this._core.copy().action(asText('actionable', action)));
+  actionable(action) {
+    try {
+      return this._core.actionable(asText('actionable', action));
+    } catch (e) {
+      return false;
+    }
   }
   /** A new Chess object with the same state. */
   copy() {
     const c = Object.create(Chess.prototype);
     Object.assign(c, this);
     c._core = this._core.copy();
+    c._cache = {};
     return c;
   }
   /**
-   * Every legal action of the side to move (complete: our proven search), in `format`.
-   * Throws while moves of an action are under way.
+   * The state as a JSON-compatible object (for a copy in a Web Worker: `state(s)` restores
+   * it); with an argument, restores a state. Throws on a state this library did not write.
    */
-  actions(format, activeOnly, presentOnly, newActiveTimelinesOnly) {
-    const f = checkFormat('actions', format);
-    const text = call('actions', () =>
-      this._core.actions(
-        f,
-        flag('actions', 'activeOnly', activeOnly, true),
-        flag('actions', 'presentOnly', presentOnly, true),
-        flag('actions', 'newActiveTimelinesOnly', newActiveTimelinesOnly, true),
-      ),
+  state(state) {
+    if (state === undefined) {
+      return {
+        checkmateTimeout: this.checkmateTimeout,
+        skipDetection: this.skipDetection,
+        enableConsole: this.enableConsole,
+        variant: this._variant,
+        core: JSON.parse(this._core.state()),
+      };
+    }
+    const s = typeof state === 'string' ? JSON.parse(state) : state;
+    if (!s || typeof s !== 'object' || !s.core) {
+      const err = new Error('state: not a state of this library (give what state() returned)');
+      err.code = 'bad_state';
+      throw err;
+    }
+    call('state', () => this._core.setState(JSON.stringify(s.core)));
+    for (const k of ['checkmateTimeout', 'skipDetection', 'enableConsole']) if (k in s) this[k] = s[k];
+    this._variant = typeof s.variant === 'string' ? s.variant : '';
+    this._changed();
+    return undefined;
+  }
+  /**
+   * 0 when two Boards (`type` 'board', the default) or two Moves ('move') are the same, else a
+   * consistent non-zero number (for sorting). Inputs: objects, their JSON, raw arrays, and for
+   * moves a notation string of the position now.
+   */
+  compare(input1, input2, type) {
+    const key = (type === 'move' ? (v) => this._moveKey(v) : boardKey);
+    const a = key(input1);
+    const b = key(input2);
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  _moveKey(v) {
+    let m = typeof v === 'string' && !/^\s*[[{]/.test(v) ? null : typeof v === 'string' ? JSON.parse(v) : v;
+    if (m === null) {
+      // Notation: read it as a move of the position now.
+      const c = this._core.copy();
+      try {
+        c.playMove(v);
+        const list = moveList(c.moveBuffer());
+        m = list[list.length - 1];
+      } catch (e) {
+        if (e instanceof core.CoreError) e.free();
+        return `text:${v}`;
+      } finally {
+        c.free();
+      }
+    }
+    if (Array.isArray(m)) return JSON.stringify(m);
+    const p = (q) => (q ? [q.timeline, q.turn, q.player, q.rank, q.file] : null);
+    return JSON.stringify([p(m.start), p(m.end), m.promotion || null]);
+  }
+  /**
+   * Every legal action of the side to move (complete: our proven search), in `format`. A
+   * fifth argument `limit` (a number) stops after that many; without it, more than 200,000
+   * actions is an error (iterate with actionsIter()). Throws while moves of an action are
+   * under way.
+   */
+  actions(format, activeOnly, presentOnly, newActiveTimelinesOnly, limit) {
+    const f = formatOf(format);
+    const n = typeof limit === 'number' && limit >= 0 ? Math.floor(limit) : -1;
+    const out = call('actions', () =>
+      this._core.actions(f, flag(activeOnly, true), flag(presentOnly, true), flag(newActiveTimelinesOnly, true), n),
     );
-    return listOut(f, text);
+    return listOut(out, f, actionList);
+  }
+  /** The legal actions one at a time (a generator: never holds them all), as actions() writes them. */
+  *actionsIter(format, activeOnly, presentOnly, newActiveTimelinesOnly) {
+    const f = formatOf(format);
+    const cursor = call('actionsIter', () =>
+      this._core.actionsCursor(flag(activeOnly, true), flag(presentOnly, true), flag(newActiveTimelinesOnly, true)),
+    );
+    try {
+      for (;;) {
+        const out = call('actionsIter', () => cursor.next(f));
+        if (out === undefined) return;
+        const item = listOut(out, 'object', actionList);
+        yield typeof item === 'string' ? item.replace(/\n$/, '') : f === 'json' ? JSON.stringify(item[0]) : item[0];
+      }
+    } finally {
+      cursor.free();
+    }
   }
   /** The opponent's moves that would capture a royal piece if the side to move passed. */
   checks(format) {
-    const f = checkFormat('checks', format);
-    return listOut(f, call('checks', () => this._core.checks(f)));
+    const f = formatOf(format);
+    return listOut(call('checks', () => this._core.checks(f)), f, moveList);
   }
   /** Plays one move of the action under way. Throws. */
-  move(move, skipDetection) {
+  move(move) {
     call('move', () => this._core.playMove(asText('move', move)));
+    this._changed();
   }
   /** Whether `move` can be played now. Never throws. */
-  moveable(move, skipDetection) {
-    return able(() => this._core.copy().playMove(asText('moveable', move)));
+  moveable(move) {
+    try {
+      return this._core.moveable(asText('moveable', move));
+    } catch (e) {
+      return false;
+    }
   }
-  /** The pseudo-legal moves of the side to move (none in checkmate or stalemate). */
-  moves(format, activeOnly, presentOnly, skipDetection) {
-    const f = checkFormat('moves', format);
-    const text = call('moves', () =>
-      this._core.moves(
-        f,
-        flag('moves', 'activeOnly', activeOnly, true),
-        flag('moves', 'presentOnly', presentOnly, true),
-        !flag('moves', 'skipDetection', skipDetection, false),
-      ),
+  /**
+   * The moves of the side to move (none in checkmate or stalemate, unless skipDetection):
+   * `format`, `activeOnly`, `presentOnly` (the default: the boards that must be played) and
+   * `spatialOnly` (no jumps), in 5d-chess-js's order.
+   */
+  moves(format, activeOnly, presentOnly, spatialOnly) {
+    const f = formatOf(format);
+    const out = call('moves', () =>
+      this._core.moves(f, flag(activeOnly, true), flag(presentOnly, true), flag(spatialOnly, false), !this.skipDetection),
     );
-    return listOut(f, text);
+    return listOut(out, f, moveList);
   }
   /** Submits the action under way. Throws. */
-  submit(skipDetection) {
+  submit() {
     call('submit', () => this._core.submit());
+    this._changed();
   }
   /** Whether `submit` would succeed. Never throws. */
-  submittable(skipDetection) {
-    return able(() => this._core.copy().submit());
+  submittable() {
+    return this._core.submittable();
   }
   /** Takes back the last move of the action under way. Throws. */
   undo() {
     call('undo', () => this._core.undo());
+    this._changed();
   }
   /** Whether `undo` would succeed. Never throws. */
   undoable() {
     return this._core.undoable();
   }
-  /** Submits without moving (for engines; the game itself has no pass). Throws. */
-  pass(skipDetection) {
+  /** Ends the action without moving on the boards left (for engines: the game has no pass). Throws. */
+  pass() {
     call('pass', () => this._core.pass());
+    this._changed();
   }
   /** Whether `pass` would succeed. Never throws. */
-  passable(skipDetection) {
-    return able(() => this._core.copy().pass());
+  passable() {
+    return this._core.passable();
   }
   /**
-   * The record: 5DPGN with headers ('5dpgn', 'notation', 'notation_short', the default),
-   * Action objects ('object'), their JSON ('json'), or the long form ('long').
+   * The record: Action objects ('object', the default), their JSON ('json'), 5DPGN as
+   * 5d-chess-js writes it ('5dpgn' with tokens, 'notation'), our canonical 5DPGN
+   * ('canonical') or the long form ('long').
    */
   export(format) {
-    const f = format === undefined || format === null ? '5dpgn' : format;
-    const text = call('export', () => this._core.export(f));
-    return f === 'object' ? JSON.parse(text) : text;
+    const f = typeof format === 'string' ? format : '';
+    return listOut(call('export', () => this._core.export(f)), f, actionList);
   }
-  /** 5DFEN: the start's boards, or with `full` every board now (one per line). */
-  fen(board, full) {
+  /**
+   * 5DFEN of the start's boards; `fen(text)` starts again from 5DFEN boards (throws on bad
+   * text); `fen(null, true)` gives every board of the position now.
+   */
+  fen(fen, full) {
+    if (typeof fen === 'string') {
+      call('fen', () => this._core.setFen(fen));
+      this._variant = 'custom';
+      this._changed();
+      return undefined;
+    }
     return this._core.fen(full === true);
   }
   /** Whether 5DFEN text (optionally with 5DPGN headers) is a valid position. Never throws. */
   fenable(fen) {
     return typeof fen === 'string' && core.fenable(fen);
   }
-  /** The position as text; written to the console (unless enableConsole is false). */
-  print() {
-    const text = this._core.print();
+  /**
+   * The position as text, drawn as 5d-chess-js draws it (`print('chess5d')`: our diagram);
+   * also written to the console when enableConsole is true.
+   */
+  print(style) {
+    const text = this._core.print(style === 'chess5d');
     if (this.enableConsole) console.log(text);
     return text;
   }
 }
 
+/** A Board's identity for compare(): its timelines' boards, pieces and who moves. */
+function boardKey(v) {
+  const b = typeof v === 'string' ? JSON.parse(v) : v;
+  if (Array.isArray(b)) return JSON.stringify(b);
+  if (!b || !Array.isArray(b.timelines)) return JSON.stringify(b);
+  const lines = b.timelines
+    .map((t) => [
+      t.timeline,
+      t.turns.map((turn) => [
+        turn.turn,
+        turn.player,
+        turn.pieces
+          .map((p) => `${p.player[0]}${p.piece}${p.position.coordinate}`)
+          .sort()
+          .join(','),
+      ]),
+    ])
+    .sort((x, y) => x[0] - y[0]);
+  return JSON.stringify([b.player, lines]);
+}
+
 Chess.version = core.version();
+/** Every variant of chess5d (5d-chess-js 1.2's seven, the others, and Custom). */
+Chess.allVariants = JSON.parse(core.variants(true));

@@ -167,10 +167,13 @@ pub fn read_position(text: &str, size: Option<Size>) -> Result<Position, Error> 
 
 /// One board in 5DFEN, e.g. `[4k/5/5/5/K1R2:0:1:w]`.
 pub fn write_board(board: &Board, id: BoardId, size: Size, even: bool) -> String {
+    // notation.md §3 writes positive timelines with their sign (`:+1:`), as the spec's full
+    // state hash (and 5d-chess-js's `hash`) reads them.
+    let timeline = Timeline::of_index(id.l, even);
+    let sign = if timeline.sign.is_none() && id.l > 0 { "+" } else { "" };
     format!(
-        "[{}:{}:{}:{}]",
+        "[{}:{sign}{timeline}:{}:{}]",
         board.fen(size),
-        Timeline::of_index(id.l, even),
         id.turn(),
         id.color().letter()
     )

@@ -25,6 +25,7 @@
 #![deny(missing_docs)]
 
 pub mod alexbay;
+pub mod chessjs;
 pub mod coordinate;
 mod coords;
 mod diagram;

@@ -38,6 +38,8 @@ pub struct Game {
     start: Position,
     pos: Position,
     actions: Vec<Action>,
+    /// Which actions ended with a pass ([`Game::pass`]), by index.
+    passes: Vec<bool>,
 }
 
 impl Game {
@@ -47,6 +49,7 @@ impl Game {
             pos: start.clone(),
             start,
             actions: Vec::new(),
+            passes: Vec::new(),
         }
     }
 
@@ -89,7 +92,28 @@ impl Game {
     pub fn submit(&mut self) -> Result<(), SubmitError> {
         let moves = self.pos.submit()?;
         self.actions.push(Action::new(moves));
+        self.passes.push(false);
         Ok(())
+    }
+
+    /// Ends the current action with a pass (see [`Position::pass`]): not a move of the game,
+    /// but engines and the 5d-chess-js API use it.
+    pub fn pass(&mut self) -> Result<(), SubmitError> {
+        let moves = self.pos.pass()?;
+        self.actions.push(Action::new(moves));
+        self.passes.push(true);
+        Ok(())
+    }
+
+    /// Whether submitted action `index` ended with a pass: replaying it means playing its
+    /// moves, then [`Position::pass_unchecked`] instead of [`Position::submit_unchecked`].
+    pub fn is_pass(&self, index: usize) -> bool {
+        self.passes.get(index).copied().unwrap_or(false)
+    }
+
+    /// Whether any submitted action ended with a pass.
+    pub fn has_pass(&self) -> bool {
+        self.passes.contains(&true)
     }
 
     /// Plays and submits a whole action; on error the game is left as it was.
@@ -115,12 +139,17 @@ impl Game {
     pub fn undo_action(&mut self) -> Option<Action> {
         self.pos.undo_action_moves();
         let last = self.actions.pop()?;
+        self.passes.pop();
         let mut pos = self.start.clone();
-        for a in &self.actions {
+        for (i, a) in self.actions.iter().enumerate() {
             for m in &a.moves {
                 pos.play_unchecked(m);
             }
-            pos.submit_unchecked();
+            if self.is_pass(i) {
+                pos.pass_unchecked();
+            } else {
+                pos.submit_unchecked();
+            }
         }
         self.pos = pos;
         Some(last)

@@ -888,6 +888,37 @@ impl Position {
         }
     }
 
+    /// Whether [`Position::pass`] would succeed: the mover's royal pieces must be safe once
+    /// every mandatory board left is copied unchanged.
+    pub fn can_pass(&self) -> Result<(), SubmitError> {
+        let mut p = self.clone();
+        p.pass().map(|_| ())
+    }
+
+    /// Ends the action under way without moving on the mandatory boards left: each is copied
+    /// unchanged to the next half-turn, then the turn is handed over, and the action's moves
+    /// are returned. 5D Chess has no pass (a player must move on every board in the present);
+    /// engines and the 5d-chess-js API use it. Refused, changing nothing, when a royal piece of
+    /// the mover could then be captured.
+    pub fn pass(&mut self) -> Result<Vec<Move>, SubmitError> {
+        let passed = self.push_pass();
+        if let Some(att) = self.find_attack(self.to_move.other()) {
+            let err = SubmitError::RoyalCapturable {
+                from: self.coord_name(att.from),
+                to: self.coord_name(att.to),
+            };
+            self.pop_pass(&passed);
+            return Err(err);
+        }
+        Ok(self.submit_unchecked())
+    }
+
+    /// [`Position::pass`] without the check, for replaying a recorded pass.
+    pub fn pass_unchecked(&mut self) -> Vec<Move> {
+        self.push_pass();
+        self.submit_unchecked()
+    }
+
     /// Hands the turn over without checking the action.
     pub fn submit_unchecked(&mut self) -> Vec<Move> {
         let moves = self.action.drain(..).map(|(m, _)| m).collect();

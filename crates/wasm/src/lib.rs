@@ -1,10 +1,10 @@
-//! chess5d in JavaScript: the seed library's API (5d-chess-js: `new Chess()`, `.move()`,
-//! `.submit()`, `.inCheckmate`...) on the chess5d rules and notation crates, compiled to
-//! WebAssembly. The npm package `chess5d` (folder `js/` of the repository) wraps the
-//! [`Core`] exported here in the `Chess` class; this crate also builds and tests natively.
+//! chess5d in JavaScript: the API of 5d-chess-js 1.2 (`new Chess()`, `.move()`, `.submit()`,
+//! `.inCheckmate`...) on the chess5d rules and notation crates, compiled to WebAssembly. The
+//! npm package `chess5d` (folder `js/` of the repository) wraps the [`Core`] exported here in
+//! the `Chess` class; this crate also builds and tests natively.
 //!
 //! ```
-//! use chess5d_wasm::library::{Format, Library};
+//! use chess5d_wasm::library::{Format, Library, Listing};
 //!
 //! let mut chess = Library::new("").unwrap();
 //! for (i, m) in ["1w. 1:e2:e3", "1b. 1:f7:f6", "2w. 2:Qd1:e2", "2b. 2:Nb8:c6", "3w. 3:Qe2:h5"]
@@ -16,21 +16,85 @@
 //!     assert_eq!(chess.player(), if i % 2 == 0 { "black" } else { "white" });
 //! }
 //! assert!(chess.in_checkmate().unwrap());
-//! assert_eq!(chess.moves(Format::Notation, true, true, true).unwrap(), "");
+//! let notation = Format::parse("notation").unwrap();
+//! assert_eq!(chess.moves(notation, true, true, false, true).unwrap(), Listing::Text(String::new()));
 //! ```
 #![deny(missing_docs)]
 
+pub mod error;
 pub mod library;
+pub mod objects;
 
-use library::{Format, Library};
+use error::Error;
+use library::{ActionsIter, Format, Library, Listing};
 use wasm_bindgen::prelude::*;
 
-fn err(e: String) -> JsError {
-    JsError::new(&e)
+/// An error of the core as JavaScript receives it: a stable `code` and a message (the
+/// `Chess` class turns it into an `Error` with both).
+#[wasm_bindgen]
+#[derive(Clone, Debug)]
+pub struct CoreError {
+    code: &'static str,
+    message: String,
 }
 
-/// The state of one `Chess` object of the JavaScript package (every method takes and gives
-/// text: notation or JSON, which the JavaScript layer turns into objects).
+#[wasm_bindgen]
+impl CoreError {
+    /// The error's kind ([`Error::code`]).
+    #[wasm_bindgen(getter)]
+    pub fn code(&self) -> String {
+        self.code.to_string()
+    }
+
+    /// What is wrong and where.
+    #[wasm_bindgen(getter)]
+    pub fn message(&self) -> String {
+        self.message.clone()
+    }
+}
+
+impl From<Error> for CoreError {
+    fn from(e: Error) -> CoreError {
+        CoreError {
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// A list out of the core: compact numbers (objects, see [`objects`]) or text.
+#[wasm_bindgen]
+#[derive(Clone, Debug)]
+pub struct Out {
+    listing: Listing,
+}
+
+#[wasm_bindgen]
+impl Out {
+    /// The numbers (empty for text).
+    pub fn numbers(&self) -> Vec<i32> {
+        match &self.listing {
+            Listing::Numbers(n) => n.clone(),
+            Listing::Text(_) => Vec::new(),
+        }
+    }
+
+    /// The text (`undefined` for numbers).
+    pub fn text(&self) -> Option<String> {
+        match &self.listing {
+            Listing::Text(t) => Some(t.clone()),
+            Listing::Numbers(_) => None,
+        }
+    }
+}
+
+fn out(listing: Listing) -> Out {
+    Out { listing }
+}
+
+type R<T> = Result<T, CoreError>;
+
+/// The state of one `Chess` object of the JavaScript package.
 #[wasm_bindgen]
 #[derive(Clone, Debug, Default)]
 pub struct Core {
@@ -42,9 +106,9 @@ impl Core {
     /// A new game of `variant` (empty: Standard; a name, a short name, 5DFEN headers or a
     /// Board object in JSON).
     #[wasm_bindgen(constructor)]
-    pub fn new(variant: &str) -> Result<Core, JsError> {
+    pub fn new(variant: &str) -> R<Core> {
         Ok(Core {
-            lib: Library::new(variant).map_err(err)?,
+            lib: Library::new(variant)?,
         })
     }
 
@@ -54,24 +118,29 @@ impl Core {
     }
 
     /// See [`Library::reset`].
-    pub fn reset(&mut self, variant: &str) -> Result<(), JsError> {
-        self.lib.reset(variant).map_err(err)
+    pub fn reset(&mut self, variant: &str) -> R<()> {
+        Ok(self.lib.reset(variant)?)
     }
 
     /// See [`Library::import`].
-    pub fn import(&mut self, text: &str, variant: &str) -> Result<(), JsError> {
-        self.lib.import(text, variant).map_err(err)
+    pub fn import(&mut self, text: &str, variant: &str) -> R<()> {
+        Ok(self.lib.import(text, variant)?)
     }
 
     /// See [`Library::play_move`].
     #[wasm_bindgen(js_name = playMove)]
-    pub fn play_move(&mut self, text: &str) -> Result<(), JsError> {
-        self.lib.play_move(text).map_err(err)
+    pub fn play_move(&mut self, text: &str) -> R<()> {
+        Ok(self.lib.play_move(text)?)
+    }
+
+    /// Whether [`Core::play_move`] would succeed.
+    pub fn moveable(&self, text: &str) -> bool {
+        self.lib.clone().play_move(text).is_ok()
     }
 
     /// See [`Library::undo`].
-    pub fn undo(&mut self) -> Result<(), JsError> {
-        self.lib.undo().map_err(err)
+    pub fn undo(&mut self) -> R<()> {
+        Ok(self.lib.undo()?)
     }
 
     /// See [`Library::undoable`].
@@ -80,18 +149,33 @@ impl Core {
     }
 
     /// See [`Library::submit`].
-    pub fn submit(&mut self) -> Result<(), JsError> {
-        self.lib.submit().map_err(err)
+    pub fn submit(&mut self) -> R<()> {
+        Ok(self.lib.submit()?)
+    }
+
+    /// See [`Library::submittable`].
+    pub fn submittable(&self) -> bool {
+        self.lib.submittable()
     }
 
     /// See [`Library::action`].
-    pub fn action(&mut self, text: &str) -> Result<(), JsError> {
-        self.lib.action(text).map_err(err)
+    pub fn action(&mut self, text: &str) -> R<()> {
+        Ok(self.lib.action(text)?)
+    }
+
+    /// Whether [`Core::action`] would succeed.
+    pub fn actionable(&self, text: &str) -> bool {
+        self.lib.clone().action(text).is_ok()
     }
 
     /// See [`Library::pass`].
-    pub fn pass(&mut self) -> Result<(), JsError> {
-        self.lib.pass().map_err(err)
+    pub fn pass(&mut self) -> R<()> {
+        Ok(self.lib.pass()?)
+    }
+
+    /// See [`Library::passable`].
+    pub fn passable(&self) -> bool {
+        self.lib.passable()
     }
 
     /// See [`Library::in_check`].
@@ -102,14 +186,14 @@ impl Core {
 
     /// See [`Library::in_checkmate`].
     #[wasm_bindgen(js_name = inCheckmate)]
-    pub fn in_checkmate(&self) -> Result<bool, JsError> {
-        self.lib.in_checkmate().map_err(err)
+    pub fn in_checkmate(&self) -> R<bool> {
+        Ok(self.lib.in_checkmate()?)
     }
 
     /// See [`Library::in_stalemate`].
     #[wasm_bindgen(js_name = inStalemate)]
-    pub fn in_stalemate(&self) -> Result<bool, JsError> {
-        self.lib.in_stalemate().map_err(err)
+    pub fn in_stalemate(&self) -> R<bool> {
+        Ok(self.lib.in_stalemate()?)
     }
 
     /// See [`Library::action_number`].
@@ -129,56 +213,64 @@ impl Core {
     }
 
     /// See [`Library::moves`].
-    pub fn moves(&self, format: &str, active_only: bool, present_only: bool, detect: bool) -> Result<String, JsError> {
-        let f = Format::parse(format).map_err(err)?;
-        self.lib.moves(f, active_only, present_only, detect).map_err(err)
+    pub fn moves(&self, format: &str, active_only: bool, present_only: bool, spatial_only: bool, detect: bool) -> R<Out> {
+        let f = Format::lenient(format);
+        Ok(out(self.lib.moves(f, active_only, present_only, spatial_only, detect)?))
     }
 
-    /// See [`Library::actions`].
+    /// See [`Library::actions`] (`limit` below 0: none).
     pub fn actions(
         &self,
         format: &str,
         active_only: bool,
         present_only: bool,
         new_active_only: bool,
-    ) -> Result<String, JsError> {
-        let f = Format::parse(format).map_err(err)?;
-        self.lib
-            .actions(f, active_only, present_only, new_active_only)
-            .map_err(err)
+        limit: i32,
+    ) -> R<Out> {
+        let f = Format::lenient(format);
+        let limit = usize::try_from(limit).ok();
+        Ok(out(self.lib.actions(f, active_only, present_only, new_active_only, limit)?))
+    }
+
+    /// The legal actions one at a time (see [`Library::actions_iter`]).
+    #[wasm_bindgen(js_name = actionsCursor)]
+    pub fn actions_cursor(&self, active_only: bool, present_only: bool, new_active_only: bool) -> R<Cursor> {
+        Ok(Cursor {
+            it: self.lib.actions_iter(active_only, present_only, new_active_only)?,
+        })
     }
 
     /// See [`Library::checks`].
-    pub fn checks(&self, format: &str) -> Result<String, JsError> {
-        Ok(self.lib.checks(Format::parse(format).map_err(err)?))
+    pub fn checks(&self, format: &str) -> R<Out> {
+        Ok(out(self.lib.checks(Format::lenient(format))))
     }
 
     /// See [`Library::board`].
-    pub fn board(&self) -> String {
+    pub fn board(&self) -> Vec<i32> {
         self.lib.board()
     }
 
     /// See [`Library::board_history`].
     #[wasm_bindgen(js_name = boardHistory)]
-    pub fn board_history(&self) -> String {
+    pub fn board_history(&self) -> Vec<i32> {
         self.lib.board_history()
     }
 
     /// See [`Library::action_history`].
     #[wasm_bindgen(js_name = actionHistory)]
-    pub fn action_history(&self) -> String {
+    pub fn action_history(&self) -> Vec<i32> {
         self.lib.action_history()
     }
 
     /// See [`Library::move_buffer`].
     #[wasm_bindgen(js_name = moveBuffer)]
-    pub fn move_buffer(&self) -> String {
+    pub fn move_buffer(&self) -> Vec<i32> {
         self.lib.move_buffer()
     }
 
     /// See [`Library::export`].
-    pub fn export(&self, format: &str) -> Result<String, JsError> {
-        self.lib.export(format).map_err(err)
+    pub fn export(&self, format: &str) -> R<Out> {
+        Ok(out(self.lib.export(format)?))
     }
 
     /// See [`Library::fen`].
@@ -186,22 +278,56 @@ impl Core {
         self.lib.fen(full)
     }
 
+    /// See [`Library::set_fen`].
+    #[wasm_bindgen(js_name = setFen)]
+    pub fn set_fen(&mut self, text: &str) -> R<()> {
+        Ok(self.lib.set_fen(text)?)
+    }
+
     /// See [`Library::print`].
-    pub fn print(&self) -> String {
-        self.lib.print()
+    pub fn print(&self, ours: bool) -> String {
+        self.lib.print(ours)
+    }
+
+    /// See [`Library::state`].
+    pub fn state(&self) -> String {
+        self.lib.state()
+    }
+
+    /// See [`Library::set_state`].
+    #[wasm_bindgen(js_name = setState)]
+    pub fn set_state(&mut self, text: &str) -> R<()> {
+        Ok(self.lib.set_state(text)?)
     }
 }
 
-/// The variants (`[{name, shortName}]`, JSON).
+/// The legal actions of a position, one at a time.
 #[wasm_bindgen]
-pub fn variants() -> String {
-    library::variants_json()
+#[derive(Debug)]
+pub struct Cursor {
+    it: ActionsIter,
+}
+
+#[wasm_bindgen]
+impl Cursor {
+    /// The next action in `format` (`undefined` at the end).
+    pub fn next(&mut self, format: &str) -> R<Option<Out>> {
+        let f = Format::lenient(format);
+        Ok(self.it.next_action()?.map(|a| out(self.it.listing(&[a], f))))
+    }
+}
+
+/// The variants (`[{name, shortName}]`, JSON): 5d-chess-js 1.2's, or with `all` every
+/// official variant of chess5d.
+#[wasm_bindgen]
+pub fn variants(all: bool) -> String {
+    library::variants_json(all)
 }
 
 /// Whether 5DFEN text (boards, optionally with 5DPGN headers) reads as a valid position.
 #[wasm_bindgen]
 pub fn fenable(text: &str) -> bool {
-    library::start_of(text).is_ok()
+    Library::default().set_fen(text).is_ok()
 }
 
 /// The version of the package's Rust core.

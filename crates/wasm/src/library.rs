@@ -1,12 +1,16 @@
-//! The state and verbs of the seed library's `Chess` class, in Rust: a game (start position,
-//! submitted actions, the moves of the action under way) with the 5d-chess-js objects and
-//! notations as JSON and text. The JavaScript class is a thin layer over this (see `js/`).
+//! The state and verbs of 5d-chess-js 1.2's `Chess` class, in Rust: a game (start position,
+//! submitted actions, the moves of the action under way) with that library's objects (as the
+//! compact numbers of [`crate::objects`]) and notation (the dialect of
+//! [`chess5d_notation::chessjs`]). The JavaScript class is a thin layer over this (see `js/`).
 
+use crate::error::Error;
+use crate::objects::{self, Marks};
 use chess5d_notation::alexbay::{self, AlexbayMove};
-use chess5d_notation::json::{coord_object, move_object, read_action_moves, read_move};
-use chess5d_notation::{BoardRef, LongMove, SanMove};
+use chess5d_notation::chessjs::{self, Tokens};
+use chess5d_notation::json::read_action_moves;
+use chess5d_notation::{LongMove, SanMove};
 use chess5d_rules::{
-    Board, BoardId, Budget, Color, Coord, Game, Move, MoveKind, Outcome, Piece, Position, Role, Setup, Size, Square,
+    Board, BoardId, Budget, Color, Game, LegalActions, Move, Outcome, Piece, Position, Role, Setup, Size, Square,
     Variant, VARIANTS,
 };
 use serde_json::{json, Value};
@@ -14,10 +18,22 @@ use std::str::FromStr;
 
 /// The work allowed to prove checkmate, stalemate or a legal action: far more than any game
 /// needs (a verdict the search cannot reach within it is reported as an error, never guessed).
-const VERDICT_BUDGET: Budget = Budget { tests: 200_000_000 };
+pub const VERDICT_BUDGET: Budget = Budget { tests: 200_000_000 };
 
-/// The most actions `actions()` lists (beyond, the list itself would not fit in memory).
-const MAX_ACTIONS: usize = 200_000;
+/// The most actions `actions()` lists without an explicit limit (beyond, the list itself
+/// would not fit in memory: give a limit, or iterate).
+pub const MAX_ACTIONS: usize = 200_000;
+
+/// The variants 5d-chess-js 1.2 knows, by its short names, in the order of its `variants`.
+pub const LIBRARY_VARIANTS: [&str; 7] = [
+    "standard",
+    "defended_pawn",
+    "half_reflected",
+    "princess",
+    "turn_zero",
+    "two_timelines",
+    "reversed_royalty",
+];
 
 /// The short names of 5d-chess-js (`standard`, `defended_pawn`...), for every official variant.
 pub fn short_name(v: &Variant) -> String {
@@ -33,13 +49,22 @@ pub fn short_name(v: &Variant) -> String {
     out.trim_end_matches('_').to_string()
 }
 
-/// The variants as the library's `variants` field lists them (`{name, shortName}`), every
-/// official variant and `Custom`.
-pub fn variants_json() -> String {
+/// The variants as the `variants` field lists them (`{name, shortName}`): with `all`, every
+/// official variant of chess5d and `Custom`; else the seven of 5d-chess-js 1.2 and `Custom`,
+/// as that library lists them.
+pub fn variants_json(all: bool) -> String {
     let mut list: Vec<Value> = VARIANTS
         .iter()
+        .filter(|v| all || LIBRARY_VARIANTS.contains(&short_name(v).as_str()))
         .map(|v| json!({"name": v.name, "shortName": short_name(v)}))
         .collect();
+    if !all {
+        list.sort_by_key(|v| {
+            LIBRARY_VARIANTS
+                .iter()
+                .position(|s| Some(*s) == v["shortName"].as_str())
+        });
+    }
     list.push(json!({"name": "Custom", "shortName": "custom"}));
     Value::Array(list).to_string()
 }
@@ -55,33 +80,14 @@ fn variant_named(name: &str) -> Option<&'static Variant> {
     })
 }
 
-/// The letter the library gives a role: pawns have none, the princess is `P`.
-fn library_letter(role: Role) -> String {
-    match role {
-        Role::Pawn => String::new(),
-        Role::Princess => "P".into(),
-        r => r.letter().to_string(),
-    }
-}
-
-fn role_of_library_letter(letter: &str) -> Option<Role> {
-    match letter {
-        "" => Some(Role::Pawn),
-        "P" | "S" => Some(Role::Princess),
-        l if l.chars().count() == 1 => l.chars().next().and_then(Role::from_letter),
-        _ => None,
-    }
-}
-
-/// Whether a role keeps an "unmoved" mark (castling, double steps).
+/// Whether a role keeps an "unmoved" mark in our rules (castling, double steps).
 fn tracks_moves(role: Role) -> bool {
     matches!(role, Role::Pawn | Role::Brawn | Role::King | Role::Rook)
 }
 
-/// A start position from the `variant` argument: empty (Standard), a variant's name or short
-/// name, 5DPGN/5DFEN header text (a custom start), or a Board object in JSON (a custom start
-/// with those pieces).
-pub fn start_of(variant: &str) -> Result<Position, String> {
+/// The start a `variant` argument names: empty (Standard), a variant's name or short name,
+/// 5DPGN/5DFEN header text (a custom start), or a Board object in JSON.
+pub fn start_of(variant: &str) -> Result<Position, Error> {
     let v = variant.trim();
     if v.is_empty() {
         return Ok(Position::standard());
@@ -90,21 +96,24 @@ pub fn start_of(variant: &str) -> Result<Position, String> {
         return board_object_start(v);
     }
     if v.starts_with('[') {
-        let loaded = chess5d_notation::load(v).map_err(|e| format!("cannot read the custom board: {e}"))?;
+        let loaded = chess5d_notation::load(v).map_err(|e| Error::unreadable("the custom board", e))?;
         return Ok(loaded.game.start().clone());
     }
     if v.eq_ignore_ascii_case("custom") {
-        return Err("the variant 'custom' needs a board: give a Board object or 5DFEN headers instead".into());
+        return Err(Error::CustomNeedsBoard);
     }
     variant_named(v)
         .map(Variant::position)
-        .ok_or_else(|| format!("unknown variant '{v}' (see the variants field for the names)"))
+        .ok_or_else(|| Error::UnknownVariant(v.to_string()))
 }
 
 /// A custom start from a Board object (`{width, height, timelines: [{timeline, turns: [{turn,
-/// player, pieces: [{piece, player, position: {coordinate}, hasMoved}]}]}]}`).
-fn board_object_start(text: &str) -> Result<Position, String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("the Board object is not valid JSON: {e}"))?;
+/// player, pieces: [{piece, player, position: {coordinate}, hasMoved}]}]}]}`); timeline
+/// numbers as the library writes them (in an even game `-1` and `1` are `-0` and `+0`; label
+/// strings `"-0"`, `"+0"` are read too).
+fn board_object_start(text: &str) -> Result<Position, Error> {
+    let bad = |why: String| Error::BadStart(why);
+    let v: Value = serde_json::from_str(text).map_err(|e| Error::unreadable("the Board object", e))?;
     let num = |v: &Value, k: &str| v.get(k).and_then(Value::as_i64);
     let width = num(&v, "width").unwrap_or(8);
     let height = num(&v, "height").unwrap_or(8);
@@ -112,54 +121,63 @@ fn board_object_start(text: &str) -> Result<Position, String> {
         .ok()
         .zip(u8::try_from(height).ok())
         .and_then(|(w, h)| Size::new(w, h))
-        .ok_or_else(|| format!("the Board object's size {width}x{height} is not one of 1x1 to 8x8"))?;
+        .ok_or_else(|| bad(format!("the Board object's size {width}x{height} is not one of 1x1 to 8x8")))?;
     let timelines = v
         .get("timelines")
         .and_then(Value::as_array)
-        .ok_or("the Board object has no 'timelines' list")?;
-    // Timelines written as label strings (`"-0"`, `"+0"`) make the game even.
+        .ok_or_else(|| bad("the Board object has no 'timelines' list".into()))?;
+    let label = |t: &Value| t.get("timeline").cloned().unwrap_or(Value::Null);
     let even = timelines.iter().any(|t| {
-        t.get("timeline")
-            .and_then(Value::as_str)
-            .is_some_and(|s| s.ends_with('0') && s.len() == 2)
-    });
+        let l = label(t);
+        l.as_str().is_some_and(|s| s.len() == 2 && s.ends_with('0'))
+    }) || (!timelines.iter().any(|t| label(t).as_i64() == Some(0))
+        && timelines.iter().any(|t| label(t).as_i64().is_some()));
     let mut boards = Vec::new();
     for t in timelines {
-        let l = match t.get("timeline") {
-            Some(Value::Number(n)) => n.as_i64().ok_or("a timeline number must be an integer")? as i32,
-            Some(Value::String(s)) => {
-                chess5d_rules::parse_timeline(s, even).ok_or_else(|| format!("bad timeline '{s}'"))?
+        let l = match label(t) {
+            Value::Number(n) => {
+                let n = n.as_i64().ok_or_else(|| bad("a timeline number must be an integer".into()))? as i32;
+                objects::timeline_index(n, even)
+                    .ok_or_else(|| bad(format!("timeline {n} cannot be in a game with an even start")))?
             }
-            _ => return Err("a Timeline object needs its 'timeline'".into()),
+            Value::String(s) => {
+                chess5d_rules::parse_timeline(&s, even).ok_or_else(|| bad(format!("bad timeline '{s}'")))?
+            }
+            _ => return Err(bad("a Timeline object needs its 'timeline'".into())),
         };
-        for turn in t
+        let turns = t
             .get("turns")
             .and_then(Value::as_array)
-            .ok_or("a Timeline object needs 'turns'")?
-        {
-            let n = num(turn, "turn").ok_or("a Turn object needs its 'turn'")? as i32;
+            .ok_or_else(|| bad("a Timeline object needs 'turns'".into()))?;
+        for turn in turns {
+            let n = num(turn, "turn").ok_or_else(|| bad("a Turn object needs its 'turn'".into()))? as i32;
             let color = match turn.get("player").and_then(Value::as_str) {
                 Some("black") => Color::Black,
                 Some("white") => Color::White,
-                _ => return Err(format!("turn {n} of timeline {l}: 'player' must be 'white' or 'black'")),
+                _ => return Err(bad(format!("turn {n} of timeline {l}: 'player' must be 'white' or 'black'"))),
             };
             let t_index = 2 * n + i32::from(color == Color::Black);
             let mut board = Board::empty();
             for p in turn.get("pieces").and_then(Value::as_array).into_iter().flatten() {
                 let letter = p.get("piece").and_then(Value::as_str).unwrap_or("");
-                let role = role_of_library_letter(letter).ok_or_else(|| format!("unknown piece '{letter}'"))?;
+                let role = chessjs::role_of_letter(letter).ok_or_else(|| bad(format!("unknown piece '{letter}'")))?;
                 let pc = match p.get("player").and_then(Value::as_str) {
                     Some("black") => Color::Black,
                     _ => Color::White,
                 };
-                let coord = p
-                    .get("position")
-                    .and_then(|pos| pos.get("coordinate"))
-                    .and_then(Value::as_str)
-                    .ok_or("a Piece object needs position.coordinate")?;
-                let sq = Square::parse(coord).ok_or_else(|| format!("bad square '{coord}'"))?;
+                let pos = p.get("position");
+                let sq = match pos.and_then(|pos| pos.get("coordinate")).and_then(Value::as_str) {
+                    Some(c) => Square::parse(c).ok_or_else(|| bad(format!("bad square '{c}'")))?,
+                    None => {
+                        let rank = pos.and_then(|p| num(p, "rank"));
+                        let file = pos.and_then(|p| num(p, "file"));
+                        rank.zip(file)
+                            .and_then(|(r, f)| Square::try_new(f as i32 - 1, r as i32 - 1))
+                            .ok_or_else(|| bad("a Piece object needs position.coordinate or rank and file".into()))?
+                    }
+                };
                 if sq.x() >= i32::from(size.width) || sq.y() >= i32::from(size.height) {
-                    return Err(format!("the square {coord} is off a {width}x{height} board"));
+                    return Err(bad(format!("the square {sq} is off a {width}x{height} board")));
                 }
                 let moved = p.get("hasMoved").and_then(Value::as_bool).unwrap_or(false);
                 board.set(sq, Some(Piece::new(role, pc, tracks_moves(role) && !moved)));
@@ -174,33 +192,45 @@ fn board_object_start(text: &str) -> Result<Position, String> {
         boards,
         promotions,
     })
-    .map_err(|e| format!("the Board object is not a valid position: {e}"))
+    .map_err(|e| bad(e.to_string()))
 }
 
-/// The `format` argument: `object` (JSON here, parsed by the JavaScript layer), `json`,
-/// `notation` or `notation_short` (text).
+/// The `format` argument of `moves()`, `actions()`, `checks()` and `export()`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// Objects (JSON text, parsed by the caller).
+    /// Objects (compact numbers, built into objects by the caller).
     Object,
-    /// JSON text.
+    /// JSON text of the objects (compact numbers here too: the caller writes the text).
     Json,
-    /// Notation text, one item per line.
-    Notation,
+    /// 5DPGN text in the library's dialect, with its tokens.
+    Text(Tokens),
 }
 
 impl Format {
-    /// Reads the argument (`undefined`/empty: `object`).
-    pub fn parse(s: &str) -> Result<Format, String> {
+    /// Reads the argument strictly (empty: `object`).
+    pub fn parse(s: &str) -> Result<Format, Error> {
         match s {
             "" | "object" => Ok(Format::Object),
             "json" => Ok(Format::Json),
-            "notation" | "notation_short" => Ok(Format::Notation),
-            other => Err(format!(
-                "unknown format '{other}': use 'object', 'json', 'notation' or 'notation_short'"
-            )),
+            other => Tokens::parse(other).map(Format::Text).ok_or_else(|| Error::UnknownFormat {
+                format: other.to_string(),
+            }),
         }
     }
+
+    /// Reads the argument as 5d-chess-js 1.2 does: anything unknown means `object`.
+    pub fn lenient(s: &str) -> Format {
+        Format::parse(s).unwrap_or(Format::Object)
+    }
+}
+
+/// What a list call gives: numbers for objects (the caller builds them) or text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// Compact numbers (see [`crate::objects`]).
+    Numbers(Vec<i32>),
+    /// Text (notation, or JSON).
+    Text(String),
 }
 
 /// The game of a `Chess` object.
@@ -209,52 +239,60 @@ pub struct Library {
     game: Game,
     /// The imported record's own headers (Event, White...), kept for export.
     headers: Vec<(String, String)>,
+    /// The short name the game was started from (`standard`), for export's `Board` header.
+    variant: Option<String>,
+    /// Which pieces have moved, per board (5d-chess-js's `hasMoved`).
+    marks: Marks,
 }
 
 impl Default for Library {
     fn default() -> Self {
-        Library {
-            game: Game::new(Position::standard()),
-            headers: Vec::new(),
-        }
+        Library::from_game(Game::new(Position::standard()), Some("standard".into()))
     }
 }
 
-fn strip_action_prefix(token: &str) -> &str {
-    // `1w. ` / `12b.` of alexbay's notation.
+/// `1w. ` / `12b.` of the action notation: the number and colour, and the rest.
+fn split_action_prefix(token: &str) -> (Option<(i32, Color)>, &str) {
     let t = token.trim_start();
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     if digits > 0 {
         let rest = &t[digits..];
-        if let Some(r) = rest.strip_prefix("w.").or_else(|| rest.strip_prefix("b.")) {
-            return r.trim_start();
+        let color = if rest.starts_with("w.") {
+            Some(Color::White)
+        } else if rest.starts_with("b.") {
+            Some(Color::Black)
+        } else {
+            None
+        };
+        if let (Some(c), Ok(n)) = (color, t[..digits].parse::<i32>()) {
+            return (Some((n, c)), rest[2..].trim_start());
         }
     }
-    t
+    (None, t)
 }
 
 /// Reads one move written in any notation the library takes, for the position `pos`.
-pub fn read_one_move(pos: &Position, text: &str) -> Result<Move, String> {
+pub fn read_one_move(pos: &Position, text: &str) -> Result<Move, Error> {
     let t = text.trim();
     if t.is_empty() {
-        return Err("an empty move".into());
+        return Err(Error::unreadable("the move", "it is empty"));
     }
     if t.starts_with('{') {
-        let jm = read_move(t).map_err(|e| format!("cannot read the Move object: {e}"))?;
-        return jm.resolve(pos).map_err(|e| format!("illegal move {t}: {e}"));
+        let jm =
+            chess5d_notation::json::read_move(t).map_err(|e| Error::unreadable("the Move object", e))?;
+        return jm.resolve(pos).map_err(|e| Error::illegal(t, e));
     }
-    let body = strip_action_prefix(t);
-    let body = body.trim_end_matches(['+', '#', '=']).trim_end();
-    let fail = |why: String| format!("illegal move '{t}': {why}");
+    let (_, body) = split_action_prefix(t);
+    let body = body.trim_end_matches(['+', '#', '=', '~']).trim_end();
     if body.contains(':') {
-        let m = AlexbayMove::from_str(body).map_err(|e| format!("cannot read the move '{t}': {e}"))?;
-        return m.resolve(pos).map_err(|e| fail(e.to_string()));
+        let m = AlexbayMove::from_str(body).map_err(|e| Error::unreadable(format!("the move '{t}'"), e))?;
+        return m.resolve(pos).map_err(|e| Error::illegal(t, e));
     }
     if let Ok(m) = LongMove::from_str(body) {
-        return m.resolve(pos).map_err(|e| fail(e.to_string()));
+        return m.resolve(pos).map_err(|e| Error::illegal(t, e));
     }
-    let san = SanMove::from_str(body).map_err(|e| format!("cannot read the move '{t}': {e}"))?;
-    san.resolve(pos).map(|(m, _)| m).map_err(|e| fail(e.to_string()))
+    let san = SanMove::from_str(body).map_err(|e| Error::unreadable(format!("the move '{t}'"), e))?;
+    san.resolve(pos).map(|(m, _)| m).map_err(|e| Error::illegal(t, e))
 }
 
 /// Splits an action's text into its moves: lines (or `;`), and in 5DPGN the moves of a line
@@ -266,14 +304,14 @@ fn split_action(text: &str) -> Vec<String> {
         if line.is_empty() {
             continue;
         }
-        if strip_action_prefix(line).contains(':') {
+        if split_action_prefix(line).1.contains(':') {
             out.push(line.to_string());
             continue;
         }
         for token in line.split_whitespace() {
             let numbered = token.trim_end_matches('.').bytes().all(|b| b.is_ascii_digit())
                 || token.ends_with("b.") && token[..token.len() - 2].bytes().all(|b| b.is_ascii_digit());
-            if token == "/" || numbered {
+            if token == "/" || numbered || token.starts_with("(>L") || token.starts_with("(~T") {
                 continue;
             }
             out.push(token.to_string());
@@ -283,12 +321,19 @@ fn split_action(text: &str) -> Vec<String> {
 }
 
 impl Library {
-    /// A new game from `variant` (see [`start_of`]).
-    pub fn new(variant: &str) -> Result<Library, String> {
-        Ok(Library {
-            game: Game::new(start_of(variant)?),
+    fn from_game(game: Game, variant: Option<String>) -> Library {
+        let marks = Marks::of_game(&game);
+        Library {
+            game,
             headers: Vec::new(),
-        })
+            variant,
+            marks,
+        }
+    }
+
+    /// A new game from `variant` (see [`start_of`]).
+    pub fn new(variant: &str) -> Result<Library, Error> {
+        Ok(Library::from_game(Game::new(start_of(variant)?), variant_short(variant)))
     }
 
     /// The position now (with the moves of the action under way).
@@ -301,75 +346,84 @@ impl Library {
         &self.game
     }
 
+    fn set_game(&mut self, game: Game, headers: Vec<(String, String)>, variant: Option<String>) {
+        *self = Library::from_game(game, variant);
+        self.headers = headers;
+    }
+
     /// Back to the start of `variant` (empty: this game's start).
-    pub fn reset(&mut self, variant: &str) -> Result<(), String> {
-        let start = if variant.trim().is_empty() {
-            self.game.start().clone()
+    pub fn reset(&mut self, variant: &str) -> Result<(), Error> {
+        if variant.trim().is_empty() {
+            let (start, v) = (self.game.start().clone(), self.variant.clone());
+            self.set_game(Game::new(start), Vec::new(), v);
         } else {
-            start_of(variant)?
-        };
-        self.game = Game::new(start);
-        self.headers.clear();
+            self.set_game(Game::new(start_of(variant)?), Vec::new(), variant_short(variant));
+        }
         Ok(())
     }
 
     /// Replays a record from its start: any notation our notation crate reads (5DPGN with its
-    /// headers, 5DFEN, the long form, alexbay's `1w. 1:e2:e3`, the library's JSON action
-    /// list). `variant` gives the start when the text does not.
-    pub fn import(&mut self, text: &str, variant: &str) -> Result<(), String> {
+    /// headers and 5DFEN boards, the long form, the action notation `1w. 1:e2:e3`, the
+    /// library's JSON action list). `variant` gives the start when the text does not
+    /// (`custom` takes the text's own 5DFEN boards). On an error nothing changes.
+    pub fn import(&mut self, text: &str, variant: &str) -> Result<(), Error> {
         let t = text.trim();
         if t.is_empty() {
             return self.reset(variant);
         }
         let has_start = t.contains("[Board") || t.contains(":w]") || t.contains(":b]");
-        let start = start_of(variant)?;
+        let custom = variant.trim().eq_ignore_ascii_case("custom");
         if t.starts_with('{') || (t.starts_with('[') && !has_start && serde_json::from_str::<Value>(t).is_ok()) {
-            let loaded = chess5d_notation::json::read_actions(t, start).map_err(|e| format!("cannot import: {e}"))?;
-            self.game = loaded.game;
-            self.headers = loaded.headers;
+            let start = start_of(variant)?;
+            let loaded =
+                chess5d_notation::json::read_actions(t, start).map_err(|e| Error::unreadable("the record", e))?;
+            self.set_game(loaded.game, loaded.headers, variant_short(variant));
             return Ok(());
         }
         if has_start {
-            let loaded = chess5d_notation::load(t).map_err(|e| format!("cannot import: {e}"))?;
-            self.game = loaded.game;
-            self.headers = loaded
+            let loaded = chess5d_notation::load(t).map_err(|e| Error::unreadable("the record", e))?;
+            let board = chess5d_notation::start::header(&loaded.headers, "Board").map(str::to_string);
+            let headers = loaded
                 .headers
                 .into_iter()
                 .filter(|(k, _)| !chess5d_notation::start::is_start_header(k))
                 .collect();
+            let short = board
+                .as_deref()
+                .and_then(variant_named)
+                .map(short_name)
+                .or_else(|| custom.then(|| "custom".to_string()));
+            self.set_game(loaded.game, headers, short);
             return Ok(());
         }
-        // Moves alone: replayed from the variant's start, one action per line in alexbay's
+        let start = start_of(variant)?;
+        // Moves alone: replayed from the variant's start, one action per line in the action
         // notation, else as 5DPGN move text.
-        let mut game = Game::new(start.clone());
         if t.lines().all(|l| l.trim().is_empty() || alexbay::looks_like(l.trim())) {
+            let mut lib = Library::from_game(Game::new(start), variant_short(variant));
             let mut current: Option<String> = None;
             for (n, line) in t.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                let at = |e: Error| Error::unreadable(format!("line {}", n + 1), e);
                 let line = line.trim();
                 let serial = line.split('.').next().unwrap_or("").to_string();
                 if current.as_ref().is_some_and(|c| *c != serial) {
-                    game.submit()
-                        .map_err(|e| format!("cannot import: line {}: {e}", n + 1))?;
+                    lib.submit().map_err(at)?;
                 }
                 current = Some(serial);
-                let m =
-                    read_one_move(game.position(), line).map_err(|e| format!("cannot import: line {}: {e}", n + 1))?;
-                game.make_move(&m)
-                    .map_err(|e| format!("cannot import: line {}: {e}", n + 1))?;
+                lib.play_move(line).map_err(at)?;
             }
-            if current.is_some() && game.position().can_submit().is_ok() {
-                game.submit().map_err(|e| format!("cannot import: {e}"))?;
+            if current.is_some() && lib.position().can_submit().is_ok() {
+                lib.submit()?;
             }
-            self.game = game;
-            self.headers.clear();
+            *self = lib;
             return Ok(());
         }
-        let (headers, _) = chess5d_notation::start::headers_for(&start);
+        let (headers, fens) = chess5d_notation::start::headers_for(&start);
         let mut record = String::new();
         for (k, v) in &headers {
             record.push_str(&format!("[{k} \"{v}\"]\n"));
         }
-        for f in chess5d_notation::start::headers_for(&start).1 {
+        for f in fens {
             record.push_str(&f);
             record.push('\n');
         }
@@ -377,34 +431,46 @@ impl Library {
         let added = record.lines().count();
         record.push_str(t);
         let loaded = chess5d_notation::load(&record)
-            .map_err(|e| format!("cannot import: {}", shift_lines(&e.to_string(), added)))?;
-        self.game = loaded.game;
-        self.headers.clear();
+            .map_err(|e| Error::unreadable("the record", shift_lines(&e.to_string(), added)))?;
+        self.set_game(loaded.game, Vec::new(), variant_short(variant));
         Ok(())
     }
 
+    /// The action number and colour of the action being played, as the action notation
+    /// writes them (`1w.`).
+    fn action_prefix(&self) -> String {
+        format!("{}{}.", self.action_number(), self.game.to_move().letter())
+    }
+
     /// Plays one move of the action under way.
-    pub fn play_move(&mut self, text: &str) -> Result<(), String> {
-        let pos = self.game.position();
-        let m = read_one_move(pos, text).map_err(|e| {
-            if !self.game.pending_moves().is_empty() && pos.mandatory_boards().is_empty() && pos.can_submit().is_ok() {
-                format!("{e} (the action under way is complete: submit it first, or undo)")
-            } else {
-                e
+    pub fn play_move(&mut self, text: &str) -> Result<(), Error> {
+        let (prefix, _) = split_action_prefix(text);
+        if let Some((n, c)) = prefix {
+            if n != self.action_number() || c != self.game.to_move() {
+                return Err(Error::WrongActionNumber {
+                    written: format!("{n}{}.", c.letter()),
+                    expected: self.action_prefix(),
+                });
             }
-        })?;
-        self.game
-            .make_move(&m)
-            .map_err(|e| format!("illegal move '{}': {e}", text.trim()))?;
+        }
+        let m = read_one_move(self.game.position(), text)?;
+        self.play(&m).map_err(|e| match e {
+            Error::IllegalMove { why, .. } => Error::illegal(text, why),
+            e => e,
+        })
+    }
+
+    /// Plays a move already read.
+    pub fn play(&mut self, m: &Move) -> Result<(), Error> {
+        let before = self.game.position().clone();
+        self.game.make_move(m)?;
+        self.marks.after_move(&before, self.game.position(), m);
         Ok(())
     }
 
     /// Takes back the last move of the action under way.
-    pub fn undo(&mut self) -> Result<(), String> {
-        self.game
-            .undo_move()
-            .map(|_| ())
-            .ok_or_else(|| "nothing to undo: the action under way has no move".to_string())
+    pub fn undo(&mut self) -> Result<(), Error> {
+        self.game.undo_move().map(|_| ()).ok_or(Error::NothingToUndo)
     }
 
     /// Whether a move can be taken back.
@@ -413,77 +479,71 @@ impl Library {
     }
 
     /// Ends the action under way.
-    pub fn submit(&mut self) -> Result<(), String> {
-        if self.game.pending_moves().is_empty() && self.game.position().can_submit().is_err() {
-            return Err(format!(
-                "cannot submit: {}",
-                self.game
-                    .position()
-                    .can_submit()
-                    .err()
-                    .map(|e| e.to_string())
-                    .unwrap_or_default()
-            ));
-        }
-        self.game.submit().map_err(|e| format!("cannot submit: {e}"))
+    pub fn submit(&mut self) -> Result<(), Error> {
+        self.game.submit().map_err(Error::CannotSubmit)
+    }
+
+    /// Whether [`Library::submit`] would succeed.
+    pub fn submittable(&self) -> bool {
+        self.game.position().can_submit().is_ok()
+    }
+
+    /// Ends the action under way without moving on the boards left to play (they are copied
+    /// to the next half-turn): refused when the mover would be in check.
+    pub fn pass(&mut self) -> Result<(), Error> {
+        let before = self.game.position().clone();
+        self.game.pass().map_err(Error::CannotPass)?;
+        self.marks.after_pass(&before, self.game.position());
+        Ok(())
+    }
+
+    /// Whether [`Library::pass`] would succeed.
+    pub fn passable(&self) -> bool {
+        self.game.position().can_pass().is_ok()
     }
 
     /// Plays a whole action (its moves in any notation, or Move objects in JSON) and submits
     /// it; on an error nothing changes.
-    pub fn action(&mut self, text: &str) -> Result<(), String> {
-        let before = self.game.clone();
+    pub fn action(&mut self, text: &str) -> Result<(), Error> {
+        let before = self.clone();
         let result = self.action_inner(text);
         if result.is_err() {
-            self.game = before;
+            *self = before;
         }
         result
     }
 
-    fn action_inner(&mut self, text: &str) -> Result<(), String> {
+    fn action_inner(&mut self, text: &str) -> Result<(), Error> {
         let t = text.trim();
         if t.starts_with('{') || t.starts_with('[') && serde_json::from_str::<Value>(t).is_ok() {
-            let moves = read_action_moves(t).map_err(|e| format!("cannot read the action: {e}"))?;
+            let moves = read_action_moves(t).map_err(|e| Error::unreadable("the action", e))?;
             for jm in moves {
                 let m = jm
                     .resolve(self.game.position())
-                    .map_err(|e| format!("illegal move in the action: {e}"))?;
-                self.game
-                    .make_move(&m)
-                    .map_err(|e| format!("illegal move in the action: {e}"))?;
+                    .map_err(|e| Error::illegal("", e))?;
+                self.play(&m)?;
             }
         } else {
-            let moves = split_action(t);
-            if moves.is_empty() {
-                return Err("the action has no move".into());
-            }
-            for m in moves {
+            for m in split_action(t) {
                 self.play_move(&m)?;
             }
         }
         self.submit()
     }
 
-    /// Submits without a move (the library's `pass`): only where no board must be played.
-    pub fn pass(&mut self) -> Result<(), String> {
-        if !self.game.pending_moves().is_empty() {
-            return Err("cannot pass: the action under way has moves (undo them first)".into());
-        }
-        self.submit()
-    }
-
     /// The proven outcome for the side to move (`None` while an action is under way).
-    fn outcome(&self) -> Result<Option<Outcome>, String> {
+    fn outcome(&self) -> Result<Option<Outcome>, Error> {
         if !self.game.pending_moves().is_empty() {
             return Ok(None);
         }
         match self.game.position().outcome(VERDICT_BUDGET) {
-            Outcome::Unknown => Err("the search could not decide this position within its budget".into()),
+            Outcome::Unknown => Err(Error::Undecided),
             o => Ok(Some(o)),
         }
     }
 
     /// Whether the side to move is checkmated (proven).
-    pub fn in_checkmate(&self) -> Result<bool, String> {
+    pub fn in_checkmate(&self) -> Result<bool, Error> {
         // No check, no mate: the search is needed only in check.
         if !self.game.position().in_check() {
             return Ok(false);
@@ -492,7 +552,10 @@ impl Library {
     }
 
     /// Whether the side to move is stalemated (proven).
-    pub fn in_stalemate(&self) -> Result<bool, String> {
+    pub fn in_stalemate(&self) -> Result<bool, Error> {
+        if self.game.position().in_check() {
+            return Ok(false);
+        }
         Ok(matches!(self.outcome()?, Some(Outcome::Stalemate)))
     }
 
@@ -503,10 +566,7 @@ impl Library {
 
     /// The library's action number: the turn of the side to move's next action.
     pub fn action_number(&self) -> i32 {
-        let start = self.game.start();
-        let first = start.present_turn().max(1);
-        let n = self.game.actions().len() as i32 + i32::from(start.to_move() == Color::Black);
-        first + n / 2
+        chessjs::action_number(self.game.start(), self.game.actions().len())
     }
 
     /// `white` or `black`.
@@ -514,116 +574,28 @@ impl Library {
         self.game.to_move().name()
     }
 
-    /// A hash of the full position (the MD5 of its 5DFEN boards).
+    /// A hash of the full position (the MD5 of its 5DFEN boards, notation.md §3).
     pub fn hash(&self) -> String {
         chess5d_notation::full_state_hash(self.game.position())
     }
 
-    /// One move in the library's notation: 5DPGN as 5d-chess-js 1.2 writes it in `pos` (scripts
-    /// match on these strings). Where it differs from our canonical 5DPGN: castling is the
-    /// king's move (`Kg1`), a pawn's promotion names its square (`a7a8=Q`, `e7xd8=N`; Black's
-    /// captures with the file again, `d2dxe1=Q`), Black's pawn captures that need telling apart
-    /// repeat the file (`eexf4`), and `~` marks every jump that makes an active timeline.
-    pub fn move_text(pos: &Position, m: &Move) -> String {
-        let prefix = pos.timeline_count() > 1 || m.is_jump();
-        let board = if prefix {
-            board_label(pos, m.from.board)
-        } else {
-            String::new()
-        };
-        if matches!(m.kind, MoveKind::Castle { .. }) {
-            return format!("{board}K{}", m.to.square);
-        }
-        if m.is_jump() {
-            let mut text = relabel(pos, chess5d_notation::san::write(pos, m, true));
-            if m.kind == MoveKind::Branch {
-                let mut after = pos.clone();
-                after.play_unchecked(m);
-                let made = if pos.to_move() == Color::White {
-                    after.max_timeline()
-                } else {
-                    after.min_timeline()
-                };
-                if after.is_active(made) {
-                    text.push('~');
-                }
-            }
-            return text;
-        }
-        if m.piece.role() == Role::Brawn && m.is_capture() {
-            // A brawn's capture names no file unless another brawn could make it.
-            let mut others = Vec::new();
-            pos.moves_from(m.from.board, &mut others);
-            let rivals = others
-                .iter()
-                .any(|o| o.from != m.from && o.to == m.to && o.piece.role() == Role::Brawn && !o.is_jump());
-            if !rivals {
-                let promotion = m
-                    .promotion
-                    .map(|r| format!("={}", library_letter(r)))
-                    .unwrap_or_default();
-                return format!("{board}Wx{}{promotion}", m.to.square);
-            }
-        }
-        if m.piece.role() != Role::Pawn {
-            return relabel(pos, chess5d_notation::san::write(pos, m, prefix));
-        }
-        let black = m.piece.color() == Color::Black;
-        let file = (b'a' + m.from.square.x() as u8) as char;
-        let capture = m.is_capture();
-        let mut text = board;
-        if let Some(r) = m.promotion {
-            text.push_str(&m.from.square.to_string());
-            if capture {
-                if black {
-                    text.push(file);
-                }
-                text.push('x');
-            }
-            text.push_str(&m.to.square.to_string());
-            text.push('=');
-            text.push_str(&library_letter(r));
-            return text;
-        }
-        if capture {
-            text.push(file);
-            if black {
-                let mut others = Vec::new();
-                pos.moves_from(m.from.board, &mut others);
-                let rivals = others.iter().any(|o| {
-                    o.from != m.from && o.to == m.to && o.piece.role() == Role::Pawn && o.is_capture() && !o.is_jump()
-                });
-                if rivals {
-                    text.push(file);
-                }
-            }
-            text.push('x');
-        }
-        text.push_str(&m.to.square.to_string());
-        text
-    }
-
-    /// A list of moves in a format.
-    fn moves_out(&self, pos: &Position, moves: &[Move], format: Format) -> String {
-        match format {
-            Format::Notation => moves
-                .iter()
-                .map(|m| Library::move_text(pos, m))
-                .collect::<Vec<_>>()
-                .join("\n"),
-            _ => Value::Array(moves.iter().map(|m| move_object(pos, m)).collect()).to_string(),
-        }
-    }
-
-    /// The pseudo-legal moves of the side to move: from the boards that must be played
-    /// (`present_only`), else from the playable boards of active timelines (`active_only`) or
-    /// from every playable board. With detection, none in checkmate or stalemate.
-    pub fn moves(&self, format: Format, active_only: bool, present_only: bool, detect: bool) -> Result<String, String> {
+    /// The moves of the side to move: from the boards that must be played (`present_only`),
+    /// else from the playable boards of active timelines (`active_only`) or from every
+    /// playable board; with `spatial_only`, no jump. Listed in 5d-chess-js's order, a
+    /// promotion once per piece. With detection, none in checkmate or stalemate.
+    pub fn moves(
+        &self,
+        format: Format,
+        active_only: bool,
+        present_only: bool,
+        spatial_only: bool,
+        detect: bool,
+    ) -> Result<Listing, Error> {
         let pos = self.game.position();
         if detect && self.outcome()?.is_some_and(|o| !matches!(o, Outcome::Ongoing(_))) {
             return Ok(self.moves_out(pos, &[], format));
         }
-        let moves = if present_only {
+        let mut moves = if present_only {
             pos.present_moves()
         } else if active_only {
             let mut out = Vec::new();
@@ -634,255 +606,454 @@ impl Library {
         } else {
             pos.playable_moves()
         };
-        Ok(self.moves_out(pos, &with_promotions(pos, moves), format))
+        if spatial_only {
+            moves.retain(|m| !m.is_jump());
+        }
+        chess5d_notation::chessjs_order::sort_moves(pos, &mut moves);
+        Ok(self.moves_out(pos, &moves, format))
     }
 
-    /// Every legal action (our proven search), filtered: moves only on boards that must be
-    /// played (`present_only`), only on active timelines (`active_only`), creating only active
-    /// timelines (`new_active_only`).
+    /// A list of moves of `pos` in a format.
+    fn moves_out(&self, pos: &Position, moves: &[Move], format: Format) -> Listing {
+        match format {
+            Format::Text(tokens) => Listing::Text(lines(moves.iter().map(|m| chessjs::move_text(pos, m, tokens)))),
+            Format::Object | Format::Json => {
+                let mut out = Vec::with_capacity(moves.len() * objects::MOVE_LEN + 1);
+                out.push(moves.len() as i32);
+                for m in moves {
+                    objects::push_move(&mut out, pos, m);
+                }
+                Listing::Numbers(out)
+            }
+        }
+    }
+
+    /// The legal actions of the side to move (our proven search), as [`LegalActions`]
+    /// filtered: moves only on boards that must be played (`present_only`), only on active
+    /// timelines (`active_only`), creating only active timelines (`new_active_only`).
+    pub fn actions_iter(
+        &self,
+        active_only: bool,
+        present_only: bool,
+        new_active_only: bool,
+    ) -> Result<ActionsIter, Error> {
+        if !self.game.pending_moves().is_empty() {
+            return Err(Error::ActionUnderWay);
+        }
+        let pos = self.game.position().clone();
+        let it = if present_only {
+            LegalActions::present_only(&pos, VERDICT_BUDGET)
+        } else {
+            LegalActions::new(&pos, VERDICT_BUDGET)
+        };
+        Ok(ActionsIter {
+            mandatory: pos.mandatory_boards(),
+            number: self.action_number(),
+            pos,
+            it,
+            active_only,
+            present_only,
+            new_active_only,
+        })
+    }
+
+    /// Every legal action, as [`Library::actions_iter`] lists them, in a format, at most
+    /// `limit` of them (else [`MAX_ACTIONS`], beyond which it is an error).
     pub fn actions(
         &self,
         format: Format,
         active_only: bool,
         present_only: bool,
         new_active_only: bool,
-    ) -> Result<String, String> {
-        if !self.game.pending_moves().is_empty() {
-            return Err("actions() lists whole actions: submit or undo the moves under way first".into());
-        }
-        let pos = self.game.position();
-        let mandatory = pos.mandatory_boards();
-        let mut it = if present_only {
-            chess5d_rules::LegalActions::present_only(pos, VERDICT_BUDGET)
-        } else {
-            pos.legal_actions(VERDICT_BUDGET)
-        };
+        limit: Option<usize>,
+    ) -> Result<Listing, Error> {
+        let mut it = self.actions_iter(active_only, present_only, new_active_only)?;
         let mut list = Vec::new();
-        for a in it.by_ref() {
-            if list.len() >= MAX_ACTIONS {
-                return Err(format!(
-                    "more than {MAX_ACTIONS} actions: list them with presentOnly (the default), or count them with the chess5d command line"
-                ));
+        while let Some(a) = it.next_action()? {
+            if limit.is_some_and(|n| list.len() >= n) {
+                break;
             }
-            let mut p = pos.clone();
-            let mut keep = true;
-            for m in &a {
-                if present_only && !mandatory.contains(&m.from.board) || active_only && !p.is_active(m.from.board.l) {
-                    keep = false;
-                }
-                p.play_unchecked(m);
+            if limit.is_none() && list.len() >= MAX_ACTIONS {
+                return Err(Error::TooManyActions(MAX_ACTIONS));
             }
-            if keep && new_active_only {
-                keep = p.timelines().all(|l| pos.timeline_end(l).is_some() || p.is_active(l));
-            }
-            if keep {
-                list.push(a);
-            }
+            list.push(a);
         }
-        if it.exhausted() {
-            return Err("the search could not list every action within its budget".into());
-        }
-        let player = pos.to_move().name();
-        let number = self.action_number();
-        Ok(match format {
-            Format::Notation => list
-                .iter()
-                .map(|a| {
-                    let mut p = pos.clone();
-                    let mut texts = Vec::new();
-                    for m in a {
-                        texts.push(Library::move_text(&p, m));
-                        p.play_unchecked(m);
-                    }
-                    texts.join(" ")
-                })
-                .collect::<Vec<_>>()
-                .join("\n"),
-            _ => Value::Array(
-                list.iter()
-                    .map(|a| {
-                        let mut p = pos.clone();
-                        let mut moves = Vec::new();
-                        for m in a {
-                            moves.push(move_object(&p, m));
-                            p.play_unchecked(m);
-                        }
-                        json!({"action": number, "player": player, "moves": moves})
-                    })
-                    .collect(),
-            )
-            .to_string(),
-        })
+        Ok(it.listing(&list, format))
     }
 
     /// The opponent's moves that capture a royal piece if the side to move passed now (the
-    /// seed library's `checks()`, see [`Position::checks_after_pass`]).
-    pub fn checks(&self, format: Format) -> String {
+    /// library's `checks()`, see [`Position::checks_after_pass`]).
+    pub fn checks(&self, format: Format) -> Listing {
         let pos = self.game.position();
         let checks = pos.checks_after_pass();
-        match format {
-            Format::Notation => checks
-                .iter()
-                .map(|m| {
-                    format!(
-                        "{}{}>{}{}",
-                        board_label(pos, m.from.board),
-                        m.from.square,
-                        board_label(pos, m.to.board),
-                        m.to.square
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n"),
-            _ => Value::Array(
-                checks
-                    .iter()
-                    .map(|m| {
-                        json!({"start": coord_object(m.from, pos.even()), "end": coord_object(m.to, pos.even()),
-                               "player": pos.to_move().other().name(), "promotion": m.promotion.map(library_letter),
-                               "enPassant": null, "castling": null})
-                    })
-                    .collect(),
-            )
-            .to_string(),
+        // The checks are the opponent's moves after a pass: written in that position.
+        let mut after = pos.clone();
+        after.pass_unchecked();
+        self.moves_out(&after, &checks, format)
+    }
+
+    /// The actions played, as compact numbers (see [`objects::push_action`]).
+    pub fn action_history(&self) -> Vec<i32> {
+        let mut pos = self.game.start().clone();
+        let mut out = vec![self.game.actions().len() as i32];
+        for (i, a) in self.game.actions().iter().enumerate() {
+            objects::push_action(
+                &mut out,
+                &pos,
+                &a.moves,
+                chessjs::action_number(self.game.start(), i),
+            );
+            replay(&mut pos, &self.game, i);
         }
+        out
     }
 
-    /// The actions played, as Action objects (JSON).
-    pub fn action_history(&self) -> String {
-        chess5d_notation::json::write_actions(&self.game)
-    }
-
-    /// The moves of the action under way, as Move objects (JSON).
-    pub fn move_buffer(&self) -> String {
+    /// The moves of the action under way, as compact numbers.
+    pub fn move_buffer(&self) -> Vec<i32> {
         let mut pos = self.game.position().clone();
         let pending = self.game.pending_moves();
-        for _ in &pending {
-            pos.undo_move();
-        }
-        let mut out = Vec::new();
+        pos.undo_action_moves();
+        let mut out = vec![pending.len() as i32];
         for m in &pending {
-            out.push(move_object(&pos, m));
+            objects::push_move(&mut out, &pos, m);
             pos.play_unchecked(m);
         }
-        Value::Array(out).to_string()
+        out
     }
 
-    /// A Board object of a position (JSON value).
-    pub fn board_value(pos: &Position, action: i32) -> Value {
-        let even = pos.even();
-        let size = pos.size();
-        let mandatory = pos.mandatory_boards();
-        let timelines: Vec<Value> = pos
-            .timelines()
-            .map(|l| {
-                let label = BoardRef::of_id(BoardId::new(l, 0), even).timeline;
-                let number = if even { json!(label.to_string()) } else { json!(l) };
-                let start = pos.timeline_start(l).unwrap_or(0);
-                let end = pos.timeline_end(l).unwrap_or(start);
-                let turns: Vec<Value> = (start..=end)
-                    .filter_map(|t| {
-                        let id = BoardId::new(l, t);
-                        let board = pos.board(id)?;
-                        let r = BoardRef::of_id(id, even);
-                        let pieces: Vec<Value> = board
-                            .pieces()
-                            .map(|(sq, p)| {
-                                json!({
-                                    "position": coord_object(Coord { board: id, square: sq }, even),
-                                    "piece": library_letter(p.role()),
-                                    "player": p.color().name(),
-                                    "hasMoved": tracks_moves(p.role()) && !p.unmoved(),
-                                })
-                            })
-                            .collect();
-                        Some(json!({"turn": r.turn, "player": id.color().name(), "width": size.width,
-                                    "height": size.height, "pieces": pieces}))
-                    })
-                    .collect();
-                let maker = if l > 0 || (even && l == 0) {
-                    "white"
-                } else if l < 0 {
-                    "black"
-                } else {
-                    "white"
-                };
-                json!({
-                    "timeline": number,
-                    "player": maker,
-                    "active": pos.is_active(l),
-                    "present": mandatory.iter().any(|b| b.l == l),
-                    "turns": turns,
-                })
-            })
-            .collect();
-        json!({
-            "action": action,
-            "player": pos.to_move().name(),
-            "width": size.width,
-            "height": size.height,
-            "timelines": timelines,
-        })
+    /// The Board object of the position now, as compact numbers.
+    pub fn board(&self) -> Vec<i32> {
+        let mut out = Vec::new();
+        objects::push_board(&mut out, self.game.position(), self.action_number(), &self.marks);
+        out
     }
 
-    /// The Board object of the position now (JSON).
-    pub fn board(&self) -> String {
-        Library::board_value(self.game.position(), self.action_number()).to_string()
+    /// The Board objects of the start and after every action (and with the moves under way),
+    /// as compact numbers: their count, then each.
+    pub fn board_history(&self) -> Vec<i32> {
+        let start = self.game.start();
+        let mut pos = start.clone();
+        let pending = !self.game.pending_moves().is_empty();
+        let mut out = vec![(self.game.actions().len() + 1 + usize::from(pending)) as i32];
+        objects::push_board(&mut out, &pos, chessjs::action_number(start, 0), &self.marks);
+        for i in 0..self.game.actions().len() {
+            replay(&mut pos, &self.game, i);
+            objects::push_board(&mut out, &pos, chessjs::action_number(start, i + 1), &self.marks);
+        }
+        if pending {
+            objects::push_board(&mut out, self.game.position(), self.action_number(), &self.marks);
+        }
+        out
     }
 
-    /// The Board objects of the start and after every action (and the action under way).
-    pub fn board_history(&self) -> String {
-        let mut pos = self.game.start().clone();
-        let mut lib = Library {
-            game: Game::new(pos.clone()),
-            headers: Vec::new(),
-        };
-        let mut out = vec![Library::board_value(&pos, lib.action_number())];
-        for a in self.game.actions() {
-            for m in &a.moves {
-                pos.play_unchecked(m);
+    /// The headers of an export in the library's dialect: `Board` (the variant's name, or
+    /// `custom` with the start's boards), then the record's own, then `Mode "5D"`.
+    fn export_headers(&self) -> Vec<(String, String)> {
+        let start = self.game.start();
+        let official = chess5d_notation::start::variant_of(start);
+        let mut headers = Vec::new();
+        match official {
+            Some(v) => headers.push(("Board".to_string(), v.name.to_string())),
+            None => {
+                let (h, _) = chess5d_notation::start::headers_for(start);
+                headers.extend(h);
             }
-            pos.submit_unchecked();
-            let _ = lib.game.play_action(&a.moves);
-            out.push(Library::board_value(&pos, lib.action_number()));
         }
-        if !self.game.pending_moves().is_empty() {
-            out.push(Library::board_value(self.game.position(), self.action_number()));
-        }
-        Value::Array(out).to_string()
+        headers.extend(
+            self.headers
+                .iter()
+                .filter(|(k, _)| k != "Mode" && k != "Board")
+                .cloned(),
+        );
+        headers.push(("Mode".to_string(), "5D".to_string()));
+        headers
     }
 
-    /// The record: 5DPGN with headers (`5dpgn`, `notation`, `notation_short`, the default), the
-    /// Action objects (`json`, `object`), or the long form (`long`).
-    pub fn export(&self, format: &str) -> Result<String, String> {
+    /// The record: in the library's dialect (`5dpgn` with tokens, `notation`), its Action
+    /// objects (`json`, `object`), our canonical 5DPGN (`canonical`) or the long form
+    /// (`long`).
+    pub fn export(&self, format: &str) -> Result<Listing, Error> {
+        // As 5d-chess-js 1.2 (whose documentation says `object`): the default is `5dpgn`.
+        let format = if format.is_empty() { "5dpgn" } else { format };
         match format {
-            "" | "5dpgn" | "notation" | "notation_short" => {
+            "object" | "json" => Ok(Listing::Numbers(self.action_history())),
+            "canonical" => {
+                if self.game.has_pass() {
+                    return Err(Error::PassHasNoText);
+                }
                 let mut headers = vec![("Mode".to_string(), "5D".to_string())];
                 headers.extend(self.headers.iter().filter(|(k, _)| k != "Mode").cloned());
-                Ok(chess5d_notation::pgn::write(&self.game, &headers, None))
+                Ok(Listing::Text(chess5d_notation::pgn::write(&self.game, &headers, None)))
             }
-            "json" | "object" => Ok(self.action_history()),
-            "long" => Ok(chess5d_notation::write_long(&self.game)),
-            other => Err(format!(
-                "unknown export format '{other}': use '5dpgn', 'notation', 'notation_short', 'json', 'object' or 'long'"
-            )),
+            "long" => {
+                if self.game.has_pass() {
+                    return Err(Error::PassHasNoText);
+                }
+                Ok(Listing::Text(chess5d_notation::write_long(&self.game)))
+            }
+            other => {
+                // As 5d-chess-js 1.2: a format it does not know gives the objects.
+                let Some(tokens) = Tokens::parse(other) else {
+                    return Ok(Listing::Numbers(self.action_history()));
+                };
+                let headers = self.export_headers();
+                let (boards_in_headers, mut text) = (
+                    headers.iter().any(|(k, v)| k == "Board" && v.eq_ignore_ascii_case("custom")),
+                    String::new(),
+                );
+                if boards_in_headers {
+                    // A custom start: its 5DFEN boards after the headers.
+                    let (_, fens) = chess5d_notation::start::headers_for(self.game.start());
+                    let mut h = headers.clone();
+                    let mode = h.pop();
+                    for (k, v) in &h {
+                        text.push_str(&format!("[{k} \"{v}\"]\n"));
+                    }
+                    for f in fens {
+                        text.push_str(&f);
+                        text.push('\n');
+                    }
+                    let body = chessjs::write_record(&self.game, &mode.into_iter().collect::<Vec<_>>(), tokens)
+                        .ok_or(Error::PassHasNoText)?;
+                    text.push_str(&body);
+                    return Ok(Listing::Text(text));
+                }
+                chessjs::write_record(&self.game, &headers, tokens)
+                    .map(Listing::Text)
+                    .ok_or(Error::PassHasNoText)
+            }
         }
     }
 
     /// 5DFEN: the start's boards (with `full`, every board of the position now), one per line.
     pub fn fen(&self, full: bool) -> String {
         let pos = if full { self.game.position() } else { self.game.start() };
-        let mut out = String::new();
-        for line in chess5d_notation::fen::write_boards(pos) {
-            out.push_str(&line);
-            out.push('\n');
-        }
-        out
+        lines(chess5d_notation::fen::write_boards(pos).into_iter())
     }
 
-    /// The position drawn as text (boards side by side, timelines as rows).
-    pub fn print(&self) -> String {
-        chess5d_notation::diagram(self.game.position())
+    /// Starts again from 5DFEN boards (with or without 5DPGN headers): the library's
+    /// `fen(text)`. On an error nothing changes.
+    pub fn set_fen(&mut self, text: &str) -> Result<(), Error> {
+        let t = text.trim();
+        let record = if t.contains("[Board") {
+            t.to_string()
+        } else {
+            let size = fen_size(t).unwrap_or((8, 8));
+            format!("[Board \"custom\"]\n[Size \"{}x{}\"]\n{t}\n", size.0, size.1)
+        };
+        let loaded = chess5d_notation::load(&record).map_err(|e| Error::unreadable("the 5DFEN", e))?;
+        let start = loaded.game.start().clone();
+        self.set_game(Game::new(start), Vec::new(), Some("custom".into()));
+        Ok(())
+    }
+
+    /// The position drawn as the library's `print()` draws it ([`chessjs::diagram`]), or
+    /// with `ours` as our diagram (boards side by side, timelines as rows, in our labels).
+    pub fn print(&self, ours: bool) -> String {
+        if ours {
+            chess5d_notation::diagram(self.game.position())
+        } else {
+            // The library's drawing counts one action ahead of its `actionNumber` once an
+            // action is played (1, 2, 2, 3, 3...).
+            let number = chessjs::action_number(self.game.start(), self.game.actions().len() + 1);
+            let first = chessjs::action_number(self.game.start(), 0);
+            let shown = if self.game.actions().is_empty() { first } else { number };
+            chessjs::diagram(self.game.position(), shown)
+        }
+    }
+
+    /// The state as a JSON object: the start (5DPGN headers and 5DFEN boards), the actions in
+    /// the long form with their passes, the moves under way, the record's headers.
+    pub fn state(&self) -> String {
+        let (headers, fens) = chess5d_notation::start::headers_for(self.game.start());
+        let mut start = String::new();
+        for (k, v) in &headers {
+            start.push_str(&format!("[{k} \"{v}\"]\n"));
+        }
+        for f in fens {
+            start.push_str(&f);
+            start.push('\n');
+        }
+        let mut pos = self.game.start().clone();
+        let mut actions = Vec::new();
+        for (i, a) in self.game.actions().iter().enumerate() {
+            let moves: Vec<String> = a.moves.iter().map(|m| m.long(pos.even())).collect();
+            actions.push(json!({"moves": moves, "pass": self.game.is_pass(i)}));
+            replay(&mut pos, &self.game, i);
+        }
+        let pending: Vec<String> = self
+            .game
+            .pending_moves()
+            .iter()
+            .map(|m| m.long(pos.even()))
+            .collect();
+        json!({
+            "library": "chess5d",
+            "start": start,
+            "variant": self.variant,
+            "headers": self.headers,
+            "actions": actions,
+            "pending": pending,
+        })
+        .to_string()
+    }
+
+    /// Restores a [`Library::state`]. On an error nothing changes.
+    pub fn set_state(&mut self, text: &str) -> Result<(), Error> {
+        let bad = |why: &str| Error::BadState(why.to_string());
+        let v: Value = serde_json::from_str(text).map_err(|e| Error::BadState(e.to_string()))?;
+        if v.get("library").and_then(Value::as_str) != Some("chess5d") {
+            return Err(bad("it has no \"library\": \"chess5d\""));
+        }
+        let start = v.get("start").and_then(Value::as_str).ok_or_else(|| bad("no start"))?;
+        let loaded = chess5d_notation::load(start).map_err(|e| Error::BadState(format!("its start: {e}")))?;
+        let variant = v.get("variant").and_then(Value::as_str).map(str::to_string);
+        let mut lib = Library::from_game(Game::new(loaded.game.start().clone()), variant);
+        lib.headers = v
+            .get("headers")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|h| Some((h.get(0)?.as_str()?.to_string(), h.get(1)?.as_str()?.to_string())))
+            .collect();
+        let play_long = |lib: &mut Library, text: &Value| -> Result<(), Error> {
+            let t = text.as_str().ok_or_else(|| bad("a move is not a string"))?;
+            let m = LongMove::from_str(t)
+                .map_err(|e| Error::BadState(format!("the move '{t}': {e}")))?
+                .resolve(lib.position())
+                .map_err(|e| Error::BadState(format!("the move '{t}': {e}")))?;
+            lib.play(&m)
+        };
+        for a in v.get("actions").and_then(Value::as_array).into_iter().flatten() {
+            for m in a.get("moves").and_then(Value::as_array).into_iter().flatten() {
+                play_long(&mut lib, m)?;
+            }
+            if a.get("pass").and_then(Value::as_bool).unwrap_or(false) {
+                lib.pass()?;
+            } else {
+                lib.submit()?;
+            }
+        }
+        for m in v.get("pending").and_then(Value::as_array).into_iter().flatten() {
+            play_long(&mut lib, m)?;
+        }
+        *self = lib;
+        Ok(())
+    }
+}
+
+/// Plays submitted action `i` of `game` on `pos` (the position before it).
+fn replay(pos: &mut Position, game: &Game, i: usize) {
+    for m in &game.actions()[i].moves {
+        pos.play_unchecked(m);
+    }
+    if game.is_pass(i) {
+        pos.pass_unchecked();
+    } else {
+        pos.submit_unchecked();
+    }
+}
+
+/// The short name of a `variant` argument naming an official variant.
+fn variant_short(variant: &str) -> Option<String> {
+    let v = variant.trim();
+    if v.is_empty() {
+        return Some("standard".into());
+    }
+    variant_named(v).map(short_name)
+}
+
+/// The width and height of a 5DFEN board text's first board (`[4k/5/5/5/K1R2:0:1:w]`: 5x5).
+fn fen_size(text: &str) -> Option<(usize, usize)> {
+    let open = text.find('[')?;
+    let body = &text[open + 1..];
+    let pieces = body.split(':').next()?;
+    let ranks: Vec<&str> = pieces.split('/').collect();
+    let width = ranks.first().map(|r| {
+        let mut w = 0;
+        let mut digits = String::new();
+        for c in r.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            w += digits.parse::<usize>().unwrap_or(0);
+            digits.clear();
+            if c.is_ascii_alphabetic() {
+                w += 1;
+            }
+        }
+        w + digits.parse::<usize>().unwrap_or(0)
+    })?;
+    Some((width, ranks.len()))
+}
+
+/// Lines joined as the library writes its lists: each line ends with a newline.
+fn lines(items: impl Iterator<Item = String>) -> String {
+    let mut out = String::new();
+    for s in items {
+        out.push_str(&s);
+        out.push('\n');
+    }
+    out
+}
+
+/// The legal actions of a position, one at a time, filtered as [`Library::actions_iter`]
+/// says.
+#[derive(Debug)]
+pub struct ActionsIter {
+    pos: Position,
+    it: LegalActions,
+    mandatory: Vec<BoardId>,
+    number: i32,
+    active_only: bool,
+    present_only: bool,
+    new_active_only: bool,
+}
+
+impl ActionsIter {
+    /// The next action, `None` at the end; an error when the search's budget ran out.
+    pub fn next_action(&mut self) -> Result<Option<Vec<Move>>, Error> {
+        for a in self.it.by_ref() {
+            let mut p = self.pos.clone();
+            let mut keep = true;
+            for m in &a {
+                if self.present_only && !self.mandatory.contains(&m.from.board)
+                    || self.active_only && !p.is_active(m.from.board.l)
+                {
+                    keep = false;
+                }
+                p.play_unchecked(m);
+            }
+            if keep && self.new_active_only {
+                keep = p
+                    .timelines()
+                    .all(|l| self.pos.timeline_end(l).is_some() || p.is_active(l));
+            }
+            if keep {
+                return Ok(Some(a));
+            }
+        }
+        if self.it.exhausted() {
+            return Err(Error::Undecided);
+        }
+        Ok(None)
+    }
+
+    /// Actions of this position in a format.
+    pub fn listing(&self, list: &[Vec<Move>], format: Format) -> Listing {
+        match format {
+            Format::Text(tokens) => {
+                Listing::Text(lines(list.iter().map(|a| chessjs::action_text(&self.pos, a, tokens))))
+            }
+            Format::Object | Format::Json => {
+                let mut out = vec![list.len() as i32];
+                for a in list {
+                    objects::push_action(&mut out, &self.pos, a, self.number);
+                }
+                Listing::Numbers(out)
+            }
+        }
     }
 }
 
@@ -902,52 +1073,6 @@ fn shift_lines(msg: &str, added: usize) -> String {
         rest = &rest[digits..];
     }
     out.push_str(rest);
-    out
-}
-
-/// A timeline's label as 5d-chess-js writes it: in even games the start timelines are `-0`
-/// and `+0` and new ones `1`, `-1`... without `+` (our 5DPGN writes `+1`).
-fn timeline_label(pos: &Position, l: i32) -> String {
-    if pos.even() && l >= 1 {
-        l.to_string()
-    } else {
-        pos.timeline_label(l)
-    }
-}
-
-/// A board as 5d-chess-js names it: `(0T1)`, `(-0T2)`, `(1T3)`.
-fn board_label(pos: &Position, b: BoardId) -> String {
-    format!("({}T{})", timeline_label(pos, b.l), b.turn())
-}
-
-/// Our 5DPGN text of a move with the boards relabelled as 5d-chess-js labels them.
-fn relabel(pos: &Position, text: String) -> String {
-    if !pos.even() || !text.contains("(+") {
-        return text;
-    }
-    let mut out = text;
-    for l in 1..=pos.max_timeline() + 1 {
-        out = out.replace(&format!("(+{l}T"), &format!("({l}T"));
-    }
-    out
-}
-
-/// Every move of a list, a promoting one once for each piece the game allows (as 5d-chess-js
-/// lists them).
-fn with_promotions(pos: &Position, moves: Vec<Move>) -> Vec<Move> {
-    let mut out = Vec::with_capacity(moves.len());
-    for m in moves {
-        if m.promotion.is_some() {
-            for &r in pos.promotions() {
-                out.push(Move {
-                    promotion: Some(r),
-                    ..m
-                });
-            }
-        } else {
-            out.push(m);
-        }
-    }
     out
 }
 

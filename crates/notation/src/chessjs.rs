@@ -1,0 +1,372 @@
+//! The 5DPGN dialect of 5d-chess-js 1.2 (the npm library), written: its move texts, its
+//! record export and the `5dpgn` format tokens of its `moves()`, `actions()`, `checks()` and
+//! `export()` (`5dpgn_active_timeline`, `5dpgn_inline`...). Scripts written against that
+//! library match on these strings, so they follow it exactly, where it differs from our
+//! canonical 5DPGN ([`crate::pgn`]):
+//!
+//! - castling is the king's move (`Kg1`), never `O-O`;
+//! - a pawn's promotion names its square (`a7a8=Q`, `e7xd8=N`; Black's captures repeat the
+//!   file, `d2dxe1=Q`); Black's pawn captures that need telling apart repeat the file
+//!   (`eexf4`);
+//! - boards are named once a game has two timelines, or with the `superphysical` token;
+//!   in games with an even number of starting timelines, new timelines have no `+` (`(1T3)`);
+//! - `~` marks every jump that makes an active timeline; the `timeline` token adds `(>L1)`
+//!   after it (the `active` token is read and changes nothing, as in the library);
+//! - the princess is `S`.
+//!
+//! ```
+//! use chess5d_notation::chessjs::{self, Tokens};
+//! use chess5d_rules::Position;
+//!
+//! let pos = Position::standard();
+//! let e4 = pos.present_moves().into_iter().find(|m| m.to.square.to_string() == "e4").unwrap();
+//! assert_eq!(chessjs::move_text(&pos, &e4, Tokens::default()), "e4");
+//! let long = Tokens::parse("5dpgn_superphysical").unwrap();
+//! assert_eq!(chessjs::move_text(&pos, &e4, long), "(0T1)e4");
+//! ```
+
+use crate::coords::{BoardRef, Timeline};
+use chess5d_rules::{BoardId, Color, Game, Move, MoveKind, Position, Role};
+use std::fmt::Write;
+
+/// The tokens of a `5dpgn` format argument (`5dpgn_active_superphysical`): what the text
+/// includes beyond the plain moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tokens {
+    /// Accepted and without effect, as in the library (whose `~` on jumps that make an
+    /// active timeline is always written).
+    pub active: bool,
+    /// `(>L1)` after a move that makes a timeline.
+    pub timeline: bool,
+    /// Every move names its board, even in a game of one timeline.
+    pub superphysical: bool,
+    /// Actions of an export separated by a space instead of a newline.
+    pub inline: bool,
+}
+
+impl Tokens {
+    /// Reads a format argument: `5dpgn` followed by `_`-separated tokens, or the plain
+    /// `notation` / `notation_short` (no token). `None` for anything else.
+    pub fn parse(format: &str) -> Option<Tokens> {
+        match format {
+            "notation" | "notation_short" => return Some(Tokens::default()),
+            _ => {}
+        }
+        let rest = format.strip_prefix("5dpgn")?;
+        let mut tokens = Tokens::default();
+        for token in rest.split('_').skip(1) {
+            match token {
+                "active" => tokens.active = true,
+                "timeline" => tokens.timeline = true,
+                "superphysical" => tokens.superphysical = true,
+                "inline" => tokens.inline = true,
+                _ => return None,
+            }
+        }
+        if !rest.is_empty() && !rest.starts_with('_') {
+            return None;
+        }
+        Some(tokens)
+    }
+}
+
+/// The letter the library gives a role in its objects and notation (`""` for a pawn).
+pub fn role_letter(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "",
+        Role::Knight => "N",
+        Role::Bishop => "B",
+        Role::Rook => "R",
+        Role::Queen => "Q",
+        Role::King => "K",
+        Role::Unicorn => "U",
+        Role::Dragon => "D",
+        Role::Princess => "S",
+        Role::Brawn => "W",
+        Role::CommonKing => "C",
+        Role::RoyalQueen => "Y",
+    }
+}
+
+/// The role of a letter of [`role_letter`] (and `P` for a princess, as older texts write it).
+pub fn role_of_letter(letter: &str) -> Option<Role> {
+    match letter {
+        "" => Some(Role::Pawn),
+        "P" => Some(Role::Princess),
+        "N" => Some(Role::Knight),
+        "B" => Some(Role::Bishop),
+        "R" => Some(Role::Rook),
+        "Q" => Some(Role::Queen),
+        "K" => Some(Role::King),
+        "U" => Some(Role::Unicorn),
+        "D" => Some(Role::Dragon),
+        "S" => Some(Role::Princess),
+        "W" => Some(Role::Brawn),
+        "C" => Some(Role::CommonKing),
+        "Y" => Some(Role::RoyalQueen),
+        _ => None,
+    }
+}
+
+/// A timeline's number as the library writes it in its objects and labels: in games with an
+/// even number of starting timelines the start ones are `-0` and `+0` (internal -1 and 0), new
+/// ones `1`, `-1`...
+pub fn timeline_label(pos: &Position, l: i32) -> String {
+    if pos.even() && l >= 1 {
+        l.to_string()
+    } else {
+        Timeline::of_index(l, pos.even()).to_string()
+    }
+}
+
+/// A board as the library names it: `(0T1)`, `(-0T2)`, `(1T3)`.
+pub fn board_label(pos: &Position, b: BoardId) -> String {
+    let r = BoardRef::of_id(b, pos.even());
+    format!("({}T{})", timeline_label(pos, b.l), r.turn)
+}
+
+/// One move as the library writes it, played from `pos` (the position before it).
+pub fn move_text(pos: &Position, m: &Move, tokens: Tokens) -> String {
+    let mut text = move_body(pos, m, tokens.superphysical);
+    if tokens.timeline {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        if after.timeline_count() > pos.timeline_count() {
+            let made = if pos.to_move() == Color::White {
+                after.max_timeline()
+            } else {
+                after.min_timeline()
+            };
+            let _ = write!(text, " (>L{})", timeline_label(&after, made));
+        }
+    }
+    text
+}
+
+fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
+    let prefix = superphysical || pos.timeline_count() > 1 || m.is_jump();
+    let board = if prefix {
+        board_label(pos, m.from.board)
+    } else {
+        String::new()
+    };
+    if matches!(m.kind, MoveKind::Castle { .. }) {
+        return format!("{board}K{}", m.to.square);
+    }
+    if m.is_jump() {
+        let mut text = relabel(pos, crate::san::write(pos, m, true));
+        if m.kind == MoveKind::Branch {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            let made = if pos.to_move() == Color::White {
+                after.max_timeline()
+            } else {
+                after.min_timeline()
+            };
+            if after.is_active(made) {
+                text.push('~');
+            }
+        }
+        return text;
+    }
+    if m.piece.role() == Role::Brawn && m.is_capture() {
+        // A brawn's capture names no file unless another brawn could make it.
+        let mut others = Vec::new();
+        pos.moves_from(m.from.board, &mut others);
+        let rivals = others
+            .iter()
+            .any(|o| o.from != m.from && o.to == m.to && o.piece.role() == Role::Brawn && !o.is_jump());
+        if !rivals {
+            let promotion = m
+                .promotion
+                .map(|r| format!("={}", role_letter(r)))
+                .unwrap_or_default();
+            return format!("{board}Wx{}{promotion}", m.to.square);
+        }
+    }
+    if m.piece.role() != Role::Pawn {
+        let text = crate::san::write(pos, m, prefix);
+        return relabel(pos, if prefix { text } else { text });
+    }
+    let black = m.piece.color() == Color::Black;
+    let file = (b'a' + m.from.square.x() as u8) as char;
+    let capture = m.is_capture();
+    let mut text = board;
+    if let Some(r) = m.promotion {
+        text.push_str(&m.from.square.to_string());
+        if capture {
+            if black {
+                text.push(file);
+            }
+            text.push('x');
+        }
+        text.push_str(&m.to.square.to_string());
+        text.push('=');
+        text.push_str(role_letter(r));
+        return text;
+    }
+    if capture {
+        text.push(file);
+        if black {
+            let mut others = Vec::new();
+            pos.moves_from(m.from.board, &mut others);
+            let rivals = others.iter().any(|o| {
+                o.from != m.from && o.to == m.to && o.piece.role() == Role::Pawn && o.is_capture() && !o.is_jump()
+            });
+            if rivals {
+                text.push(file);
+            }
+        }
+        text.push('x');
+    }
+    text.push_str(&m.to.square.to_string());
+    text
+}
+
+/// Our 5DPGN text of a move with the boards relabelled as the library labels them.
+fn relabel(pos: &Position, text: String) -> String {
+    if !pos.even() || !text.contains("(+") {
+        return text;
+    }
+    let mut out = text;
+    for l in 1..=pos.max_timeline() + 1 {
+        out = out.replace(&format!("(+{l}T"), &format!("({l}T"));
+    }
+    out
+}
+
+/// The moves of an action as the library writes them, separated by spaces (each written in
+/// the position its predecessors made).
+pub fn action_text(pos: &Position, moves: &[Move], tokens: Tokens) -> String {
+    let mut p = pos.clone();
+    let mut texts = Vec::with_capacity(moves.len());
+    for m in moves {
+        texts.push(move_text(&p, m, tokens));
+        p.play_unchecked(m);
+    }
+    texts.join(" ")
+}
+
+/// The library's action number of the action that follows `played` actions from `start`: the
+/// turn, counted from 1, White's and Black's action of a turn sharing it (1, 1, 2, 2...).
+pub fn action_number(start: &Position, played: usize) -> i32 {
+    let first = start.present_turn().max(1);
+    let n = played as i32 + i32::from(start.to_move() == Color::Black);
+    first + n / 2
+}
+
+/// A game's record as the library's `export('5dpgn...')` writes it: its headers (each
+/// `[Name "Value"]` on a line), then the actions, a turn per line (`1. e4 / e5`; with the
+/// `inline` token on one line), without a final newline. A game with a pass cannot be
+/// written (the library has no text for it): `None`.
+pub fn write_record(game: &Game, headers: &[(String, String)], tokens: Tokens) -> Option<String> {
+    if game.has_pass() {
+        return None;
+    }
+    let mut out = String::new();
+    for (k, v) in headers {
+        let _ = writeln!(out, "[{k} \"{v}\"]");
+    }
+    let mut pos = game.start().clone();
+    let mut turns: Vec<String> = Vec::new();
+    for (i, a) in game.actions().iter().enumerate() {
+        let text = action_text(&pos, &a.moves, tokens);
+        let number = action_number(game.start(), i);
+        match pos.to_move() {
+            Color::White => turns.push(format!("{number}. {text}")),
+            Color::Black if i == 0 => turns.push(format!("{number}. / {text}")),
+            Color::Black => {
+                if let Some(last) = turns.last_mut() {
+                    let _ = write!(last, " / {text}");
+                }
+            }
+        }
+        for m in &a.moves {
+            pos.play_unchecked(m);
+        }
+        pos.submit_unchecked();
+    }
+    out.push_str(&turns.join(if tokens.inline { " " } else { "\n" }));
+    Some(out)
+}
+
+/// A timeline's index in the library's raw numbering (0, then -1, +1, -2, +2... as 1, 2, 3,
+/// 4...), from its number in the library's objects.
+fn raw_timeline(number: i32) -> i32 {
+    if number >= 0 {
+        2 * number
+    } else {
+        -2 * number - 1
+    }
+}
+
+/// The position drawn as the library's `print()` draws it: who moves and the action number,
+/// then a row of boards per timeline (from the most negative number to the most positive,
+/// an empty row where a number has no timeline), each board boxed with its raw timeline and
+/// half-turn (`╔2,1═════╗`), pieces as letters (`.` empty).
+pub fn diagram(pos: &Position, action_number: i32) -> String {
+    let even = pos.even();
+    let (w, h) = (usize::from(pos.size().width), usize::from(pos.size().height));
+    let number = |l: i32| if even && l >= 0 { l + 1 } else { l };
+    let index_of = |n: i32| match (even, n) {
+        (true, 0) => None,
+        (true, n) if n > 0 => Some(n - 1),
+        (_, n) => Some(n),
+    };
+    let reach = pos
+        .timelines()
+        .map(|l| number(l).abs())
+        .max()
+        .unwrap_or(0);
+    let mut out = format!(
+        "Current Player: {}\nAction Number: {action_number}\n",
+        if pos.to_move() == Color::White { "White" } else { "Black" }
+    );
+    for n in -reach..=reach {
+        let line = index_of(n).filter(|l| pos.timeline_start(*l).is_some());
+        let Some(l) = line else {
+            for _ in 0..h + 2 {
+                out.push('\n');
+            }
+            continue;
+        };
+        let start = pos.timeline_start(l).unwrap_or(0);
+        let end = pos.timeline_end(l).unwrap_or(start);
+        let first_raw = (start - 2).max(0) as usize;
+        let indent = " ".repeat(first_raw * (w + 2));
+        let mut rows = vec![indent; h + 2];
+        for t in start..=end {
+            let Some(board) = pos.board(BoardId::new(l, t)) else {
+                continue;
+            };
+            let label = format!("{},{}", raw_timeline(n), t - 2);
+            let fill = w.saturating_sub(label.chars().count());
+            let _ = write!(rows[0], "╔{label}{}╗", "═".repeat(fill));
+            for y in 0..h {
+                let row = &mut rows[h - y];
+                row.push('║');
+                for x in 0..w {
+                    let sq = chess5d_rules::Square::new(x as u8, y as u8);
+                    row.push(match board.get(sq) {
+                        None => '.',
+                        Some(p) => {
+                            let c = if p.role() == Role::Pawn { 'P' } else { p.role().letter() };
+                            if p.color() == Color::White {
+                                c
+                            } else {
+                                c.to_ascii_lowercase()
+                            }
+                        }
+                    });
+                }
+                row.push('║');
+            }
+            let _ = write!(rows[h + 1], "╚{}╝", "═".repeat(w.max(label.chars().count())));
+        }
+        for r in rows {
+            out.push_str(&r);
+            out.push('\n');
+        }
+    }
+    out
+}
