@@ -59,8 +59,8 @@ const CUSTOM = {
   castling: ['8x8', ['[r*3k*2r*/p*p*p*p*p*p*p*p*/8/8/8/8/P*P*P*P*P*P*P*P*/R*3K*2R*:0:1:w]']],
   // Small - Centered: the rook two squares from the king (castling 1.2.1 does not know).
   centered: ['5x5', ['[r*nk*qr*/p*p*p*p*p*/5/P*P*P*P*P*/R*QK*NR*:0:1:w]']],
-  // Pawns one step from promotion, both sides.
-  promotion: ['8x8', ['[r*3k*2r*/PPP5/8/8/8/8/5ppp/R*3K*2R*:0:1:w]']],
+  // Pawns one step from promotion, both sides, with every piece type they can promote to.
+  promotion: ['8x8', ['[r*3k*2r*/PPP5/8/1csqnb2/1CSQNB2/8/ppp5/R*3K*2R*:0:1:w]']],
   fairy_mix_even: ['6x6', ['[r*usk*dr*/p*w*p*p*w*p*/6/6/6/6:-0:1:w]', '[6/6/6/6/P*W*P*P*W*P*/R*DSK*UR*:+0:1:w]']],
 };
 
