@@ -8,6 +8,9 @@
 //! legality errors ([`ResolveError`]) carry the action number, the move text, its place and the
 //! rules' reason.
 //!
+//! [`chessjs_order::sort_moves`] puts moves in the order the JavaScript library 5d-chess-js
+//! 1.2.1 lists them.
+//!
 //! ```
 //! use chess5d_notation::{load, write_5dpgn, full_state_hash};
 //!
@@ -26,6 +29,7 @@
 
 pub mod alexbay;
 pub mod chessjs;
+pub mod chessjs_order;
 pub mod coordinate;
 mod coords;
 mod diagram;
