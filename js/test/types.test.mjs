@@ -203,3 +203,37 @@ test('dist holds the declarations as src has them (npm run build copies them)', 
     assert.equal(readFileSync(built, 'utf8'), readFileSync(join(pkg, 'src', f), 'utf8'), f);
   }
 });
+
+// The class's members as declared, against the class the package loads: every declared method
+// is a function of the prototype, every read-only field a getter, every writable field a
+// property of a new instance, every static a property of the class. (A todo until the runtime
+// has the whole 1.2.x API: the failures it reports are the members still missing.)
+test('every member the declarations give the class exists at run time', { todo: 'the runtime lacks state() and compare()' }, async () => {
+  const ts = (await import('typescript')).default;
+  const file = join(pkg, 'src', 'chess5d.d.ts');
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const cls = source.statements.find((s) => ts.isClassDeclaration(s) && s.name?.text === 'Chess');
+  const Chess = (await import(join(pkg, 'dist', 'chess5d.js'))).default;
+  const instance = new Chess();
+  const missing = [];
+  const seen = new Set();
+  for (const m of cls.members) {
+    if (!m.name) continue;
+    const name = m.name.text;
+    const isStatic = m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword);
+    const readonly = m.modifiers?.some((x) => x.kind === ts.SyntaxKind.ReadonlyKeyword);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    if (isStatic) {
+      if (Chess[name] === undefined) missing.push(`static ${name}`);
+    } else if (ts.isMethodDeclaration(m)) {
+      if (typeof Chess.prototype[name] !== 'function') missing.push(`${name}()`);
+    } else if (readonly) {
+      if (typeof Object.getOwnPropertyDescriptor(Chess.prototype, name)?.get !== 'function') missing.push(`get ${name}`);
+    } else if (!Object.prototype.hasOwnProperty.call(instance, name)) {
+      missing.push(name);
+    }
+  }
+  assert.ok(seen.size > 35, [...seen].join(' '));
+  assert.deepEqual(missing, []);
+});
