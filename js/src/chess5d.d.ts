@@ -143,9 +143,10 @@ declare class Chess {
   passable(): boolean;
 
   /**
-   * The game's record: 5DPGN text (the default, `'5dpgn'` with optional tokens, or
-   * `'notation'`, `'notation_short'`), Action objects (`'object'`), their JSON (`'json'`), or the
-   * long form (`'long'`, a chess5d extra).
+   * The game's record: 5DPGN text (`'5dpgn'` with optional tokens, `'notation'`,
+   * `'notation_short'`), Action objects (`'object'`), their JSON (`'json'`), or the long form
+   * (`'long'`, a chess5d extra).
+   * @param format default `'5dpgn'`, as 5d-chess-js 1.2.1 does (its README says `'object'`)
    */
   export(format?: Chess.ExportTextFormat): string;
   export(format: 'object'): Chess.Action[];
