@@ -3,8 +3,12 @@
 // and writes dist/:
 //   chess5d.js    UMD: `require('chess5d')` gives the Chess class; a <script> tag defines the
 //                 global `Chess` (the WebAssembly is inlined, so this one file is all a page needs)
-//   chess5d.mjs   ES module: `import Chess from 'chess5d'` (Node and browsers)
-//   chess5d.d.ts  TypeScript declarations
+//   chess5d.mjs   ES module: `import Chess from 'chess5d'` (Node and browsers); also exports
+//                 `Chess` and `version`, the names the CommonJS export has as properties
+//   chess5d.d.ts  TypeScript declarations of chess5d.js (`export = Chess`)
+//   chess5d.d.mts TypeScript declarations of chess5d.mjs (default export, named `Chess` and `version`)
+// In both builds the class also carries itself as `Chess.Chess`, so that
+// `import { Chess } from 'chess5d'` compiled to CommonJS finds it (the declarations say so).
 // The wasm32 target comes from rustup when `rustup target list --installed` shows it, else from
 // Debian's toolchain (rustc-web, rust-web-src, lld-22: see the package README).
 import { mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
@@ -50,6 +54,7 @@ const __bytes = (function (b64) {
 wasm_bindgen.initSync({ module: __bytes });
 const core = wasm_bindgen;
 ${chess}
+Object.defineProperty(Chess, 'Chess', { value: Chess });
 return Chess;
 }`;
 writeFileSync(
@@ -67,7 +72,9 @@ writeFileSync(
 const Chess = (${factory})();
 export default Chess;
 export { Chess };
+export const version = Chess.version;
 `,
 );
 copyFileSync(join(here, 'src', 'chess5d.d.ts'), join(dist, 'chess5d.d.ts'));
-say(`wrote dist/chess5d.js, dist/chess5d.mjs, dist/chess5d.d.ts (wasm ${(readFileSync(wasmFile).length / 1024).toFixed(0)} KiB)`);
+copyFileSync(join(here, 'src', 'chess5d.d.mts'), join(dist, 'chess5d.d.mts'));
+say(`wrote dist/chess5d.js, dist/chess5d.mjs, dist/chess5d.d.ts, dist/chess5d.d.mts (wasm ${(readFileSync(wasmFile).length / 1024).toFixed(0)} KiB)`);

@@ -1,145 +1,351 @@
-// TypeScript declarations of the npm package `chess5d`: the 5d-chess-js API and its schemas.
+// TypeScript declarations of the npm package `chess5d` for its CommonJS build, dist/chess5d.js
+// (`module.exports = Chess`): the 5d-chess-js 1.2.x API and its schemas.
+//
+//   const Chess = require('chess5d');          import Chess = require('chess5d');
+//   import Chess from 'chess5d';               (esModuleInterop, or module node16/nodenext)
+//   import { Chess } from 'chess5d';           (the class also carries itself as `Chess.Chess`)
+//   import type { Board, Move } from 'chess5d';
+//
+// The ES module build, dist/chess5d.mjs, is described by chess5d.d.mts, which re-exports these.
 
-/** `'white'` or `'black'`. */
-export type Player = 'white' | 'black';
-
-/** A list's format: objects, their JSON, or notation text (one item per line). */
-export type Format = 'object' | 'json' | 'notation' | 'notation_short';
-
-/** A square of a board of the multiverse. */
-export interface Position {
-  /** Timeline: 0 neutral, positive White's, negative Black's (label strings `"-0"`, `"+0"`... in even variants). */
-  timeline: number | string;
-  /** Turn number, from 1. */
-  turn: number;
-  /** Whose board it is. */
-  player: Player;
-  /** Square name, e.g. `e4`. */
-  coordinate: string;
-  /** Rank, from 1. */
-  rank: number;
-  /** File, from 1 (a = 1). */
-  file: number;
-}
-
-/** One move. */
-export interface Move {
-  start: Position;
-  end: Position;
-  player: Player;
-  /** Promotion piece letter, or null. */
-  promotion: string | null;
-  /** The captured pawn's square for en passant, or null. */
-  enPassant: Position | null;
-  /** The rook's move when castling, or null. */
-  castling: { start: Position; end: Position } | null;
-}
-
-/** One player's whole submission. */
-export interface Action {
-  action: number;
-  player: Player;
-  moves: Move[];
-}
-
-/** A piece on a board. */
-export interface Piece {
-  /** SAN letter (`''` pawn, `'P'` princess, `'N'`, `'B'`, `'R'`, `'Q'`, `'K'`, fairy pieces `U D W C Y`). */
-  piece: string;
-  player: Player;
-  position: Position;
-  hasMoved: boolean;
-}
-
-/** One board (a timeline at one turn). */
-export interface Turn {
-  turn: number;
-  player: Player;
-  width: number;
-  height: number;
-  pieces: Piece[];
-}
-
-/** A timeline. */
-export interface Timeline {
-  timeline: number | string;
-  /** Who made it. */
-  player: Player;
-  active: boolean;
-  /** Whether the side to move must play on it. */
-  present: boolean;
-  turns: Turn[];
-}
-
-/** The whole multiverse. */
-export interface Board {
-  action: number;
-  player: Player;
-  width: number;
-  height: number;
-  timelines: Timeline[];
-}
-
-/** A variant: `{name: 'Standard - Princess', shortName: 'princess'}`. */
-export interface Variant {
-  name: string;
-  shortName: string;
-}
-
-/** A record to import: notation text, Action objects, or their JSON. */
-export type ImportData = string | Action[];
-/** A variant: name, short name, 5DFEN header text, or a Board object for a custom start. */
-export type VariantArg = string | Board;
-
+/** The class: `new Chess([importData, variant])`. */
 declare class Chess {
-  constructor(importData?: ImportData | null, variant?: VariantArg | null);
-  /** Kept for compatibility with 5d-chess-js: verdicts here are proven, not timed. */
+  /**
+   * A new game: `importData` (optional) is a record to replay (5DPGN text, Action objects or
+   * their JSON), `variant` (optional) a variant's name or short name, or a Board object for a
+   * custom start. Throws a {@link Chess.Chess5dError} on a bad record or variant.
+   */
+  constructor(importData?: Chess.ImportData | null, variant?: Chess.VariantArg | null);
+
+  /** The class itself, so that `import { Chess } from 'chess5d'` works in CommonJS too. */
+  static readonly Chess: typeof Chess;
+  /** The version of the chess5d core. */
+  static readonly version: string;
+
+  // Writable fields (plain properties).
+
+  /** Milliseconds allowed to checkmate detection (5d-chess-js's timer; default 60000). */
   checkmateTimeout: number;
-  /** Kept for compatibility: detection is always on. */
+  /** Skip validation and checkmate detection, for engines (default `false`). */
   skipDetection: boolean;
-  /** Whether print() writes to the console. */
+  /** Whether debug output (and `print()`) goes to the console. */
   enableConsole: boolean;
-  /** The core's version. */
-  static version: string;
 
-  readonly board: Board;
+  // Fields (getters).
+
+  /** The whole position now. */
+  readonly board: Chess.Board;
+  /** The action number: 1 for White's first action, then one more after each submitted action. */
   readonly actionNumber: number;
-  readonly boardHistory: Board[];
-  readonly actionHistory: Action[];
-  readonly moveBuffer: Move[];
-  readonly player: Player;
+  /** The Board of every position from the start to now. */
+  readonly boardHistory: Chess.Board[];
+  /** Every action submitted since the start, by both players. */
+  readonly actionHistory: Chess.Action[];
+  /** The moves of the action under way (played, not yet submitted). */
+  readonly moveBuffer: Chess.Move[];
+  /** The side to move. */
+  readonly player: Chess.Player;
+  /** Whether the side to move is in check. */
   readonly inCheck: boolean;
+  /** Whether the side to move is checkmated (it has lost). */
   readonly inCheckmate: boolean;
+  /** Whether the side to move is stalemated. */
   readonly inStalemate: boolean;
+  /** MD5 hash of the position (hex). */
   readonly hash: string;
-  readonly variants: Variant[];
+  /** The variants one can start from: `[{ name: 'Standard - Princess', shortName: 'princess' }, ...]`. */
+  readonly variants: Chess.Variant[];
 
-  import(importData: ImportData, variant?: VariantArg | null, skipDetection?: boolean): void;
-  importable(importData: ImportData, variant?: VariantArg | null): boolean;
-  reset(variant?: VariantArg | null): void;
-  action(action: string | Action | Move[], skipDetection?: boolean): void;
-  actionable(action: string | Action | Move[], skipDetection?: boolean): boolean;
-  copy(): Chess;
-  actions(format?: 'object', activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean): Action[];
-  actions(format: 'json' | 'notation' | 'notation_short', activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean): string;
-  checks(format?: 'object'): Move[];
-  checks(format: 'json' | 'notation' | 'notation_short'): string;
-  move(move: string | Move, skipDetection?: boolean): void;
-  moveable(move: string | Move, skipDetection?: boolean): boolean;
-  moves(format?: 'object', activeOnly?: boolean, presentOnly?: boolean, skipDetection?: boolean): Move[];
-  moves(format: 'json' | 'notation' | 'notation_short', activeOnly?: boolean, presentOnly?: boolean, skipDetection?: boolean): string;
-  submit(skipDetection?: boolean): void;
-  submittable(skipDetection?: boolean): boolean;
-  undo(): void;
-  undoable(): boolean;
-  pass(skipDetection?: boolean): void;
-  passable(skipDetection?: boolean): boolean;
-  export(format?: '5dpgn' | 'notation' | 'notation_short' | 'json' | 'long'): string;
-  export(format: 'object'): Action[];
-  fen(board?: null, full?: boolean): string;
+  // Functions.
+
+  /** Replays a record from the start (of `variant`, if given). Throws. */
+  import(importData: Chess.ImportData, variant?: Chess.VariantArg | null): void;
+  /** Whether `import` would succeed. Never throws. */
+  importable(importData: Chess.ImportData, variant?: Chess.VariantArg | null): boolean;
+
+  /** The 5DFEN of the starting boards. */
+  fen(): string;
+  /** Applies 5DFEN text to the current position. Throws. */
+  fen(fen: string): void;
+  /** With `currentBoard` true, the 5DFEN of every board of the current position. */
+  fen(fen: null | undefined, currentBoard: boolean): string;
+  /** Whether `fen` would accept this 5DFEN text. Never throws. */
   fenable(fen: string): boolean;
+
+  /** Back to the start (of `variant`, if given). Throws on an unknown variant. */
+  reset(variant?: Chess.VariantArg | null): void;
+  /** A new, independent Chess object in the same state. */
+  copy(): Chess;
+  /** The whole internal state as a JSON-compatible object (what `copy()` carries over). */
+  state(): Chess.State;
+  /** Replaces the internal state with one `state()` gave (possibly through JSON). */
+  state(state: Chess.State): void;
+
+  /**
+   * 0 when both inputs are the same board (`type` `'board'`, the default) or the same move
+   * (`'move'`); otherwise a nonzero number, consistent for sorting.
+   */
+  compare(input1: Chess.BoardLike, input2: Chess.BoardLike, type?: 'board'): number;
+  compare(input1: Chess.MoveLike, input2: Chess.MoveLike, type: 'move'): number;
+  compare(input1: Chess.BoardLike | Chess.MoveLike, input2: Chess.BoardLike | Chess.MoveLike, type?: Chess.CompareType): number;
+
+  /** Plays the moves of an action and submits it. Throws. */
+  action(action: Chess.ActionArg): void;
+  /** Whether `action` would succeed. Never throws. */
+  actionable(action: Chess.ActionArg): boolean;
+
+  /**
+   * Every submittable action of the side to move.
+   * @param format default `'object'`
+   * @param activeOnly default `true`: moves on active timelines only
+   * @param presentOnly default `true`: moves on present timelines only (overrides activeOnly)
+   * @param newActiveTimelinesOnly default `true`: actions that create only active timelines
+   */
+  actions(format?: 'object', activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean): Chess.Action[];
+  actions(format: Chess.TextFormat, activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean): string;
+  actions(format?: Chess.Format, activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean): Chess.Action[] | string;
+
+  /**
+   * The opponent's moves that would capture a royal piece if the side to move passed.
+   * @param format default `'object'`
+   */
+  checks(format?: 'object'): Chess.Move[];
+  checks(format: Chess.TextFormat): string;
+  checks(format?: Chess.Format): Chess.Move[] | string;
+
+  /** Plays one move of the action under way. Throws. */
+  move(move: Chess.MoveArg): void;
+  /** Whether `move` can be played now. Never throws. */
+  moveable(move: Chess.MoveArg): boolean;
+
+  /**
+   * The moves the side to move can play now (promotions from the most valuable piece down).
+   * @param format default `'object'`
+   * @param activeOnly default `true`: moves on active timelines only
+   * @param presentOnly default `true`: moves on present timelines only (overrides activeOnly)
+   * @param spatialOnly default `false`: moves within one board only (no time travel)
+   */
+  moves(format?: 'object', activeOnly?: boolean, presentOnly?: boolean, spatialOnly?: boolean): Chess.Move[];
+  moves(format: Chess.TextFormat, activeOnly?: boolean, presentOnly?: boolean, spatialOnly?: boolean): string;
+  moves(format?: Chess.Format, activeOnly?: boolean, presentOnly?: boolean, spatialOnly?: boolean): Chess.Move[] | string;
+
+  /** Submits the action under way; the other player is to move. Throws. */
+  submit(): void;
+  /** Whether `submit` would succeed. Never throws. */
+  submittable(): boolean;
+  /** Takes back the last move of the action under way. Throws. */
+  undo(): void;
+  /** Whether `undo` would succeed. Never throws. */
+  undoable(): boolean;
+  /** Submits an action without moves (for engines: the game itself has no pass). Throws. */
+  pass(): void;
+  /** Whether `pass` would succeed. Never throws. */
+  passable(): boolean;
+
+  /**
+   * The game's record: 5DPGN text (`'5dpgn'` with optional tokens, `'notation'`,
+   * `'notation_short'`), Action objects (`'object'`), their JSON (`'json'`), or the long form
+   * (`'long'`, a chess5d extra).
+   * @param format default `'5dpgn'`, as 5d-chess-js 1.2.1 does (its README says `'object'`)
+   */
+  export(format?: Chess.ExportTextFormat): string;
+  export(format: 'object'): Chess.Action[];
+  export(format?: Chess.ExportFormat): Chess.Action[] | string;
+
+  /** The position as text, written to the console; also returned (a chess5d extra). */
   print(): string;
 }
 
-export default Chess;
-export { Chess };
+/** The instance type, under a second name for the namespace below. */
+type ChessInstance = Chess;
+
+declare namespace Chess {
+  /**
+   * The instance type, so that `Chess` imported by name (`import { Chess } from 'chess5d'`,
+   * the static property) is a type as well as the class.
+   */
+  type Chess = ChessInstance;
+
+  /** `'white'` or `'black'`. */
+  type Player = 'white' | 'black';
+
+  /** A token of the `5dpgn` formats of moves(), actions() and checks(). */
+  type PgnToken = 'active' | 'timeline' | 'superphysical';
+  /** A token of the `5dpgn` formats of export(): `inline` puts the actions on one line. */
+  type ExportPgnToken = PgnToken | 'inline';
+  /** `_token` suffixes: each token at most once, in any order. */
+  type PgnSuffix<T extends string, U extends string = T> = '' | (U extends string ? `_${U}${PgnSuffix<Exclude<T, U>>}` : never);
+  /** `'5dpgn'`, or with tokens: `'5dpgn_active_superphysical'`, `'5dpgn_timeline'`... */
+  type PgnFormat = `5dpgn${PgnSuffix<PgnToken>}`;
+  /** `'5dpgn'` or with tokens, `inline` included: `'5dpgn_inline_timeline'`... */
+  type ExportPgnFormat = `5dpgn${PgnSuffix<ExportPgnToken>}`;
+  /** The formats that give text: JSON, or notation (one item per line). */
+  type TextFormat = 'json' | 'notation' | 'notation_short' | PgnFormat;
+  /** The format of a list: `'object'` gives objects, the others text. */
+  type Format = 'object' | TextFormat;
+  /** export()'s formats that give text (`'long'`: the long form, a chess5d extra). */
+  type ExportTextFormat = 'json' | 'notation' | 'notation_short' | 'long' | ExportPgnFormat;
+  /** export()'s formats. */
+  type ExportFormat = 'object' | ExportTextFormat;
+  /** What compare() compares. */
+  type CompareType = 'board' | 'move';
+
+  /**
+   * A piece's letter: `''` a pawn (`'P'` where pawns are written out), `'B'` bishop, `'N'`
+   * knight, `'R'` rook, `'Q'` queen, `'S'` princess, `'K'` king, `'W'` brawn, `'U'` unicorn,
+   * `'D'` dragon, `'C'` common king, `'Y'` royal queen.
+   */
+  type PieceLetter = '' | 'P' | 'B' | 'N' | 'R' | 'Q' | 'S' | 'K' | 'W' | 'U' | 'D' | 'C' | 'Y';
+  /** A piece a pawn can promote to (`'Q'`, `'S'`, `'R'`, `'B'`, `'N'` in the official variants). */
+  type PromotionLetter = Exclude<PieceLetter, '' | 'P' | 'W'>;
+
+  /** A square of the multiverse. */
+  interface Position {
+    /** Timeline: 0 the first, positive White's, negative Black's. */
+    timeline: number;
+    /** Turn number, from 1. */
+    turn: number;
+    /** Whose board it is (each turn has a White and a Black board). */
+    player: Player;
+    /** The square's name, e.g. `'e4'`. */
+    coordinate: string;
+    /** Rank, from 1. */
+    rank: number;
+    /** File, from 1 (a = 1). */
+    file: number;
+  }
+  /** A Position as an input: `coordinate` may be left out. */
+  interface PositionInput extends Omit<Position, 'coordinate'> {
+    coordinate?: string;
+  }
+
+  /** One move. */
+  interface Move {
+    /** Where the piece was. */
+    start: Position;
+    /** Where it goes. */
+    end: Position;
+    /** Where the piece really is after the move: the next board, on a new timeline if one branched off. */
+    realEnd: Position;
+    /** Who moves. */
+    player: Player;
+    /** The piece promoted to, or null. */
+    promotion: PromotionLetter | null;
+    /** The square of the pawn taken en passant, or null. */
+    enPassant: Position | null;
+    /** The rook's move when castling, or null. */
+    castling: { start: Position; end: Position; realEnd: Position } | null;
+  }
+  /** A Move as an input: `realEnd` (and positions' `coordinate`) may be left out. */
+  interface MoveInput {
+    start: PositionInput;
+    end: PositionInput;
+    realEnd?: PositionInput;
+    player: Player;
+    promotion: PromotionLetter | null;
+    enPassant: PositionInput | null;
+    castling: { start: PositionInput; end: PositionInput; realEnd?: PositionInput } | null;
+  }
+
+  /** One player's submitted moves. */
+  interface Action {
+    /** Its action number. */
+    action: number;
+    /** Who played it. */
+    player: Player;
+    /** Its moves, first to last. */
+    moves: Move[];
+  }
+  /** An Action as an input: `action` and `player` may be left out. */
+  interface ActionInput {
+    action?: number;
+    player?: Player;
+    moves: MoveInput[];
+  }
+
+  /** A piece on a board. */
+  interface Piece {
+    piece: PieceLetter;
+    player: Player;
+    position: Position;
+    hasMoved: boolean;
+  }
+
+  /** One board: a timeline at one turn, for one player. */
+  interface Turn {
+    turn: number;
+    player: Player;
+    width: number;
+    height: number;
+    pieces: Piece[];
+  }
+
+  /** A timeline and its boards. */
+  interface Timeline {
+    /** Timeline number: 0 the first, positive White's, negative Black's. */
+    timeline: number;
+    /** Who created it. */
+    player: Player;
+    /** Whether it is active. */
+    active: boolean;
+    /** Whether it is in the present (the side to move must play on it). */
+    present: boolean;
+    turns: Turn[];
+  }
+
+  /** The whole multiverse. */
+  interface Board {
+    /** The action number of the next action. */
+    action: number;
+    /** Who plays the next action. */
+    player: Player;
+    width: number;
+    height: number;
+    timelines: Timeline[];
+  }
+
+  /** A variant: `{ name: 'Standard - Princess', shortName: 'princess' }`. */
+  interface Variant {
+    name: string;
+    shortName: string;
+  }
+  /** The official variants' short names (their full names and 5DFEN starts are accepted too). */
+  type VariantShortName =
+    | 'standard'
+    | 'defended_pawn'
+    | 'half_reflected'
+    | 'princess'
+    | 'turn_zero'
+    | 'two_timelines'
+    | 'reversed_royalty';
+
+  /** A record to import: 5DPGN text, Action objects, or their JSON. */
+  type ImportData = string | ActionInput[];
+  /** A variant: its name or short name (or 5DFEN text), or a Board object for a custom start. */
+  type VariantArg = VariantShortName | (string & {}) | Board;
+  /** An action to play: 5DPGN text, an Action, Move objects, or their JSON. */
+  type ActionArg = string | ActionInput | MoveInput[];
+  /** A move to play: notation text, a Move object, or its JSON. */
+  type MoveArg = string | MoveInput;
+  /** The raw board of 5d-chess-js: `board[timeline][turn][rank][file]` = piece code. */
+  type RawBoard = ReadonlyArray<ReadonlyArray<ReadonlyArray<ReadonlyArray<number>> | null | undefined> | null | undefined>;
+  /** A board for compare(): a Board object, a raw board, or JSON of either. */
+  type BoardLike = Board | RawBoard | string;
+  /** A move for compare(): a Move object, a raw move (an array), JSON of either, or 5DPGN text. */
+  type MoveLike = MoveInput | ReadonlyArray<unknown> | string;
+
+  /** A JSON value. */
+  type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+  /** The internal state that state() gives and takes: a JSON-compatible object. */
+  interface State {
+    [key: string]: Json;
+  }
+
+  /** The errors the package throws: an Error with a machine-readable `code` beside the message. */
+  interface Chess5dError extends Error {
+    /** What went wrong, as a stable identifier (the message says it for people). */
+    code: string;
+  }
+}
+
+export = Chess;

@@ -1,10 +1,11 @@
 // The package as a user gets it: `npm pack`, installed in a fresh folder, then the seed
-// README's three-action mate in Node (CommonJS and ES module) and in headless Chromium with a
-// <script> tag (CHROMIUM_PATH, default /usr/bin/chromium).
+// README's three-action mate in Node (CommonJS and ES module), TypeScript against the installed
+// declarations, and headless Chromium with a <script> tag (CHROMIUM_PATH, default
+// /usr/bin/chromium). And `npm publish --dry-run` has nothing to warn about in package.json.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -39,10 +40,36 @@ test.after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball holds the built files and nothing else of the source tree', () => {
   const list = execFileSync('tar', ['tzf', join(work, tarball)], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  for (const f of ['package/package.json', 'package/README.md', 'package/dist/chess5d.js', 'package/dist/chess5d.mjs', 'package/dist/chess5d.d.ts']) {
-    assert.ok(list.includes(f), `${f} in ${list}`);
+  const expected = ['package/package.json', 'package/README.md', 'package/LICENSE', 'package/dist/chess5d.js', 'package/dist/chess5d.mjs', 'package/dist/chess5d.d.ts', 'package/dist/chess5d.d.mts'];
+  assert.deepEqual([...list].sort(), [...expected].sort());
+});
+
+test("the package's LICENSE is the repository's", () => {
+  assert.equal(readFileSync(join(pkg, 'LICENSE'), 'utf8'), readFileSync(join(pkg, '..', 'LICENSE'), 'utf8'));
+});
+
+test('npm publish --dry-run: the package would publish, with no warning about its fields', () => {
+  const r = spawnSync('npm', ['publish', '--dry-run'], { cwd: pkg, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = r.stdout + r.stderr;
+  assert.match(out, /chess5d@0\.1\.0/);
+  // Only the dry run's own note that nobody is logged in is allowed.
+  const warnings = out.split('\n').filter((l) => /npm warn/i.test(l) && !/requires you to be logged in/.test(l));
+  assert.deepEqual(warnings, []);
+});
+
+test('TypeScript: the installed declarations type-check, and the compiled code runs', () => {
+  const tsc = join(pkg, 'node_modules', 'typescript', 'bin', 'tsc');
+  const body = `const chess: Chess = new Chess();\nchess.move('1w. 1:e2:e3');\nchess.submit();\nconst b: Board = chess.board;\nconsole.log(chess.player, b.timelines.length);\n`;
+  writeFileSync(join(app, 'cjs.ts'), `import Chess = require('chess5d');\nimport type { Board } from 'chess5d';\n${body}`);
+  writeFileSync(join(app, 'esm.mts'), `import Chess from 'chess5d';\nimport type { Board } from 'chess5d';\n${body}`);
+  writeFileSync(join(app, 'globals.d.ts'), 'declare const console: { log(...data: unknown[]): void };\n');
+  const common = ['--strict', '--target', 'es2022', '--lib', 'es2022', '--pretty', 'false', 'globals.d.ts'];
+  for (const [file, module, out] of [['cjs.ts', 'commonjs', 'cjs.js'], ['esm.mts', 'nodenext', 'esm.mjs']]) {
+    const c = spawnSync('node', [tsc, ...common, '--module', module, file], { cwd: app, encoding: 'utf8' });
+    assert.equal(c.status, 0, `${file}: ${c.stdout}${c.stderr}`);
+    assert.equal(execFileSync('node', [out], { cwd: app, encoding: 'utf8' }), 'black 1\n', file);
   }
-  assert.ok(!list.some((f) => f.includes('/test/') || f.includes('/src/')), list.join(' '));
 });
 
 test('CommonJS: require gives the Chess class; the seed mate prints true', () => {
