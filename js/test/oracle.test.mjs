@@ -52,9 +52,10 @@ function compare(file) {
       if (!rec.checkmateTimedOut && chess.inCheckmate !== rec.inCheckmate) problems.push(`inCheckmate ${chess.inCheckmate}`);
       if (!rec.stalemateTimedOut && chess.inStalemate !== rec.inStalemate) problems.push(`inStalemate ${chess.inStalemate}`);
     }
-    const text = chess.moves('notation_short', true, true, true);
-    const list = text === '' ? [] : text.split('\n');
-    const objects = chess.moves('object', true, true, true);
+    chess.skipDetection = true;
+    const text = chess.moves('notation_short', true, true);
+    const list = text === '' ? [] : text.replace(/\n$/, '').split('\n');
+    const objects = chess.moves('object', true, true);
     assert.equal(objects.length, list.length, `${rec.id}: the formats list the same moves`);
     // Castling with a rook two squares away: 5d-chess-js lacks it (rules.md §3).
     const twoAway = new Set(

@@ -453,7 +453,15 @@ impl Library {
                 });
             }
         }
-        let m = read_one_move(self.game.position(), text)?;
+        let m = read_one_move(self.game.position(), text).map_err(|e| match e {
+            Error::IllegalMove { text, why } if self.submittable() && self.game.position().mandatory_boards().is_empty() => {
+                Error::IllegalMove {
+                    text,
+                    why: format!("{why} (the action under way is complete: submit it first, or undo)"),
+                }
+            }
+            e => e,
+        })?;
         self.play(&m).map_err(|e| match e {
             Error::IllegalMove { why, .. } => Error::illegal(text, why),
             e => e,
