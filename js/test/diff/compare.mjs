@@ -54,7 +54,7 @@ function posId(p) {
 export function identity(x) {
   if (!x || typeof x !== 'object' || Array.isArray(x)) return null;
   if (x.start && x.end) return `${posId(x.start)}>${posId(x.end)}${x.promotion ? '=' + x.promotion : ''}`;
-  if (Array.isArray(x.moves)) return `A${x.action}${x.player}:` + x.moves.map(identity).join('|');
+  if (Array.isArray(x.moves)) return 'A:' + x.moves.map(identity).join('|');
   if (x.position && 'piece' in x) return `${x.player}${x.piece}@${posId(x.position)}`;
   if (Array.isArray(x.pieces) && 'turn' in x) return `T${x.turn}${x.player}`;
   if (Array.isArray(x.turns) && 'timeline' in x) return `L${x.timeline}`;

@@ -42,6 +42,25 @@ function isTravel(m) {
   return m.start.timeline !== m.end.timeline || m.start.turn !== m.end.turn;
 }
 
+/**
+ * The position and move buffer as a canonical string (pieces, boards and moves by identity;
+ * not key order or the hasMoved flags): two libraries "diverge" when these differ.
+ */
+export function positionKey(lib) {
+  const b = lib.board;
+  const boards = [];
+  // Timelines by rank (the libraries may label the even start timelines differently).
+  const num = (l) => (l === '-0' || Object.is(l, -0) ? -0.5 : l === '+0' ? 0.5 : Number(l));
+  const ranks = b.timelines.map((tl) => num(tl.timeline)).sort((x, y) => x - y);
+  for (const tl of b.timelines) {
+    const rank = ranks.indexOf(num(tl.timeline));
+    for (const tu of tl.turns) {
+      boards.push(`L#${rank}T${tu.turn}${tu.player}:` + tu.pieces.map((p) => `${p.player[0]}${p.piece}${p.position.coordinate}`).sort().join(','));
+    }
+  }
+  return `${b.player}|${boards.sort().join('|')}|${lib.moveBuffer.map(identity).join(',')}`;
+}
+
 export class Game {
   constructor({ Theirs, Ours, seed, variant, timeout, sink, maxActions, fullRate, actionsCap, stats }) {
     Object.assign(this, { Theirs, Ours, seed, timeout, sink, maxActions, fullRate, actionsCap, stats });
@@ -56,12 +75,27 @@ export class Game {
   cmp(call, args, t, o, ctx = {}) {
     this.stats.calls = (this.stats.calls || 0) + 1;
     const tm = (this.stats.time ||= {});
-    tm[call] = (tm[call] || 0) + (t.ms || 0) + (o.ms || 0);
+    const tc = (tm[call] ||= [0, 0]);
+    tc[0] += t.ms || 0;
+    tc[1] += o.ms || 0;
     const diffs = outcomeDiffs(t, o);
     for (const d of diffs) {
-      this.sink({ call, args: typeof args === 'string' ? args : argLabel(args), ...d, seed: this.seed, variant: this.start.name, step: this.step, ctx: { ...this.stepCtx, ...ctx, theirsOutcome: t, oursOutcome: o } });
+      this.sink({ call, args: typeof args === 'string' ? args : argLabel(args), ...d, seed: this.seed, variant: this.start.name, step: this.step, repro: () => this.repro(), ctx: { ...this.stepCtx, ...ctx, theirsOutcome: t, oursOutcome: o } });
     }
     return diffs.length === 0;
+  }
+
+  /** How to reach the position of this step: start, their 5DPGN record and move buffer. */
+  repro() {
+    try {
+      const s = this.start;
+      const pgn = this.t.export('5dpgn');
+      const buf = this.t.moveBuffer;
+      const start = s.variant ? `variant '${s.variant}'` : `custom start ${JSON.stringify(s.pgn)}`;
+      return `${start}; 5d-chess-js export('5dpgn'): ${JSON.stringify(pgn)}${buf.length ? `; then move(): ${JSON.stringify(buf)}` : ''}`;
+    } catch (e) {
+      return `(no repro: ${e.message})`;
+    }
   }
 
   /** Runs `f` on both libraries (theirs first) and compares. Returns both outcomes. */
@@ -221,7 +255,7 @@ export class Game {
     const hist = this.t.boardHistory;
     const other = hist[rnd.int(hist.length)];
     const cur = this.t.board;
-    this.fn('compare', cur, cur);
+    this.both('compare', '(board, same board)', (lib) => callOf(lib, 'compare', cur, cur));
     this.both('compare', '(board, earlier board)', (lib) => callOf(lib, 'compare', cur, other));
     this.both('compare', '(earlier board, board, "board")', (lib) => callOf(lib, 'compare', other, cur, 'board'));
     this.both('compare', '(JSON board, board, "board")', (lib) => callOf(lib, 'compare', JSON.stringify(cur), cur, 'board'));
@@ -301,7 +335,9 @@ export class Game {
         return { returned: r, board: c.board, hash: c.hash, fen: c.fen(), moves: c.moves('notation_short') };
       });
     }
-    // Exports of each library, imported (importable, import) into both.
+    // Exports of each library, imported (importable, import) into both (5d-chess-js replays
+    // with detection: slow, so at a third of the full steps).
+    if (!rnd.chance(0.35)) return;
     const fmt = rnd.pick(['5dpgn', 'json', 'object', 'notation', pgnFormat(rnd, ['active', 'timeline', 'superphysical', 'inline'])]);
     for (const [src, lib] of [['their', this.t], ['our', this.o]]) {
       const ex = outcome(() => lib.export(fmt));
@@ -378,28 +414,59 @@ export class Game {
 
   /** Whether both positions agree (board and move buffer); if not, tries to resync ours. */
   inSync() {
-    const t = outcome(() => JSON.stringify([this.t.board, this.t.moveBuffer]));
-    const o = outcome(() => JSON.stringify([this.o.board, this.o.moveBuffer]));
+    const t = outcome(() => positionKey(this.t));
+    const o = outcome(() => positionKey(this.o));
     if (t.status === 'ok' && o.status === 'ok' && t.value === o.value) return true;
     // Resync: ours from their record and move buffer.
-    try {
-      const c = new this.Ours();
-      const pgn = this.start.pgn;
-      if (this.start.variant) c.import(this.t.export('json'), this.start.variant);
-      else if (this.t.actionHistory.length) c.import(this.t.export('5dpgn'));
-      else c.import(pgn);
-      for (const m of this.t.moveBuffer) c.move(m);
-      if (JSON.stringify([c.board, c.moveBuffer]) === t.value) {
-        this.o = c;
-        c.checkmateTimeout = this.timeout;
-        this.stats.resyncs = (this.stats.resyncs || 0) + 1;
-        return true;
+    const tries = [
+      (c) => c.import(this.t.export('5dpgn')),
+      (c) => (this.start.variant ? c.import(this.t.export('json'), this.start.variant) : c.import(this.t.export('json'))),
+      (c) => c.import(this.t.export('5dpgn_superphysical')),
+    ];
+    for (const load of tries) {
+      try {
+        const c = new this.Ours();
+        if (this.t.actionHistory.length) load(c);
+        else if (this.start.variant) c.reset(this.start.variant);
+        else c.import(this.start.pgn);
+        for (const [m, text] of this.bufferNotations()) {
+          try {
+            c.move(m);
+          } catch (e) {
+            if (text === null) throw e;
+            c.move(text);
+          }
+        }
+        if (positionKey(c) === t.value) {
+          this.o = c;
+          c.checkmateTimeout = this.timeout;
+          this.stats.resyncs = (this.stats.resyncs || 0) + 1;
+          return true;
+        }
+      } catch (e) {
+        if (process.env.DIFF_DEBUG) console.error("resync:", e.message);
       }
-    } catch (e) {
-      /* fall through */
     }
     this.sink({ call: 'game', args: '(after the step)', kind: 'diverged', theirs: 'position', ours: 'different position, resync failed', seed: this.seed, variant: this.start.name, step: this.step, ctx: {} });
     return false;
+  }
+
+  /** Their move buffer as [Move, their long notation] pairs. */
+  bufferNotations() {
+    const buf = this.t.moveBuffer;
+    if (!buf.length) return [];
+    const c = this.t.copy();
+    for (let i = 0; i < buf.length; i++) c.undo();
+    c.skipDetection = true;
+    const out = [];
+    for (const m of buf) {
+      const objs = c.moves('object', false, false, false);
+      const notes = c.moves('notation', false, false, false).split('\n').filter(Boolean);
+      const i = objs.findIndex((x) => identity(x) === identity(m));
+      out.push([m, i >= 0 && notes.length === objs.length ? notes[i] : null]);
+      c.move(m);
+    }
+    return out;
   }
 
   /** Plays one random step on both libraries; false when the game is over. */
@@ -424,6 +491,30 @@ export class Game {
     const travel = list.filter(isTravel);
     const pool = travel.length && rnd.chance(0.3) ? travel : list;
     const mv = rnd.pick(pool);
+    // Sometimes a whole one-move action through action(), in one of its input forms.
+    if (buffer === 0 && rnd.chance(0.12)) {
+      const c = t.copy();
+      let ok = false;
+      try {
+        c.move(mv);
+        ok = c.submittable();
+      } catch (e) {
+        ok = false;
+      }
+      if (ok) {
+        const k = rnd.int(4);
+        let input = [[mv], JSON.stringify([mv]), { moves: [mv] }][k];
+        let form = ['Move array', 'JSON Move array', 'Action object', '5dpgn'][k];
+        if (k === 3) {
+          // Their 5DPGN of the action: the last line of the copy's export after submitting.
+          c.submit();
+          const ex = c.export('5dpgn').trim().split('\n');
+          input = ex[ex.length - 1].replace(/^\d+\.\s*/, '').split(' / ').pop();
+          if (t.player === 'white') input = ex[ex.length - 1].replace(/^\d+\.\s*/, '').split(' / ')[0];
+        }
+        return this.apply('action', [input], { move: mv, form });
+      }
+    }
     const form = rnd.int(4);
     let input = mv;
     if (form === 1) input = JSON.stringify(mv);
@@ -438,7 +529,7 @@ export class Game {
   }
 
   apply(call, args, ctx = {}) {
-    const label = call === 'move' ? `(${ctx.form}) during play` : '() during play';
+    const label = call === 'move' || call === 'action' ? `(${ctx.form}) during play` : '() during play';
     const t = outcome(() => callOf(this.t, call, ...args));
     const o = outcome(() => callOf(this.o, call, ...args));
     this.cmp(call, label, { status: t.status, value: null, error: t.error }, { status: o.status, value: null, error: o.error }, { input: args[0], ...ctx });

@@ -26,6 +26,7 @@ export function runGames({ games, seed, variant, timeout = 500, maxActions = 14,
     let c = classes.get(key);
     if (!c) {
       const k = knownFor(d);
+      if (d.repro) d.reproText = d.repro();
       c = { call: d.call, args: d.args, kind: d.kind, path: d.path || '', count: 0, known: k ? k.id : null, first: d, games: new Set() };
       classes.set(key, c);
     } else if (c.known) {
@@ -33,6 +34,7 @@ export function runGames({ games, seed, variant, timeout = 500, maxActions = 14,
       const k = knownFor(d);
       if (!k) {
         c.known = null;
+        if (d.repro) d.reproText = d.repro();
         c.first = d;
       }
     }
@@ -64,9 +66,25 @@ export function formatReport({ classes, stats }, { width = 200 } = {}) {
   const rows = [...classes.values()].sort((a, b) => (a.known ? 1 : 0) - (b.known ? 1 : 0) || a.call.localeCompare(b.call) || b.count - a.count);
   const lines = [];
   lines.push(`differential harness: ${stats.games} games, ${stats.steps || 0} steps, ${stats.ops || 0} operations, ${stats.calls || 0} compared calls, ${stats.resyncs || 0} resyncs, ${(stats.ms / 1000).toFixed(1)} s`);
-  if (stats.time) lines.push('time by call (ms, both libraries): ' + Object.entries(stats.time).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', '));
+  if (stats.time) lines.push('time by call (ms, 5d-chess-js/chess5d): ' + Object.entries(stats.time).sort((a, b) => b[1][0] + b[1][1] - a[1][0] - a[1][1]).filter(([, v]) => v[0] + v[1] >= 10).map(([k, v]) => `${k} ${v[0].toFixed(0)}/${v[1].toFixed(0)}`).join(', '));
   const unknown = rows.filter((r) => !r.known);
   lines.push(`${classes.size} classes of differences, ${unknown.length} not in known.mjs`);
+  // Grouped: one line per (call, kind, path), with the argument combinations it occurs with.
+  const groups = new Map();
+  for (const r of rows) {
+    const key = `${r.known ? 'known ' + r.known : 'UNKNOWN'} | ${r.call} | ${r.kind}${r.path ? ' at ' + r.path : ''}`;
+    const g = groups.get(key) || { count: 0, args: [], first: r.first };
+    g.count += r.count;
+    g.args.push(r.args);
+    groups.set(key, g);
+  }
+  lines.push('');
+  lines.push('Grouped by call, kind and path:');
+  for (const [key, g] of groups) {
+    lines.push(`  ${key} — ${g.count}× — args: ${trunc(g.args.join('; '), 300)} — first: seed ${g.first.seed} ${g.first.variant} step ${g.first.step}`);
+  }
+  lines.push('');
+  lines.push('Every class with its first example:');
   let n = 0;
   for (const r of rows) {
     n++;
@@ -76,6 +94,7 @@ export function formatReport({ classes, stats }, { width = 200 } = {}) {
     lines.push(`   first: seed ${f.seed} variant ${f.variant} step ${f.step}${f.at && f.at !== r.path ? ' at ' + f.at : ''}`);
     lines.push(`   5d-chess-js: ${trunc(f.theirs, width)}`);
     lines.push(`   chess5d:     ${trunc(f.ours, width)}`);
+    if (f.reproText) lines.push(`   repro: ${trunc(f.reproText, 2 * width)}`);
     if (f.ctx && f.ctx.input !== undefined) lines.push(`   input: ${trunc(typeof f.ctx.input === 'string' ? f.ctx.input : JSON.stringify(f.ctx.input), width)}`);
   }
   return lines.join('\n');

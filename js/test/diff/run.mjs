@@ -25,16 +25,16 @@ for (let i = 0; i < argv.length; i++) {
     process.exit(0);
   } else throw new Error(`unknown argument ${a}`);
 }
+const t0 = Date.now();
 const result = runGames({
   ...opts,
   onGame: (i, stats, classes) => {
     if ((i + 1) % 10 === 0) process.stderr.write(`${i + 1}/${opts.games} games, ${classes.size} classes, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
   },
 });
-const t0 = Date.now();
 console.log(formatReport(result));
 if (json) {
-  const rows = [...result.classes.values()].map(({ first, games, ...r }) => ({ ...r, games: games.size, first: { seed: first.seed, variant: first.variant, step: first.step, at: first.at, theirs: first.theirs, ours: first.ours, input: first.ctx && first.ctx.input } }));
+  const rows = [...result.classes.values()].map(({ first, games, ...r }) => ({ ...r, games: games.size, first: { seed: first.seed, variant: first.variant, step: first.step, at: first.at, theirs: first.theirs, ours: first.ours, input: first.ctx && first.ctx.input, repro: first.reproText } }));
   writeFileSync(json, JSON.stringify({ stats: result.stats, classes: rows }, null, 1));
 }
 const unknown = [...result.classes.values()].filter((c) => !c.known).length;
