@@ -1,7 +1,7 @@
 // Differential test: random games played at once on 5d-chess-js 1.2.1 (the API we promise)
 // and on this package, comparing every documented field and function at every step (see
 // test/diff/). Fails on any difference that test/diff/known.mjs does not accept.
-// Scale with DIFF_GAMES (default 120), DIFF_SEED (default 1), DIFF_VARIANT, DIFF_TIMEOUT
+// Scale with DIFF_GAMES (default 100), DIFF_SEED (default 1), DIFF_VARIANT, DIFF_TIMEOUT
 // (their checkmateTimeout in ms, default 300), DIFF_ACTIONS (actions per game, default 8),
 // DIFF_FULL (share of steps with the full battery, default 0.25).
 import { test } from 'node:test';
@@ -10,7 +10,7 @@ import { runGames, formatReport } from './diff/report.mjs';
 
 const env = process.env;
 const opts = {
-  games: Number(env.DIFF_GAMES || 120),
+  games: Number(env.DIFF_GAMES || 100),
   seed: Number(env.DIFF_SEED || 1),
   variant: env.DIFF_VARIANT || undefined,
   timeout: Number(env.DIFF_TIMEOUT || 300),

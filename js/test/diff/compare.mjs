@@ -141,6 +141,29 @@ function walk(a, b, path, out, seen) {
     return;
   }
   if (ta === 'string') {
+    if (a !== b && /^[[{]/.test(a) && /^[[{]/.test(b)) {
+      // JSON text: its exact text differs; report what differs inside, under 'json:'.
+      let pa;
+      let pb;
+      try {
+        pa = JSON.parse(a);
+        pb = JSON.parse(b);
+      } catch (e) {
+        pa = undefined;
+      }
+      if (pa !== undefined) {
+        const inner = [];
+        walk(pa, pb, '', inner, new Set());
+        if (!inner.length) return push('json-text', short(a, 80), short(b, 80));
+        for (const d of inner) {
+          const key = d.kind + ' json:' + d.path;
+          if (seen.has(key) || out.length >= MAX_DIFFS) continue;
+          seen.add(key);
+          out.push({ ...d, path: `${normPath(path)} json:${d.path}`, at: `${path} json:${d.at}` });
+        }
+        return;
+      }
+    }
     if (a !== b) {
       if (a.includes('\n') || b.includes('\n')) return textDiff(a, b, path, push);
       push('value', short(a), short(b));

@@ -122,7 +122,15 @@ export class Game {
         this.cmp(f, 'default', outcome(() => getOf(ft.value, f)), outcome(() => getOf(fo.value, f)));
       }
     }
-    const how = this.rnd.int(3);
+    // import('', variant) on a new instance (5d-chess-js may ignore the variant there).
+    if (this.start.variant) {
+      this.both('import', `('', '${this.start.variant}') on a new instance, then board`, (lib, who) => {
+        const c = new (who === 'theirs' ? Theirs : Ours)();
+        c.import('', this.start.variant);
+        return c.board;
+      });
+    }
+    const how = this.rnd.int(2);
     const s = this.start;
     const make = (C) => {
       if (s.variant) {
