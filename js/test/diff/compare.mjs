@@ -175,6 +175,15 @@ function walk(a, b, path, out, seen) {
 
 /** Line-level difference of two multi-line strings. */
 function textDiff(a, b, path, push) {
+  // A final newline is its own kind of difference, apart from the lines.
+  const na = a.endsWith('\n');
+  const nb = b.endsWith('\n');
+  if (na !== nb) {
+    push('final-newline', na ? 'ends with \\n' : 'no final \\n', nb ? 'ends with \\n' : 'no final \\n');
+    if (na) a = a.slice(0, -1);
+    if (nb) b = b.slice(0, -1);
+    if (a === b) return;
+  }
   const la = a.split(/\r?\n/);
   const lb = b.split(/\r?\n/);
   const ca = new Map();
