@@ -157,6 +157,14 @@ export class Game {
     }
     this.o = o.value;
     for (const lib of [this.t, this.o]) lib.checkmateTimeout = this.timeout;
+    // A Board object as the variant (documented; 5d-chess-js 1.2.1 may ignore it).
+    if (s.pgn && this.rnd.chance(0.5)) {
+      const board = this.t.board;
+      this.both('new Chess', '(undefined, Board object of a custom start), then fen()/board', (lib, who) => {
+        const c = new (who === 'theirs' ? Theirs : Ours)(undefined, board);
+        return { fen: c.fen(), board: c.board };
+      });
+    }
     return true;
   }
 
