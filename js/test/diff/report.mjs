@@ -62,7 +62,7 @@ function trunc(s, n) {
 }
 
 /** The report as text: unknown classes first, then known ones. */
-export function formatReport({ classes, stats }, { width = 200 } = {}) {
+export function formatReport({ classes, stats }, { width = 200, maxClasses = Infinity } = {}) {
   const rows = [...classes.values()].sort((a, b) => (a.known ? 1 : 0) - (b.known ? 1 : 0) || a.call.localeCompare(b.call) || b.count - a.count);
   const lines = [];
   lines.push(`differential harness: ${stats.games} games, ${stats.steps || 0} steps, ${stats.ops || 0} operations, ${stats.calls || 0} compared calls, ${stats.resyncs || 0} resyncs, ${(stats.ms / 1000).toFixed(1)} s`);
@@ -88,6 +88,10 @@ export function formatReport({ classes, stats }, { width = 200 } = {}) {
   let n = 0;
   for (const r of rows) {
     n++;
+    if (n > maxClasses) {
+      lines.push('', `… ${rows.length - maxClasses} more classes (node test/diff/run.mjs prints them all)`);
+      break;
+    }
     const f = r.first;
     lines.push('');
     lines.push(`#${n} ${r.known ? `[known: ${r.known}]` : '[UNKNOWN]'} ${r.call} ${r.args} — ${r.kind}${r.path ? ' at ' + r.path : ''} — ${r.count}× in ${r.games.size} games`);
