@@ -175,6 +175,10 @@ export class Game {
       const t = outcome(() => this.t[f]);
       out[f] = t;
       if (t.ms >= this.timeout * 0.8) this.stepCtx.theirsTimedOut = true;
+      // (ours too: for the self-test, where "ours" is 5d-chess-js again)
+      const o = outcome(() => getOf(this.o, f));
+      out['ours ' + f] = o;
+      if (o.ms >= this.timeout * 0.8) this.stepCtx.oursTimedOut = true;
     }
     return out;
   }
@@ -184,8 +188,7 @@ export class Game {
       this.both(f, 'field', (lib) => getOf(lib, f));
     }
     for (const f of ['inCheckmate', 'inStalemate']) {
-      const o = outcome(() => getOf(this.o, f));
-      this.cmp(f, 'field', verd[f], o, { theirsMs: verd[f].ms });
+      this.cmp(f, 'field', verd[f], verd['ours ' + f], { theirsMs: verd[f].ms });
     }
     for (const f of ['submittable', 'undoable', 'passable']) this.fn(f);
     this.movesObj = {};
@@ -522,11 +525,17 @@ export class Game {
         let input = [[mv], JSON.stringify([mv]), { moves: [mv] }][k];
         let form = ['Move array', 'JSON Move array', 'Action object', '5dpgn'][k];
         if (k === 3) {
-          // Their 5DPGN of the action: the last line of the copy's export after submitting.
-          c.submit();
-          const ex = c.export('5dpgn').trim().split('\n');
-          input = ex[ex.length - 1].replace(/^\d+\.\s*/, '').split(' / ').pop();
-          if (t.player === 'white') input = ex[ex.length - 1].replace(/^\d+\.\s*/, '').split(' / ')[0];
+          // Their 5DPGN of the action: the last line of the copy's export after submitting
+          // (their export can throw: then the Move array).
+          try {
+            c.submit();
+            const ex = c.export('5dpgn').trim().split('\n');
+            input = ex[ex.length - 1].replace(/^\d+\.\s*/, '').split(' / ').pop();
+            if (t.player === 'white') input = ex[ex.length - 1].replace(/^\d+\.\s*/, '').split(' / ')[0];
+          } catch (e) {
+            input = [mv];
+            form = 'Move array';
+          }
         }
         return this.apply('action', [input], { move: mv, form });
       }

@@ -6,10 +6,11 @@ import { existsSync } from 'node:fs';
 
 const require = createRequire(import.meta.url);
 
-export function loadLibraries() {
+/** `oursPath` overrides CHESS5D_OURS (the self-test passes 5d-chess-js itself as ours). */
+export function loadLibraries(oursPathArg) {
   const Theirs = require('5d-chess-js');
   const theirsVersion = require('5d-chess-js/package.json').version;
-  const oursPath = process.env.CHESS5D_OURS || fileURLToPath(new URL('../../dist/chess5d.js', import.meta.url));
+  const oursPath = oursPathArg || process.env.CHESS5D_OURS || fileURLToPath(new URL('../../dist/chess5d.js', import.meta.url));
   if (!existsSync(oursPath)) {
     throw new Error(`our package is not built: ${oursPath} is missing (cd js && npm run build)`);
   }

@@ -17,11 +17,12 @@ export function classKey(d) {
  * Plays `games` games from `seed` (game i uses seed + i) and returns the classes:
  * Map key -> { call, args, kind, path, count, known, first }.
  */
-export function runGames({ games, seed, variant, timeout = 500, maxActions = 14, maxSteps = 60, fullRate = 0.35, actionsCap = 300, onGame } = {}) {
-  const { Theirs, Ours } = loadLibraries();
+export function runGames({ oursPath, ignoreTimedOut = false, games, seed, variant, timeout = 500, maxActions = 14, maxSteps = 60, fullRate = 0.35, actionsCap = 300, onGame } = {}) {
+  const { Theirs, Ours } = loadLibraries(oursPath);
   const classes = new Map();
   const stats = { games: 0 };
   const sink = (d) => {
+    if (ignoreTimedOut && d.ctx && (d.ctx.theirsTimedOut || d.ctx.oursTimedOut)) return;
     const key = classKey(d);
     let c = classes.get(key);
     if (!c) {
@@ -47,7 +48,7 @@ export function runGames({ games, seed, variant, timeout = 500, maxActions = 14,
     try {
       g.play(maxSteps);
     } catch (e) {
-      sink({ call: 'harness', args: '', kind: 'harness-error', theirs: '', ours: String(e && e.stack).slice(0, 300), seed: seed + i, variant: g.start.name, step: g.step, ctx: {} });
+      sink({ call: 'harness', args: '', kind: 'harness-error', theirs: '', ours: String(e && e.stack).slice(0, process.env.DIFF_DEBUG ? 3000 : 300), seed: seed + i, variant: g.start.name, step: g.step, ctx: {} });
     }
     stats.games++;
     if (onGame) onGame(i, stats, classes);
@@ -97,7 +98,7 @@ export function formatReport({ classes, stats }, { width = 200, maxClasses = Inf
     lines.push(`#${n} ${r.known ? `[known: ${r.known}]` : '[UNKNOWN]'} ${r.call} ${r.args} — ${r.kind}${r.path ? ' at ' + r.path : ''} — ${r.count}× in ${r.games.size} games`);
     lines.push(`   first: seed ${f.seed} variant ${f.variant} step ${f.step}${f.at && f.at !== r.path ? ' at ' + f.at : ''}`);
     lines.push(`   5d-chess-js: ${trunc(f.theirs, width)}`);
-    lines.push(`   chess5d:     ${trunc(f.ours, width)}`);
+    lines.push(`   chess5d:     ${trunc(f.ours, f.kind === "harness-error" && process.env.DIFF_DEBUG ? 3000 : width)}`);
     if (f.reproText) lines.push(`   repro: ${trunc(f.reproText, 2 * width)}`);
     if (f.ctx && f.ctx.input !== undefined) lines.push(`   input: ${trunc(typeof f.ctx.input === 'string' ? f.ctx.input : JSON.stringify(f.ctx.input), width)}`);
   }
