@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The differential harness's standalone runner:
-//   node test/diff/run.mjs --games N --seed S [--variant V] [--timeout MS] [--actions A] [--steps N] [--full RATE] [--json FILE]
+//   node test/diff/run.mjs --games N --seed S [--variant V] [--timeout MS] [--actions A] [--steps N] [--full RATE] [--json FILE] [--self]
 // plays N random games (seeds S, S+1, ...) on 5d-chess-js 1.2.1 and on chess5d, and prints
 // every class of difference with its first example (seed, variant, step, both outputs).
 import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { runGames, formatReport } from './report.mjs';
 
 const opts = { games: 20, seed: 1, timeout: 500, maxActions: 14, maxSteps: 60, fullRate: 0.35 };
@@ -20,8 +21,13 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--steps') opts.maxSteps = Number(v), i++;
   else if (a === '--full') opts.fullRate = Number(v), i++;
   else if (a === '--json') json = v, i++;
+  else if (a === '--self') {
+    // The harness checked against itself: 5d-chess-js as "ours" (timed-out steps ignored).
+    opts.oursPath = createRequire(import.meta.url).resolve('5d-chess-js');
+    opts.ignoreTimedOut = true;
+  }
   else if (a === '--help' || a === '-h') {
-    console.log('node test/diff/run.mjs --games N --seed S [--variant V] [--timeout MS] [--actions A] [--steps N] [--full RATE] [--json FILE]');
+    console.log('node test/diff/run.mjs --games N --seed S [--variant V] [--timeout MS] [--actions A] [--steps N] [--full RATE] [--json FILE] [--self]');
     process.exit(0);
   } else throw new Error(`unknown argument ${a}`);
 }
