@@ -1,0 +1,41 @@
+// Differential test: random games played at once on 5d-chess-js 1.2.1 (the API we promise)
+// and on this package, comparing every documented field and function at every step (see
+// test/diff/). Fails on any difference that test/diff/known.mjs does not accept.
+// Scale with DIFF_GAMES (default 200), DIFF_SEED (default 1), DIFF_VARIANT, DIFF_TIMEOUT
+// (their checkmateTimeout in ms, default 300), DIFF_ACTIONS (actions per game, default 5),
+// DIFF_SELFTEST (games of 5d-chess-js against itself, default 3),
+// DIFF_FULL (share of steps with the full battery, default 0.25).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { runGames, formatReport } from './diff/report.mjs';
+
+const env = process.env;
+const opts = {
+  games: Number(env.DIFF_GAMES || 200),
+  seed: Number(env.DIFF_SEED || 1),
+  variant: env.DIFF_VARIANT || undefined,
+  timeout: Number(env.DIFF_TIMEOUT || 300),
+  maxActions: Number(env.DIFF_ACTIONS || 5),
+  maxSteps: Number(env.DIFF_STEPS || 20),
+  fullRate: Number(env.DIFF_FULL || 0.25),
+};
+
+test(`differential: ${opts.games} random games against 5d-chess-js 1.2.1 (seed ${opts.seed})`, () => {
+  const result = runGames(opts);
+  const unknown = [...result.classes.values()].filter((c) => !c.known);
+  if (unknown.length) {
+    assert.fail(`${unknown.length} kinds of difference not in test/diff/known.mjs:\n${formatReport(result, { maxClasses: 80 })}`);
+  }
+  assert.ok(result.stats.games === opts.games);
+});
+
+// The instrument itself: 5d-chess-js against itself must show no difference (but at steps where
+// one of its two searches hit checkmateTimeout: its verdicts depend on time there).
+// DIFF_SELFTEST games, default 3; 0 to skip.
+const selfGames = Number(env.DIFF_SELFTEST ?? 3);
+test(`differential harness self-test: 5d-chess-js 1.2.1 against itself (${selfGames} games)`, { skip: selfGames === 0 }, () => {
+  const oursPath = createRequire(import.meta.url).resolve('5d-chess-js');
+  const result = runGames({ ...opts, games: selfGames, seed: opts.seed + 100000, oursPath, ignoreTimedOut: true });
+  assert.equal(result.classes.size, 0, formatReport(result, { maxClasses: 20 }));
+});
