@@ -105,5 +105,5 @@ fn positions_without_a_royal_piece_are_accepted() {
     let two_rooks = "[Board \"custom\"]\n[Size \"8x8\"]\n[k7/7R/8/8/8/8/8/6R1:0:1:w]\n";
     let made = json(&make_puzzle(two_rooks, false, Some(1), Some("Two rooks".into())).expect("proven"));
     assert_eq!(made["mate_in"], 1);
-    assert!(made["pgn"].as_str().unwrap().contains("Rg8#"), "{made}");
+    assert!(made["pgn"].as_str().unwrap().contains("(1. Rg8)"), "{made}");
 }

@@ -1402,7 +1402,7 @@ mod royalless {
         assert_eq!(status, StatusCode::CREATED, "{v}");
         let pgn = v["pgn"].as_str().unwrap();
         assert!(
-            pgn.contains("[Goal \"White mates in 1\"]") && pgn.contains("Rg8#"),
+            pgn.contains("[Goal \"White mates in 1\"]") && pgn.contains("(1. Rg8)"),
             "{pgn}"
         );
         // The editor's rook alone against a king (it used to be refused for the missing white
