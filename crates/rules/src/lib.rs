@@ -35,6 +35,18 @@
 //!
 //! These two hold with or without royal pieces on the board.
 //!
+//! ```
+//! use chess5d_rules::{Board, BoardId, Position, Role, Setup, SetupError, Size};
+//!
+//! let size = Size::new(8, 8).unwrap();
+//! // Black's king on the rook's file, White to move.
+//! let board = Board::from_fen("k7/8/8/8/8/8/8/R3K3", size).unwrap();
+//! let setup = Setup { size, even: false, boards: vec![(BoardId::new(0, 2), board)], promotions: vec![Role::Queen] };
+//! let err = Position::from_setup(setup).unwrap_err();
+//! assert_eq!(err.to_string(), "the black king on (0T1)a8 can be captured by the side to move: (0T1)a1");
+//! assert!(matches!(err, SetupError::RoyalCapturable { .. }));
+//! ```
+//!
 //! # Positions without a royal piece
 //!
 //! A side may have no royal piece (king or royal queen) on any board: teaching positions (a few
@@ -70,18 +82,6 @@
 //! }
 //! pos.submit().unwrap();
 //! assert_eq!(pos.outcome(Budget::DEFAULT), Outcome::Stalemate);
-//! ```
-//!
-//! ```
-//! use chess5d_rules::{Board, BoardId, Position, Role, Setup, SetupError, Size};
-//!
-//! let size = Size::new(8, 8).unwrap();
-//! // Black's king on the rook's file, White to move.
-//! let board = Board::from_fen("k7/8/8/8/8/8/8/R3K3", size).unwrap();
-//! let setup = Setup { size, even: false, boards: vec![(BoardId::new(0, 2), board)], promotions: vec![Role::Queen] };
-//! let err = Position::from_setup(setup).unwrap_err();
-//! assert_eq!(err.to_string(), "the black king on (0T1)a8 can be captured by the side to move: (0T1)a1");
-//! assert!(matches!(err, SetupError::RoyalCapturable { .. }));
 //! ```
 #![deny(missing_docs)]
 
