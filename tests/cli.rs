@@ -436,22 +436,79 @@ fn impossible_positions_are_refused_with_the_rule_and_the_place() {
             "[Board \"custom\"]\n[Size \"8x8\"]\n[4k3/8/8/8/8/8/8/p3K3:0:1:w]\n",
             "the black pawn on (0T1)a1 stands on the rank where it promotes",
         ),
-        (
-            "[Board \"custom\"]\n[Size \"8x8\"]\n[8/8/8/8/8/8/8/R3K3:0:1:w]\n",
-            "black has no royal piece (king) on any board",
-        ),
     ];
     for (text, why) in cases {
         let (ok, out, err) = chess5d(&["analyze", "-"], text);
         assert!(!ok, "{text} was accepted: {out}");
         assert!(err.contains(why), "{text}: {err}");
     }
-    // One board without a king is possible: royal pieces travel between timelines.
+    // One board without a king is possible (royal pieces travel between timelines), and so is a
+    // side without a king on any board (see `positions_without_a_royal_piece_are_accepted`).
     let (ok, _, err) = chess5d(
         &["analyze", "-"],
         "[Board \"custom\"]\n[Size \"8x8\"]\n[4k3/8/8/8/8/8/8/4K3:0:1:w]\n[4k3/8/8/8/8/8/8/8:1:1:w]\n",
     );
     assert!(ok, "{err}");
+}
+
+/// Positions where a side has no royal piece (the rules crate's `tests/data/royalless.txt`),
+/// through the commands that load a position: `analyze` reports what the rules decide (never in
+/// check without a royal piece, stalemated without a legal action), `perft`, `convert` and
+/// `show` accept them; a capturable royal piece or a pawn on its promotion rank is refused.
+#[test]
+fn positions_without_a_royal_piece_are_accepted() {
+    let data = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/rules/tests/data/royalless.txt"
+    ))
+    .unwrap();
+    let mut checked = 0;
+    for line in data.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        let f: Vec<&str> = line.split(" | ").collect();
+        let (name, size, boards, expect) = (f[0], f[1], f[2], f[3]);
+        let text = format!(
+            "[Board \"custom\"]\n[Size \"{size}\"]\n{}\n",
+            boards.split_whitespace().collect::<Vec<_>>().join("\n")
+        );
+        let (ok, out, err) = chess5d(&["analyze", "--json", "--count-actions", "1000", "-"], &text);
+        if let Some(why) = expect.strip_prefix("refused: ") {
+            assert!(!ok, "{name} was accepted: {out}");
+            assert!(err.contains(why), "{name}: {err}");
+            checked += 1;
+            continue;
+        }
+        assert!(ok, "{name}: {err}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        for kv in expect.split_whitespace() {
+            let (k, want) = kv.split_once('=').unwrap();
+            match k {
+                "check" => assert_eq!(v["in_check"], want == "yes", "{name}"),
+                "outcome" => assert_eq!(v["outcome"], want, "{name}"),
+                "actions" => {
+                    assert_eq!(v["legal_actions"], want.parse::<u64>().unwrap(), "{name}");
+                    let (ok, out, err) = chess5d(&["perft", "1", "-"], &text);
+                    assert!(ok && out.contains(&format!("perft(1) = {want} ")), "{name}: {out}{err}");
+                }
+                _ => panic!("{line}"),
+            }
+        }
+        let (ok, out, err) = chess5d(&["convert", "--to", "5dfen", "-"], &text);
+        assert!(ok, "{name}: {err}");
+        for b in boards.split_whitespace() {
+            assert!(out.contains(b), "{name}: {out}");
+        }
+        let (ok, _, err) = chess5d(&["show", "-"], &text);
+        assert!(ok, "{name}: {err}");
+        checked += 1;
+    }
+    assert!(checked >= 12, "{checked}");
+    // A game from a position without kings: 5d-chess-js 1.2.1's export of a 4x4 brawns game.
+    let game =
+        "[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"4x4\"]\n[w*w*w*w*/4/4/W*W*W*W*:0:1:w]\n1. Wa3 / Wb2\n2. Wxb2\n";
+    let (ok, out, err) = chess5d(&["convert", "--to", "long", "-"], game);
+    assert!(ok, "{err}");
+    assert!(out.contains("(0T1)a1(0T1)a3"), "{out}");
+    assert!(out.contains("(0T2)c1(0T2)b2"), "{out}");
 }
 
 /// Issue 17, point 4: empty input, a bad `--addr`, a file that is no database, `--sprt`'s help.

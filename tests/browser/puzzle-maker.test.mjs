@@ -43,11 +43,11 @@ test('a position made in the editor: a false goal is refused with the reason, a 
   await page.getByRole('button', { name: 'Clear board', exact: true }).click();
   await place('bK', 'e5');
   await place('wR', 'a1');
-  // Without the white king the position is one no game can reach: refused, and it says why
-  // (it used to answer "no forced mate in 1" and start a game from it).
+  // Without the white king the position is accepted (a side without a royal piece is never in
+  // check): the goal is judged, and a lone rook has no mate in 1.
   await saveAsPuzzle(1);
   const err = await page.locator('#pz-error').textContent();
-  assert.match(err, /white has no royal piece \(king\) on any board/);
+  assert.match(err, /White \(to move\) has no forced mate in 1/);
   await page.screenshot({ path: join(SHOTS, '40-puzzle-refused.png') });
   await page.locator('#pz-cancel').click();
   // With the king on e3, Ra5 mates.

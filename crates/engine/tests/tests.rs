@@ -910,3 +910,91 @@ mod multipv {
         }
     }
 }
+
+/// Positions where a side has no royal piece (the rules crate's `tests/data/royalless.txt`):
+/// every bot searches them without panicking, plays a legal action when there is one, scores
+/// a stalemate as a draw, and finds a mate given by a side without a king.
+mod royalless {
+    use super::*;
+
+    /// The accepted cases of the rules crate's data file: (name, size, boards, outcome).
+    fn cases() -> Vec<(String, String, String, String)> {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../rules/tests/data/royalless.txt"
+        ))
+        .unwrap();
+        text.lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#') && !l.contains("refused:"))
+            .map(|l| {
+                let f: Vec<&str> = l.split(" | ").collect();
+                let outcome = f[3]
+                    .split_whitespace()
+                    .find_map(|kv| kv.strip_prefix("outcome="))
+                    .unwrap();
+                (
+                    f[0].to_string(),
+                    f[1].to_string(),
+                    f[2].to_string(),
+                    outcome.to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_bot_searches_positions_without_a_royal_piece() {
+        let cases = cases();
+        assert!(cases.len() >= 8);
+        for (name, size, boards, outcome) in cases {
+            let pos = position_from_fen(&size, &boards);
+            for bot in Bot::ALL {
+                let mut engine = Engine::new(EngineOptions {
+                    bot,
+                    ..EngineOptions::default()
+                });
+                let r = engine.search(&pos, &Limits::depth(3), &mut |_| {});
+                match outcome.as_str() {
+                    "ongoing" => {
+                        let best = r.best.unwrap_or_else(|| panic!("{name} ({bot:?}): no action"));
+                        let after = play(&pos, &best);
+                        assert_ne!(after.outcome(Budget::DEFAULT), Outcome::Unknown, "{name}");
+                    }
+                    "stalemate" => {
+                        assert_eq!(r.best, None, "{name} ({bot:?})");
+                        assert_eq!(r.score, Score::Cp(0), "{name} ({bot:?}): a draw");
+                    }
+                    "checkmate" => {
+                        assert_eq!(r.best, None, "{name} ({bot:?})");
+                        // (The one-ply bots score every position without an action 0.)
+                        if bot == Bot::AlphaBeta {
+                            assert!(matches!(r.score, Score::Mate(n) if n <= 0), "{name}: {:?}", r.score);
+                        }
+                    }
+                    other => panic!("{other}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_side_without_a_king_mates_and_stalemates() {
+        // White has two rooks and no king: Rg1-g8 mates Black's king on a8.
+        let pos = position_from_fen("8x8", "[k7/7R/8/8/8/8/8/6R1:0:1:w]");
+        let mut engine = Engine::default();
+        let r = engine.search(&pos, &Limits::depth(2), &mut |_| {});
+        assert_eq!(r.score, Score::Mate(1));
+        assert_eq!(
+            play(&pos, &r.best.unwrap()).outcome(Budget::DEFAULT),
+            Outcome::Checkmate
+        );
+        // A lone knight: whatever it does, Black (no piece) is stalemated, a draw.
+        let pos = position_from_fen("5x5", "[5/5/2N2/5/5:0:1:w]");
+        let r = Engine::default().search(&pos, &Limits::depth(4), &mut |_| {});
+        assert_eq!(r.score, Score::Cp(0));
+        assert_eq!(
+            play(&pos, &r.best.unwrap()).outcome(Budget::DEFAULT),
+            Outcome::Stalemate
+        );
+    }
+}

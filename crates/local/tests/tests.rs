@@ -73,3 +73,37 @@ fn the_puzzle_maker_and_the_analysis_answer_as_the_server() {
     let one = json(&engine_analyse(&start, "", 100, 1).expect("analyse"));
     assert_eq!(one["lines"].as_array().map(Vec::len), Some(1), "{one}");
 }
+
+/// Positions where a side has no royal piece (rules crate, "Positions without a royal piece"):
+/// the static site imports them, plays them to a stalemate, the engine thinks on them, and the
+/// puzzle maker proves a mate given by a side without a king.
+#[test]
+fn positions_without_a_royal_piece_are_accepted() {
+    let knight = "[Board \"custom\"]\n[Size \"5x5\"]\n[5/5/2N2/5/5:0:1:w]\n";
+    let body = json!({ "import": knight }).to_string();
+    let mut g = LocalGame::create(&body, 1, "2026-01-02 03:04:05").expect("create");
+    let v = json(&g.view(None));
+    assert!(!v["check"].is_object(), "{v}");
+    g.act("move", r#"{"move": "(0T1)c3(0T1)b1"}"#).expect("Nb1");
+    g.act("submit", "").expect("submit");
+    let v = json(&g.view(None));
+    assert_eq!(
+        (&v["result"], &v["termination"]),
+        (&json!("1/2-1/2"), &json!("stalemate")),
+        "{v}"
+    );
+
+    let brawns = "[Board \"custom\"]\n[Size \"4x4\"]\n[w*w*w*w*/4/4/W*W*W*W*:0:1:w]\n";
+    let answer = json(&engine_think(brawns, "", "alphabeta", 100).expect("think"));
+    assert!(
+        answer["moves"].as_str().is_some_and(|m| m.starts_with("(0T1)")),
+        "{answer}"
+    );
+    let a = json(&engine_analyse(brawns, "", 100, 2).expect("analyse"));
+    assert_eq!(a["lines"].as_array().map(Vec::len), Some(2), "{a}");
+
+    let two_rooks = "[Board \"custom\"]\n[Size \"8x8\"]\n[k7/7R/8/8/8/8/8/6R1:0:1:w]\n";
+    let made = json(&make_puzzle(two_rooks, false, Some(1), Some("Two rooks".into())).expect("proven"));
+    assert_eq!(made["mate_in"], 1);
+    assert!(made["pgn"].as_str().unwrap().contains("(1. Rg8)"), "{made}");
+}

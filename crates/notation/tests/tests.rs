@@ -102,12 +102,9 @@ mod corpus {
             "notation/test/marauders.5dpgn",
             "action 1, '(1T1)BRa1>(-1T1)a1' at line 4, column 4: illegal move: the white brawn on (1T1)a1 cannot move to (-1T1)a1",
         ),
-        // Impossible positions (rules crate, "Impossible positions"): test positions without a
-        // king for one side, and one whose side to move can capture the other's king.
-        ("slavrick/testPGNs/AmbiguityCheck.txt", "white has no royal piece"),
-        ("slavrick/testPGNs/Case.pgn5.txt", "black has no royal piece"),
-        ("slavrick/testPGNs/MoveTesters/Blank.PGN5.txt", "white has no royal piece"),
-        ("slavrick/testPGNs/MoveTesters/Queen.PGN5.txt", "white has no royal piece"),
+        // Impossible positions (rules crate, "Impossible positions"): the side to move can
+        // capture the other's king. (Test positions without a king for one side load: rules
+        // crate, "Positions without a royal piece".)
         (
             "slavrick/MateTest/test2.txt",
             "the black king on (0T1)d1 can be captured by the side to move: (-1T1)d2",
@@ -125,9 +122,11 @@ mod corpus {
         ("slavrick/Puzzles/Puzzlenew.txt", "action 1, 'Kd1' at line 5, column 3"),
         // A castling test with the rook next to the king: not castling under these rules.
         ("slavrick/testPGNs/CastleTest3.txt", "action 7, 'Kc7' at line 8, column 4"),
-        // Underpromotion without a Promotions header (queen only), from a start without a white
-        // king (refused first, as impossible).
-        ("slavrick/testPGNs/PromotionTest.PGN5.txt", "white has no royal piece"),
+        // Underpromotion without a Promotions header (queen only).
+        (
+            "slavrick/testPGNs/PromotionTest.PGN5.txt",
+            "action 2, 'd1=N' at line 5, column 11: illegal move: promotion to a knight is not allowed here",
+        ),
         // Castling out of check, recorded on purpose (README: the generator must not offer it).
         (
             "tools-v2/bitboard/white-castle-illegal.5dpgn",
@@ -515,12 +514,14 @@ mod pgn {
 
     #[test]
     fn ambiguity_check_file_disambiguates() {
-        // The corpus file has no kings (refused as impossible, see FAILING): the same position
-        // with a king for each side.
-        let text = read("corpus/slavrick/testPGNs/AmbiguityCheck.txt")
-            .replace("2N3N1/8/8/8/8/8/8/r6r", "2N3Nk/8/8/8/4K3/8/8/r6r");
-        let g = load(&text).unwrap();
-        assert!(write_5dpgn(&g).contains("1. Nce7 / Rhe1"), "{}", write_5dpgn(&g));
+        // The corpus file has no kings (a side without a royal piece is accepted), and the
+        // same position with a king for each side reads and writes the same.
+        let text = read("corpus/slavrick/testPGNs/AmbiguityCheck.txt");
+        let with_kings = text.replace("2N3N1/8/8/8/8/8/8/r6r", "2N3Nk/8/8/8/4K3/8/8/r6r");
+        for text in [text, with_kings] {
+            let g = load(&text).unwrap();
+            assert!(write_5dpgn(&g).contains("1. Nce7 / Rhe1"), "{}", write_5dpgn(&g));
+        }
     }
 }
 
@@ -1218,5 +1219,75 @@ mod numbers_and_comments {
         assert_eq!(again, out);
         // After the move they follow.
         assert!(out.contains("e4 {+0.30/5 1.20s} /"), "{out}");
+    }
+}
+
+/// Positions where a side has no royal piece (rules crate, "Positions without a royal piece"):
+/// they load, the brawn is read as 5d-chess-js 1.2.1 writes it (`W`, and `BR`, which it also
+/// reads), and the marks are written as the rules decide: `#` for a mate given by a side without
+/// a king, nothing for a stalemate, never `+` against a side without a royal piece.
+mod royalless {
+    use super::*;
+
+    /// (start, movetext as read, the main line as written: a brawn's capture, like a pawn's,
+    /// is written with its file, `Wcxb2`, where 5d-chess-js 1.2.1 writes `Wxb2`).
+    const CASES: &[(&str, &str, &str)] = &[
+        // 5d-chess-js 1.2.1's own export of a 4x4 brawns game, and the same with `BR`.
+        (
+            "[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"4x4\"]\n[w*w*w*w*/4/4/W*W*W*W*:0:1:w]\n",
+            "1. Wa3 / Wb2\n2. Wxb2",
+            "1. Wa3 / Wb2\n2. Wcxb2",
+        ),
+        (
+            "[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"4x4\"]\n[w*w*w*w*/4/4/W*W*W*W*:0:1:w]\n",
+            "1. BRa3 / BRb2\n2. BRxb2",
+            "1. Wa3 / Wb2\n2. Wcxb2",
+        ),
+        // A brawn's step along L toward Black's side, as 5d-chess-js 1.2.1 lists it.
+        (
+            "[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"4x4\"]\n[4/4/4/W*3:0:1:w]\n[4/4/4/4:-1:1:w]\n",
+            "1. (0T1)Wa1>(-1T1)a1",
+            "1. (0T1)Wa1>(-1T1)a1",
+        ),
+        // Two rooks, no white king: Rg8 mates.
+        (
+            "[Board \"Custom\"]\n[Size \"8x8\"]\n[k7/7R/8/8/8/8/8/6R1:0:1:w]\n",
+            "1. Rg8",
+            "1. Rg8#",
+        ),
+        // A lone knight: Black, with no piece, is stalemated; no mark.
+        (
+            "[Board \"Custom\"]\n[Size \"5x5\"]\n[5/5/2N2/5/5:0:1:w]\n",
+            "1. Nb1",
+            "1. Nb1",
+        ),
+        // Black's queen takes aim at White's rook (White has no king): no check. Then White's
+        // rook checks Black's king.
+        (
+            "[Board \"Custom\"]\n[Size \"4x4\"]\n[3k/4/1q2/R3:0:1:b]\n",
+            "1b. Qb1 / Ra4",
+            "1b. Qb1\n2. Ra4+",
+        ),
+    ];
+
+    #[test]
+    fn games_without_a_royal_piece_read_and_write() {
+        for (start, movetext, written) in CASES {
+            let g = load(&format!("{start}\n{movetext}\n")).unwrap_or_else(|e| panic!("{movetext}: {e}"));
+            let out = write_5dpgn(&g);
+            assert!(out.contains(written), "{movetext}: {out:?}");
+            assert_round_trips(movetext, &g);
+        }
+    }
+
+    /// 5DFEN boards with brawns and no king, as 5d-chess-js 1.2.1 writes them, read back.
+    #[test]
+    fn brawn_boards_without_a_king_read_from_5dfen() {
+        let g = load("[Board \"Custom\"]\n[Size \"4x4\"]\n[w*w*w*w*/4/4/W*W*W*W*:0:1:w]\n").unwrap();
+        let pos = g.game.position();
+        assert_eq!(
+            chess5d_notation::write_5dfen(pos).trim_end(),
+            "[Board \"custom\"]\n[Size \"4x4\"]\n[w*w*w*w*/4/4/W*W*W*W*:0:1:w]"
+        );
     }
 }

@@ -94,12 +94,30 @@ fn a_mate_in_one_is_proven_and_a_false_goal_refused() {
         pgn.contains("[Goal \"White mates in 1\"]") && pgn.contains("(1. Ra5)"),
         "{pgn}"
     );
-    // (White's king far away: a side without a king is refused as impossible.)
+    // White's king far away (without it, the same: see below).
     let lone = "[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n[4k*/5/5/5/R*1K*2:0:1:w]\n";
     let pos = chess5d_notation::load(lone).expect("position").game.position().clone();
     let e = proof::prove(&pos, 1, "No", 200_000).expect_err("no mate");
     assert!(e.to_string().contains("has no forced mate in 1"), "{e}");
     assert!(proof::prove(&pos, 4, "Too long", 200_000).is_err());
+    // A side without a royal piece is accepted (rules crate, "Positions without a royal
+    // piece"): the rook alone has no mate in 1, two rooks without a king do.
+    let no_king = "[Board \"custom\"]\n[Size \"5x5\"]\n[4k*/5/5/5/R*4:0:1:w]\n";
+    let pos = chess5d_notation::load(no_king)
+        .expect("position")
+        .game
+        .position()
+        .clone();
+    let e = proof::prove(&pos, 1, "No", 200_000).expect_err("no mate");
+    assert!(e.to_string().contains("has no forced mate in 1"), "{e}");
+    let two_rooks = "[Board \"custom\"]\n[Size \"8x8\"]\n[k7/7R/8/8/8/8/8/6R1:0:1:w]\n";
+    let pos = chess5d_notation::load(two_rooks)
+        .expect("position")
+        .game
+        .position()
+        .clone();
+    let pgn = proof::prove(&pos, 1, "Two rooks", 200_000).expect("mate in 1");
+    assert!(pgn.contains("(1. Rg8"), "{pgn}");
 }
 
 /// The analysis board's export, over every action of several multi-timeline games: open a board

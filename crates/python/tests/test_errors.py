@@ -115,5 +115,27 @@ def test_engine_options_are_checked():
 def test_an_impossible_position_is_refused_with_the_rule_and_the_place():
     with pytest.raises(chess5d.Chess5dError, match=r"the black king on \(0T1\)a8 can be captured by the side to move: \(0T1\)a1"):
         chess5d.Game.from_fen('[Board "custom"]\n[Size "8x8"]\n[k7/8/8/8/8/8/8/R3K3:0:1:w]\n')
-    with pytest.raises(chess5d.Chess5dError, match="black has no royal piece"):
-        chess5d.Game.from_fen('[Size "8x8"]\n[8/8/8/8/8/8/8/R3K3:0:1:w]\n')
+    with pytest.raises(chess5d.Chess5dError, match=r"the white pawn on \(0T1\)a4 stands on the rank where it promotes"):
+        chess5d.Game.from_fen('[Size "4x4"]\n[P3/4/4/4:0:1:w]\n')
+
+
+def test_a_side_without_a_royal_piece_is_accepted():
+    # The rules crate's tests/data/royalless.txt: a side without a royal piece is never in
+    # check, so it cannot be mated; with no legal action it is stalemated.
+    brawns = chess5d.Game.from_fen('[Size "4x4"]\n[w*w*w*w*/4/4/W*W*W*W*:0:1:w]\n')
+    assert not brawns.in_check
+    assert brawns.count_actions() == (8, "exact")
+    assert brawns.outcome() == "ongoing"
+    knight = chess5d.Game.from_fen('[Size "5x5"]\n[5/5/2N2/5/5:0:1:w]\n')
+    assert knight.count_actions() == (8, "exact")
+    knight.play("Nb1")
+    assert knight.outcome() == "stalemate" and knight.is_stalemate and not knight.in_check
+    assert knight.result() == "1/2-1/2"
+    # A side without a king mates one with a king.
+    rooks = chess5d.Game.from_fen('[Size "8x8"]\n[k7/7R/8/8/8/8/8/6R1:0:1:w]\n')
+    rooks.play("Rg8")
+    assert rooks.is_checkmate and rooks.result() == "1-0"
+    assert "1. Rg8#" in rooks.to_pgn()
+    # The old case: a king for Black only.
+    lone_rook = chess5d.Game.from_fen('[Size "8x8"]\n[k7/8/8/8/8/8/8/1R6:0:1:w]\n')
+    assert lone_rook.outcome() == "ongoing"

@@ -3,7 +3,7 @@
 //! Places are stored as they are written in notation (`(0T1)e2`, `(-0T3)`), so that messages
 //! read the same in games with an odd or even number of starting timelines.
 
-use crate::types::{Color, Piece, Role, Size};
+use crate::types::{Piece, Role, Size};
 use std::fmt;
 
 /// Why a [`Setup`](crate::Setup) is not a valid position.
@@ -25,8 +25,6 @@ pub enum SetupError {
     TooManyTimelines,
     /// Pawns cannot promote to royal pieces or pawns.
     BadPromotion,
-    /// A side has no royal piece on any board: it could never be mated.
-    NoRoyal(Color),
     /// A pawn (or brawn) stands on the rank where it promotes: no game can reach that. The piece (`white pawn`) and its square as written (`(0T1)e8`).
     PawnOnEndRank(String, String),
     /// The side to move can capture a royal piece: the other side's last action left it in
@@ -62,11 +60,6 @@ impl fmt::Display for SetupError {
             ),
             SetupError::TooManyTimelines => write!(f, "too many timelines"),
             SetupError::BadPromotion => write!(f, "pawns cannot promote to royal pieces or pawns"),
-            SetupError::NoRoyal(c) => write!(
-                f,
-                "{} has no royal piece (king) on any board, so the game could never end in checkmate",
-                c.name()
-            ),
             SetupError::PawnOnEndRank(piece, at) => write!(
                 f,
                 "the {piece} on {at} stands on the rank where it promotes (it would have promoted)"

@@ -30,10 +30,10 @@
 //! - **A royal piece the side to move can capture** (on any board, by any move through time or
 //!   across timelines): the other side's last action would have left it in check, which no
 //!   action may. `the black king on (0T1)a8 can be captured by the side to move: (0T1)a1`.
-//! - **A side with no royal piece on any board**: it could never be mated. One board without a
-//!   king is possible (royal pieces travel between timelines), so only the whole multiverse counts.
 //! - **A pawn or brawn on the rank where it promotes** (White's last rank, Black's first): it
 //!   would have promoted. Its own first rank is allowed: official variants start pawns there.
+//!
+//! These two hold with or without royal pieces on the board.
 //!
 //! ```
 //! use chess5d_rules::{Board, BoardId, Position, Role, Setup, SetupError, Size};
@@ -45,6 +45,43 @@
 //! let err = Position::from_setup(setup).unwrap_err();
 //! assert_eq!(err.to_string(), "the black king on (0T1)a8 can be captured by the side to move: (0T1)a1");
 //! assert!(matches!(err, SetupError::RoyalCapturable { .. }));
+//! ```
+//!
+//! # Positions without a royal piece
+//!
+//! A side may have no royal piece (king or royal queen) on any board: teaching positions (a few
+//! brawns on a 4x4 board, one piece alone to show how it moves) and puzzles have none, and
+//! 5d-chess-js 1.2.1 accepts them. The rules of check and mate (rules.md, section 5) then read
+//! as follows, and [`Position::from_setup`] accepts such setups for every door:
+//!
+//! - Check is the threat to capture a royal piece, so **a side without a royal piece is never in
+//!   check** ([`Position::in_check`] is false), no action of it is illegal for exposing a royal
+//!   piece, and **it cannot be checkmated**.
+//! - "A player with no legal action is checkmated if in check and stalemated otherwise": a side
+//!   without a royal piece that has **no legal action** (no piece left, or every piece blocked,
+//!   or an empty board it must play on) **is stalemated**, a draw.
+//! - The other side is checked and mated as usual, if it has a royal piece.
+//!
+//! ```
+//! use chess5d_rules::{Board, Budget, Outcome, Position, Setup, Size};
+//!
+//! // Four brawns each on a 4x4 board: eight legal actions, nobody ever in check.
+//! let size = Size::new(4, 4).unwrap();
+//! let board = Board::from_fen("w*w*w*w*/4/4/W*W*W*W*", size).unwrap();
+//! let pos = Position::from_setup(Setup::single(size, board)).unwrap();
+//! assert!(!pos.in_check());
+//! assert_eq!(pos.legal_actions(Budget::DEFAULT).count(), 8);
+//!
+//! // A lone white knight: once it has moved, Black, with no piece, is stalemated.
+//! let size = Size::new(5, 5).unwrap();
+//! let board = Board::from_fen("5/5/2N2/5/5", size).unwrap();
+//! let mut pos = Position::from_setup(Setup::single(size, board)).unwrap();
+//! let Outcome::Ongoing(action) = pos.outcome(Budget::DEFAULT) else { panic!() };
+//! for mv in &action {
+//!     pos.play(mv).unwrap();
+//! }
+//! pos.submit().unwrap();
+//! assert_eq!(pos.outcome(Budget::DEFAULT), Outcome::Stalemate);
 //! ```
 #![deny(missing_docs)]
 

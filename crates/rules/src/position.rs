@@ -154,6 +154,12 @@ impl fmt::Debug for Position {
 
 impl Position {
     /// Checks a setup and makes a position of it. The side to move is the colour of the present.
+    ///
+    /// This is the one place where a setup becomes a playable position, for every door (files,
+    /// the command line, the server, the bindings): it refuses malformed setups and the
+    /// impossible positions listed in the crate docs ("Impossible positions"), and accepts a
+    /// side without a royal piece (crate docs, "Positions without a royal piece": such a side
+    /// is never in check, so it cannot be mated; with no legal action it is stalemated).
     pub fn from_setup(setup: Setup) -> Result<Position, SetupError> {
         let pos = Position::build(setup)?;
         pos.check_possible()?;
@@ -243,17 +249,13 @@ impl Position {
         Position::build(setup)
     }
 
-    /// Refuses what no game can reach (rules.md, "Impossible positions"): a side without a
-    /// royal piece on any board, a pawn or brawn on the rank where it promotes, and a position
-    /// where the side to move can capture a royal piece.
+    /// Refuses what no game can reach (crate docs, "Impossible positions"): a pawn or brawn on
+    /// the rank where it promotes, and a position where the side to move can capture a royal
+    /// piece. A side without a royal piece is accepted ("Positions without a royal piece").
     fn check_possible(&self) -> Result<(), SetupError> {
         let last_rank = self.size.height as i32 - 1;
-        let mut royals = [false; 2];
         for (id, board) in self.boards() {
             for (sq, p) in board.pieces() {
-                if p.role().is_royal() {
-                    royals[p.color().index()] = true;
-                }
                 // (Its own first rank is not refused: official variants start pawns there.)
                 let promotion_rank = match p.color() {
                     Color::White => last_rank,
@@ -266,11 +268,6 @@ impl Position {
                         self.coord_name(Coord { board: id, square: sq }),
                     ));
                 }
-            }
-        }
-        for c in [Color::White, Color::Black] {
-            if !royals[c.index()] {
-                return Err(SetupError::NoRoyal(c));
             }
         }
         if let Some(a) = self.find_attack(self.to_move) {

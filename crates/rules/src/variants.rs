@@ -363,6 +363,12 @@ impl Variant {
     }
 
     /// The starting setup, pawns, brawns, kings and rooks unmoved, promotion to a queen.
+    ///
+    /// A queen in every variant, "Standard - Princess" included: the rules documents
+    /// (rules.md, section 3, and the community rules text and encyclopedia article it follows)
+    /// let a pawn promote to a queen only, with no exception for that variant, where
+    /// 5d-chess-js 1.2.1 offers a princess, rook, knight or bishop instead. A game may allow
+    /// more through its 5DPGN `Promotions` header.
     pub fn setup(&self) -> Setup {
         let size = self.size();
         let boards = self

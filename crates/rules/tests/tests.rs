@@ -8,6 +8,7 @@ mod debug;
 mod oracle;
 mod perft;
 mod present_only;
+mod royalless;
 mod scoped;
 mod scripted;
 mod variants;

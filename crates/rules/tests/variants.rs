@@ -84,3 +84,45 @@ fn loose_variant_names() {
     }
     assert!(Variant::by_name("Standard - Nonexistent").is_none());
 }
+
+/// What a pawn may promote to in "Standard - Princess": a queen, as in every variant. The
+/// sources: /work/shared/docs/rules.md, section 3 ("Promotion: ... The official game promotes
+/// to a queen only"; more pieces only through a game's `Promotions` header), and the seed rules
+/// texts it ranks above the 5d-chess-js README (the community rules text and the encyclopedia
+/// article: "it is promoted to a queen; it cannot be promoted to any other piece"). No document
+/// makes an exception for the variant whose queen is replaced by a princess, so `=S` is refused
+/// there (5d-chess-js 1.2.1 offers `=S`, `=R`, `=N`, `=B` and no `=Q` in this variant).
+#[test]
+fn princess_variant_promotes_to_a_queen_only() {
+    use super::scripted::play;
+    use chess5d_rules::{IllegalMove, Role};
+
+    let v = Variant::by_name("Standard - Princess").unwrap();
+    let mut pos = v.position();
+    assert_eq!(pos.promotions(), &[Role::Queen]);
+    play(&mut pos, "(0T1)a2(0T1)a4");
+    play(&mut pos, "(0T1)b7(0T1)b5");
+    play(&mut pos, "(0T2)a4(0T2)b5");
+    play(&mut pos, "(0T2)b8(0T2)c6");
+    play(&mut pos, "(0T3)b5(0T3)b6");
+    play(&mut pos, "(0T3)a8(0T3)b8");
+    play(&mut pos, "(0T4)b6(0T4)a7");
+    play(&mut pos, "(0T4)g8(0T4)f6");
+    let (from, to, _) = super::oracle::parse_long("(0T5)a7(0T5)a8", false, 0).unwrap();
+    for role in [Role::Princess, Role::Rook, Role::Bishop, Role::Knight] {
+        assert_eq!(
+            pos.find_move(from, to, Some(role)),
+            Err(IllegalMove::BadPromotion(role)),
+            "{role:?}"
+        );
+    }
+    let promotions: Vec<_> = pos.present_moves().into_iter().filter_map(|m| m.promotion).collect();
+    // a7-a8 and a7xb8, each to a queen only.
+    assert_eq!(promotions, vec![Role::Queen, Role::Queen]);
+    let mv = pos.find_move(from, to, Some(Role::Queen)).unwrap();
+    pos.play(&mv).unwrap();
+    // The new board, one half-turn later, has the queen on a8.
+    let mut after = to;
+    after.board.t += 1;
+    assert_eq!(pos.piece_at(after).map(|p| p.role()), Some(Role::Queen));
+}

@@ -1332,3 +1332,85 @@ mod config {
         assert!(e.contains(":1:"), "{e}");
     }
 }
+
+/// Positions where a side has no royal piece (the rules crate's `tests/data/royalless.txt`),
+/// through the server's doors: game import, the analysis board and the puzzle maker.
+mod royalless {
+    use super::*;
+
+    /// (name, 5DFEN text, expectation) for each case of the data file.
+    fn cases() -> Vec<(String, String, String)> {
+        let data = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../rules/tests/data/royalless.txt"
+        ))
+        .unwrap();
+        data.lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(|l| {
+                let f: Vec<&str> = l.split(" | ").collect();
+                let boards = f[2].split_whitespace().collect::<Vec<_>>().join("\n");
+                let text = format!("[Board \"custom\"]\n[Size \"{}\"]\n{boards}\n", f[1]);
+                (f[0].to_string(), text, f[3].to_string())
+            })
+            .collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn imports_are_accepted_and_judged_by_the_rules() {
+        let s = server();
+        let cases = cases();
+        assert!(cases.len() >= 12);
+        for (name, text, expect) in cases {
+            let r = post(&s.app, "/api/games", json!({ "import": text })).await;
+            if let Some(why) = expect.strip_prefix("refused: ") {
+                assert_error(&r, StatusCode::BAD_REQUEST, why);
+                assert_error(
+                    &post(&s.app, "/api/analysis", json!({ "import": text })).await,
+                    StatusCode::BAD_REQUEST,
+                    why,
+                );
+                continue;
+            }
+            let (status, v) = r;
+            assert_eq!(status, StatusCode::CREATED, "{name}: {v}");
+            assert_eq!(v["check"].is_object(), expect.contains("check=yes"), "{name}: {v}");
+            let (status, v) = post(&s.app, "/api/analysis", json!({ "import": text })).await;
+            assert_eq!(status, StatusCode::CREATED, "{name}: {v}");
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_lone_knight_game_ends_in_stalemate() {
+        let s = server();
+        let text = "[Board \"custom\"]\n[Size \"5x5\"]\n[5/5/2N2/5/5:0:1:w]\n";
+        let id = new_game(&s.app, json!({ "import": text })).await;
+        play(&s.app, id, &["(0T1)c3(0T1)b1"]).await;
+        let v = submit(&s.app, id).await;
+        assert_eq!(v["result"], "1/2-1/2", "{v}");
+        assert_eq!(v["termination"], "stalemate", "{v}");
+        assert!(!v["check"].is_object(), "{v}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_puzzle_maker_proves_mates_without_a_white_king() {
+        let s = server();
+        let make = |body: Value| post(&s.app, "/api/user-puzzles", body);
+        // Two rooks and no white king: Rg8 mates.
+        let mate = "[Board \"custom\"]\n[Size \"8x8\"]\n[k7/7R/8/8/8/8/8/6R1:0:1:w]\n";
+        let (status, v) = make(json!({ "import": mate, "mate_in": 1, "name": "Two rooks" })).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let pgn = v["pgn"].as_str().unwrap();
+        assert!(
+            pgn.contains("[Goal \"White mates in 1\"]") && pgn.contains("(1. Rg8)"),
+            "{pgn}"
+        );
+        // The editor's rook alone against a king (it used to be refused for the missing white
+        // king): now judged on the goal.
+        assert_error(
+            &make(json!({ "import": "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/R4:0:1:w]\n", "mate_in": 1 })).await,
+            StatusCode::BAD_REQUEST,
+            "has no forced mate in 1",
+        );
+    }
+}
