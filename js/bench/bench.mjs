@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// chess5d against 5d-chess-js (1.2.1, a dev dependency) in one run, on the same positions:
-// `inCheckmate` and `actions()`, each on a fresh object (5d-chess-js caches its verdicts), the
-// median of several runs, and the ratio. Usage: npm run bench [-- --runs N]
+// chess5d against 5d-chess-js 1.2.1 (a dev dependency) in one run: every call of the API on the
+// same positions, the time per call of each and the ratio (their time / ours: above 1, ours is
+// faster). Usage: npm run bench [-- --ms 200] [-- --only board]
+//
+// Positions: the opening, a 4-timeline middlegame (oracle s1001-standard-g0-a13), a game of 28
+// timelines (bench/data/28-timelines.json, made by bench/make-fixture.mjs) and a checkmate with 8
+// timelines (5dchess-tools' standard-checkmate). Each call is repeated on one object for about
+// --ms milliseconds (at least 3 times) and the mean taken; calls whose answer a library caches
+// (inCheckmate, inStalemate) get a fresh object per run, made outside the timing. "after a
+// change" rows play and take back a move first, so that no cached answer is reused.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -10,76 +17,141 @@ const require = createRequire(import.meta.url);
 const Chess = require('..');
 const Theirs = require('5d-chess-js');
 const root = new URL('../../', import.meta.url);
-const runsArg = process.argv.indexOf('--runs');
-const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const BUDGET_MS = Number(arg('--ms', 150));
+const ONLY = arg('--only', null);
 
 const oracle = readFileSync(new URL('crates/rules/tests/data/oracle/public.jsonl', root), 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l));
-const middlegame = oracle.find((r) => r.id === 's1001-standard-g0-a13');
+const middlegame = oracle.find((r) => r.id === 's1001-standard-g0-a13').notation;
 const mateRecord = readFileSync(new URL('crates/notation/tests/data/corpus/tools-v2/standard-checkmate.alexbay', root), 'utf8');
+const manyTimelines = JSON.parse(readFileSync(new URL('data/28-timelines.json', import.meta.url), 'utf8'));
 
+/** Each position as Action objects, which both libraries replay. */
 const positions = [
-  { name: 'opening (Standard start)', text: '' },
-  { name: '4-timeline middlegame (oracle s1001-standard-g0-a13)', text: middlegame.notation },
-  // Written as 5DPGN by us, which 5d-chess-js reads.
-  { name: 'checkmate, 8 timelines (5dchess-tools standard-checkmate)', text: new Chess(mateRecord).export() },
+  { name: 'opening', actions: [] },
+  { name: '4 timelines', actions: new Chess(middlegame).actionHistory },
+  { name: '28 timelines', actions: manyTimelines },
+  { name: 'mate, 8 timelines', actions: new Chess(mateRecord).actionHistory },
 ];
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-/** Median time (ms) of `f(fresh())` over RUNS runs; the object is made outside the timing. */
-function time(fresh, f) {
-  const ts = [];
-  let result;
-  for (let i = 0; i < RUNS; i++) {
-    const obj = fresh();
-    const t = performance.now();
-    result = f(obj);
-    ts.push(performance.now() - t);
-  }
-  return { ms: median(ts), result };
-}
-
-function theirsFor(text) {
-  const c = new Theirs();
+function make(Lib, actions) {
+  const c = new Lib();
   c.enableConsole = false;
-  if (text) c.import(text);
+  for (const a of actions) c.action(a);
   return c;
+}
+
+/** Mean ms per call of `f(obj)`: `obj` from `setup()`, fresh per run when `fresh`. */
+function time(setup, f, fresh) {
+  let obj = setup();
+  f(obj); // warm up
+  let n = 0;
+  let total = 0;
+  const start = performance.now();
+  while (n < 3 || (performance.now() - start < BUDGET_MS && n < 100000)) {
+    if (fresh) obj = setup();
+    const t = performance.now();
+    f(obj);
+    total += performance.now() - t;
+    n++;
+  }
+  return total / n;
 }
 
 function attempt(f) {
   try {
-    return f();
+    return { ms: f() };
   } catch (e) {
-    return { error: e.message.split('\n')[0] };
+    return { error: String(e.message).split('\n')[0] };
   }
 }
 
-const fmt = (x) => (x.error ? `error (${x.error.slice(0, 50)})` : `${x.ms.toFixed(2)} ms`);
+/** A move of the side to move that both libraries accept, for the "after a change" rows. */
+function someMove(c) {
+  const list = c.moves('object');
+  return list.length ? list[0] : null;
+}
+
+const calls = [
+  ['board', (c) => c.board],
+  ['boardHistory', (c) => c.boardHistory],
+  ['actionHistory', (c) => c.actionHistory],
+  ['moveBuffer', (c) => c.moveBuffer],
+  ['player', (c) => c.player],
+  ['actionNumber', (c) => c.actionNumber],
+  ['inCheck', (c) => c.inCheck],
+  ['inCheckmate (fresh object)', (c) => c.inCheckmate, true],
+  ['inStalemate (fresh object)', (c) => c.inStalemate, true],
+  ['hash', (c) => c.hash],
+  ['variants', (c) => c.variants],
+  ["moves('object')", (c) => c.moves('object')],
+  ["moves('notation')", (c) => c.moves('notation')],
+  ["moves('5dpgn_superphysical')", (c) => c.moves('5dpgn_superphysical')],
+  ["moves('object', false, false)", (c) => c.moves('object', false, false)],
+  ["moves('object', true, true, true)", (c) => c.moves('object', true, true, true)],
+  ["checks('object')", (c) => c.checks('object')],
+  ["checks('notation')", (c) => c.checks('notation')],
+  ["export('5dpgn')", (c) => c.export('5dpgn')],
+  ["export('object')", (c) => c.export('object')],
+  ["export('json')", (c) => c.export('json')],
+  ['fen()', (c) => c.fen()],
+  ['copy()', (c) => c.copy()],
+  ['state()', (c) => c.state()],
+  ['print()', (c) => c.print()],
+  ['submittable()', (c) => c.submittable()],
+  ['undoable()', (c) => c.undoable()],
+  ['passable()', (c) => c.passable()],
+  ['importable(record)', (c) => c.importable(c._record)],
+  ['import(record)', (c) => c.import(c._record)],
+  ['moveable(m)', (c) => c.moveable(c._move)],
+  ['move(m) + undo()', (c) => { c.move(c._move); c.undo(); }],
+  ['after a change: board', (c) => { c.move(c._move); c.undo(); return c.board; }],
+  ['after a change: moves()', (c) => { c.move(c._move); c.undo(); return c.moves(); }],
+  ['after a change: hash', (c) => { c.move(c._move); c.undo(); return c.hash; }],
+];
+
 const rows = [];
+let slower = 0;
 for (const p of positions) {
-  // 5d-chess-js 1.2.1's actions() throws in its object and JSON formats (an undeclared variable)
-  // and lists moves, not actions, in its notation formats. What its object format would do is
-  // timed instead: actions('raw') (its candidates, not all legal), then each one checked with
-  // actionable(), as that format does before converting.
-  for (const [what, f, g] of [
-    ['inCheckmate', (c) => c.inCheckmate, (c) => c.inCheckmate],
-    ['actions()', (c) => c.actions().length, (c) => c.actions('raw').filter((a) => c.actionable(a)).length],
-  ]) {
-    const ours = time(() => new Chess(p.text), f);
-    const theirs = attempt(() => time(() => theirsFor(p.text), g));
-    const ratio = theirs.error ? '-' : `${(theirs.ms / Math.max(ours.ms, 1e-3)).toFixed(1)}x`;
-    rows.push([p.name, what, fmt(ours), String(ours.result), fmt(theirs), theirs.error ? '-' : String(theirs.result), ratio]);
+  const record = make(Theirs, p.actions).export('5dpgn');
+  const prepare = (Lib) => () => {
+    const c = make(Lib, p.actions);
+    c._record = record;
+    c._move = someMove(c);
+    return c;
+  };
+  const oursSetup = prepare(Chess);
+  const theirsSetup = prepare(Theirs);
+  for (const [name, f, fresh] of calls) {
+    if (ONLY && !name.includes(ONLY)) continue;
+    if (name.includes('(m)') || name.startsWith('after')) {
+      if (!oursSetup()._move) continue; // no move to play (checkmate)
+    }
+    const ours = attempt(() => time(oursSetup, f, fresh));
+    const theirs = attempt(() => time(theirsSetup, f, fresh));
+    let ratio = '-';
+    if (!ours.error && !theirs.error) {
+      const r = theirs.ms / Math.max(ours.ms, 1e-6);
+      ratio = r >= 100 ? `${r.toFixed(0)}x` : `${r.toFixed(2)}x`;
+      if (r < 1) {
+        slower++;
+        ratio += '  SLOWER';
+      }
+    }
+    const fmt = (x) => (x.error ? `error: ${x.error.slice(0, 40)}` : `${x.ms < 0.01 ? x.ms.toFixed(4) : x.ms.toFixed(3)} ms`);
+    rows.push([p.name, name, fmt(ours), fmt(theirs), ratio]);
   }
 }
-const head = ['position', 'call', 'chess5d', 'answer', '5d-chess-js', 'answer', 'ratio'];
+const head = ['position', 'call', 'chess5d', '5d-chess-js 1.2.1', 'ratio'];
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');
-console.log(`chess5d ${Chess.version} vs 5d-chess-js 1.2.1, median of ${RUNS} runs each (ratio = their time / ours)\n`);
+const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+console.log(`chess5d ${Chess.version} vs 5d-chess-js 1.2.1: mean time per call (about ${BUDGET_MS} ms of runs each); ratio = their time / ours\n`);
 console.log(line(head));
 for (const r of rows) console.log(line(r));
+console.log(`\n${slower} call(s) slower than 5d-chess-js`);

@@ -143,6 +143,7 @@ function formatOf(format) {
 /** A core list out as the format asks: objects built by `build`, their JSON, or text. */
 function listOut(out, format, build) {
   try {
+    if (out.nothing()) return [];
     const text = out.text();
     if (text !== undefined) return text;
     const objects = build(out.numbers());

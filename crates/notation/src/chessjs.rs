@@ -192,6 +192,14 @@ fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
     let file = (b'a' + m.from.square.x() as u8) as char;
     let capture = m.is_capture();
     let mut text = board;
+    // With one piece to promote to, a promotion is the pawn's move and `=Q`; with several,
+    // the library names the source square (its moves to the same square differ only there).
+    if let Some(r) = m.promotion.filter(|_| pos.promotions().len() <= 1) {
+        text.push_str(&pawn_text(pos, m, black, file));
+        text.push('=');
+        text.push_str(role_letter(r));
+        return text;
+    }
     if let Some(r) = m.promotion {
         text.push_str(&m.from.square.to_string());
         if capture {
@@ -205,7 +213,15 @@ fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
         text.push_str(role_letter(r));
         return text;
     }
-    if capture {
+    text.push_str(&pawn_text(pos, m, black, file));
+    text
+}
+
+/// A pawn's move within a board as the library writes it: `e4`, `exd5`; Black's captures
+/// that need telling apart repeat the file (`eexf4`).
+fn pawn_text(pos: &Position, m: &Move, black: bool, file: char) -> String {
+    let mut text = String::new();
+    if m.is_capture() {
         text.push(file);
         if black {
             let mut others = Vec::new();

@@ -17,7 +17,8 @@
 //! }
 //! assert!(chess.in_checkmate().unwrap());
 //! let notation = Format::parse("notation").unwrap();
-//! assert_eq!(chess.moves(notation, true, true, false, true).unwrap(), Listing::Text(String::new()));
+//! // In checkmate: an empty array, whatever the format (as 5d-chess-js).
+//! assert_eq!(chess.moves(notation, true, true, false, true).unwrap(), Listing::Nothing);
 //! ```
 #![deny(missing_docs)]
 
@@ -75,7 +76,7 @@ impl Out {
     pub fn numbers(&self) -> Vec<i32> {
         match &self.listing {
             Listing::Numbers(n) => n.clone(),
-            Listing::Text(_) => Vec::new(),
+            Listing::Text(_) | Listing::Nothing => Vec::new(),
         }
     }
 
@@ -83,8 +84,13 @@ impl Out {
     pub fn text(&self) -> Option<String> {
         match &self.listing {
             Listing::Text(t) => Some(t.clone()),
-            Listing::Numbers(_) => None,
+            Listing::Numbers(_) | Listing::Nothing => None,
         }
+    }
+
+    /// Whether the answer is an empty array whatever the format.
+    pub fn nothing(&self) -> bool {
+        self.listing == Listing::Nothing
     }
 }
 
@@ -327,7 +333,7 @@ pub fn variants(all: bool) -> String {
 /// Whether 5DFEN text (boards, optionally with 5DPGN headers) reads as a valid position.
 #[wasm_bindgen]
 pub fn fenable(text: &str) -> bool {
-    Library::default().set_fen(text).is_ok()
+    Library::default().set_fen(text).is_ok() || library::start_of(text).is_ok()
 }
 
 /// The version of the package's Rust core.

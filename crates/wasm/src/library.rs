@@ -13,7 +13,9 @@ use chess5d_rules::{
     Board, BoardId, Budget, Color, Game, LegalActions, Move, Outcome, Piece, Position, Role, Setup, Size, Square,
     Variant, VARIANTS,
 };
+use chess5d_notation::FenBoard;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::str::FromStr;
 
 /// The work allowed to prove checkmate, stalemate or a legal action: far more than any game
@@ -231,6 +233,8 @@ pub enum Listing {
     Numbers(Vec<i32>),
     /// Text (notation, or JSON).
     Text(String),
+    /// An empty array in every format (the library's answer in checkmate or stalemate).
+    Nothing,
 }
 
 /// The game of a `Chess` object.
@@ -322,7 +326,13 @@ fn split_action(text: &str) -> Vec<String> {
 
 impl Library {
     fn from_game(game: Game, variant: Option<String>) -> Library {
-        let marks = Marks::of_game(&game);
+        Library::from_game_text(game, variant, "")
+    }
+
+    /// A library of a game read from `text` (whose 5DFEN boards give the unmoved marks).
+    fn from_game_text(game: Game, variant: Option<String>, text: &str) -> Library {
+        let starred = starred_squares(text, game.start().even());
+        let marks = Marks::of_game(&game, builtin_variant(game.start()).is_some(), &starred);
         Library {
             game,
             headers: Vec::new(),
@@ -333,7 +343,7 @@ impl Library {
 
     /// A new game from `variant` (see [`start_of`]).
     pub fn new(variant: &str) -> Result<Library, Error> {
-        Ok(Library::from_game(Game::new(start_of(variant)?), variant_short(variant)))
+        Ok(Library::from_game_text(Game::new(start_of(variant)?), variant_short(variant), variant))
     }
 
     /// The position now (with the moves of the action under way).
@@ -347,7 +357,11 @@ impl Library {
     }
 
     fn set_game(&mut self, game: Game, headers: Vec<(String, String)>, variant: Option<String>) {
-        *self = Library::from_game(game, variant);
+        self.set_game_text(game, headers, variant, "");
+    }
+
+    fn set_game_text(&mut self, game: Game, headers: Vec<(String, String)>, variant: Option<String>, text: &str) {
+        *self = Library::from_game_text(game, variant, text);
         self.headers = headers;
     }
 
@@ -357,7 +371,7 @@ impl Library {
             let (start, v) = (self.game.start().clone(), self.variant.clone());
             self.set_game(Game::new(start), Vec::new(), v);
         } else {
-            self.set_game(Game::new(start_of(variant)?), Vec::new(), variant_short(variant));
+            self.set_game_text(Game::new(start_of(variant)?), Vec::new(), variant_short(variant), variant);
         }
         Ok(())
     }
@@ -393,7 +407,7 @@ impl Library {
                 .and_then(variant_named)
                 .map(short_name)
                 .or_else(|| custom.then(|| "custom".to_string()));
-            self.set_game(loaded.game, headers, short);
+            self.set_game_text(loaded.game, headers, short, t);
             return Ok(());
         }
         let start = start_of(variant)?;
@@ -601,7 +615,8 @@ impl Library {
     ) -> Result<Listing, Error> {
         let pos = self.game.position();
         if detect && self.outcome()?.is_some_and(|o| !matches!(o, Outcome::Ongoing(_))) {
-            return Ok(self.moves_out(pos, &[], format));
+            // As the library: an empty array, whatever the format.
+            return Ok(Listing::Nothing);
         }
         let mut moves = if present_only {
             pos.present_moves()
@@ -736,45 +751,37 @@ impl Library {
         out
     }
 
-    /// The Board objects of the start and after every action (and with the moves under way),
-    /// as compact numbers: their count, then each.
+    /// The Board objects of the start and after every action (not the moves under way, as
+    /// in the library), as compact numbers: their count, then each.
     pub fn board_history(&self) -> Vec<i32> {
         let start = self.game.start();
         let mut pos = start.clone();
-        let pending = !self.game.pending_moves().is_empty();
-        let mut out = vec![(self.game.actions().len() + 1 + usize::from(pending)) as i32];
+        let mut out = vec![(self.game.actions().len() + 1) as i32];
         objects::push_board(&mut out, &pos, chessjs::action_number(start, 0), &self.marks);
         for i in 0..self.game.actions().len() {
             replay(&mut pos, &self.game, i);
             objects::push_board(&mut out, &pos, chessjs::action_number(start, i + 1), &self.marks);
         }
-        if pending {
-            objects::push_board(&mut out, self.game.position(), self.action_number(), &self.marks);
-        }
         out
     }
 
-    /// The headers of an export in the library's dialect: `Board` (the variant's name, or
-    /// `custom` with the start's boards), then the record's own, then `Mode "5D"`.
-    fn export_headers(&self) -> Vec<(String, String)> {
+    /// The headers of an export in the library's dialect: `Board` (one of its variants by
+    /// name, else `Custom`), `Mode "5D"`, and for a custom start its `Size`; then the
+    /// custom start's 5DFEN boards (the library keeps no other header).
+    fn export_head(&self) -> String {
         let start = self.game.start();
-        let official = chess5d_notation::start::variant_of(start);
-        let mut headers = Vec::new();
-        match official {
-            Some(v) => headers.push(("Board".to_string(), v.name.to_string())),
+        match builtin_variant(start) {
+            Some(v) => format!("[Board \"{}\"]\n[Mode \"5D\"]\n", v.name),
             None => {
-                let (h, _) = chess5d_notation::start::headers_for(start);
-                headers.extend(h);
+                let size = start.size();
+                let mut head = format!("[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"{}x{}\"]\n", size.width, size.height);
+                for f in chess5d_notation::fen::write_boards(start) {
+                    head.push_str(&f);
+                    head.push('\n');
+                }
+                head
             }
         }
-        headers.extend(
-            self.headers
-                .iter()
-                .filter(|(k, _)| k != "Mode" && k != "Board")
-                .cloned(),
-        );
-        headers.push(("Mode".to_string(), "5D".to_string()));
-        headers
     }
 
     /// The record: in the library's dialect (`5dpgn` with tokens, `notation`), its Action
@@ -804,31 +811,8 @@ impl Library {
                 let Some(tokens) = Tokens::parse(other) else {
                     return Ok(Listing::Numbers(self.action_history()));
                 };
-                let headers = self.export_headers();
-                let (boards_in_headers, mut text) = (
-                    headers.iter().any(|(k, v)| k == "Board" && v.eq_ignore_ascii_case("custom")),
-                    String::new(),
-                );
-                if boards_in_headers {
-                    // A custom start: its 5DFEN boards after the headers.
-                    let (_, fens) = chess5d_notation::start::headers_for(self.game.start());
-                    let mut h = headers.clone();
-                    let mode = h.pop();
-                    for (k, v) in &h {
-                        text.push_str(&format!("[{k} \"{v}\"]\n"));
-                    }
-                    for f in fens {
-                        text.push_str(&f);
-                        text.push('\n');
-                    }
-                    let body = chessjs::write_record(&self.game, &mode.into_iter().collect::<Vec<_>>(), tokens)
-                        .ok_or(Error::PassHasNoText)?;
-                    text.push_str(&body);
-                    return Ok(Listing::Text(text));
-                }
-                chessjs::write_record(&self.game, &headers, tokens)
-                    .map(Listing::Text)
-                    .ok_or(Error::PassHasNoText)
+                let body = chessjs::write_record(&self.game, &[], tokens).ok_or(Error::PassHasNoText)?;
+                Ok(Listing::Text(self.export_head() + &body))
             }
         }
     }
@@ -839,20 +823,53 @@ impl Library {
         lines(chess5d_notation::fen::write_boards(pos).into_iter())
     }
 
-    /// Starts again from 5DFEN boards (with or without 5DPGN headers): the library's
-    /// `fen(text)`. On an error nothing changes.
+    /// The library's `fen(text)`: the 5DFEN boards (with or without 5DPGN headers) are put
+    /// into the position now, each replacing the board of its place or added; the game then
+    /// starts from there (the library keeps its record, which no longer leads to the boards).
+    /// Boards of another size, or a result that is no valid position, are refused and nothing
+    /// changes.
     pub fn set_fen(&mut self, text: &str) -> Result<(), Error> {
         let t = text.trim();
+        let size = self.game.position().size();
         let record = if t.contains("[Board") {
             t.to_string()
         } else {
-            let size = fen_size(t).unwrap_or((8, 8));
-            format!("[Board \"custom\"]\n[Size \"{}x{}\"]\n{t}\n", size.0, size.1)
+            format!("[Board \"custom\"]\n[Size \"{}x{}\"]\n{t}\n", size.width, size.height)
         };
         let loaded = chess5d_notation::load(&record).map_err(|e| Error::unreadable("the 5DFEN", e))?;
-        let start = loaded.game.start().clone();
-        self.set_game(Game::new(start), Vec::new(), Some("custom".into()));
+        let given = loaded.game.start();
+        if given.size() != size {
+            return Err(Error::BadStart(format!(
+                "its boards are {}, the game's {size}",
+                given.size()
+            )));
+        }
+        let mut setup = self.game.position().to_setup();
+        for (id, board) in given.boards() {
+            match setup.boards.iter_mut().find(|(b, _)| *b == id) {
+                Some(slot) => slot.1 = board.clone(),
+                None => setup.boards.push((id, board.clone())),
+            }
+        }
+        let start = Position::from_setup(setup).map_err(|e| Error::BadStart(e.to_string()))?;
+        let mut starred = self.marks_of_position();
+        starred.extend(starred_squares(t, start.even()));
+        self.set_game(Game::new(start), Vec::new(), None);
+        self.marks = Marks::of_game(&self.game, false, &starred);
         Ok(())
+    }
+
+    /// The unmoved squares of the position now's boards (for keeping them across `fen(text)`).
+    fn marks_of_position(&self) -> HashMap<BoardId, u64> {
+        self.game
+            .position()
+            .boards()
+            .map(|(id, b)| {
+                let mark = self.marks.get(id);
+                let all: u64 = b.pieces().map(|(sq, _)| 1u64 << sq.index()).fold(0, |a, x| a | x);
+                (id, all & !mark)
+            })
+            .collect()
     }
 
     /// The position drawn as the library's `print()` draws it ([`chessjs::diagram`]), or
@@ -962,6 +979,12 @@ fn replay(pos: &mut Position, game: &Game, i: usize) {
     }
 }
 
+/// The variant a start is, if it is one of the library's own seven (built into it, where
+/// it loads the others as custom 5DFEN).
+fn builtin_variant(start: &Position) -> Option<&'static Variant> {
+    chess5d_notation::start::variant_of(start).filter(|v| LIBRARY_VARIANTS.contains(&short_name(v).as_str()))
+}
+
 /// The short name of a `variant` argument naming an official variant.
 fn variant_short(variant: &str) -> Option<String> {
     let v = variant.trim();
@@ -971,29 +994,41 @@ fn variant_short(variant: &str) -> Option<String> {
     variant_named(v).map(short_name)
 }
 
-/// The width and height of a 5DFEN board text's first board (`[4k/5/5/5/K1R2:0:1:w]`: 5x5).
-fn fen_size(text: &str) -> Option<(usize, usize)> {
-    let open = text.find('[')?;
-    let body = &text[open + 1..];
-    let pieces = body.split(':').next()?;
-    let ranks: Vec<&str> = pieces.split('/').collect();
-    let width = ranks.first().map(|r| {
-        let mut w = 0;
-        let mut digits = String::new();
-        for c in r.chars() {
-            if c.is_ascii_digit() {
-                digits.push(c);
-                continue;
-            }
-            w += digits.parse::<usize>().unwrap_or(0);
-            digits.clear();
-            if c.is_ascii_alphabetic() {
-                w += 1;
+/// The squares of a record's 5DFEN boards whose piece is marked unmoved (`*`), by board: our
+/// notation reader keeps the mark only where a rule reads it (pawns, brawns, kings, rooks),
+/// the library's `hasMoved` reads it on every piece.
+fn starred_squares(text: &str, even: bool) -> HashMap<BoardId, u64> {
+    let mut out = HashMap::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let Some(close) = rest[open..].find(']') else { break };
+        let token = &rest[open..open + close + 1];
+        rest = &rest[open + close + 1..];
+        let Ok(b) = FenBoard::from_str(token) else { continue };
+        let ranks: Vec<&str> = b.placement.split('/').collect();
+        let height = ranks.len();
+        let mut bits = 0u64;
+        for (i, rank) in ranks.iter().enumerate() {
+            let y = height - 1 - i;
+            let (mut x, mut digits) = (0usize, 0usize);
+            for c in rank.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    digits = digits * 10 + d as usize;
+                    continue;
+                }
+                x += digits;
+                digits = 0;
+                if c == '*' && x > 0 && x <= 8 && y < 8 {
+                    bits |= 1 << (y * 8 + x - 1);
+                } else if c.is_ascii_alphabetic() {
+                    x += 1;
+                }
             }
         }
-        w + digits.parse::<usize>().unwrap_or(0)
-    })?;
-    Some((width, ranks.len()))
+        let t = 2 * b.turn as i32 + i32::from(b.color == Color::Black);
+        out.insert(BoardId::new(b.timeline.index(even), t), bits);
+    }
+    out
 }
 
 /// Lines joined as the library writes its lists: each line ends with a newline.

@@ -177,8 +177,13 @@ pub struct Marks {
 }
 
 impl Marks {
-    /// The marks of a game's boards, its start and every move since.
-    pub fn of_game(game: &Game) -> Marks {
+    /// The marks of a game's boards, its start and every move since. At the start of one of
+    /// the library's own variants (`builtin`) nothing has moved; in a custom start (5DFEN)
+    /// every piece has, unless marked unmoved (`*`).
+    ///
+    /// `starred`: squares known unmoved by board (the `*` of the record's 5DFEN, which our
+    /// reader keeps only where a rule reads it).
+    pub fn of_game(game: &Game, builtin: bool, starred: &HashMap<BoardId, u64>) -> Marks {
         let mut marks = Marks::default();
         let start = game.start();
         for (id, board) in start.boards() {
@@ -191,7 +196,8 @@ impl Marks {
                         | chess5d_rules::Role::King
                         | chess5d_rules::Role::Rook
                 );
-                if tracked && !p.unmoved() {
+                let star = starred.get(&id).is_some_and(|b| b & (1 << sq.index()) != 0);
+                if (tracked || !builtin) && !p.unmoved() && !star {
                     bits |= 1 << sq.index();
                 }
             }

@@ -1,0 +1,177 @@
+// The 1.2.x API call by call, each answer compared with 5d-chess-js 1.2.1 itself (a dev
+// dependency) on the same input: what a user who swaps the require line relies on. The random
+// differential (differential.test.mjs) covers the same calls at scale; these are the cases named
+// in the issue, each of which failed before the package followed 1.2.1.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const Chess = require('..');
+const Theirs = require('5d-chess-js');
+
+/** Both libraries, quiet, after the same record (and variant). */
+function both(record, variant) {
+  const make = (Lib) => {
+    const c = new Lib();
+    c.enableConsole = false;
+    if (record !== undefined || variant !== undefined) c.import(record ?? '', variant);
+    return c;
+  };
+  return [make(Chess), make(Theirs)];
+}
+
+/** The same answer from both, as JSON text (key order included). */
+function same(ours, theirs, what) {
+  assert.equal(JSON.stringify(ours), JSON.stringify(theirs), what);
+}
+
+const BRANCHED = '[Board "Standard"]\n[Mode "5D"]\n1. d4 / h5\n2. (0T2)Ng1>>(0T1)g3~ / (1T1)Na6\n3. (1T2)h4 / (0T2)g5 (1T2)Ng8>>(1T1)g6~\n4. (-1T2)Nb1>>(0T2)b3~';
+
+test('pass() and passable(): the boards left are copied and the turn handed over, as in 1.2.1', () => {
+  const [o, t] = both();
+  same(o.passable(), t.passable(), 'passable at the start');
+  assert.equal(o.passable(), true);
+  o.pass();
+  t.pass();
+  same(o.player, t.player);
+  same(o.board, t.board, 'the copied board');
+  same(o.actionHistory, t.actionHistory, 'an action of no move');
+  // With a move under way: the move is submitted (the rest passed).
+  o.move('e5');
+  t.move('e5');
+  same(o.passable(), t.passable());
+  o.pass();
+  t.pass();
+  same(o.board, t.board);
+  // In check a pass is refused.
+  const [oc, tc] = both('1. e3 / f6\n2. Qh5');
+  same(oc.passable(), tc.passable(), 'in check');
+  assert.equal(oc.passable(), false);
+  assert.throws(() => oc.pass(), (e) => e.code === 'cannot_pass');
+});
+
+test('Action.action is the turn (1, 1, 2, 2...), as actionNumber counts', () => {
+  const [o, t] = both(BRANCHED);
+  same(o.actionHistory.map((a) => a.action), t.actionHistory.map((a) => a.action));
+  assert.deepEqual(o.actionHistory.map((a) => a.action), [1, 1, 2, 2, 3, 3, 4]);
+  same(o.actionHistory, t.actionHistory, 'the whole objects');
+});
+
+test('hasMoved is true for any piece that moved (knights, bishops, queens too), and for unstarred pieces of a custom start', () => {
+  const [o, t] = both('1. Nf3 / Nc6\n2. e3 / e6\n3. Bd3 / Bd6');
+  const flags = (c) => c.board.timelines[0].turns.at(-1).pieces.map((p) => `${p.piece}${p.position.coordinate}:${p.hasMoved}`);
+  same(flags(o), flags(t));
+  assert.ok(flags(o).includes('Nf3:true'));
+  const custom = '[Board "custom"]\n[Size "5x5"]\n[n*1k*n1/5/5/5/1N*K*1N:0:1:w]\n';
+  const [oc, tc] = both(custom);
+  same(oc.board, tc.board, 'starred pieces unmoved, the others moved');
+});
+
+test('Move objects carry realEnd (and castling.realEnd), keys in 1.2.1 order', () => {
+  const [o, t] = both(BRANCHED);
+  same(o.moves('object'), t.moves('object'), 'moves, in its order');
+  same(o.actionHistory[2].moves[0].realEnd, t.actionHistory[2].moves[0].realEnd, 'a branch: the new timeline');
+  const castle = '1. e3 / e6\n2. Nf3 / Nf6\n3. Be2 / Be7';
+  const [oc, tc] = both(castle);
+  const castling = (c) => c.moves('object').filter((m) => m.castling);
+  assert.equal(castling(oc).length, 1);
+  same(castling(oc), castling(tc));
+});
+
+test('state() is JSON and restores an exact copy; state(s) on another object', () => {
+  const [o] = both(BRANCHED);
+  o.move(o.moves('object')[0]);
+  const s = JSON.parse(JSON.stringify(o.state()));
+  const c = new Chess();
+  c.state(s);
+  same(c.board, o.board);
+  same(c.moveBuffer, o.moveBuffer);
+  same(c.actionHistory, o.actionHistory);
+  same(c.export('5dpgn'), o.export('5dpgn'));
+  assert.throws(() => c.state({ not: 'a state' }), (e) => e.code === 'bad_state');
+  // 1.2.1's state() is its own; both give a JSON-compatible object.
+  const [, t] = both(BRANCHED);
+  assert.equal(typeof t.state(), 'object');
+});
+
+test('compare(): 0 for the same board or move, a consistent sign otherwise', () => {
+  const [o] = both(BRANCHED);
+  assert.equal(o.compare(o.board, JSON.parse(JSON.stringify(o.board))), 0);
+  assert.equal(o.compare(o.board, JSON.stringify(o.board)), 0, 'JSON text');
+  const other = new Chess().board;
+  const s = o.compare(o.board, other);
+  assert.notEqual(s, 0);
+  assert.equal(o.compare(other, o.board), -s);
+  const [m1, m2] = o.moves('object');
+  assert.equal(o.compare(m1, m1, 'move'), 0);
+  assert.notEqual(o.compare(m1, m2, 'move'), 0);
+  const text = o.moves('notation').split('\n')[0];
+  assert.equal(o.compare(text, m1, 'move'), 0, 'a notation string of the position now');
+});
+
+test('fen(text) puts its boards into the position (and returns nothing)', () => {
+  const [o, t] = both('1. d4');
+  const fen = '[r*nbqk*bnr*/p*p*p*p*p*p*p*p*/8/8/4P3/8/P*P*P*P*1P*P*P*/R*NBQK*BNR*:0:1:b]\n';
+  same(o.fen(fen), t.fen(fen));
+  same(o.board, t.board);
+  same(o.player, t.player);
+  same(o.moves('notation'), t.moves('notation'));
+  same(o.hash, t.hash);
+  // The record then starts there (1.2.1 keeps a record that no longer leads to the boards).
+  assert.equal(o.actionHistory.length, 0);
+  assert.throws(() => o.fen('[4/4/4/4:0:1:w]'), (e) => e.code === 'unreadable', 'another size (1.2.1 throws too)');
+  assert.throws(() => t.fen('[4/4/4/4:0:1:w]'));
+});
+
+test('moves(format, activeOnly, presentOnly, spatialOnly): the fourth argument drops jumps', () => {
+  const [o, t] = both('1. e4 / e5');
+  same(o.moves('object', true, true, true).length, t.moves('object', true, true, true).length);
+  assert.equal(o.moves('object', true, true, true).length, 29);
+  same(o.moves('notation', true, true, true), t.moves('notation', true, true, true));
+  same(o.moves('notation', false, false, true), t.moves('notation', false, false, true));
+});
+
+test('the 5dpgn formats and their tokens in moves(), checks() and export()', () => {
+  const [o, t] = both(BRANCHED);
+  for (const f of ['5dpgn', '5dpgn_active', '5dpgn_timeline', '5dpgn_superphysical', '5dpgn_active_timeline_superphysical', 'notation', 'notation_short']) {
+    same(o.moves(f), t.moves(f), `moves('${f}')`);
+    same(o.export(f), t.export(f), `export('${f}')`);
+  }
+  for (const f of ['5dpgn_inline', '5dpgn_inline_timeline', undefined]) same(o.export(f), t.export(f), `export('${f}')`);
+  same(o.checks('5dpgn'), t.checks('5dpgn'), 'checks (none here)');
+  // Every move any moves() writes is read back by move().
+  for (const f of ['5dpgn', '5dpgn_superphysical', 'notation']) {
+    for (const m of o.moves(f, false, false).trimEnd().split('\n')) assert.equal(o.moveable(m), true, `${f}: ${m}`);
+  }
+});
+
+test("import(text, 'custom'): the record's own 5DFEN boards", () => {
+  const record = '[Board "custom"]\n[Size "5x5"]\n[4k*/5/5/5/K*1R2:0:1:w]\n\n1. Rc5';
+  const [o, t] = both(record, 'custom');
+  same(o.board, t.board);
+  same(o.export('5dpgn'), t.export('5dpgn'), 'written back as [Board "Custom"] with its size and boards');
+  assert.equal(new Chess(record, 'custom').board.width, 5);
+});
+
+test('setups without a royal piece: a few brawns on 4x4, a piece alone', () => {
+  for (const fen of ['[w*w*w*w*/4/4/W*W*W*W*:0:1:w]', '[4/4/1N2/4:0:1:w]']) {
+    const record = `[Board "custom"]\n[Size "4x4"]\n${fen}\n`;
+    const [o, t] = both(record);
+    same(o.board, t.board, fen);
+    same(o.inCheck, t.inCheck);
+    assert.equal(o.inCheck, false, 'no royal piece, no check');
+    same(o.moves('notation'), t.moves('notation'), `${fen}: moves in order`);
+  }
+});
+
+test("the brawn's letter: W, read and written, its capture without a file", () => {
+  const record = '[Board "custom"]\n[Size "4x4"]\n[1k*2/4/1w2/W*K*2:0:1:w]\n';
+  const [o, t] = both(record);
+  same(o.moves('notation'), t.moves('notation'));
+  assert.match(o.moves('notation'), /^Wxb2$/m);
+  o.move('Wxb2');
+  t.move('Wxb2');
+  same(o.moveBuffer, t.moveBuffer);
+  assert.equal(new Chess(record).moveable('BRxb2'), true, "1.2.1's other spelling");
+});
