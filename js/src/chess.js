@@ -1,5 +1,5 @@
 // The Chess class of 5d-chess-js 1.2 (its API, call by call) over the chess5d core in
-// WebAssembly. `core` (the wasm-bindgen exports: Core, CoreError, variants, fenable, version)
+// WebAssembly. `core` (the wasm-bindgen exports: Core, CoreError, Out, Cursor, variants, version)
 // is in scope: build.mjs wraps this file for CommonJS, ES modules and a <script> tag.
 //
 // Objects cross from the core as compact Int32Arrays (crates/wasm/src/objects.rs describes
@@ -451,9 +451,9 @@ class Chess {
     }
     return this._core.fen(full === true);
   }
-  /** Whether 5DFEN text (optionally with 5DPGN headers) is a valid position. Never throws. */
+  /** Whether fen(text) would succeed on this game. Never throws. */
   fenable(fen) {
-    return typeof fen === 'string' && core.fenable(fen);
+    return typeof fen === 'string' && this._core.fenable(fen);
   }
   /**
    * The position as text, drawn as 5d-chess-js draws it (`print('chess5d')`: our diagram);

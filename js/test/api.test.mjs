@@ -245,7 +245,8 @@ test('copy is independent; fen and fenable', () => {
   assert.equal(chess.fen(), '[r*nbqk*bnr*/p*p*p*p*p*p*p*p*/8/8/8/8/P*P*P*P*P*P*P*P*/R*NBQK*BNR*:0:1:w]\n');
   const full = chess.fen(null, true).trim().split('\n');
   assert.equal(full.length, 3);
-  assert.equal(chess.fenable('[4k/5/5/5/K1R2:0:1:w]'), true);
+  assert.equal(chess.fenable('[4k/5/5/5/K1R2:0:1:w]'), false, 'a 5x5 board does not fit this 8x8 game (as 5d-chess-js)');
+  assert.equal(chess.fenable('[4k3/8/8/8/8/8/8/K1R5:0:1:w]'), true);
   assert.equal(chess.fenable('[4k/5/5:0:1:w'), false);
   assert.equal(chess.fenable(undefined), false);
 });

@@ -284,6 +284,11 @@ impl Core {
         self.lib.fen(full)
     }
 
+    /// Whether [`Core::set_fen`] would succeed (the library's `fenable`).
+    pub fn fenable(&self, text: &str) -> bool {
+        self.lib.clone().set_fen(text).is_ok()
+    }
+
     /// See [`Library::set_fen`].
     #[wasm_bindgen(js_name = setFen)]
     pub fn set_fen(&mut self, text: &str) -> R<()> {
@@ -328,12 +333,6 @@ impl Cursor {
 #[wasm_bindgen]
 pub fn variants(all: bool) -> String {
     library::variants_json(all)
-}
-
-/// Whether 5DFEN text (boards, optionally with 5DPGN headers) reads as a valid position.
-#[wasm_bindgen]
-pub fn fenable(text: &str) -> bool {
-    Library::default().set_fen(text).is_ok() || library::start_of(text).is_ok()
 }
 
 /// The version of the package's Rust core.
