@@ -11,6 +11,9 @@
 //! The clock is checked as the search goes (a deadline and a stop flag), and a legal action is
 //! known from the start, so a search always answers with one when the position has one.
 //!
+//! [`uci`] runs the engine over 5DUCI (the command loop of `chess5d engine`): it reads
+//! commands with the wire forms of [`chess5d_protocol`] and turns a `go` into [`Limits`].
+//!
 //! ```
 //! use chess5d_engine::{Engine, EngineOptions, Limits, Score};
 //! use chess5d_rules::{Board, Position, Setup, Size};
@@ -34,6 +37,7 @@ mod search;
 mod terms;
 mod tt;
 pub mod tune;
+pub mod uci;
 mod weights;
 
 pub use eval::{evaluate, evaluate_weights, piece_value};
@@ -202,14 +206,33 @@ impl Engine {
         &self.opts
     }
 
-    /// Makes a transposition table of the size the options say (after `Hash` is set).
-    fn resize_table(&mut self) {
-        self.tt = tt::Table::new(self.opts.hash_mb);
+    /// The options as 5DUCI announces them, in the table's order.
+    pub fn option_specs() -> Vec<OptionSpec> {
+        let defaults = EngineOptions::default();
+        options::TABLE
+            .iter()
+            .map(|e| OptionSpec {
+                name: e.name,
+                kind: (e.kind)(&defaults),
+                doc: e.doc,
+            })
+            .collect()
     }
 
-    /// Restarts the random stream from the `Seed` option (after it is set).
-    fn reseed(&mut self) {
-        self.rng = seed_or_clock(self.opts.seed);
+    /// Sets an option by its 5DUCI name (case-insensitive). A bad value changes nothing.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        let entry = options::TABLE
+            .iter()
+            .find(|e| e.name.eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        (entry.set)(&mut self.opts, value).ok_or_else(|| OptionError::BadValue {
+            name: entry.name.to_string(),
+            value: value.to_string(),
+        })?;
+        if let Some(then) = entry.then {
+            then(self);
+        }
+        Ok(())
     }
 
     /// Forgets what previous searches learnt (a new game). The random stream goes on, so
@@ -337,5 +360,15 @@ impl Engine {
             actions: n,
             time: start.elapsed(),
         }
+    }
+}
+
+impl options::Host for Engine {
+    fn resize_table(&mut self) {
+        self.tt = tt::Table::new(self.opts.hash_mb);
+    }
+
+    fn reseed(&mut self) {
+        self.rng = seed_or_clock(self.opts.seed);
     }
 }

@@ -4,13 +4,13 @@
 //! `OptionsMap`): its field of [`EngineOptions`] with the field's doc, its default, its 5DUCI
 //! name, its kind (spin, check, combo or string, with its range) and, when setting it must do
 //! more than store the value, the function that does it. The defaults
-//! ([`EngineOptions::default`]), the `option` lines ([`Engine::option_specs`]), `setoption`
-//! ([`Engine::set_option`]) and what the search reads all come from it: the search reads the
+//! ([`EngineOptions::default`]), the `option` lines
+//! ([`Engine::option_specs`](crate::Engine::option_specs)), `setoption`
+//! ([`Engine::set_option`](crate::Engine::set_option)) and what the search reads all come from it: the search reads the
 //! fields themselves. Adding an option is adding an entry.
 
 use crate::terms::Weights;
 use crate::weights::WEIGHTS;
-use crate::Engine;
 use std::fmt;
 
 /// Which player the engine is.
@@ -259,6 +259,18 @@ impl Kind<String> for Text {
     }
 }
 
+/// What setting an option may do to the engine beyond storing its value (the engine is the
+/// host of its options).
+pub(crate) trait Host {
+    /// Makes a transposition table of the size the options say.
+    fn resize_table(&mut self);
+    /// Restarts the random stream from the seed the options say.
+    fn reseed(&mut self);
+}
+
+/// What the engine does once an option's value is stored: a method of [`Host`].
+pub(crate) type Then = fn(&mut (dyn Host + 'static));
+
 /// One entry of the table: an option's name, doc, announcement and setter.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
@@ -271,7 +283,7 @@ pub(crate) struct Entry {
     /// Reads a value and stores it (`None`, nothing stored: the value is not valid).
     pub set: fn(&mut EngineOptions, &str) -> Option<()>,
     /// What the engine does after the value is stored, if anything.
-    pub then: Option<fn(&mut Engine)>,
+    pub then: Option<Then>,
 }
 
 /// Makes [`EngineOptions`] and [`TABLE`] from the entries: each entry is the field's doc, then
@@ -283,7 +295,8 @@ macro_rules! options {
         $field:ident: $ty:ty = $default:expr, $name:literal, $kind:expr $(, then $then:expr)?;
     )*) => {
         /// The engine's settings; each one is also a 5DUCI option (see
-        /// [`Engine::option_specs`]), declared once in the table of `options.rs`.
+        /// [`Engine::option_specs`](crate::Engine::option_specs)), declared once in the table of
+        /// `options.rs`.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub struct EngineOptions {
             $(
@@ -315,12 +328,12 @@ macro_rules! options {
         )*];
     };
     (@then) => { None };
-    (@then $then:expr) => { Some($then as fn(&mut Engine)) };
+    (@then $then:expr) => { Some($then as Then) };
 }
 
 options! {
     /// Transposition table size in MB (`Hash`).
-    hash_mb: usize = 16, "Hash", Spin(1, 4096), then Engine::resize_table;
+    hash_mb: usize = 16, "Hash", Spin(1, 4096), then <dyn Host>::resize_table;
     /// Search threads (`Threads`). The search is single-threaded; the value is accepted.
     threads: usize = 1, "Threads", Spin(1, 256);
     /// Which player (`Bot`).
@@ -333,7 +346,7 @@ options! {
     node_budget: u64 = 10_000, "NodeBudget", Spin(100, 100_000_000);
     /// Seed of the random bot and of tie-breaks (`Seed`); 0 takes one from the clock, so that
     /// the games of a match differ. The stream goes on from game to game.
-    seed: u64 = 0, "Seed", Spin(0, i64::MAX), then Engine::reseed;
+    seed: u64 = 0, "Seed", Spin(0, i64::MAX), then <dyn Host>::reseed;
     /// Time kept in reserve per action for process and pipe latency (`MoveOverhead`, ms).
     move_overhead_ms: u64 = 50, "MoveOverhead", Spin(0, 10_000);
     /// How many of an interior node's actions get a capture or a check on a board the mover
@@ -417,37 +430,6 @@ impl EngineOptions {
             tempo: self.eval_tempo,
             ..WEIGHTS
         }
-    }
-}
-
-impl Engine {
-    /// The options as 5DUCI announces them, in the table's order.
-    pub fn option_specs() -> Vec<OptionSpec> {
-        let defaults = EngineOptions::default();
-        TABLE
-            .iter()
-            .map(|e| OptionSpec {
-                name: e.name,
-                kind: (e.kind)(&defaults),
-                doc: e.doc,
-            })
-            .collect()
-    }
-
-    /// Sets an option by its 5DUCI name (case-insensitive). A bad value changes nothing.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let entry = TABLE
-            .iter()
-            .find(|e| e.name.eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-        (entry.set)(&mut self.opts, value).ok_or_else(|| OptionError::BadValue {
-            name: entry.name.to_string(),
-            value: value.to_string(),
-        })?;
-        if let Some(then) = entry.then {
-            then(self);
-        }
-        Ok(())
     }
 }
 
