@@ -214,7 +214,7 @@ impl Engine {
             .map(|e| OptionSpec {
                 name: e.name,
                 kind: (e.kind)(&defaults),
-                doc: e.doc,
+                doc: e.doc.split_whitespace().collect::<Vec<_>>().join(" "),
             })
             .collect()
     }

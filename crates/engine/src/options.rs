@@ -82,8 +82,8 @@ pub struct OptionSpec {
     pub name: &'static str,
     /// Its type.
     pub kind: OptionKind,
-    /// What it does (the doc of its field of [`EngineOptions`]).
-    pub doc: &'static str,
+    /// What it does: the doc of its field of [`EngineOptions`], on one line.
+    pub doc: String,
 }
 
 impl OptionSpec {
@@ -276,7 +276,7 @@ pub(crate) type Then = fn(&mut (dyn Host + 'static));
 pub(crate) struct Entry {
     /// The 5DUCI name.
     pub name: &'static str,
-    /// The doc of its field.
+    /// The doc of its field, a line of text per line of the doc.
     pub doc: &'static str,
     /// Its kind, with the default read from the default options.
     pub kind: fn(&EngineOptions) -> OptionKind,
@@ -449,7 +449,14 @@ mod tests {
         assert_eq!(Combo.parse("Greedy"), Some(Bot::Greedy));
         assert_eq!(Kind::<Bot>::parse(&Combo, "genius"), None);
         assert_eq!(Text.parse(" a b "), Some("a b".to_string()));
-        let line = |name, kind| OptionSpec { name, kind, doc: "" }.uci_line();
+        let line = |name, kind| {
+            OptionSpec {
+                name,
+                kind,
+                doc: String::new(),
+            }
+            .uci_line()
+        };
         assert_eq!(
             line("S", Spin(1, 9).announce(&3u32)),
             "option name S type spin default 3 min 1 max 9"
@@ -490,5 +497,9 @@ mod tests {
             assert_eq!((e.set)(&mut o, &default), Some(()), "{}", e.name);
             assert_eq!(o, defaults, "{}: setting the default changes nothing", e.name);
         }
+        let specs = crate::Engine::option_specs();
+        assert_eq!(specs.len(), TABLE.len());
+        assert_eq!(specs[0].doc, "Transposition table size in MB (`Hash`).");
+        assert!(specs.iter().all(|s| !s.doc.contains('\n') && !s.doc.starts_with(' ')));
     }
 }
