@@ -28,6 +28,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+// std::time on native; performance.now() in the browser.
+use web_time::Instant;
 
 /// The name the engine gives in `id name`.
 pub const ENGINE_NAME: &str = concat!("chess5d ", env!("CARGO_PKG_VERSION"));
@@ -159,7 +161,7 @@ where
     let mut position_took = Duration::ZERO;
     for line in reader.lines() {
         let line = line?;
-        let received = std::time::Instant::now();
+        let received = Instant::now();
         let line = line.trim();
         let (cmd, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let args = args.trim();
