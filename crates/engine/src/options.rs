@@ -1,9 +1,9 @@
 //! The engine's options, declared once.
 //!
-//! Every option is one entry of the table at the end of this file (as Stockfish's
+//! Every option is one entry of the table below (the `options!` invocation, as Stockfish's
 //! `OptionsMap`): its field of [`EngineOptions`] with the field's doc, its default, its 5DUCI
 //! name, its kind (spin, check, combo or string, with its range) and, when setting it must do
-//! more than store the value, the function that does it. The defaults
+//! more than store the value, the method of the engine that does it (see `Host`). The defaults
 //! ([`EngineOptions::default`]), the `option` lines
 //! ([`Engine::option_specs`](crate::Engine::option_specs)), `setoption`
 //! ([`Engine::set_option`](crate::Engine::set_option)) and what the search reads all come from it: the search reads the
