@@ -296,7 +296,6 @@ impl Engine {
             node_cap: cap,
             root_cap: cap.saturating_mul(4).max(64),
             node_budget: Budget::tests(self.opts.node_budget),
-            weights: self.opts.weights(),
             o: self.opts.clone(),
         };
         let stop = Arc::clone(&self.stop);
@@ -341,9 +340,8 @@ impl Engine {
         } else {
             let mut best = 0;
             let mut best_score = i32::MIN;
-            let weights = self.opts.weights();
             for (i, a) in actions.iter().enumerate() {
-                let s = -evaluate_weights(&child_of(pos, a), &weights);
+                let s = -evaluate_weights(&child_of(pos, a), &self.opts.weights);
                 if s > best_score {
                     best_score = s;
                     best = i;

@@ -1,13 +1,14 @@
 //! The engine's options, declared once.
 //!
 //! Every option is one entry of the table below (the `options!` invocation, as Stockfish's
-//! `OptionsMap`): its field of [`EngineOptions`] with the field's doc, its default, its 5DUCI
-//! name, its kind (spin, check, combo or string, with its range) and, when setting it must do
-//! more than store the value, the method of the engine that does it (see `Host`). The defaults
+//! `OptionsMap`): its field of [`EngineOptions`] with the field's doc and its default (or, for
+//! the evaluation's terms, the part of the `weights` field it sets), its 5DUCI name, its kind
+//! (spin, check, combo or string, with its range) and, when setting it must do more than store
+//! the value, the method of the engine that does it (see `Host`). The defaults
 //! ([`EngineOptions::default`]), the `option` lines
 //! ([`Engine::option_specs`](crate::Engine::option_specs)), `setoption`
-//! ([`Engine::set_option`](crate::Engine::set_option)) and what the search reads all come from it: the search reads the
-//! fields themselves. Adding an option is adding an entry.
+//! ([`Engine::set_option`](crate::Engine::set_option)) and what the search reads all come from
+//! it: the search reads the fields themselves. Adding an option is adding an entry.
 
 use crate::terms::Weights;
 use crate::weights::WEIGHTS;
@@ -286,14 +287,23 @@ pub(crate) struct Entry {
     pub then: Option<Then>,
 }
 
-/// Makes [`EngineOptions`] and [`TABLE`] from the entries: each entry is the field's doc, then
-/// `field: Type = default, "Name", Kind` and optionally `, then function` (what the engine
-/// does once the value is stored).
+/// Makes [`EngineOptions`] and [`TABLE`] from the entries. In the first block each entry is
+/// the field's doc, then `field: Type = default, "Name", Kind` and optionally `, then function`
+/// (what the engine does once the value is stored). Then a field made of parts (the
+/// evaluation's weights): its doc, `field: Type = default`, and a block of entries, one per
+/// part set by an option: the option's doc, then `part: Type, "Name", Kind`.
 macro_rules! options {
-    ($(
-        $(#[doc = $doc:literal])*
-        $field:ident: $ty:ty = $default:expr, $name:literal, $kind:expr $(, then $then:expr)?;
-    )*) => {
+    (
+        options {$(
+            $(#[doc = $doc:literal])*
+            $field:ident: $ty:ty = $default:expr, $name:literal, $kind:expr $(, then $then:expr)?;
+        )*}
+        $(#[doc = $gdoc:literal])*
+        $group:ident: $gty:ty = $gdefault:expr, options {$(
+            $(#[doc = $pdoc:literal])*
+            $part:ident: $pty:ty, $pname:literal, $pkind:expr;
+        )*}
+    ) => {
         /// The engine's settings; each one is also a 5DUCI option (see
         /// [`Engine::option_specs`](crate::Engine::option_specs)), declared once in the table of
         /// `options.rs`.
@@ -303,12 +313,15 @@ macro_rules! options {
                 $(#[doc = $doc])*
                 pub $field: $ty,
             )*
+            $(#[doc = $gdoc])*
+            pub $group: $gty,
         }
 
         impl Default for EngineOptions {
             fn default() -> Self {
                 EngineOptions {
                     $($field: $default,)*
+                    $group: $gdefault,
                 }
             }
         }
@@ -325,6 +338,17 @@ macro_rules! options {
                 },
                 then: options!(@then $($then)?),
             },
+        )* $(
+            Entry {
+                name: $pname,
+                doc: concat!($($pdoc, "\n"),*),
+                kind: |d| Kind::<$pty>::announce(&$pkind, &d.$group.$part),
+                set: |o, text| {
+                    o.$group.$part = Kind::<$pty>::parse(&$pkind, text)?;
+                    Some(())
+                },
+                then: None,
+            },
         )*];
     };
     (@then) => { None };
@@ -332,104 +356,97 @@ macro_rules! options {
 }
 
 options! {
-    /// Transposition table size in MB (`Hash`).
-    hash_mb: usize = 16, "Hash", Spin(1, 4096), then <dyn Host>::resize_table;
-    /// Search threads (`Threads`). The search is single-threaded; the value is accepted.
-    threads: usize = 1, "Threads", Spin(1, 256);
-    /// Which player (`Bot`).
-    bot: Bot = Bot::AlphaBeta, "Bot", Combo;
-    /// Most legal actions examined per interior node (`ActionCap`); the root takes four times
-    /// as many.
-    action_cap: usize = 96, "ActionCap", Spin(1, 100_000);
-    /// Candidate tests allowed to find a node's actions (`NodeBudget`), see
-    /// [`Budget`](chess5d_rules::Budget).
-    node_budget: u64 = 10_000, "NodeBudget", Spin(100, 100_000_000);
-    /// Seed of the random bot and of tie-breaks (`Seed`); 0 takes one from the clock, so that
-    /// the games of a match differ. The stream goes on from game to game.
-    seed: u64 = 0, "Seed", Spin(0, i64::MAX), then <dyn Host>::reseed;
-    /// Time kept in reserve per action for process and pipe latency (`MoveOverhead`, ms).
-    move_overhead_ms: u64 = 50, "MoveOverhead", Spin(0, 10_000);
-    /// How many of an interior node's actions get a capture or a check on a board the mover
-    /// need not play added (`OptionalTactics`; 0 turns it off).
-    optional_tactics: usize = 0, "OptionalTactics", Spin(0, 1000);
-    /// How many best actions a search reports, each with its score and line (`MultiPV`;
-    /// 1: only the best). Every line is searched with an exact score, so more lines cost time.
-    multipv: usize = 1, "MultiPV", Spin(1, 256);
-    /// Whether the quick generator shares its cap among the moves of the first board it plays
-    /// (`QuickSpread`, 0 or 1): with few moves there, each gets more combinations of the other
-    /// boards' moves (otherwise four at most).
-    quick_spread: bool = true, "QuickSpread", Spin(0, 1);
-    /// Whether a search skips an iteration predicted to end after its hard limit
-    /// (`PredictIterations`, 0 or 1), keeping the time for later actions.
-    predict_iterations: bool = false, "PredictIterations", Spin(0, 1);
-    /// The share of the clock planned for one action: the remaining time divided by this, plus
-    /// three quarters of the increment (`TimeDivisor`).
-    time_divisor: u32 = 15, "TimeDivisor", Spin(2, 1000);
-    /// The quick generator's ordering bonus for a move that attacks an enemy royal piece on the
-    /// board it lands on (`CheckBonus`, centipawn-like units; 0 turns the test off).
-    check_bonus: i32 = 300, "CheckBonus", Spin(0, 1_000_000);
-    /// Null-move pruning (`NullMove`, 0 or 1): at depth 3 or more, a side not in check whose
-    /// static score beats beta passes; if a reduced search still beats beta, the node is cut.
-    null_move: bool = true, "NullMove", Spin(0, 1);
-    /// Late-move reductions (`LMR`, 0 or 1): quiet actions late in the order (no capture,
-    /// promotion or check) are searched a ply shallower first, and again fully if they raise
-    /// alpha.
-    lmr: bool = true, "LMR", Spin(0, 1);
-    /// More time for critical actions (`TimeCritical`, per cent; 0 turns it off): the soft
-    /// limit (no new iteration after it) moves this much further in check or with several
-    /// timelines, and half as much again whenever an iteration changes its best action or
-    /// its score falls; the hard limit stays.
-    time_critical: u32 = 0, "TimeCritical", Spin(0, 1000);
-    /// Filling a short action list (`FillActions`, per cent of the cap; 0 turns it off): when
-    /// the quick generator gives up on a node (its combinations of per-board moves keep failing
-    /// the submission test, as with several timelines in check across time) having found fewer
-    /// actions than this share of the cap, the full legal-action search adds more.
-    fill_actions: u32 = 25, "FillActions", Spin(0, 100);
-    /// Captures at the leaves (`LeafThreat`, per cent; 0 turns it off): a leaf whose side to
-    /// move (not in check) can capture a piece worth more than the capturer on a playable board
-    /// scores that much more (the victim's value less the capturer's, weighted as the
-    /// evaluation weighs that board's material), scaled by this.
-    leaf_threat: i32 = 0, "LeafThreat", Spin(0, 1000);
-    /// The most timelines a position may have for `LeafThreat` to look at it (`LeafThreatLines`).
-    leaf_threat_lines: usize = 1000, "LeafThreatLines", Spin(1, 1000);
-    /// Aspiration window at the root (`Aspiration`, centipawns; 0 turns it off): from depth 3,
-    /// an iteration searches within this much of the last score first.
-    aspiration: i32 = 0, "Aspiration", Spin(0, 100_000);
-    /// Reverse futility pruning (`Futility`, centipawns per ply; 0 turns it off): at a depth of
-    /// at most `FutilityDepth`, a side not in check whose static score beats beta by this much
-    /// per ply of depth left is cut without a search (no action generated).
-    futility: i32 = 100, "Futility", Spin(0, 100_000);
-    /// The deepest remaining depth `Futility` cuts at (`FutilityDepth`).
-    futility_depth: i32 = 3, "FutilityDepth", Spin(1, 100);
-    /// Late-move pruning (`LateMovePrune`; 0 turns it off): at depth 2, a side not in check
-    /// searches no quiet action (no capture, promotion or check as far as tested, not the
-    /// stored best nor a killer) after this many actions.
-    late_move_prune: usize = 0, "LateMovePrune", Spin(0, 100_000);
-    /// The least depth null-move pruning is tried at (`NullMinDepth`).
-    null_min_depth: i32 = 3, "NullMinDepth", Spin(1, 100);
-    /// The evaluation's weight of an extra active timeline of one's own
-    /// (`EvalActiveTimeline`, for tuning matches; [`Weights::active_timeline`]).
-    eval_active_timeline: i32 = WEIGHTS.active_timeline, "EvalActiveTimeline", Spin(-10_000, 10_000);
-    /// The evaluation's weight of an enemy piece near a royal piece (`EvalRoyalDanger`;
-    /// [`Weights::royal_danger`]).
-    eval_royal_danger: i32 = WEIGHTS.royal_danger, "EvalRoyalDanger", Spin(-10_000, 10_000);
-    /// The evaluation's cost of being in check (`EvalInCheck`; [`Weights::in_check`]).
-    eval_in_check: i32 = WEIGHTS.in_check, "EvalInCheck", Spin(-10_000, 10_000);
-    /// The evaluation's value of having the move (`EvalTempo`; [`Weights::tempo`]).
-    eval_tempo: i32 = WEIGHTS.tempo, "EvalTempo", Spin(-10_000, 10_000);
-}
-
-impl EngineOptions {
-    /// The weights this engine evaluates with: [`WEIGHTS`] with the `Eval...` options' values.
-    /// They belong to the engine (each engine of a process has its own).
-    pub fn weights(&self) -> Weights {
-        Weights {
-            active_timeline: self.eval_active_timeline,
-            royal_danger: self.eval_royal_danger,
-            in_check: self.eval_in_check,
-            tempo: self.eval_tempo,
-            ..WEIGHTS
-        }
+    options {
+        /// Transposition table size in MB (`Hash`).
+        hash_mb: usize = 16, "Hash", Spin(1, 4096), then <dyn Host>::resize_table;
+        /// Search threads (`Threads`). The search is single-threaded; the value is accepted.
+        threads: usize = 1, "Threads", Spin(1, 256);
+        /// Which player (`Bot`).
+        bot: Bot = Bot::AlphaBeta, "Bot", Combo;
+        /// Most legal actions examined per interior node (`ActionCap`); the root takes four times
+        /// as many.
+        action_cap: usize = 96, "ActionCap", Spin(1, 100_000);
+        /// Candidate tests allowed to find a node's actions (`NodeBudget`), see
+        /// [`Budget`](chess5d_rules::Budget).
+        node_budget: u64 = 10_000, "NodeBudget", Spin(100, 100_000_000);
+        /// Seed of the random bot and of tie-breaks (`Seed`); 0 takes one from the clock, so that
+        /// the games of a match differ. The stream goes on from game to game.
+        seed: u64 = 0, "Seed", Spin(0, i64::MAX), then <dyn Host>::reseed;
+        /// Time kept in reserve per action for process and pipe latency (`MoveOverhead`, ms).
+        move_overhead_ms: u64 = 50, "MoveOverhead", Spin(0, 10_000);
+        /// How many of an interior node's actions get a capture or a check on a board the mover
+        /// need not play added (`OptionalTactics`; 0 turns it off).
+        optional_tactics: usize = 0, "OptionalTactics", Spin(0, 1000);
+        /// How many best actions a search reports, each with its score and line (`MultiPV`;
+        /// 1: only the best). Every line is searched with an exact score, so more lines cost time.
+        multipv: usize = 1, "MultiPV", Spin(1, 256);
+        /// Whether the quick generator shares its cap among the moves of the first board it plays
+        /// (`QuickSpread`, 0 or 1): with few moves there, each gets more combinations of the other
+        /// boards' moves (otherwise four at most).
+        quick_spread: bool = true, "QuickSpread", Spin(0, 1);
+        /// Whether a search skips an iteration predicted to end after its hard limit
+        /// (`PredictIterations`, 0 or 1), keeping the time for later actions.
+        predict_iterations: bool = false, "PredictIterations", Spin(0, 1);
+        /// The share of the clock planned for one action: the remaining time divided by this, plus
+        /// three quarters of the increment (`TimeDivisor`).
+        time_divisor: u32 = 15, "TimeDivisor", Spin(2, 1000);
+        /// The quick generator's ordering bonus for a move that attacks an enemy royal piece on the
+        /// board it lands on (`CheckBonus`, centipawn-like units; 0 turns the test off).
+        check_bonus: i32 = 300, "CheckBonus", Spin(0, 1_000_000);
+        /// Null-move pruning (`NullMove`, 0 or 1): at depth 3 or more, a side not in check whose
+        /// static score beats beta passes; if a reduced search still beats beta, the node is cut.
+        null_move: bool = true, "NullMove", Spin(0, 1);
+        /// Late-move reductions (`LMR`, 0 or 1): quiet actions late in the order (no capture,
+        /// promotion or check) are searched a ply shallower first, and again fully if they raise
+        /// alpha.
+        lmr: bool = true, "LMR", Spin(0, 1);
+        /// More time for critical actions (`TimeCritical`, per cent; 0 turns it off): the soft
+        /// limit (no new iteration after it) moves this much further in check or with several
+        /// timelines, and half as much again whenever an iteration changes its best action or
+        /// its score falls; the hard limit stays.
+        time_critical: u32 = 0, "TimeCritical", Spin(0, 1000);
+        /// Filling a short action list (`FillActions`, per cent of the cap; 0 turns it off): when
+        /// the quick generator gives up on a node (its combinations of per-board moves keep failing
+        /// the submission test, as with several timelines in check across time) having found fewer
+        /// actions than this share of the cap, the full legal-action search adds more.
+        fill_actions: u32 = 25, "FillActions", Spin(0, 100);
+        /// Captures at the leaves (`LeafThreat`, per cent; 0 turns it off): a leaf whose side to
+        /// move (not in check) can capture a piece worth more than the capturer on a playable board
+        /// scores that much more (the victim's value less the capturer's, weighted as the
+        /// evaluation weighs that board's material), scaled by this.
+        leaf_threat: i32 = 0, "LeafThreat", Spin(0, 1000);
+        /// The most timelines a position may have for `LeafThreat` to look at it (`LeafThreatLines`).
+        leaf_threat_lines: usize = 1000, "LeafThreatLines", Spin(1, 1000);
+        /// Aspiration window at the root (`Aspiration`, centipawns; 0 turns it off): from depth 3,
+        /// an iteration searches within this much of the last score first.
+        aspiration: i32 = 0, "Aspiration", Spin(0, 100_000);
+        /// Reverse futility pruning (`Futility`, centipawns per ply; 0 turns it off): at a depth of
+        /// at most `FutilityDepth`, a side not in check whose static score beats beta by this much
+        /// per ply of depth left is cut without a search (no action generated).
+        futility: i32 = 100, "Futility", Spin(0, 100_000);
+        /// The deepest remaining depth `Futility` cuts at (`FutilityDepth`).
+        futility_depth: i32 = 3, "FutilityDepth", Spin(1, 100);
+        /// Late-move pruning (`LateMovePrune`; 0 turns it off): at depth 2, a side not in check
+        /// searches no quiet action (no capture, promotion or check as far as tested, not the
+        /// stored best nor a killer) after this many actions.
+        late_move_prune: usize = 0, "LateMovePrune", Spin(0, 100_000);
+        /// The least depth null-move pruning is tried at (`NullMinDepth`).
+        null_min_depth: i32 = 3, "NullMinDepth", Spin(1, 100);
+    }
+    /// The weights this engine evaluates with: [`WEIGHTS`] by default; the `Eval...` options
+    /// below set some of them, for tuning matches. They belong to the engine (each engine of a
+    /// process has its own).
+    weights: Weights = WEIGHTS, options {
+        /// The evaluation's weight of an extra active timeline of one's own
+        /// (`EvalActiveTimeline`; [`Weights::active_timeline`]).
+        active_timeline: i32, "EvalActiveTimeline", Spin(-10_000, 10_000);
+        /// The evaluation's weight of an enemy piece near a royal piece (`EvalRoyalDanger`;
+        /// [`Weights::royal_danger`]).
+        royal_danger: i32, "EvalRoyalDanger", Spin(-10_000, 10_000);
+        /// The evaluation's cost of being in check (`EvalInCheck`; [`Weights::in_check`]).
+        in_check: i32, "EvalInCheck", Spin(-10_000, 10_000);
+        /// The evaluation's value of having the move (`EvalTempo`; [`Weights::tempo`]).
+        tempo: i32, "EvalTempo", Spin(-10_000, 10_000);
     }
 }
 

@@ -3,7 +3,6 @@
 use crate::eval::{evaluate_checked, piece_value, placement, timeline_weight};
 use crate::options::EngineOptions;
 use crate::report::{Score, SearchInfo};
-use crate::terms::Weights;
 use crate::tt::{Bound, Table};
 use chess5d_rules::{Budget, Move, MoveKind, Position, Role, Square, SubmitTest};
 use std::collections::HashSet;
@@ -548,8 +547,6 @@ pub(crate) struct Params {
     pub node_budget: Budget,
     /// The engine's options: the search reads its switches, margins and shares from them.
     pub o: EngineOptions,
-    /// The weights the evaluation uses ([`EngineOptions::weights`]).
-    pub weights: Weights,
 }
 
 /// The state of one search.
@@ -790,7 +787,7 @@ impl<'a> Searcher<'a> {
         if in_check && self.mated(pos) {
             return -MATE + ply as i32;
         }
-        let stand = evaluate_checked(pos, in_check, &self.p.weights);
+        let stand = evaluate_checked(pos, in_check, &self.p.o.weights);
         if self.p.o.leaf_threat > 0 && !in_check && pos.timeline_count() <= self.p.o.leaf_threat_lines {
             stand + capture_gain(pos) * self.p.o.leaf_threat / 100
         } else {
@@ -871,7 +868,7 @@ impl<'a> Searcher<'a> {
         // Reverse futility: near the leaves, a static score far above beta stands.
         if self.p.o.futility > 0 && depth <= self.p.o.futility_depth && ply > 0 && !in_check && beta.abs() < MATE_BOUND
         {
-            let stand = evaluate_checked(pos, false, &self.p.weights);
+            let stand = evaluate_checked(pos, false, &self.p.o.weights);
             if stand - self.p.o.futility * depth >= beta {
                 return stand - self.p.o.futility * depth;
             }
@@ -884,7 +881,7 @@ impl<'a> Searcher<'a> {
             && !in_check
             && !self.passed[ply]
             && beta.abs() < MATE_BOUND
-            && evaluate_checked(pos, false, &self.p.weights) >= beta
+            && evaluate_checked(pos, false, &self.p.o.weights) >= beta
         {
             let r = if depth >= 6 { 3 } else { 2 };
             let mut null = pos.clone();
@@ -968,7 +965,7 @@ impl<'a> Searcher<'a> {
         }
         if actions.is_empty() && searched == 0 {
             return if unknown {
-                evaluate_checked(pos, in_check, &self.p.weights)
+                evaluate_checked(pos, in_check, &self.p.o.weights)
             } else if in_check {
                 -MATE + ply as i32
             } else {
@@ -1377,7 +1374,6 @@ mod tests {
             node_cap: o.action_cap,
             root_cap: o.action_cap * 4,
             node_budget: Budget::DEFAULT,
-            weights: o.weights(),
             o,
         }
     }

@@ -656,6 +656,30 @@ mod bots {
     }
 }
 
+/// The evaluation's options (`Eval...`) belong to each engine: two engines of one process (as
+/// a server runs) evaluate with their own.
+#[test]
+fn eval_options_belong_to_each_engine() {
+    let pos = Position::standard();
+    let greedy = || {
+        Engine::new(EngineOptions {
+            bot: Bot::Greedy,
+            ..EngineOptions::default()
+        })
+    };
+    let (mut tuned, mut plain) = (greedy(), greedy());
+    tuned.set_option("EvalTempo", "40").unwrap();
+    assert_eq!(tuned.options().weights.tempo, 40);
+    assert_eq!(plain.options().weights, chess5d_engine::WEIGHTS);
+    let score = |e: &mut Engine| match e.search(&pos, &Limits::depth(1), &mut |_| {}).score {
+        Score::Cp(c) => c,
+        other => panic!("{other:?}"),
+    };
+    // The greedy score is minus the opponent's evaluation, whose tempo is the opponent's.
+    let moved = 40 - chess5d_engine::WEIGHTS.tempo;
+    assert_eq!(score(&mut tuned), score(&mut plain) - moved);
+}
+
 /// The tactics suite: defences against mates across timelines and forced mates, each solved at
 /// a fixed node budget (deterministic), each claim proven by trying every legal action.
 mod tactics {
