@@ -225,6 +225,6 @@ fn engine(a: EngineArgs) -> Result<()> {
         .map(|b| ("Bot".to_string(), format!("{b:?}").to_ascii_lowercase()));
     let hash = a.hash.map(|h| ("Hash".to_string(), h.to_string()));
     let settings: Vec<_> = bot.into_iter().chain(hash).chain(a.options).collect();
-    let options = chess5d_protocol::engine_options(&settings).map_err(anyhow::Error::msg)?;
-    chess5d_protocol::run_stdio(options).context("engine input/output")
+    let options = chess5d_engine::uci::engine_options(&settings).map_err(anyhow::Error::msg)?;
+    chess5d_engine::uci::run_stdio(options).context("engine input/output")
 }

@@ -1,5 +1,5 @@
 #![no_main]
-//! The engine side of 5DUCI: the `position` and `go` commands a GUI sends, read and replayed.
+//! What an engine reads of 5DUCI: the `position` and `go` commands a GUI sends, read and replayed.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -8,45 +8,6 @@
 use crate::terms::Weights;
 use crate::weights::WEIGHTS;
 use chess5d_rules::{BoardId, Color, Piece, Position, Role, Square};
-use std::sync::atomic::{AtomicI32, Ordering};
-
-/// Evaluation terms that can be changed at run time (engine options `Eval...`, for tuning
-/// matches): their defaults are the weights of [`WEIGHTS`]. They are shared by every engine of
-/// the process.
-pub(crate) static TUNABLE: [AtomicI32; 4] = [
-    AtomicI32::new(WEIGHTS.active_timeline),
-    AtomicI32::new(WEIGHTS.royal_danger),
-    AtomicI32::new(WEIGHTS.in_check),
-    AtomicI32::new(WEIGHTS.tempo),
-];
-
-/// The defaults of the tunable terms, in the order of [`TUNABLE`].
-pub(crate) const TUNABLE_DEFAULTS: [i32; 4] = [
-    WEIGHTS.active_timeline,
-    WEIGHTS.royal_danger,
-    WEIGHTS.in_check,
-    WEIGHTS.tempo,
-];
-
-/// The names of the tunable terms, as engine options, in the order of [`TUNABLE`].
-pub(crate) const TUNABLE_NAMES: [&str; 4] = ["EvalActiveTimeline", "EvalRoyalDanger", "EvalInCheck", "EvalTempo"];
-
-#[inline]
-fn tuned(i: usize) -> i32 {
-    TUNABLE[i].load(Ordering::Relaxed)
-}
-
-/// The weights the engine evaluates with: [`WEIGHTS`] with the tunable terms' current values.
-#[inline]
-fn current() -> Weights {
-    Weights {
-        active_timeline: tuned(0),
-        royal_danger: tuned(1),
-        in_check: tuned(2),
-        tempo: tuned(3),
-        ..WEIGHTS
-    }
-}
 
 /// Centipawn value of a piece ([`WEIGHTS`]); royal pieces are not counted (losing one loses the
 /// game).
@@ -72,28 +33,26 @@ pub(crate) fn timeline_weight(active: bool) -> i32 {
     }
 }
 
-/// The static evaluation of `pos` in centipawns, from the point of view of the side to move.
+/// The static evaluation of `pos` in centipawns, from the point of view of the side to move,
+/// with the default weights ([`WEIGHTS`]; an engine evaluates with its own, which its `Eval...`
+/// options change: [`EngineOptions::weights`](crate::EngineOptions::weights)).
 ///
 /// Material is averaged over the latest board of every timeline (active timelines weigh double
 /// inactive ones); on top of it: pawn advancement and centralisation, danger around royal
 /// pieces and check, extra timelines of each side (a cost of over two pawns when active), pieces
 /// standing where they could travel through time, and a tempo for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_checked(pos, pos.in_check())
+    evaluate_checked(pos, pos.in_check(), &WEIGHTS)
 }
 
-/// [`evaluate`] when whether the side to move is in check is already known.
-pub(crate) fn evaluate_checked(pos: &Position, in_check: bool) -> i32 {
-    evaluate_with(pos, in_check, &current())
-}
-
-/// [`evaluate`] with other weights (the tunable engine options are not read).
+/// [`evaluate`] with other weights.
 pub fn evaluate_weights(pos: &Position, weights: &Weights) -> i32 {
-    evaluate_with(pos, pos.in_check(), weights)
+    evaluate_checked(pos, pos.in_check(), weights)
 }
 
+/// [`evaluate_weights`] when whether the side to move is in check is already known.
 #[inline]
-fn evaluate_with(pos: &Position, in_check: bool, w: &Weights) -> i32 {
+pub(crate) fn evaluate_checked(pos: &Position, in_check: bool, w: &Weights) -> i32 {
     let white = evaluate_white(pos, w);
     let check = if in_check { w.in_check } else { 0 };
     match pos.to_move() {

@@ -11,6 +11,9 @@
 //! The clock is checked as the search goes (a deadline and a stop flag), and a legal action is
 //! known from the start, so a search always answers with one when the position has one.
 //!
+//! [`uci`] runs the engine over 5DUCI (the command loop of `chess5d engine`): it reads
+//! commands with the wire forms of [`chess5d_protocol`] and turns a `go` into [`Limits`].
+//!
 //! ```
 //! use chess5d_engine::{Engine, EngineOptions, Limits, Score};
 //! use chess5d_rules::{Board, Position, Setup, Size};
@@ -28,243 +31,27 @@
 #![deny(missing_docs)]
 
 mod eval;
+mod options;
 mod report;
 mod search;
 mod terms;
 mod tt;
 pub mod tune;
+pub mod uci;
 mod weights;
 
 pub use eval::{evaluate, evaluate_weights, piece_value};
+pub use options::{Bot, EngineOptions, OptionError, OptionKind, OptionSpec};
 pub use report::{Score, SearchInfo, SearchResult};
 pub use terms::{Weights, WEIGHT_COUNT};
 pub use weights::{FITTED_WEIGHTS, HAND_WEIGHTS, WEIGHTS};
 
 use chess5d_rules::{Budget, Color, Position};
 use search::{child_of, gather_actions, Params, Searcher};
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use web_time::Instant;
-
-/// Which player the engine is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Bot {
-    /// The full search.
-    #[default]
-    AlphaBeta,
-    /// One ply: the action with the best static evaluation.
-    Greedy,
-    /// A uniformly random action among the first `ActionCap` legal ones.
-    Random,
-}
-
-impl Bot {
-    /// All bots, in the order of the `Bot` option's values.
-    pub const ALL: [Bot; 3] = [Bot::AlphaBeta, Bot::Greedy, Bot::Random];
-
-    /// The option value naming this bot (`alphabeta`, `greedy`, `random`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Bot::AlphaBeta => "alphabeta",
-            Bot::Greedy => "greedy",
-            Bot::Random => "random",
-        }
-    }
-
-    /// The bot of an option value, case-insensitively.
-    pub fn from_name(s: &str) -> Option<Bot> {
-        Bot::ALL.into_iter().find(|b| b.name().eq_ignore_ascii_case(s.trim()))
-    }
-}
-
-/// The engine's settings; each one is also a 5DUCI option (see [`Engine::option_specs`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineOptions {
-    /// Transposition table size in MB (`Hash`).
-    pub hash_mb: usize,
-    /// Search threads (`Threads`). The search is single-threaded; the value is accepted.
-    pub threads: usize,
-    /// Which player (`Bot`).
-    pub bot: Bot,
-    /// Most legal actions examined per interior node (`ActionCap`); the root takes four times
-    /// as many.
-    pub action_cap: usize,
-    /// Candidate tests allowed to find a node's actions (`NodeBudget`), see [`Budget`].
-    pub node_budget: u64,
-    /// Seed of the random bot and of tie-breaks (`Seed`); 0 takes one from the clock, so that
-    /// the games of a match differ. The stream goes on from game to game.
-    pub seed: u64,
-    /// Time kept in reserve per action for process and pipe latency (`MoveOverhead`, ms).
-    pub move_overhead_ms: u64,
-    /// How many of an interior node's actions get a capture or a check on a board the mover
-    /// need not play added (`OptionalTactics`; 0 turns it off).
-    pub optional_tactics: usize,
-    /// How many best actions a search reports, each with its score and line (`MultiPV`;
-    /// 1: only the best). Every line is searched with an exact score, so more lines cost time.
-    pub multipv: usize,
-    /// Whether the quick generator shares its cap among the moves of the first board it plays
-    /// (`QuickSpread`, 0 or 1): with few moves there, each gets more combinations of the other
-    /// boards' moves (otherwise four at most).
-    pub quick_spread: bool,
-    /// Whether a search skips an iteration predicted to end after its hard limit
-    /// (`PredictIterations`, 0 or 1), keeping the time for later actions.
-    pub predict_iterations: bool,
-    /// The share of the clock planned for one action: the remaining time divided by this, plus
-    /// three quarters of the increment (`TimeDivisor`).
-    pub time_divisor: u32,
-    /// The quick generator's ordering bonus for a move that attacks an enemy royal piece on the
-    /// board it lands on (`CheckBonus`, centipawn-like units; 0 turns the test off).
-    pub check_bonus: i32,
-    /// Null-move pruning (`NullMove`, 0 or 1): at depth 3 or more, a side not in check whose
-    /// static score beats beta passes; if a reduced search still beats beta, the node is cut.
-    pub null_move: bool,
-    /// Late-move reductions (`LMR`, 0 or 1): quiet actions late in the order (no capture,
-    /// promotion or check) are searched a ply shallower first, and again fully if they raise
-    /// alpha.
-    pub lmr: bool,
-    /// More time for critical actions (`TimeCritical`, per cent; 0 turns it off): the soft
-    /// limit (no new iteration after it) moves this much further in check or with several
-    /// timelines, and half as much again whenever an iteration changes its best action or
-    /// its score falls; the hard limit stays.
-    pub time_critical: u32,
-    /// Filling a short action list (`FillActions`, per cent of the cap; 0 turns it off): when
-    /// the quick generator gives up on a node (its combinations of per-board moves keep failing
-    /// the submission test, as with several timelines in check across time) having found fewer
-    /// actions than this share of the cap, the full legal-action search adds more.
-    pub fill_actions: u32,
-    /// Captures at the leaves (`LeafThreat`, per cent; 0 turns it off): a leaf whose side to
-    /// move (not in check) can capture a piece worth more than the capturer on a playable board
-    /// scores that much more (the victim's value less the capturer's, weighted as the
-    /// evaluation weighs that board's material), scaled by this.
-    pub leaf_threat: u32,
-    /// The most timelines a position may have for `LeafThreat` to look at it (`LeafThreatLines`).
-    pub leaf_threat_lines: u32,
-    /// Aspiration window at the root (`Aspiration`, centipawns; 0 turns it off): from depth 3,
-    /// an iteration searches within this much of the last score first.
-    pub aspiration: u32,
-    /// Reverse futility pruning (`Futility`, centipawns per ply; 0 turns it off): at a depth of
-    /// at most `FutilityDepth`, a side not in check whose static score beats beta by this much
-    /// per ply of depth left is cut without a search (no action generated).
-    pub futility: u32,
-    /// The deepest remaining depth `Futility` cuts at (`FutilityDepth`).
-    pub futility_depth: u32,
-    /// Late-move pruning (`LateMovePrune`; 0 turns it off): at depth 2, a side not in check
-    /// searches no quiet action (no capture, promotion or check as far as tested, not the
-    /// stored best nor a killer) after this many actions.
-    pub late_move_prune: u32,
-    /// The least depth null-move pruning is tried at (`NullMinDepth`).
-    pub null_min_depth: u32,
-}
-
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions {
-            hash_mb: 16,
-            threads: 1,
-            bot: Bot::AlphaBeta,
-            action_cap: 96,
-            node_budget: 10_000,
-            seed: 0,
-            move_overhead_ms: 50,
-            optional_tactics: 0,
-            multipv: 1,
-            quick_spread: true,
-            predict_iterations: false,
-            time_divisor: 15,
-            check_bonus: 300,
-            null_move: true,
-            lmr: true,
-            time_critical: 0,
-            fill_actions: 25,
-            leaf_threat: 0,
-            leaf_threat_lines: 1000,
-            aspiration: 0,
-            futility: 100,
-            futility_depth: 3,
-            late_move_prune: 0,
-            null_min_depth: 3,
-        }
-    }
-}
-
-/// The type and range of an option, as 5DUCI announces it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionKind {
-    /// An integer in `min..=max`.
-    Spin {
-        /// Default value.
-        default: i64,
-        /// Smallest value.
-        min: i64,
-        /// Largest value.
-        max: i64,
-    },
-    /// One of a list of words.
-    Combo {
-        /// Default value.
-        default: String,
-        /// Allowed values.
-        vars: Vec<String>,
-    },
-}
-
-/// One option of the engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OptionSpec {
-    /// The option's name.
-    pub name: &'static str,
-    /// Its type.
-    pub kind: OptionKind,
-}
-
-impl OptionSpec {
-    /// The `option name ... type ...` line of 5DUCI.
-    pub fn uci_line(&self) -> String {
-        match &self.kind {
-            OptionKind::Spin { default, min, max } => {
-                format!(
-                    "option name {} type spin default {default} min {min} max {max}",
-                    self.name
-                )
-            }
-            OptionKind::Combo { default, vars } => {
-                let mut s = format!("option name {} type combo default {default}", self.name);
-                for v in vars {
-                    s.push_str(" var ");
-                    s.push_str(v);
-                }
-                s
-            }
-        }
-    }
-}
-
-/// Why an option could not be set.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionError {
-    /// No option has this name.
-    Unknown(String),
-    /// The value is not valid for the option.
-    BadValue {
-        /// The option.
-        name: String,
-        /// The value given.
-        value: String,
-    },
-}
-
-impl fmt::Display for OptionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OptionError::Unknown(n) => write!(f, "unknown option '{n}'"),
-            OptionError::BadValue { name, value } => write!(f, "invalid value '{value}' for option '{name}'"),
-        }
-    }
-}
-
-impl std::error::Error for OptionError {}
 
 /// Limits of one search, as given by `go`. Without any limit the search takes one second.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -419,117 +206,31 @@ impl Engine {
         &self.opts
     }
 
-    /// The options as 5DUCI announces them.
+    /// The options as 5DUCI announces them, in the table's order.
     pub fn option_specs() -> Vec<OptionSpec> {
-        let d = EngineOptions::default();
-        let spin = |name, default: i64, min, max| OptionSpec {
-            name,
-            kind: OptionKind::Spin { default, min, max },
-        };
-        let mut specs = vec![
-            spin("Hash", d.hash_mb as i64, 1, 4096),
-            spin("Threads", d.threads as i64, 1, 256),
-            OptionSpec {
-                name: "Bot",
-                kind: OptionKind::Combo {
-                    default: d.bot.name().to_string(),
-                    vars: Bot::ALL.iter().map(|b| b.name().to_string()).collect(),
-                },
-            },
-            spin("ActionCap", d.action_cap as i64, 1, 100_000),
-            spin("NodeBudget", d.node_budget as i64, 100, 100_000_000),
-            spin("Seed", d.seed as i64, 0, i64::MAX),
-            spin("MoveOverhead", d.move_overhead_ms as i64, 0, 10_000),
-            spin("OptionalTactics", d.optional_tactics as i64, 0, 1000),
-            spin("MultiPV", d.multipv as i64, 1, 256),
-            spin("QuickSpread", i64::from(d.quick_spread), 0, 1),
-            spin("PredictIterations", i64::from(d.predict_iterations), 0, 1),
-            spin("TimeDivisor", i64::from(d.time_divisor), 2, 1000),
-            spin("CheckBonus", i64::from(d.check_bonus), 0, 1_000_000),
-            spin("NullMove", i64::from(d.null_move), 0, 1),
-            spin("LMR", i64::from(d.lmr), 0, 1),
-            spin("TimeCritical", i64::from(d.time_critical), 0, 1000),
-            spin("FillActions", i64::from(d.fill_actions), 0, 100),
-            spin("LeafThreat", i64::from(d.leaf_threat), 0, 1000),
-            spin("LeafThreatLines", i64::from(d.leaf_threat_lines), 1, 1000),
-            spin("Aspiration", i64::from(d.aspiration), 0, 100_000),
-            spin("Futility", i64::from(d.futility), 0, 100_000),
-            spin("FutilityDepth", i64::from(d.futility_depth), 1, 100),
-            spin("LateMovePrune", i64::from(d.late_move_prune), 0, 100_000),
-            spin("NullMinDepth", i64::from(d.null_min_depth), 1, 100),
-        ];
-        for (i, name) in eval::TUNABLE_NAMES.iter().enumerate() {
-            specs.push(spin(name, i64::from(eval::TUNABLE_DEFAULTS[i]), -10_000, 10_000));
-        }
-        specs
+        let defaults = EngineOptions::default();
+        options::TABLE
+            .iter()
+            .map(|e| OptionSpec {
+                name: e.name,
+                kind: (e.kind)(&defaults),
+                doc: e.doc.split_whitespace().collect::<Vec<_>>().join(" "),
+            })
+            .collect()
     }
 
-    /// Sets an option by its 5DUCI name (case-insensitive).
+    /// Sets an option by its 5DUCI name (case-insensitive). A bad value changes nothing.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let spec = Engine::option_specs()
-            .into_iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+        let entry = options::TABLE
+            .iter()
+            .find(|e| e.name.eq_ignore_ascii_case(name.trim()))
             .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-        let bad = || OptionError::BadValue {
-            name: spec.name.to_string(),
+        (entry.set)(&mut self.opts, value).ok_or_else(|| OptionError::BadValue {
+            name: entry.name.to_string(),
             value: value.to_string(),
-        };
-        let num = || -> Result<u64, OptionError> {
-            let OptionKind::Spin { min, max, .. } = spec.kind else {
-                return Err(bad());
-            };
-            let v: i64 = value.trim().parse().map_err(|_| bad())?;
-            if v < min || v > max {
-                return Err(bad());
-            }
-            Ok(v as u64)
-        };
-        match spec.name {
-            "Hash" => {
-                self.opts.hash_mb = num()? as usize;
-                self.tt = tt::Table::new(self.opts.hash_mb);
-            }
-            "Threads" => self.opts.threads = num()? as usize,
-            "Bot" => self.opts.bot = Bot::from_name(value).ok_or_else(bad)?,
-            "ActionCap" => self.opts.action_cap = num()? as usize,
-            "NodeBudget" => self.opts.node_budget = num()?,
-            "Seed" => {
-                self.opts.seed = num()?;
-                self.rng = seed_or_clock(self.opts.seed);
-            }
-            "MoveOverhead" => self.opts.move_overhead_ms = num()?,
-            "OptionalTactics" => self.opts.optional_tactics = num()? as usize,
-            "MultiPV" => self.opts.multipv = num()? as usize,
-            "QuickSpread" => self.opts.quick_spread = num()? == 1,
-            "PredictIterations" => self.opts.predict_iterations = num()? == 1,
-            "TimeDivisor" => self.opts.time_divisor = num()? as u32,
-            "CheckBonus" => self.opts.check_bonus = num()? as i32,
-            "NullMove" => self.opts.null_move = num()? == 1,
-            "LMR" => self.opts.lmr = num()? == 1,
-            "TimeCritical" => self.opts.time_critical = num()? as u32,
-            "FillActions" => self.opts.fill_actions = num()? as u32,
-            "LeafThreat" => self.opts.leaf_threat = num()? as u32,
-            "LeafThreatLines" => self.opts.leaf_threat_lines = num()? as u32,
-            "Aspiration" => self.opts.aspiration = num()? as u32,
-            "Futility" => self.opts.futility = num()? as u32,
-            "FutilityDepth" => self.opts.futility_depth = num()? as u32,
-            "LateMovePrune" => self.opts.late_move_prune = num()? as u32,
-            "NullMinDepth" => self.opts.null_min_depth = num()? as u32,
-            name if eval::TUNABLE_NAMES.contains(&name) => {
-                let OptionKind::Spin { min, max, .. } = spec.kind else {
-                    return Err(bad());
-                };
-                let v: i64 = value.trim().parse().map_err(|_| bad())?;
-                if v < min || v > max {
-                    return Err(bad());
-                }
-                let i = eval::TUNABLE_NAMES
-                    .iter()
-                    .position(|n| *n == name)
-                    .expect("a tunable name");
-                eval::TUNABLE[i].store(v as i32, std::sync::atomic::Ordering::Relaxed);
-            }
-            _ => return Err(OptionError::Unknown(name.to_string())),
+        })?;
+        if let Some(then) = entry.then {
+            then(self);
         }
         Ok(())
     }
@@ -595,22 +296,7 @@ impl Engine {
             node_cap: cap,
             root_cap: cap.saturating_mul(4).max(64),
             node_budget: Budget::tests(self.opts.node_budget),
-            optional_bases: self.opts.optional_tactics,
-            multipv: self.opts.multipv.max(1),
-            spread: self.opts.quick_spread,
-            predict: self.opts.predict_iterations,
-            check_bonus: self.opts.check_bonus,
-            null_move: self.opts.null_move,
-            lmr: self.opts.lmr,
-            critical: self.opts.time_critical,
-            fill: self.opts.fill_actions,
-            leaf_threat: self.opts.leaf_threat as i32,
-            leaf_threat_lines: self.opts.leaf_threat_lines as usize,
-            aspiration: self.opts.aspiration as i32,
-            futility: self.opts.futility as i32,
-            futility_depth: self.opts.futility_depth as i32,
-            late_move_prune: self.opts.late_move_prune as usize,
-            null_min_depth: self.opts.null_min_depth as i32,
+            o: self.opts.clone(),
         };
         let stop = Arc::clone(&self.stop);
         let mut s = Searcher::new(&mut self.tt, &stop, params, start);
@@ -655,7 +341,7 @@ impl Engine {
             let mut best = 0;
             let mut best_score = i32::MIN;
             for (i, a) in actions.iter().enumerate() {
-                let s = -evaluate(&child_of(pos, a));
+                let s = -evaluate_weights(&child_of(pos, a), &self.opts.weights);
                 if s > best_score {
                     best_score = s;
                     best = i;
@@ -672,5 +358,15 @@ impl Engine {
             actions: n,
             time: start.elapsed(),
         }
+    }
+}
+
+impl options::Host for Engine {
+    fn resize_table(&mut self) {
+        self.tt = tt::Table::new(self.opts.hash_mb);
+    }
+
+    fn reseed(&mut self) {
+        self.rng = seed_or_clock(self.opts.seed);
     }
 }

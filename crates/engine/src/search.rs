@@ -1,6 +1,7 @@
 //! Iterative-deepening principal-variation alpha-beta (negamax) over whole actions.
 
 use crate::eval::{evaluate_checked, piece_value, placement, timeline_weight};
+use crate::options::EngineOptions;
 use crate::report::{Score, SearchInfo};
 use crate::tt::{Bound, Table};
 use chess5d_rules::{Budget, Move, MoveKind, Position, Role, Square, SubmitTest};
@@ -544,40 +545,8 @@ pub(crate) struct Params {
     pub node_cap: usize,
     pub root_cap: usize,
     pub node_budget: Budget,
-    /// How many of a node's quick actions get tactical moves on optional boards added
-    /// ([`optional_tactics`]); 0: none.
-    pub optional_bases: usize,
-    /// How many best actions get an exact score and a line reported (`MultiPV`).
-    pub multipv: usize,
-    /// Whether the quick generator shares its cap among the first board's moves.
-    pub spread: bool,
-    /// Whether an iteration predicted to end after the hard limit is not started.
-    pub predict: bool,
-    /// The quick generator's ordering bonus for a move that checks where it lands.
-    pub check_bonus: i32,
-    /// Whether null-move pruning is on.
-    pub null_move: bool,
-    /// Whether late quiet actions are searched shallower first.
-    pub lmr: bool,
-    /// How much longer (per cent of the soft limit) a critical action may think; 0: off.
-    pub critical: u32,
-    /// Below this share of the cap (per cent), an incomplete quick generation is filled up by
-    /// the full legal-action search; 0: never.
-    pub fill: u32,
-    /// Per cent of the best favourable capture's gain added at a leaf; 0: off.
-    pub leaf_threat: i32,
-    /// The most timelines for the leaf capture gain.
-    pub leaf_threat_lines: usize,
-    /// The root's aspiration window (centipawns); 0: off.
-    pub aspiration: i32,
-    /// Reverse futility margin per ply of depth left (up to `futility_depth`); 0: off.
-    pub futility: i32,
-    /// The deepest remaining depth reverse futility cuts at.
-    pub futility_depth: i32,
-    /// At depth 2, no quiet action after this many; 0: off.
-    pub late_move_prune: usize,
-    /// The least depth of null-move pruning.
-    pub null_min_depth: i32,
+    /// The engine's options: the search reads its switches, margins and shares from them.
+    pub o: EngineOptions,
 }
 
 /// The state of one search.
@@ -683,16 +652,16 @@ impl<'a> Searcher<'a> {
     fn gen(&mut self, pos: &Position, in_check: bool) -> (Vec<Vec<Move>>, bool) {
         let cap = self.p.node_cap;
         let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, self.p.deadline);
-        quick.spread = self.p.spread;
-        quick.check_bonus = self.p.check_bonus;
+        quick.spread = self.p.o.quick_spread;
+        quick.check_bonus = self.p.o.check_bonus;
         let mut out = quick.run(pos);
         if !out.is_empty() {
             if self.short(&quick, out.len()) {
                 let mut seen = out.iter().map(|a| action_set_key(a)).collect();
                 out.extend(self.fill(pos, out.len(), &mut seen));
             }
-            if self.p.optional_bases > 0 {
-                let more = optional_tactics(pos, self.p.optional_bases, cap / 2, self.p.deadline);
+            if self.p.o.optional_tactics > 0 {
+                let more = optional_tactics(pos, self.p.o.optional_tactics, cap / 2, self.p.deadline);
                 out.extend(more);
             }
             self.actions += out.len() as u64;
@@ -717,7 +686,7 @@ impl<'a> Searcher<'a> {
 
     /// Whether the quick generator gave up with `found` actions, too few to search.
     fn short(&self, quick: &QuickGen, found: usize) -> bool {
-        !quick.complete && (found as u64) * 100 < u64::from(self.p.fill) * self.p.node_cap as u64
+        !quick.complete && (found as u64) * 100 < u64::from(self.p.o.fill_actions) * self.p.node_cap as u64
     }
 
     /// More actions for a node whose quick generation was short, from the full legal-action
@@ -742,8 +711,8 @@ impl<'a> Searcher<'a> {
             (None, d) => d,
         };
         let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, quick_deadline);
-        quick.spread = self.p.spread;
-        quick.check_bonus = self.p.check_bonus;
+        quick.spread = self.p.o.quick_spread;
+        quick.check_bonus = self.p.o.check_bonus;
         let mut out = quick.run(pos);
         let mut seen: HashSet<u64> = out.iter().map(|a| action_set_key(a)).collect();
         if !out.is_empty() {
@@ -818,9 +787,9 @@ impl<'a> Searcher<'a> {
         if in_check && self.mated(pos) {
             return -MATE + ply as i32;
         }
-        let stand = evaluate_checked(pos, in_check);
-        if self.p.leaf_threat > 0 && !in_check && pos.timeline_count() <= self.p.leaf_threat_lines {
-            stand + capture_gain(pos) * self.p.leaf_threat / 100
+        let stand = evaluate_checked(pos, in_check, &self.p.o.weights);
+        if self.p.o.leaf_threat > 0 && !in_check && pos.timeline_count() <= self.p.o.leaf_threat_lines {
+            stand + capture_gain(pos) * self.p.o.leaf_threat / 100
         } else {
             stand
         }
@@ -897,21 +866,22 @@ impl<'a> Searcher<'a> {
         let mut best = NodeBest::new();
         let mut child_pv = Vec::new();
         // Reverse futility: near the leaves, a static score far above beta stands.
-        if self.p.futility > 0 && depth <= self.p.futility_depth && ply > 0 && !in_check && beta.abs() < MATE_BOUND {
-            let stand = evaluate_checked(pos, false);
-            if stand - self.p.futility * depth >= beta {
-                return stand - self.p.futility * depth;
+        if self.p.o.futility > 0 && depth <= self.p.o.futility_depth && ply > 0 && !in_check && beta.abs() < MATE_BOUND
+        {
+            let stand = evaluate_checked(pos, false, &self.p.o.weights);
+            if stand - self.p.o.futility * depth >= beta {
+                return stand - self.p.o.futility * depth;
             }
         }
         // Null move: if passing still beats beta in a reduced search, so will some action (not
         // when in check, where passing is no action at all, nor twice in a row).
-        if self.p.null_move
-            && depth >= self.p.null_min_depth
+        if self.p.o.null_move
+            && depth >= self.p.o.null_min_depth
             && ply > 0
             && !in_check
             && !self.passed[ply]
             && beta.abs() < MATE_BOUND
-            && evaluate_checked(pos, false) >= beta
+            && evaluate_checked(pos, false, &self.p.o.weights) >= beta
         {
             let r = if depth >= 6 { 3 } else { 2 };
             let mut null = pos.clone();
@@ -939,13 +909,13 @@ impl<'a> Searcher<'a> {
                 return self.finish(key, best, alpha0, beta, depth, ply);
             }
         }
-        if depth == 1 && self.p.optional_bases == 0 {
+        if depth == 1 && self.p.o.optional_tactics == 0 {
             // The last ply before the leaves: each action is scored as soon as the generator
             // finds it, so that a refutation ends the generation too.
             let cap = self.p.node_cap;
             let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, self.p.deadline);
-            quick.spread = self.p.spread;
-            quick.check_bonus = self.p.check_bonus;
+            quick.spread = self.p.o.quick_spread;
+            quick.check_bonus = self.p.o.check_bonus;
             let mut keys: HashSet<u64> = (searched > 0).then_some(tt_best).into_iter().collect();
             let mut found = quick.each(pos, &mut |work, action| {
                 let k = action_set_key(action);
@@ -995,7 +965,7 @@ impl<'a> Searcher<'a> {
         }
         if actions.is_empty() && searched == 0 {
             return if unknown {
-                evaluate_checked(pos, in_check)
+                evaluate_checked(pos, in_check, &self.p.o.weights)
             } else if in_check {
                 -MATE + ply as i32
             } else {
@@ -1005,9 +975,9 @@ impl<'a> Searcher<'a> {
         let actions = self.order(pos, actions, tt_best, ply, depth);
         for (i, (a, tactical)) in actions.iter().enumerate() {
             let i = i + searched;
-            if self.p.late_move_prune > 0
+            if self.p.o.late_move_prune > 0
                 && depth == 2
-                && i >= self.p.late_move_prune
+                && i >= self.p.o.late_move_prune
                 && !in_check
                 && !tactical
                 && best.score > -MATE_BOUND
@@ -1020,7 +990,7 @@ impl<'a> Searcher<'a> {
                 s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv);
             } else {
                 // Late quiet actions: a shallower look first.
-                let reduce = self.p.lmr && depth >= 3 && i >= 3 && !in_check && !tactical;
+                let reduce = self.p.o.lmr && depth >= 3 && i >= 3 && !in_check && !tactical;
                 if reduce {
                     let r = if depth >= 5 && i >= 12 { 2 } else { 1 };
                     s = -self.negamax(&child, depth - 1 - r, ply + 1, -alpha - 1, -alpha, &mut child_pv);
@@ -1130,7 +1100,7 @@ impl<'a> Searcher<'a> {
         let mut iter_times: Vec<Duration> = Vec::new();
         // Critical actions get more time: in check or with several timelines at the start, and
         // whenever an iteration changes its mind (another best action, or a falling score).
-        let critical = self.p.critical;
+        let critical = self.p.o.time_critical;
         if critical > 0 && (pos.in_check() || pos.timeline_count() > 2) {
             self.extend_soft(critical);
         }
@@ -1148,7 +1118,7 @@ impl<'a> Searcher<'a> {
             }
             // An iteration that cannot end before the hard limit (predicted from the last two)
             // would be cut: keep its time on the clock for later actions.
-            if self.p.predict && depth > 2 {
+            if self.p.o.predict_iterations && depth > 2 {
                 if let (Some(d), Some(last)) = (self.p.deadline, iter_times.last()) {
                     let prev = iter_times.len().checked_sub(2).map_or(*last, |i| iter_times[i]);
                     let growth = (last.as_secs_f64() / prev.as_secs_f64().max(1e-6)).clamp(2.0, 50.0);
@@ -1159,9 +1129,9 @@ impl<'a> Searcher<'a> {
                 }
             }
             let iter_start = Instant::now();
-            let lines = self.p.multipv.max(1);
+            let lines = self.p.o.multipv.max(1);
             // Aspiration: a window around the last score first, widened on the side it fails.
-            let asp = self.p.aspiration;
+            let asp = self.p.o.aspiration;
             let (mut lo, mut hi) = if asp > 0 && lines == 1 && depth >= 3 && found.score.abs() < MATE_BOUND {
                 (found.score - asp, found.score + asp)
             } else {
@@ -1388,31 +1358,23 @@ mod tests {
     /// The engine's default caps and generator settings, without limits and without the
     /// pruning switches (which the generator tested here does not read).
     fn params(fill: u32) -> Params {
+        let o = EngineOptions {
+            null_move: false,
+            lmr: false,
+            fill_actions: fill,
+            futility: 0,
+            ..EngineOptions::default()
+        };
         Params {
             deadline: None,
             soft: None,
             emergency: None,
             max_depth: 1,
             max_nodes: None,
-            node_cap: 96,
-            root_cap: 384,
+            node_cap: o.action_cap,
+            root_cap: o.action_cap * 4,
             node_budget: Budget::DEFAULT,
-            optional_bases: 0,
-            multipv: 1,
-            spread: true,
-            predict: false,
-            check_bonus: 300,
-            null_move: false,
-            lmr: false,
-            critical: 0,
-            fill,
-            leaf_threat: 0,
-            leaf_threat_lines: 1000,
-            aspiration: 0,
-            futility: 0,
-            futility_depth: 3,
-            late_move_prune: 0,
-            null_min_depth: 3,
+            o,
         }
     }
 

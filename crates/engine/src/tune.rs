@@ -630,7 +630,7 @@ mod tests {
         all.extend(load(
             "[Board \"custom\"]\n[Mode \"5D\"]\n[Size \"5x5\"]\n[3k1/5/5/5/Y1K2:0:1:w]\n\n1. Kd2\n",
         ));
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/ladder/selfplay-800.5dpgn");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/ladder/selfplay-800.5dpgn");
         let file = std::fs::File::open(path).expect("the self-play games");
         for text in Games::new(std::io::BufReader::new(file)).take(80) {
             let lg = text.unwrap().load().unwrap();

@@ -2,22 +2,22 @@
 //!
 //! Fitted by Texel tuning (`chess5d tune`, crates/engine/src/tune.rs) on 2627 games, 75029 positions:
 //!
-//! - crates/engine/ladder/fairy-224.5dpgn (224 games, 6638 positions)
-//! - crates/engine/ladder/fairy-240.5dpgn (240 games, 11566 positions)
-//! - crates/engine/ladder/fairy-241.5dpgn (241 games, 7418 positions)
-//! - crates/engine/ladder/ladder-1-200.5dpgn (200 games, 5385 positions)
-//! - crates/engine/ladder/ladder-1-sprt.5dpgn (93 games, 2414 positions)
-//! - crates/engine/ladder/ladder-2-sprt.5dpgn (127 games, 2586 positions)
-//! - crates/engine/ladder/ladder-3-200.5dpgn (200 games, 5316 positions)
-//! - crates/engine/ladder/ladder-3-200b.5dpgn (200 games, 5336 positions)
-//! - crates/engine/ladder/ladder-3-sprt.5dpgn (302 games, 8618 positions)
-//! - crates/engine/ladder/selfplay-800.5dpgn (800 games, 19752 positions)
+//! - data/ladder/fairy-224.5dpgn (224 games, 6638 positions)
+//! - data/ladder/fairy-240.5dpgn (240 games, 11566 positions)
+//! - data/ladder/fairy-241.5dpgn (241 games, 7418 positions)
+//! - data/ladder/ladder-1-200.5dpgn (200 games, 5385 positions)
+//! - data/ladder/ladder-1-sprt.5dpgn (93 games, 2414 positions)
+//! - data/ladder/ladder-2-sprt.5dpgn (127 games, 2586 positions)
+//! - data/ladder/ladder-3-200.5dpgn (200 games, 5316 positions)
+//! - data/ladder/ladder-3-200b.5dpgn (200 games, 5336 positions)
+//! - data/ladder/ladder-3-sprt.5dpgn (302 games, 8618 positions)
+//! - data/ladder/selfplay-800.5dpgn (800 games, 19752 positions)
 //!
 //! The positions: every position of a game after its first 2 actions whose side to move is not
 //! in check (10080 in check and 5254 early ones skipped), labelled with the game's [Result] from the
 //! side to move's view. One game pair in 10 (236 games, 9069 positions) was held out.
 //!
-//! Command: `chess5d tune crates/engine/ladder/fairy-224.5dpgn crates/engine/ladder/fairy-240.5dpgn crates/engine/ladder/fairy-241.5dpgn crates/engine/ladder/ladder-1-200.5dpgn crates/engine/ladder/ladder-1-sprt.5dpgn crates/engine/ladder/ladder-2-sprt.5dpgn crates/engine/ladder/ladder-3-200.5dpgn crates/engine/ladder/ladder-3-200b.5dpgn crates/engine/ladder/ladder-3-sprt.5dpgn crates/engine/ladder/selfplay-800.5dpgn --from hand --l2 0,0.0001,0.0003,0.001,0.003 --no-ridge princess,unicorn,dragon,common_king --out crates/engine/src/weights.rs`
+//! Command: `chess5d tune data/ladder/fairy-224.5dpgn data/ladder/fairy-240.5dpgn data/ladder/fairy-241.5dpgn data/ladder/ladder-1-200.5dpgn data/ladder/ladder-1-sprt.5dpgn data/ladder/ladder-2-sprt.5dpgn data/ladder/ladder-3-200.5dpgn data/ladder/ladder-3-200b.5dpgn data/ladder/ladder-3-sprt.5dpgn data/ladder/selfplay-800.5dpgn --from hand --l2 0,0.0001,0.0003,0.001,0.003 --no-ridge princess,unicorn,dragon,common_king --out crates/engine/src/weights.rs`
 //!
 //! The ridge toward the hand-set weights: l2 = 0.0001, chosen among 5 by the 5-fold cross-validated loss
 //! on the games fitted on (folds of game pairs: 0: 0.126523, 0.0001: 0.125605, 0.0003: 0.125701, 0.001: 0.126035, 0.003: 0.126580).

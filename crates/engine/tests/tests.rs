@@ -1,8 +1,11 @@
-//! Engine tests: forced mates, legality under tiny time budgets, bots, options.
+//! Engine tests: forced mates, legality under tiny time budgets, bots, options, and the engine's
+//! side of 5DUCI (`uci.rs`).
 
 use chess5d_engine::{Bot, Engine, EngineOptions, Limits, Score};
 use chess5d_rules::{parse_timeline, Board, BoardId, Budget, Color, Move, Outcome, Position, Role, Setup, Size};
 use std::time::{Duration, Instant};
+
+mod uci;
 
 /// Reads `[pieces:L:T:c]` blocks into a position.
 fn position_from_fen(size: &str, fens: &str) -> Position {
@@ -651,6 +654,30 @@ mod bots {
             .iter()
             .any(|l| l.starts_with("option name Hash type spin default 16")));
     }
+}
+
+/// The evaluation's options (`Eval...`) belong to each engine: two engines of one process (as
+/// a server runs) evaluate with their own.
+#[test]
+fn eval_options_belong_to_each_engine() {
+    let pos = Position::standard();
+    let greedy = || {
+        Engine::new(EngineOptions {
+            bot: Bot::Greedy,
+            ..EngineOptions::default()
+        })
+    };
+    let (mut tuned, mut plain) = (greedy(), greedy());
+    tuned.set_option("EvalTempo", "40").unwrap();
+    assert_eq!(tuned.options().weights.tempo, 40);
+    assert_eq!(plain.options().weights, chess5d_engine::WEIGHTS);
+    let score = |e: &mut Engine| match e.search(&pos, &Limits::depth(1), &mut |_| {}).score {
+        Score::Cp(c) => c,
+        other => panic!("{other:?}"),
+    };
+    // The greedy score is minus the opponent's evaluation, whose tempo is the opponent's.
+    let moved = 40 - chess5d_engine::WEIGHTS.tempo;
+    assert_eq!(score(&mut tuned), score(&mut plain) - moved);
 }
 
 /// The tactics suite: defences against mates across timelines and forced mates, each solved at

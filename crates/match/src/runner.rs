@@ -4,7 +4,7 @@
 use crate::output::{info_comment, today};
 use crate::statistics::elo_of_counts;
 use crate::{EngineSpec, MatchConfig, MatchError, MatchResult, Opening, Progress, SprtStatus, TimeControl};
-use chess5d_engine::Limits;
+use chess5d_protocol::Go;
 use chess5d_protocol::{EngineAnswer, EngineError, EngineProcess, GameState};
 use chess5d_rules::{Budget, Color, Move, Outcome};
 use std::collections::HashMap;
@@ -311,24 +311,24 @@ fn play_game_until(
         let name = &config.engines[idx(side)].name;
         let (limits, allowed) = match config.tc {
             TimeControl::Clock { inc, .. } => (
-                Limits {
+                Go {
                     wtime: Some(clocks[0]),
                     btime: Some(clocks[1]),
                     winc: Some(inc),
                     binc: Some(inc),
-                    ..Limits::default()
+                    ..Go::default()
                 },
                 clocks[side.index()] + config.margin,
             ),
-            TimeControl::MoveTime(t) => (Limits::movetime(t), t + config.margin),
+            TimeControl::MoveTime(t) => (Go::movetime(t), t + config.margin),
             TimeControl::Nodes(n) => (
-                Limits {
+                Go {
                     nodes: Some(n),
-                    ..Limits::default()
+                    ..Go::default()
                 },
                 Duration::from_secs(60),
             ),
-            TimeControl::Depth(d) => (Limits::depth(d), Duration::from_secs(300)),
+            TimeControl::Depth(d) => (Go::depth(d), Duration::from_secs(300)),
         };
         let t0 = Instant::now();
         let engine = &mut engines[side.index()];

@@ -57,8 +57,8 @@ fn progress_lines_name_white_first_and_engines_by_id_name() {
         std::ops::ControlFlow::Continue(())
     })
     .unwrap();
-    assert_eq!(r.names[0], chess5d_protocol::ENGINE_NAME);
-    let name = chess5d_protocol::ENGINE_NAME;
+    assert_eq!(r.names[0], chess5d_engine::uci::ENGINE_NAME);
+    let name = chess5d_engine::uci::ENGINE_NAME;
     // Two game pairs, one opening: the openings repeat.
     assert_eq!(lines[0], "Warning: 2 game pairs but 1 opening: openings repeat");
     assert_eq!(lines[1], format!("Started game 1 of 4 ({name} vs fake-random)"));

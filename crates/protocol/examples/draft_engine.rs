@@ -23,7 +23,9 @@
 //! the engine were still busy (`position` gets the busy line, `go` `info search already
 //! running`).
 
-use chess5d_engine::{Bot, Engine, EngineOptions, Limits};
+#[path = "support/random.rs"]
+mod random;
+
 use chess5d_protocol::{format_move, parse_move, StartPos};
 use chess5d_rules::Position;
 use std::io::{BufRead, Write};
@@ -132,11 +134,7 @@ fn main() {
             }
         }
     });
-    let mut engine = Engine::new(EngineOptions {
-        bot: Bot::Random,
-        seed: c.seed,
-        ..EngineOptions::default()
-    });
+    let mut random = random::Random::new(c.seed);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut busy_until: Option<Instant> = None;
@@ -233,7 +231,7 @@ fn main() {
                     let p = pos
                         .clone()
                         .unwrap_or_else(|| StartPos::StartPos.position().expect("startpos"));
-                    let answer = match engine.search(&p, &Limits::depth(1), &mut |_| {}).best {
+                    let answer = match random.action(&p) {
                         Some(a) => format!("bestmove {}", a.iter().map(format_move).collect::<Vec<_>>().join(" ")),
                         None => "nobestmove".into(),
                     };

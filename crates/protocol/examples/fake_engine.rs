@@ -9,7 +9,9 @@
 //! With `FAKE_ENGINE_PID_FILE` set, it writes its process id there first (tests check that no
 //! engine outlives its client).
 
-use chess5d_engine::{Engine, EngineOptions, Limits};
+#[path = "support/random.rs"]
+mod random;
+
 use chess5d_protocol::{format_move, PositionCommand};
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -23,11 +25,7 @@ fn main() {
         Some((m, k)) => (m.to_string(), k.parse().unwrap_or(1)),
         None => (arg, 1u32),
     };
-    let mut engine = Engine::new(EngineOptions {
-        bot: chess5d_engine::Bot::Random,
-        seed: std::process::id() as u64,
-        ..EngineOptions::default()
-    });
+    let mut random = random::Random::new(u64::from(std::process::id()));
     let mut pos = None;
     let mut gos = 0;
     let stdout = std::io::stdout();
@@ -75,15 +73,14 @@ fn main() {
                         }
                         if mode == "onemove" && p.action_len() == 0 {
                             // The first move of an action it does not complete alone, so that the
-                            // client must ask again (the search's own choice may be one jump).
+                            // client must ask again (the random choice may be one jump).
                             if let Some(m) = first_of_longer_action(&p) {
                                 writeln!(out, "bestmove {}", format_move(&m)).unwrap();
                                 out.flush().unwrap();
                                 continue;
                             }
                         }
-                        let r = engine.search(&p, &Limits::depth(1), &mut |_| {});
-                        match r.best {
+                        match random.action(&p) {
                             Some(a) if mode == "onemove" && p.action_len() == 0 => {
                                 writeln!(out, "bestmove {}", format_move(&a[0])).unwrap()
                             }

@@ -2,8 +2,7 @@
 
 use crate::client::{EngineAnswer, EngineProcess, GameState};
 use crate::extensions::Extensions;
-use crate::text::{parse_fen_boards, StartPos};
-use chess5d_engine::Limits;
+use crate::text::{parse_fen_boards, Go, StartPos};
 use chess5d_rules::{Move, Position};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -59,8 +58,8 @@ impl fmt::Display for Report {
     }
 }
 
-fn quick() -> Limits {
-    Limits::movetime(Duration::from_millis(200))
+fn quick() -> Go {
+    Go::movetime(Duration::from_millis(200))
 }
 
 const STEP_TIMEOUT: Duration = Duration::from_secs(10);
@@ -72,7 +71,7 @@ fn action_text(a: &[Move]) -> String {
     crate::text::format_action(a)
 }
 
-fn ask(e: &mut EngineProcess, start: StartPos, actions: Vec<Vec<Move>>, limits: &Limits) -> Result<String, String> {
+fn ask(e: &mut EngineProcess, start: StartPos, actions: Vec<Vec<Move>>, limits: &Go) -> Result<String, String> {
     let game = GameState { start, actions };
     let mut pos = game.start.position().map_err(|e| e.to_string())?;
     for a in &game.actions {
@@ -237,12 +236,12 @@ pub fn check_engine(command: &str) -> Report {
                     return Ok(NOT_ANNOUNCED.into());
                 }
                 let clock = Duration::from_millis(1000);
-                let limits = Limits {
+                let limits = Go {
                     wtime: Some(clock),
                     btime: Some(clock),
                     winc: Some(Duration::ZERO),
                     binc: Some(Duration::ZERO),
-                    ..Limits::default()
+                    ..Go::default()
                 };
                 let t = Instant::now();
                 let best = ask(e, StartPos::StartPos, vec![], &limits)?;
@@ -264,9 +263,9 @@ pub fn check_engine(command: &str) -> Report {
                 if !ext.nodes {
                     return Ok(NOT_ANNOUNCED.into());
                 }
-                let limits = Limits {
+                let limits = Go {
                     nodes: Some(200),
-                    ..Limits::default()
+                    ..Go::default()
                 };
                 let best = ask(e, StartPos::StartPos, vec![], &limits)?;
                 if ext.info && !e.last_info.as_deref().is_some_and(|i| i.contains(" score ")) {

@@ -2,8 +2,7 @@
 //! misbehaviour into an [`EngineError`] instead of a hang or a panic.
 
 use crate::extensions::Extensions;
-use crate::text::{format_move, go_text_for, parse_move_text, ParseError, PositionCommand, StartPos};
-use chess5d_engine::Limits;
+use crate::text::{format_move, go_text_for, parse_move_text, Go, ParseError, PositionCommand, StartPos};
 use chess5d_rules::{Color, Move, Position, SubmitError};
 use std::collections::VecDeque;
 use std::fmt;
@@ -319,10 +318,10 @@ impl EngineProcess {
     /// less the most it has overshot one so far; an engine without `nodes` gets a
     /// [`FALLBACK_MOVETIME`] instead of a node count; `go` alone (the draft's "until `stop`")
     /// is left only for `infinite`.
-    pub fn limits_for(&self, limits: &Limits, side: Color) -> Limits {
+    pub fn limits_for(&self, limits: &Go, side: Color) -> Go {
         let ext = self.extensions;
         let mut l = limits.clone();
-        let fixed = |l: &Limits| l.movetime.is_some() || l.depth.is_some();
+        let fixed = |l: &Go| l.movetime.is_some() || l.depth.is_some();
         if !ext.clock {
             let (time, inc) = match side {
                 Color::White => (l.wtime, l.winc),
@@ -608,7 +607,7 @@ impl EngineProcess {
         &mut self,
         game: &GameState,
         pos: &Position,
-        limits: &Limits,
+        limits: &Go,
         timeout: Duration,
     ) -> Result<EngineAnswer, EngineError> {
         let started = Instant::now();

@@ -2,7 +2,6 @@
 //! and the `position` and `go` commands.
 
 use crate::extensions::Extensions;
-use chess5d_engine::Limits;
 use chess5d_rules::{
     parse_timeline, timeline_label, Board, BoardId, Coord, Move, Position, Role, Setup, Size, Square, Variant,
 };
@@ -365,9 +364,49 @@ impl PositionCommand {
     }
 }
 
-/// Reads the arguments of `go` into search limits (unknown words are skipped).
-pub fn parse_go(args: &str) -> Limits {
-    let mut limits = Limits::default();
+/// The arguments of a `go` command, as 5DUCI sends them (an engine turns them into the limits
+/// of its own search). Without any, the draft's `go` searches until `stop`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// `wtime`: White's remaining time.
+    pub wtime: Option<Duration>,
+    /// `btime`: Black's remaining time.
+    pub btime: Option<Duration>,
+    /// `winc`: White's increment per action.
+    pub winc: Option<Duration>,
+    /// `binc`: Black's increment per action.
+    pub binc: Option<Duration>,
+    /// `movetime`: exactly this long.
+    pub movetime: Option<Duration>,
+    /// `depth`: at most this many plies (actions).
+    pub depth: Option<u32>,
+    /// `nodes`: at most this many nodes.
+    pub nodes: Option<u64>,
+    /// `infinite`: until `stop`.
+    pub infinite: bool,
+}
+
+impl Go {
+    /// `go depth <depth>`.
+    pub fn depth(depth: u32) -> Go {
+        Go {
+            depth: Some(depth),
+            ..Go::default()
+        }
+    }
+
+    /// `go movetime <t>`.
+    pub fn movetime(t: Duration) -> Go {
+        Go {
+            movetime: Some(t),
+            ..Go::default()
+        }
+    }
+}
+
+/// Reads the arguments of `go` (unknown words are skipped).
+pub fn parse_go(args: &str) -> Go {
+    let mut go = Go::default();
     let toks: Vec<&str> = args.split_whitespace().collect();
     let mut i = 0;
     while i < toks.len() {
@@ -375,29 +414,29 @@ pub fn parse_go(args: &str) -> Limits {
         let ms = num.map(|v| Duration::from_millis(v.max(0) as u64));
         let mut used = true;
         match toks[i] {
-            "wtime" => limits.wtime = ms,
-            "btime" => limits.btime = ms,
-            "winc" => limits.winc = ms,
-            "binc" => limits.binc = ms,
-            "movetime" => limits.movetime = ms,
-            "depth" => limits.depth = num.map(|v| v.max(1) as u32),
-            "nodes" => limits.nodes = num.map(|v| v.max(1) as u64),
+            "wtime" => go.wtime = ms,
+            "btime" => go.btime = ms,
+            "winc" => go.winc = ms,
+            "binc" => go.binc = ms,
+            "movetime" => go.movetime = ms,
+            "depth" => go.depth = num.map(|v| v.max(1) as u32),
+            "nodes" => go.nodes = num.map(|v| v.max(1) as u64),
             "infinite" => {
-                limits.infinite = true;
+                go.infinite = true;
                 used = false;
             }
             _ => used = false,
         }
         i += if used && num.is_some() { 2 } else { 1 };
     }
-    limits
+    go
 }
 
 /// The `go` command for an engine with these extensions: the clock, `nodes` and `infinite`
 /// only if it announced them (the draft's `go` alone searches until `stop`, which is what
 /// `infinite` asks for). See [`crate::EngineProcess::limits_for`] for limits a draft engine can
 /// keep.
-pub fn go_text_for(limits: &Limits, ext: &Extensions) -> String {
+pub fn go_text_for(limits: &Go, ext: &Extensions) -> String {
     let mut l = limits.clone();
     if !ext.clock {
         (l.wtime, l.btime, l.winc, l.binc) = (None, None, None, None);
@@ -412,7 +451,7 @@ pub fn go_text_for(limits: &Limits, ext: &Extensions) -> String {
 }
 
 /// The `go` command for these limits, with every extension.
-pub fn go_text(limits: &Limits) -> String {
+pub fn go_text(limits: &Go) -> String {
     let mut parts = Vec::new();
     let ms = |d: Duration| d.as_millis().to_string();
     for (name, v) in [

@@ -1,5 +1,5 @@
-//! The draft alone: our engine reading every form the draft allows, and the client driving the
-//! fake of the draft's engine (`examples/draft_engine.rs`, which behaves as `protocol.md`
+//! The draft alone: every form the draft allows read as its equivalent, and the client driving
+//! the fake of the draft's engine (`examples/draft_engine.rs`, which behaves as `protocol.md`
 //! records ftxi's engine) through every behaviour recorded there.
 
 use super::*;
@@ -21,24 +21,24 @@ fn draft_positions() -> Vec<(String, String)> {
         .collect()
 }
 
-fn clock(ms: u64, inc: u64) -> Limits {
-    Limits {
+fn clock(ms: u64, inc: u64) -> Go {
+    Go {
         wtime: Some(Duration::from_millis(ms)),
         btime: Some(Duration::from_millis(ms)),
         winc: Some(Duration::from_millis(inc)),
         binc: Some(Duration::from_millis(inc)),
-        ..Limits::default()
+        ..Go::default()
     }
 }
 
-fn action(e: &mut EngineProcess, g: &GameState, pos: &Position, limits: &Limits) -> Vec<chess5d_rules::Move> {
+fn action(e: &mut EngineProcess, g: &GameState, pos: &Position, limits: &Go) -> Vec<chess5d_rules::Move> {
     match e.go(g, pos, limits, T) {
         Ok(EngineAnswer::Action(a)) => a,
         other => panic!("{other:?}"),
     }
 }
 
-mod our_engine {
+mod forms {
     use super::*;
 
     #[test]
@@ -55,53 +55,6 @@ mod our_engine {
             assert_eq!(a.hash(), b.hash(), "{draft}  vs  {other}");
             assert_eq!(a.action_len(), b.action_len(), "{draft}");
         }
-    }
-
-    #[test]
-    fn answers_every_draft_form_over_the_protocol() {
-        let mut input = String::from("5duci\nisready\n");
-        let cases = draft_positions();
-        for (draft, _) in &cases {
-            input.push_str(&format!("position {draft}\ngo depth 1\n"));
-        }
-        let lines = engine_loop::run(&input);
-        assert!(!lines.iter().any(|l| l.contains("bad position")), "{lines:?}");
-        let answers: Vec<&String> = lines
-            .iter()
-            .filter(|l| l.starts_with("bestmove") || *l == "nobestmove")
-            .collect();
-        assert_eq!(answers.len(), cases.len(), "{lines:?}");
-        for ((draft, _), answer) in cases.iter().zip(answers) {
-            let mut pos = PositionCommand::parse(draft).unwrap().position().unwrap();
-            for tok in answer.split_whitespace().skip(1) {
-                if tok != "submit" {
-                    let m = parse_move(tok, &pos).unwrap_or_else(|e| panic!("{draft}: {answer}: {e}"));
-                    pos.play(&m).unwrap();
-                }
-            }
-            pos.submit().unwrap_or_else(|e| panic!("{draft}: {answer}: {e}"));
-        }
-    }
-
-    #[test]
-    fn announces_its_extensions_and_answers_a_bare_go() {
-        let lines = engine_loop::run(
-            "5duci\nsetoption name Bot value random\nsetoption name 5DUCI_Extensions value variant\nposition startpos\ngo\nquit\n",
-        );
-        let line =
-            format!("option name {EXTENSIONS_OPTION} type string default variant,clock,nodes,infinite,readyok,info");
-        assert!(lines.contains(&line), "{lines:?}");
-        assert_eq!(Extensions::from_options(&lines), Extensions::ALL);
-        // Setting the announcement is not an unknown option.
-        assert!(!lines.iter().any(|l| l.starts_with("info string")), "{lines:?}");
-        // The bare `go` ended by itself (the loop waits for its answer), with a legal action.
-        let best = lines.iter().find(|l| l.starts_with("bestmove")).unwrap();
-        let mut pos = StartPos::StartPos.position().unwrap();
-        for tok in best.split_whitespace().skip(1) {
-            let m = parse_move(tok, &pos).unwrap();
-            pos.play(&m).unwrap();
-        }
-        pos.submit().unwrap();
     }
 
     #[test]
@@ -196,24 +149,24 @@ mod announcement {
             assert_eq!(back.hash(), v.position().hash(), "{}", v.name);
         }
         let l = clock(60_000, 1000);
-        let nodes = Limits {
+        let nodes = Go {
             nodes: Some(500),
-            ..Limits::default()
+            ..Go::default()
         };
         assert_eq!(go_text_for(&l, &all), "go wtime 60000 btime 60000 winc 1000 binc 1000");
         assert_eq!(go_text_for(&l, &none), "go");
         assert_eq!(go_text_for(&nodes, &none), "go");
         assert_eq!(
             go_text_for(
-                &Limits {
+                &Go {
                     infinite: true,
-                    ..Limits::default()
+                    ..Go::default()
                 },
                 &none
             ),
             "go"
         );
-        assert_eq!(go_text_for(&Limits::depth(3), &none), "go depth 3");
+        assert_eq!(go_text_for(&Go::depth(3), &none), "go depth 3");
     }
 }
 
@@ -231,7 +184,7 @@ mod client_with_the_draft {
         e.set_option("Hash", "4").unwrap();
         e.new_game(T).unwrap();
         let (g, pos) = game(StartPos::StartPos);
-        action(&mut e, &g, &pos, &Limits::movetime(Duration::from_millis(20)));
+        action(&mut e, &g, &pos, &Go::movetime(Duration::from_millis(20)));
         assert!(e.quit(T));
     }
 
@@ -248,7 +201,7 @@ mod client_with_the_draft {
             e.new_game(T).unwrap();
             let (mut g, mut pos) = game(StartPos::Variant(name.into()));
             for _ in 0..3 {
-                let a = action(&mut e, &g, &pos, &Limits::movetime(Duration::from_millis(10)));
+                let a = action(&mut e, &g, &pos, &Go::movetime(Duration::from_millis(10)));
                 for m in &a {
                     pos.play(m).unwrap();
                 }
@@ -264,7 +217,7 @@ mod client_with_the_draft {
         let mut e = EngineProcess::start(&draft(""), T).unwrap();
         e.set_extensions(Extensions::ALL);
         let (g, pos) = game(StartPos::Variant("Standard".into()));
-        match e.go(&g, &pos, &Limits::movetime(Duration::from_millis(10)), T) {
+        match e.go(&g, &pos, &Go::movetime(Duration::from_millis(10)), T) {
             Err(EngineError::Crashed { status, stderr_tail }) => {
                 // SIGABRT, seen directly or through the shell that ran it.
                 let status = status.unwrap_or_default();
@@ -291,7 +244,7 @@ mod client_with_the_draft {
         };
         // The fake would keep the previous position (White to move) on `a5=Q`: Black's answer
         // shows that it took the promotion.
-        let a = action(&mut e, &g, &pos, &Limits::movetime(Duration::from_millis(10)));
+        let a = action(&mut e, &g, &pos, &Go::movetime(Duration::from_millis(10)));
         assert_eq!(a[0].from.square.to_string(), "e5");
     }
 
@@ -311,7 +264,7 @@ mod client_with_the_draft {
             .go(
                 &g,
                 &start.position().unwrap(),
-                &Limits::movetime(Duration::from_millis(10)),
+                &Go::movetime(Duration::from_millis(10)),
                 T,
             )
             .unwrap_err();
@@ -328,11 +281,9 @@ mod client_with_the_draft {
         // running (the fake's test knob); the client sends them again until they are taken.
         let mut e = EngineProcess::start(&draft("--drop 3"), T).unwrap();
         let (g, pos) = game(StartPos::StartPos);
-        action(&mut e, &g, &pos, &Limits::movetime(Duration::from_millis(10)));
+        action(&mut e, &g, &pos, &Go::movetime(Duration::from_millis(10)));
         let mut e = EngineProcess::start(&draft("--drop 9"), T).unwrap();
-        let err = e
-            .go(&g, &pos, &Limits::movetime(Duration::from_millis(10)), T)
-            .unwrap_err();
+        let err = e.go(&g, &pos, &Go::movetime(Duration::from_millis(10)), T).unwrap_err();
         assert!(err.to_string().contains("busy 5 times"), "{err}");
     }
 
@@ -366,27 +317,27 @@ mod client_with_the_draft {
             "{big:?}"
         );
         // A fixed movetime is shortened by the overshoot too, down to 10 ms.
-        let fixed = e.limits_for(&Limits::movetime(Duration::from_millis(1000)), Color::White);
+        let fixed = e.limits_for(&Go::movetime(Duration::from_millis(1000)), Color::White);
         let fixed = fixed.movetime.unwrap();
         assert!(
             fixed <= Duration::from_millis(700) && fixed >= Duration::from_millis(400),
             "{fixed:?}"
         );
-        let short = e.limits_for(&Limits::movetime(Duration::from_millis(100)), Color::White);
+        let short = e.limits_for(&Go::movetime(Duration::from_millis(100)), Color::White);
         assert_eq!(short.movetime, Some(Duration::from_millis(10)));
         e.set_movetime_margin(Duration::ZERO);
         assert_eq!(e.movetime_margin(), Duration::ZERO);
         // Nodes and no limit at all get a movetime; a depth stays a depth.
-        let nodes = Limits {
+        let nodes = Go {
             nodes: Some(100),
-            ..Limits::default()
+            ..Go::default()
         };
         assert_eq!(e.limits_for(&nodes, Color::White).movetime, Some(FALLBACK_MOVETIME));
         assert_eq!(
-            e.limits_for(&Limits::default(), Color::White).movetime,
+            e.limits_for(&Go::default(), Color::White).movetime,
             Some(FALLBACK_MOVETIME)
         );
-        assert_eq!(e.limits_for(&Limits::depth(2), Color::White), Limits::depth(2));
+        assert_eq!(e.limits_for(&Go::depth(2), Color::White), Go::depth(2));
     }
 
     #[test]
@@ -402,7 +353,7 @@ mod client_with_the_draft {
         assert!(best.starts_with("bestmove (0T1)"), "{best}");
         // The next search is not confused by the late answers.
         let (g, pos) = game(StartPos::StartPos);
-        action(&mut e, &g, &pos, &Limits::movetime(Duration::from_millis(10)));
+        action(&mut e, &g, &pos, &Go::movetime(Duration::from_millis(10)));
     }
 
     #[test]
@@ -410,13 +361,13 @@ mod client_with_the_draft {
         let mut e = EngineProcess::start(&draft(""), T).unwrap();
         let (g, pos) = game(StartPos::StartPos);
         // `infinite` goes as the draft's bare `go`: it searches until `stop`.
-        let infinite = Limits {
+        let infinite = Go {
             infinite: true,
-            ..Limits::default()
+            ..Go::default()
         };
         let err = e.go(&g, &pos, &infinite, Duration::from_millis(300)).unwrap_err();
         assert!(matches!(err, EngineError::Timeout { .. }), "{err}");
-        action(&mut e, &g, &pos, &Limits::movetime(Duration::from_millis(10)));
+        action(&mut e, &g, &pos, &Go::movetime(Duration::from_millis(10)));
     }
 
     #[test]
@@ -437,7 +388,7 @@ mod client_with_the_draft {
             assert!(took[stalled] < Duration::from_secs(4), "{command}: {took:?}");
             assert!(took[1 - stalled] < Duration::from_millis(900), "{command}: {took:?}");
             let (g, pos) = game(StartPos::StartPos);
-            action(&mut e, &g, &pos, &Limits::movetime(Duration::from_millis(10)));
+            action(&mut e, &g, &pos, &Go::movetime(Duration::from_millis(10)));
         }
     }
 

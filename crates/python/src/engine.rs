@@ -5,7 +5,7 @@
 use crate::errors::{self, Chess5dError};
 use crate::game::{long_all, Game};
 use chess5d_engine::{Limits, Score};
-use chess5d_protocol::{EngineAnswer, EngineProcess, GameState, StartPos};
+use chess5d_protocol::{EngineAnswer, EngineProcess, GameState, Go, StartPos};
 use chess5d_rules::Position;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -59,13 +59,14 @@ fn seconds(name: &str, s: f64) -> PyResult<Duration> {
         .map_err(|_| PyValueError::new_err(format!("{name} must be a number of seconds >= 0, not {s}")))
 }
 
-/// The search limits: `movetime` in seconds, `depth` in actions; neither means one second.
-fn limits(movetime: Option<f64>, depth: Option<u32>) -> PyResult<Limits> {
+/// The search limits as `go` gives them: `movetime` in seconds, `depth` in actions; neither
+/// means one second (for the built-in engine, [`Limits::from`] them).
+fn limits(movetime: Option<f64>, depth: Option<u32>) -> PyResult<Go> {
     let movetime = movetime.map(|s| seconds("movetime", s)).transpose()?;
-    Ok(Limits {
+    Ok(Go {
         movetime,
         depth,
-        ..Limits::default()
+        ..Go::default()
     })
 }
 
@@ -145,6 +146,7 @@ impl Engine {
         let pos = searchable(&game)?;
         drop(game);
         let engine = &mut self.engine;
+        let limits = Limits::from(&limits);
         let r = py.detach(|| engine.search(&pos, &limits, &mut |_| {}));
         let even = pos.even();
         let (cp, mate) = match r.score {

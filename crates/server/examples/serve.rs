@@ -7,7 +7,8 @@ use chess5d_server::{Config, ServeOptions};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = if args.first().map(String::as_str) == Some("engine") {
-        chess5d_protocol::engine_options(&[]).and_then(|o| chess5d_protocol::run_stdio(o).map_err(|e| e.to_string()))
+        chess5d_engine::uci::engine_options(&[])
+            .and_then(|o| chess5d_engine::uci::run_stdio(o).map_err(|e| e.to_string()))
     } else {
         options(&args)
             .and_then(|o| Config::from_options(&o))

@@ -8,7 +8,7 @@ use crate::error::ServerError;
 use crate::seats::{Need, SeatToken};
 use crate::session::Player;
 use crate::state::{lock, AppState, Slot};
-use chess5d_engine::Limits;
+use chess5d_protocol::Go;
 use chess5d_rules::Color;
 use serde_json::Value;
 use std::sync::Arc;
@@ -53,18 +53,18 @@ impl AppState {
                         let ms = |col| Some(Duration::from_millis(c.now_ms(col, tm).max(1) as u64));
                         let inc = Some(Duration::from_millis(c.increment_ms));
                         (
-                            Limits {
+                            Go {
                                 wtime: ms(Color::White),
                                 btime: ms(Color::Black),
                                 winc: inc,
                                 binc: inc,
-                                ..Limits::default()
+                                ..Go::default()
                             },
                             Duration::from_millis(c.now_ms(tm, tm).max(0) as u64) + Duration::from_secs(5),
                         )
                     }
                     None => (
-                        Limits::movetime(Duration::from_millis(movetime)),
+                        Go::movetime(Duration::from_millis(movetime)),
                         Duration::from_millis(movetime) + Duration::from_secs(10),
                     ),
                 };

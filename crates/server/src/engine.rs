@@ -6,7 +6,7 @@ use crate::config::EngineConfig;
 use crate::error::ServerError;
 use crate::session::Player;
 use chess5d_engine::{Engine, EngineOptions, Limits};
-use chess5d_protocol::{EngineAnswer, EngineProcess, GameState, StartPos};
+use chess5d_protocol::{EngineAnswer, EngineProcess, GameState, Go, StartPos};
 use chess5d_rules::{Game, Move};
 use std::time::Duration;
 
@@ -44,16 +44,11 @@ impl Runner {
     }
 
     /// Asks for an action.
-    pub fn think(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        timeout: Duration,
-    ) -> Result<(Vec<Move>, String), ServerError> {
+    pub fn think(&mut self, game: &Game, limits: &Go, timeout: Duration) -> Result<(Vec<Move>, String), ServerError> {
         let pos = game.position();
         match self {
             Runner::Internal(e) => {
-                let r = e.search(pos, limits, &mut |_| {});
+                let r = e.search(pos, &Limits::from(limits), &mut |_| {});
                 let info = format!("depth {} score {}", r.depth, r.score);
                 r.best
                     .map(|b| (b, info))

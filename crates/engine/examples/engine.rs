@@ -18,8 +18,8 @@ fn main() {
         };
         settings.push(setting);
     }
-    let options = chess5d_protocol::engine_options(&settings).unwrap_or_else(|e| fail(&e));
-    if let Err(e) = chess5d_protocol::run_stdio(options) {
+    let options = chess5d_engine::uci::engine_options(&settings).unwrap_or_else(|e| fail(&e));
+    if let Err(e) = chess5d_engine::uci::run_stdio(options) {
         fail(&e.to_string());
     }
 }

@@ -1,13 +1,35 @@
-//! The engine side of 5DUCI: a command loop around [`Engine`], searching on its own thread.
+//! The engine's side of 5DUCI (as Stockfish's `uci.cpp`): the command loop around an
+//! [`Engine`], which reads commands with the wire types of [`chess5d_protocol`], turns a `go`
+//! into the search's [`Limits`] and answers with the search's choice (searching on its own
+//! thread, so that `isready` and `stop` are answered at once).
+//!
+//! ```
+//! use chess5d_engine::{uci, Engine, EngineOptions};
+//!
+//! let input = "5duci\nisready\nposition startpos moves (0T1)e2(0T1)e4 submit\ngo depth 1\nquit\n";
+//! let output = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+//! # #[derive(Clone)] struct W(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+//! # impl std::io::Write for W {
+//! #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+//! #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+//! # }
+//! uci::run_engine(input.as_bytes(), W(output.clone()), Engine::new(EngineOptions::default())).unwrap();
+//! let text = String::from_utf8(output.lock().unwrap().clone()).unwrap();
+//! assert!(text.contains("5duciok") && text.contains("readyok"));
+//! assert!(text.lines().any(|l| l.starts_with("bestmove (0T1)")));
+//! assert!(text.ends_with("bye\n"));
+//! ```
 
-use crate::extensions::{Extensions, EXTENSIONS_OPTION};
-use crate::text::{format_action, format_move, parse_go, PositionCommand};
-use chess5d_engine::{Engine, EngineOptions, Limits, SearchInfo};
+use crate::{Engine, EngineOptions, Limits, SearchInfo};
+use chess5d_protocol::{format_action, parse_go, Extensions, Go, PositionCommand, StartPos, EXTENSIONS_OPTION};
 use chess5d_rules::{Budget, Position};
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::Duration;
+// std::time on native; performance.now() in the browser.
+use web_time::Instant;
 
 /// The name the engine gives in `id name`.
 pub const ENGINE_NAME: &str = concat!("chess5d ", env!("CARGO_PKG_VERSION"));
@@ -15,7 +37,46 @@ pub const ENGINE_NAME: &str = concat!("chess5d ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the chess5d developers";
 
 /// How long a bare `go` (no argument) searches.
-pub const DEFAULT_GO: std::time::Duration = std::time::Duration::from_secs(5);
+pub const DEFAULT_GO: Duration = Duration::from_secs(5);
+
+/// The search's limits for the arguments of a `go` command.
+impl From<&Go> for Limits {
+    fn from(go: &Go) -> Limits {
+        Limits {
+            wtime: go.wtime,
+            btime: go.btime,
+            winc: go.winc,
+            binc: go.binc,
+            movetime: go.movetime,
+            depth: go.depth,
+            nodes: go.nodes,
+            infinite: go.infinite,
+        }
+    }
+}
+
+/// The limits of the engine's search for a `go` command: its arguments, and for the draft's
+/// bare `go` a search of [`DEFAULT_GO`] rather than one that never ends by itself.
+pub fn limits(go: &Go) -> Limits {
+    let mut limits = Limits::from(go);
+    if limits == Limits::default() {
+        limits.movetime = Some(DEFAULT_GO);
+    }
+    limits
+}
+
+/// Engine options with these settings applied in order (`("Bot", "random")`,
+/// `("Hash", "64")`, any option the engine lists), as `chess5d engine --option NAME=VALUE`
+/// sets them before the protocol starts. An unknown option or a bad value is an error naming it.
+pub fn engine_options(settings: &[(String, String)]) -> Result<EngineOptions, String> {
+    let mut engine = Engine::new(EngineOptions::default());
+    for (name, value) in settings {
+        engine
+            .set_option(name, value)
+            .map_err(|e| format!("option {name}: {e}"))?;
+    }
+    Ok(engine.options().clone())
+}
 
 type Out<W> = Arc<Mutex<W>>;
 
@@ -49,6 +110,21 @@ pub fn info_line(i: &SearchInfo) -> String {
     .to_string()
 }
 
+/// The answer to `go` in a position in the middle of an action: `submit` if the action can
+/// end there, else the rest of a legal action that starts with the moves played.
+fn finish_action(pos: &Position) -> String {
+    if pos.can_submit().is_ok() {
+        return "bestmove submit".to_string();
+    }
+    match pos.legal_actions(Budget::DEFAULT).next() {
+        Some(rest) => {
+            let done = pos.action_len();
+            format!("bestmove {}", format_action(&rest[done.min(rest.len())..]))
+        }
+        None => "nobestmove".to_string(),
+    }
+}
+
 struct Running {
     handle: JoinHandle<Engine>,
     halt: Arc<AtomicBool>,
@@ -65,7 +141,7 @@ where
     let stop = engine.stop_flag();
     let mut engine = Some(engine);
     let mut running: Option<Running> = None;
-    let mut position: Result<Position, String> = crate::text::StartPos::StartPos.position().map_err(|e| e.to_string());
+    let mut position: Result<Position, String> = StartPos::StartPos.position().map_err(|e| e.to_string());
 
     // Stops a search in progress and takes the engine back.
     let finish = |running: &mut Option<Running>, engine: &mut Option<Engine>| {
@@ -82,10 +158,10 @@ where
 
     // How long the last `position` command took to read (its moves are replayed and checked):
     // the search clock starts that much before `go`, since the GUI's clock was running.
-    let mut position_took = std::time::Duration::ZERO;
+    let mut position_took = Duration::ZERO;
     for line in reader.lines() {
         let line = line?;
-        let received = std::time::Instant::now();
+        let received = Instant::now();
         let line = line.trim();
         let (cmd, args) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let args = args.trim();
@@ -143,44 +219,29 @@ where
                         continue;
                     }
                 };
-                let mut limits = parse_go(args);
-                if limits == Limits::default() {
-                    // The draft's bare `go`: a search of a few seconds rather than one that
-                    // never ends by itself.
-                    limits.movetime = Some(DEFAULT_GO);
-                }
+                let limits = limits(&parse_go(args));
                 let start = received.checked_sub(position_took).unwrap_or(received);
-                position_took = std::time::Duration::ZERO;
+                position_took = Duration::ZERO;
                 let mut eng = engine.take().unwrap_or_default();
                 let halt = Arc::new(AtomicBool::new(false));
                 let (o, h) = (Arc::clone(&out), Arc::clone(&halt));
                 let handle = std::thread::spawn(move || {
                     let answer = if pos.action_len() > 0 {
                         // A position in the middle of an action: finish it.
-                        if pos.can_submit().is_ok() {
-                            "bestmove submit".to_string()
-                        } else {
-                            match pos.legal_actions(Budget::DEFAULT).next() {
-                                Some(rest) => {
-                                    let done = pos.action_len();
-                                    format!("bestmove {}", format_action(&rest[done.min(rest.len())..]))
-                                }
-                                None => "nobestmove".to_string(),
-                            }
-                        }
+                        finish_action(&pos)
                     } else {
                         let r = eng.search_since(&pos, &limits, start, &mut |i| {
                             let _ = say(&o, &info_line(i));
                         });
                         match r.best {
-                            Some(a) => format!("bestmove {}", a.iter().map(format_move).collect::<Vec<_>>().join(" ")),
+                            Some(a) => format!("bestmove {}", format_action(&a)),
                             None => "nobestmove".to_string(),
                         }
                     };
                     if limits.infinite {
                         // `go infinite` answers only after `stop`.
                         while !h.load(Ordering::Relaxed) {
-                            std::thread::sleep(std::time::Duration::from_millis(2));
+                            std::thread::sleep(Duration::from_millis(2));
                         }
                     }
                     let _ = say(&o, &answer);
