@@ -177,16 +177,12 @@ fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
             .iter()
             .any(|o| o.from != m.from && o.to == m.to && o.piece.role() == Role::Brawn && !o.is_jump());
         if !rivals {
-            let promotion = m
-                .promotion
-                .map(|r| format!("={}", role_letter(r)))
-                .unwrap_or_default();
+            let promotion = m.promotion.map(|r| format!("={}", role_letter(r))).unwrap_or_default();
             return format!("{board}Wx{}{promotion}", m.to.square);
         }
     }
     if m.piece.role() != Role::Pawn {
-        let text = crate::san::write(pos, m, prefix);
-        return relabel(pos, if prefix { text } else { text });
+        return relabel(pos, crate::san::write(pos, m, prefix));
     }
     let black = m.piece.color() == Color::Black;
     let file = (b'a' + m.from.square.x() as u8) as char;
@@ -273,12 +269,9 @@ pub fn action_number(start: &Position, played: usize) -> i32 {
 
 /// A game's record as the library's `export('5dpgn...')` writes it: its headers (each
 /// `[Name "Value"]` on a line), then the actions, a turn per line (`1. e4 / e5`; with the
-/// `inline` token on one line), without a final newline. A game with a pass cannot be
-/// written (the library has no text for it): `None`.
-pub fn write_record(game: &Game, headers: &[(String, String)], tokens: Tokens) -> Option<String> {
-    if game.has_pass() {
-        return None;
-    }
+/// `inline` token on one line), without a final newline. An action that ended with a pass is
+/// written as its moves (the boards it passed have no text).
+pub fn write_record(game: &Game, headers: &[(String, String)], tokens: Tokens) -> String {
     let mut out = String::new();
     for (k, v) in headers {
         let _ = writeln!(out, "[{k} \"{v}\"]");
@@ -300,10 +293,14 @@ pub fn write_record(game: &Game, headers: &[(String, String)], tokens: Tokens) -
         for m in &a.moves {
             pos.play_unchecked(m);
         }
-        pos.submit_unchecked();
+        if game.is_pass(i) {
+            pos.pass_unchecked();
+        } else {
+            pos.submit_unchecked();
+        }
     }
     out.push_str(&turns.join(if tokens.inline { " " } else { "\n" }));
-    Some(out)
+    out
 }
 
 /// A timeline's index in the library's raw numbering (0, then -1, +1, -2, +2... as 1, 2, 3,
@@ -329,14 +326,14 @@ pub fn diagram(pos: &Position, action_number: i32) -> String {
         (true, n) if n > 0 => Some(n - 1),
         (_, n) => Some(n),
     };
-    let reach = pos
-        .timelines()
-        .map(|l| number(l).abs())
-        .max()
-        .unwrap_or(0);
+    let reach = pos.timelines().map(|l| number(l).abs()).max().unwrap_or(0);
     let mut out = format!(
         "Current Player: {}\nAction Number: {action_number}\n",
-        if pos.to_move() == Color::White { "White" } else { "Black" }
+        if pos.to_move() == Color::White {
+            "White"
+        } else {
+            "Black"
+        }
     );
     for n in -reach..=reach {
         let line = index_of(n).filter(|l| pos.timeline_start(*l).is_some());
@@ -383,6 +380,24 @@ pub fn diagram(pos: &Position, action_number: i32) -> String {
             out.push_str(&r);
             out.push('\n');
         }
+    }
+    out
+}
+
+/// The 5DFEN boards of a position in the library's order: by raw timeline (0, -1, +1, -2...;
+/// `-0`, `+0`, -1, +1... in even games), then by turn, each with a final newline.
+pub fn fen_lines(pos: &Position) -> String {
+    let even = pos.even();
+    let mut boards: Vec<(BoardId, String)> = pos
+        .boards()
+        .map(|(id, b)| (id, crate::fen::write_board(b, id, pos.size(), even)))
+        .collect();
+    let number = |l: i32| if even && l >= 0 { l + 1 } else { l };
+    boards.sort_by_key(|(id, _)| (raw_timeline(number(id.l)), id.t));
+    let mut out = String::new();
+    for (_, line) in boards {
+        out.push_str(&line);
+        out.push('\n');
     }
     out
 }

@@ -219,9 +219,22 @@ impl Core {
     }
 
     /// See [`Library::moves`].
-    pub fn moves(&self, format: &str, active_only: bool, present_only: bool, spatial_only: bool, detect: bool) -> R<Out> {
+    pub fn moves(
+        &self,
+        format: &str,
+        active_only: bool,
+        present_only: bool,
+        spatial_only: bool,
+        detect: bool,
+    ) -> R<Out> {
         let f = Format::lenient(format);
-        Ok(out(self.lib.moves(f, active_only, present_only, spatial_only, detect)?))
+        Ok(out(self.lib.moves(
+            f,
+            active_only,
+            present_only,
+            spatial_only,
+            detect,
+        )?))
     }
 
     /// See [`Library::actions`] (`limit` below 0: none).
@@ -235,7 +248,13 @@ impl Core {
     ) -> R<Out> {
         let f = Format::lenient(format);
         let limit = usize::try_from(limit).ok();
-        Ok(out(self.lib.actions(f, active_only, present_only, new_active_only, limit)?))
+        Ok(out(self.lib.actions(
+            f,
+            active_only,
+            present_only,
+            new_active_only,
+            limit,
+        )?))
     }
 
     /// The legal actions one at a time (see [`Library::actions_iter`]).

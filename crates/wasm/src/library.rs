@@ -8,12 +8,12 @@ use crate::objects::{self, Marks};
 use chess5d_notation::alexbay::{self, AlexbayMove};
 use chess5d_notation::chessjs::{self, Tokens};
 use chess5d_notation::json::read_action_moves;
+use chess5d_notation::FenBoard;
 use chess5d_notation::{LongMove, SanMove};
 use chess5d_rules::{
     Board, BoardId, Budget, Color, Game, LegalActions, Move, Outcome, Piece, Position, Role, Setup, Size, Square,
     Variant, VARIANTS,
 };
-use chess5d_notation::FenBoard;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -123,7 +123,11 @@ fn board_object_start(text: &str) -> Result<Position, Error> {
         .ok()
         .zip(u8::try_from(height).ok())
         .and_then(|(w, h)| Size::new(w, h))
-        .ok_or_else(|| bad(format!("the Board object's size {width}x{height} is not one of 1x1 to 8x8")))?;
+        .ok_or_else(|| {
+            bad(format!(
+                "the Board object's size {width}x{height} is not one of 1x1 to 8x8"
+            ))
+        })?;
     let timelines = v
         .get("timelines")
         .and_then(Value::as_array)
@@ -138,7 +142,9 @@ fn board_object_start(text: &str) -> Result<Position, Error> {
     for t in timelines {
         let l = match label(t) {
             Value::Number(n) => {
-                let n = n.as_i64().ok_or_else(|| bad("a timeline number must be an integer".into()))? as i32;
+                let n = n
+                    .as_i64()
+                    .ok_or_else(|| bad("a timeline number must be an integer".into()))? as i32;
                 objects::timeline_index(n, even)
                     .ok_or_else(|| bad(format!("timeline {n} cannot be in a game with an even start")))?
             }
@@ -156,7 +162,11 @@ fn board_object_start(text: &str) -> Result<Position, Error> {
             let color = match turn.get("player").and_then(Value::as_str) {
                 Some("black") => Color::Black,
                 Some("white") => Color::White,
-                _ => return Err(bad(format!("turn {n} of timeline {l}: 'player' must be 'white' or 'black'"))),
+                _ => {
+                    return Err(bad(format!(
+                        "turn {n} of timeline {l}: 'player' must be 'white' or 'black'"
+                    )))
+                }
             };
             let t_index = 2 * n + i32::from(color == Color::Black);
             let mut board = Board::empty();
@@ -214,9 +224,11 @@ impl Format {
         match s {
             "" | "object" => Ok(Format::Object),
             "json" => Ok(Format::Json),
-            other => Tokens::parse(other).map(Format::Text).ok_or_else(|| Error::UnknownFormat {
-                format: other.to_string(),
-            }),
+            other => Tokens::parse(other)
+                .map(Format::Text)
+                .ok_or_else(|| Error::UnknownFormat {
+                    format: other.to_string(),
+                }),
         }
     }
 
@@ -282,8 +294,7 @@ pub fn read_one_move(pos: &Position, text: &str) -> Result<Move, Error> {
         return Err(Error::unreadable("the move", "it is empty"));
     }
     if t.starts_with('{') {
-        let jm =
-            chess5d_notation::json::read_move(t).map_err(|e| Error::unreadable("the Move object", e))?;
+        let jm = chess5d_notation::json::read_move(t).map_err(|e| Error::unreadable("the Move object", e))?;
         return jm.resolve(pos).map_err(|e| Error::illegal(t, e));
     }
     let (_, body) = split_action_prefix(t);
@@ -343,7 +354,11 @@ impl Library {
 
     /// A new game from `variant` (see [`start_of`]).
     pub fn new(variant: &str) -> Result<Library, Error> {
-        Ok(Library::from_game_text(Game::new(start_of(variant)?), variant_short(variant), variant))
+        Ok(Library::from_game_text(
+            Game::new(start_of(variant)?),
+            variant_short(variant),
+            variant,
+        ))
     }
 
     /// The position now (with the moves of the action under way).
@@ -371,7 +386,12 @@ impl Library {
             let (start, v) = (self.game.start().clone(), self.variant.clone());
             self.set_game(Game::new(start), Vec::new(), v);
         } else {
-            self.set_game_text(Game::new(start_of(variant)?), Vec::new(), variant_short(variant), variant);
+            self.set_game_text(
+                Game::new(start_of(variant)?),
+                Vec::new(),
+                variant_short(variant),
+                variant,
+            );
         }
         Ok(())
     }
@@ -468,7 +488,9 @@ impl Library {
             }
         }
         let m = read_one_move(self.game.position(), text).map_err(|e| match e {
-            Error::IllegalMove { text, why } if self.submittable() && self.game.position().mandatory_boards().is_empty() => {
+            Error::IllegalMove { text, why }
+                if self.submittable() && self.game.position().mandatory_boards().is_empty() =>
+            {
                 Error::IllegalMove {
                     text,
                     why: format!("{why} (the action under way is complete: submit it first, or undo)"),
@@ -540,9 +562,7 @@ impl Library {
         if t.starts_with('{') || t.starts_with('[') && serde_json::from_str::<Value>(t).is_ok() {
             let moves = read_action_moves(t).map_err(|e| Error::unreadable("the action", e))?;
             for jm in moves {
-                let m = jm
-                    .resolve(self.game.position())
-                    .map_err(|e| Error::illegal("", e))?;
+                let m = jm.resolve(self.game.position()).map_err(|e| Error::illegal("", e))?;
                 self.play(&m)?;
             }
         } else {
@@ -632,6 +652,10 @@ impl Library {
         if spatial_only {
             moves.retain(|m| !m.is_jump());
         }
+        if moves.is_empty() {
+            // As the library: no move is an empty array, whatever the format.
+            return Ok(Listing::Nothing);
+        }
         chess5d_notation::chessjs_order::sort_moves(pos, &mut moves);
         Ok(self.moves_out(pos, &moves, format))
     }
@@ -720,12 +744,7 @@ impl Library {
         let mut pos = self.game.start().clone();
         let mut out = vec![self.game.actions().len() as i32];
         for (i, a) in self.game.actions().iter().enumerate() {
-            objects::push_action(
-                &mut out,
-                &pos,
-                &a.moves,
-                chessjs::action_number(self.game.start(), i),
-            );
+            objects::push_action(&mut out, &pos, &a.moves, chessjs::action_number(self.game.start(), i));
             replay(&mut pos, &self.game, i);
         }
         out
@@ -774,12 +793,12 @@ impl Library {
             Some(v) => format!("[Board \"{}\"]\n[Mode \"5D\"]\n", v.name),
             None => {
                 let size = start.size();
-                let mut head = format!("[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"{}x{}\"]\n", size.width, size.height);
-                for f in chess5d_notation::fen::write_boards(start) {
-                    head.push_str(&f);
-                    head.push('\n');
-                }
-                head
+                format!(
+                    "[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"{}x{}\"]\n{}",
+                    size.width,
+                    size.height,
+                    chessjs::fen_lines(start)
+                )
             }
         }
     }
@@ -811,7 +830,7 @@ impl Library {
                 let Some(tokens) = Tokens::parse(other) else {
                     return Ok(Listing::Numbers(self.action_history()));
                 };
-                let body = chessjs::write_record(&self.game, &[], tokens).ok_or(Error::PassHasNoText)?;
+                let body = chessjs::write_record(&self.game, &[], tokens);
                 Ok(Listing::Text(self.export_head() + &body))
             }
         }
@@ -820,7 +839,7 @@ impl Library {
     /// 5DFEN: the start's boards (with `full`, every board of the position now), one per line.
     pub fn fen(&self, full: bool) -> String {
         let pos = if full { self.game.position() } else { self.game.start() };
-        lines(chess5d_notation::fen::write_boards(pos).into_iter())
+        chessjs::fen_lines(pos)
     }
 
     /// The library's `fen(text)`: the 5DFEN boards (with or without 5DPGN headers) are put
@@ -906,12 +925,7 @@ impl Library {
             actions.push(json!({"moves": moves, "pass": self.game.is_pass(i)}));
             replay(&mut pos, &self.game, i);
         }
-        let pending: Vec<String> = self
-            .game
-            .pending_moves()
-            .iter()
-            .map(|m| m.long(pos.even()))
-            .collect();
+        let pending: Vec<String> = self.game.pending_moves().iter().map(|m| m.long(pos.even())).collect();
         json!({
             "library": "chess5d",
             "start": start,

@@ -1,6 +1,6 @@
 //! Integration tests of the library core.
 
-use chess5d_wasm::library::{Format, Library};
+use chess5d_wasm::library::{Format, Library, Listing};
 
 /// Positions where a side has no royal piece (rules crate, "Positions without a royal piece"):
 /// imported as 5d-chess-js 1.2.1 exports them, or given as a Board object, and judged as the
@@ -21,7 +21,12 @@ fn positions_without_a_royal_piece_are_accepted() {
     let knight = r#"{"width": 5, "height": 5, "timelines": [{"timeline": 0, "turns": [{"turn": 1,
         "player": "white", "pieces": [{"piece": "N", "player": "white", "position": {"coordinate": "c3"}}]}]}]}"#;
     let mut lib = Library::new(knight).unwrap();
-    let moves = lib.moves(Format::Notation, true, true, false).unwrap();
+    let Listing::Text(moves) = lib
+        .moves(Format::parse("notation").unwrap(), true, true, false, true)
+        .unwrap()
+    else {
+        panic!("a text list");
+    };
     assert_eq!(moves.lines().count(), 8, "{moves}");
     lib.play_move("Nb1").unwrap();
     lib.submit().unwrap();
@@ -38,8 +43,10 @@ fn positions_without_a_royal_piece_are_accepted() {
 
     // Still refused: the side to move could capture a royal piece.
     let e = Library::new("[Board \"custom\"]\n[Size \"8x8\"]\n[k7/8/8/8/8/8/8/R7:0:1:w]").unwrap_err();
+    assert_eq!(e.code(), "unreadable");
     assert!(
-        e.contains("the black king on (0T1)a8 can be captured by the side to move: (0T1)a1"),
+        e.to_string()
+            .contains("the black king on (0T1)a8 can be captured by the side to move: (0T1)a1"),
         "{e}"
     );
 }
