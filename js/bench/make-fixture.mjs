@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes bench/data/28-timelines.json, the bench's "many timelines" game: a seeded random game of
-// Standard, each action played by both libraries (one that 5d-chess-js refuses is replaced), in
-// which the side to move branches when it can, until 28 timelines.
+// Standard, each action one of our legal actions (those that make timelines first) that
+// 5d-chess-js also plays, until 28 timelines.
 // Stored as Action objects, which both libraries replay. Run: node bench/make-fixture.mjs
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
@@ -18,29 +18,25 @@ const ours = new Chess();
 const theirs = new Theirs();
 theirs.enableConsole = false;
 while (ours.board.timelines.length < 28) {
-  // An action of ours, then the same in 5d-chess-js (one call: it is slow with many
-  // timelines); where it refuses (see the README, its bugs), another action.
-  for (let tries = 0; ; tries++) {
-    if (tries > 50) throw new Error('stuck: try another seed (node bench/make-fixture.mjs SEED)');
-    while (ours.undoable()) ours.undo();
-    for (let guard = 0; !ours.submittable() && guard < 60; guard++) {
-      const moves = ours.moves('object');
-      const branching = moves.filter((m) => m.realEnd.timeline !== m.start.timeline && m.end.turn < m.start.turn);
-      const pick = branching.length && rand(3) ? branching : moves;
-      if (pick.length === 0) break;
-      const m = pick[rand(pick.length)];
-      if (ours.moveable(m)) ours.move(m);
-    }
-    if (!ours.submittable()) continue;
-    const action = ours.moveBuffer;
+  // Up to 40 legal actions of ours (our actions() with a limit), those that make timelines
+  // first; the first that 5d-chess-js also plays (one call: it is slow with many timelines).
+  const legal = ours.actions('object', true, true, false, 40);
+  if (legal.length === 0) throw new Error('the game ended: try another seed (node bench/make-fixture.mjs SEED)');
+  const grows = (a) => a.moves.some((m) => m.realEnd.timeline !== m.start.timeline && m.end.turn <= m.start.turn);
+  const order = [...legal].sort(() => rand(3) - 1).sort((x, y) => Number(grows(y)) - Number(grows(x)));
+  let played = false;
+  for (const a of order) {
     try {
-      theirs.action(action);
+      theirs.action(a.moves);
     } catch (e) {
+      while (theirs.undoable()) theirs.undo();
       continue;
     }
-    ours.submit();
+    ours.action(a.moves);
+    played = true;
     break;
   }
+  if (!played) throw new Error(`5d-chess-js refuses every action at ${ours.board.timelines.length} timelines: try another seed`);
   if (ours.hash !== theirs.hash) throw new Error('the libraries disagree on the position');
 }
 writeFileSync(new URL('data/28-timelines.json', import.meta.url), `${JSON.stringify(theirs.actionHistory)}\n`);

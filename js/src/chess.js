@@ -12,6 +12,8 @@ const FILES = 'abcdefghijklmnopqrstuvwxyz';
 const LETTERS = ['', '', 'N', 'B', 'R', 'Q', 'K', 'U', 'D', 'S', 'W', 'C', 'Y'];
 const POS_LEN = 5;
 const MOVE_LEN = 39;
+// 'a1', 'b1'... by y * 8 + x.
+const COORDS = Array.from({ length: 64 }, (_, i) => FILES[i % 8] + (Math.floor(i / 8) + 1));
 
 function position(a, i) {
   const x = a[i + 3];
@@ -20,7 +22,7 @@ function position(a, i) {
     timeline: a[i],
     turn: a[i + 1],
     player: COLORS[a[i + 2]],
-    coordinate: FILES[x] + (y + 1),
+    coordinate: COORDS[y * 8 + x],
     rank: y + 1,
     file: x + 1,
   };
@@ -82,7 +84,7 @@ function boardAt(a, i) {
         const x = a[j];
         const y = a[j + 1];
         pieces[p] = {
-          position: { timeline: l, turn: turnNumber, player, coordinate: FILES[x] + (y + 1), rank: y + 1, file: x + 1 },
+          position: { timeline: l, turn: turnNumber, player, coordinate: COORDS[y * 8 + x], rank: y + 1, file: x + 1 },
           piece: LETTERS[a[j + 2]],
           player: COLORS[a[j + 3]],
           hasMoved: a[j + 4] === 1,
@@ -174,6 +176,15 @@ class Chess {
     }
   }
 
+  /** Before a change: a copy that still shares its core with another object takes its own. */
+  _own() {
+    if (this._shared) {
+      this._core = this._core.copy();
+      this._shared = false;
+    }
+  }
+
+  /** After a change: the cached answers are for another position. */
   _changed() {
     this._cache = {};
   }
@@ -191,7 +202,7 @@ class Chess {
   }
   /** The action number of the side to move's next action (the turn: 1, 1, 2, 2...). */
   get actionNumber() {
-    return this._core.actionNumber();
+    return this._numbers('actionNumber', () => this._core.actionNumber());
   }
   /** The Board objects of the start, after each action, and with the moves under way. */
   get boardHistory() {
@@ -207,11 +218,11 @@ class Chess {
   }
   /** 'white' or 'black': the side to move. */
   get player() {
-    return this._core.player();
+    return this._numbers('player', () => this._core.player());
   }
   /** Whether the side to move is in check. */
   get inCheck() {
-    return this._core.inCheck();
+    return this._numbers('inCheck', () => this._core.inCheck());
   }
   /** Whether the side to move is checkmated (proven by a complete search). */
   get inCheckmate() {
@@ -227,7 +238,7 @@ class Chess {
   }
   /** The variants of 5d-chess-js 1.2: `[{name, shortName}]` (every chess5d variant: Chess.allVariants). */
   get variants() {
-    return JSON.parse(core.variants(false));
+    return LIBRARY_VARIANTS.map((v) => ({ name: v.name, shortName: v.shortName }));
   }
 
   // Functions.
@@ -236,6 +247,7 @@ class Chess {
   import(importData, variant) {
     const text = asText('import', importData);
     const v = variant === undefined || variant === null ? this._variant : asText('import', variant);
+    this._own();
     call('import', () => this._core.import(text, v));
     this._variant = v;
     this._changed();
@@ -259,12 +271,14 @@ class Chess {
   /** Back to the start (of `variant`, if given). Throws on an unknown variant. */
   reset(variant) {
     const v = variant === undefined || variant === null ? '' : asText('reset', variant);
+    this._own();
     call('reset', () => this._core.reset(v));
     if (v !== '') this._variant = v;
     this._changed();
   }
   /** Plays the moves of an action and submits it; nothing changes on an error. Throws. */
   action(action) {
+    this._own();
     call('action', () => this._core.action(asText('action', action)));
     this._changed();
   }
@@ -278,10 +292,11 @@ class Chess {
   }
   /** A new Chess object with the same state. */
   copy() {
+    // Copy on write: both share the core (and its cached answers) until either changes.
     const c = Object.create(Chess.prototype);
     Object.assign(c, this);
-    c._core = this._core.copy();
-    c._cache = {};
+    this._shared = true;
+    c._shared = true;
     return c;
   }
   /**
@@ -295,7 +310,7 @@ class Chess {
         skipDetection: this.skipDetection,
         enableConsole: this.enableConsole,
         variant: this._variant,
-        core: JSON.parse(this._core.state()),
+        core: this._numbers('state', () => deepFreeze(JSON.parse(this._core.state()))),
       };
     }
     const s = typeof state === 'string' ? JSON.parse(state) : state;
@@ -304,6 +319,7 @@ class Chess {
       err.code = 'bad_state';
       throw err;
     }
+    this._own();
     call('state', () => this._core.setState(JSON.stringify(s.core)));
     for (const k of ['checkmateTimeout', 'skipDetection', 'enableConsole']) if (k in s) this[k] = s[k];
     this._variant = typeof s.variant === 'string' ? s.variant : '';
@@ -379,12 +395,14 @@ class Chess {
   }
   /** Plays one move of the action under way. Throws. */
   move(move) {
+    this._own();
     call('move', () => this._core.playMove(asText('move', move)));
     this._changed();
   }
   /** Whether `move` can be played now. Never throws. */
   moveable(move) {
     try {
+      this._own();
       return this._core.moveable(asText('moveable', move));
     } catch (e) {
       return false;
@@ -404,6 +422,7 @@ class Chess {
   }
   /** Submits the action under way. Throws. */
   submit() {
+    this._own();
     call('submit', () => this._core.submit());
     this._changed();
   }
@@ -413,6 +432,7 @@ class Chess {
   }
   /** Takes back the last move of the action under way. Throws. */
   undo() {
+    this._own();
     call('undo', () => this._core.undo());
     this._changed();
   }
@@ -422,6 +442,7 @@ class Chess {
   }
   /** Ends the action without moving on the boards left (for engines: the game has no pass). Throws. */
   pass() {
+    this._own();
     call('pass', () => this._core.pass());
     this._changed();
   }
@@ -436,7 +457,12 @@ class Chess {
    */
   export(format) {
     const f = typeof format === 'string' ? format : '';
-    return listOut(call('export', () => this._core.export(f)), f, actionList);
+    const key = `export:${f}`;
+    const cached = this._cache[key];
+    if (typeof cached === 'string') return cached;
+    const value = listOut(call('export', () => this._core.export(f)), f, actionList);
+    if (typeof value === 'string') this._cache[key] = value;
+    return value;
   }
   /**
    * 5DFEN of the start's boards; `fen(text)` starts again from 5DFEN boards (throws on bad
@@ -444,12 +470,13 @@ class Chess {
    */
   fen(fen, full) {
     if (typeof fen === 'string') {
+      this._own();
       call('fen', () => this._core.setFen(fen));
       this._variant = 'custom';
       this._changed();
       return undefined;
     }
-    return this._core.fen(full === true);
+    return this._numbers(full === true ? 'fenFull' : 'fen', () => this._core.fen(full === true));
   }
   /** Whether fen(text) would succeed on this game. Never throws. */
   fenable(fen) {
@@ -464,6 +491,15 @@ class Chess {
     if (this.enableConsole) console.log(text);
     return text;
   }
+}
+
+/** Freezes an object and everything in it (a cached answer handed out to callers). */
+function deepFreeze(o) {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
 }
 
 /** A Board's identity for compare(): its timelines' boards, pieces and who moves. */
@@ -487,6 +523,7 @@ function boardKey(v) {
   return JSON.stringify([b.player, lines]);
 }
 
+const LIBRARY_VARIANTS = JSON.parse(core.variants(false));
 Chess.version = core.version();
 /** Every variant of chess5d (5d-chess-js 1.2's seven, the others, and Custom). */
 Chess.allVariants = JSON.parse(core.variants(true));

@@ -61,7 +61,7 @@ test('fields: board, actionNumber, boardHistory, actionHistory, moveBuffer, play
   assert.equal(chess.moveBuffer.length, 1);
   const m = chess.moveBuffer[0];
   assert.deepEqual([m.start.coordinate, m.end.coordinate, m.player, m.promotion, m.enPassant, m.castling], ['e2', 'e4', 'white', null, null, null]);
-  assert.equal(chess.boardHistory.length, 2, 'the start and the board with the move under way');
+  assert.equal(chess.boardHistory.length, 1, 'the start only: the move under way is not in the history (as 5d-chess-js)');
   chess.submit();
   assert.equal(chess.moveBuffer.length, 0);
   assert.equal(chess.actionHistory.length, 1);

@@ -139,9 +139,9 @@ impl Core {
         Ok(self.lib.play_move(text)?)
     }
 
-    /// Whether [`Core::play_move`] would succeed.
-    pub fn moveable(&self, text: &str) -> bool {
-        self.lib.clone().play_move(text).is_ok()
+    /// See [`Library::moveable`].
+    pub fn moveable(&mut self, text: &str) -> bool {
+        self.lib.moveable(text)
     }
 
     /// See [`Library::undo`].

@@ -506,9 +506,9 @@ impl Library {
 
     /// Plays a move already read.
     pub fn play(&mut self, m: &Move) -> Result<(), Error> {
-        let before = self.game.position().clone();
+        let (lines, mover) = (self.game.position().timeline_count(), self.game.to_move());
         self.game.make_move(m)?;
-        self.marks.after_move(&before, self.game.position(), m);
+        self.marks.after_move(lines, mover, self.game.position(), m);
         Ok(())
     }
 
@@ -535,10 +535,22 @@ impl Library {
     /// Ends the action under way without moving on the boards left to play (they are copied
     /// to the next half-turn): refused when the mover would be in check.
     pub fn pass(&mut self) -> Result<(), Error> {
-        let before = self.game.position().clone();
-        self.game.pass().map_err(Error::CannotPass)?;
-        self.marks.after_pass(&before, self.game.position());
+        let marks = self.marks.clone();
+        self.marks.after_pass(self.game.position());
+        if let Err(e) = self.game.pass() {
+            self.marks = marks;
+            return Err(Error::CannotPass(e));
+        }
         Ok(())
+    }
+
+    /// Whether [`Library::play_move`] would succeed (played and taken back).
+    pub fn moveable(&mut self, text: &str) -> bool {
+        if self.play_move(text).is_err() {
+            return false;
+        }
+        let _ = self.undo();
+        true
     }
 
     /// Whether [`Library::pass`] would succeed.

@@ -206,22 +206,21 @@ impl Marks {
         let mut pos = start.clone();
         for (i, a) in game.actions().iter().enumerate() {
             for m in &a.moves {
-                let before = pos.clone();
+                let (lines, mover) = (pos.timeline_count(), pos.to_move());
                 pos.play_unchecked(m);
-                marks.after_move(&before, &pos, m);
+                marks.after_move(lines, mover, &pos, m);
             }
             if game.is_pass(i) {
-                let before = pos.clone();
+                marks.after_pass(&pos);
                 pos.pass_unchecked();
-                marks.after_pass(&before, &pos);
             } else {
                 pos.submit_unchecked();
             }
         }
         for m in game.pending_moves() {
-            let before = pos.clone();
+            let (lines, mover) = (pos.timeline_count(), pos.to_move());
             pos.play_unchecked(&m);
-            marks.after_move(&before, &pos, &m);
+            marks.after_move(lines, mover, &pos, &m);
         }
         marks
     }
@@ -231,8 +230,9 @@ impl Marks {
         self.moved.get(&id).copied().unwrap_or(0)
     }
 
-    /// Marks the boards `m` made, played from `before` to `after`.
-    pub fn after_move(&mut self, before: &Position, after: &Position, m: &Move) {
+    /// Marks the boards `m` made, played by `mover` from a position of `lines_before`
+    /// timelines to `after`.
+    pub fn after_move(&mut self, lines_before: usize, mover: Color, after: &Position, m: &Move) {
         let from = m.from.board;
         let mut bits = self.get(from) | 1 << m.from.square.index();
         if !m.is_jump() {
@@ -244,8 +244,8 @@ impl Marks {
         self.moved.insert(BoardId::new(from.l, from.t + 1), bits);
         if m.is_jump() {
             let to = m.to.board;
-            let l = if after.timeline_count() > before.timeline_count() {
-                if before.to_move() == Color::White {
+            let l = if after.timeline_count() > lines_before {
+                if mover == Color::White {
                     after.max_timeline()
                 } else {
                     after.min_timeline()
@@ -258,8 +258,8 @@ impl Marks {
         }
     }
 
-    /// Marks the copies a pass made of `before`'s mandatory boards.
-    pub fn after_pass(&mut self, before: &Position, _after: &Position) {
+    /// Marks the copies a pass is about to make of `before`'s mandatory boards.
+    pub fn after_pass(&mut self, before: &Position) {
         for b in before.mandatory_boards() {
             let bits = self.get(b);
             self.moved.insert(BoardId::new(b.l, b.t + 1), bits);
