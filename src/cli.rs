@@ -109,6 +109,9 @@ pub enum Format {
     Long,
     /// 5d-chess-js style JSON.
     Json,
+    /// 5DPGN as 5d-chess-js 1.2 writes it (its `export('5dpgn')`).
+    #[value(name = "5d-chess-js", alias = "chessjs")]
+    ChessJs,
 }
 
 /// `chess5d convert`.

@@ -187,6 +187,11 @@ fn convert(a: &ConvertArgs) -> Result<()> {
             Format::Fen => chess5d_notation::write_5dfen(game.game.position()),
             Format::Long => chess5d_notation::write_long(&game.game),
             Format::Json => chess5d_notation::write_json(game),
+            Format::ChessJs => {
+                let tokens = chess5d_notation::chessjs::Tokens::default();
+                chess5d_notation::chessjs::export(&game.game, tokens)
+                    .context("a game with a pass has no 5d-chess-js text")?
+            }
         };
         if !text.ends_with('\n') {
             text.push('\n');

@@ -624,3 +624,23 @@ fn tune_fits_weights_on_games_and_names_bad_input() {
     assert!(!ok && err.contains("--freeze pawns: no such weight"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `convert --to 5d-chess-js` writes what 5d-chess-js 1.2.1's `export('5dpgn')` writes (the
+/// text below is its output for this game): one writer for the package and the command line.
+#[test]
+fn convert_writes_the_5d_chess_js_dialect() {
+    let game = "[Board \"Standard\"]\n\n1. d4 / h5\n2. (0T2)Ng1>>(0T1)g3~ / (1T1)Na6\n3. (1T2)h4 / (0T2)g5 (1T2)Ng8>>(1T1)g6~\n4. (-1T2)Nb1>>(0T2)b3~\n";
+    let (ok, out, err) = chess5d(&["convert", "--to", "5d-chess-js", "-"], game);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out,
+        "[Board \"Standard\"]\n[Mode \"5D\"]\n1. d4 / h5\n2. (0T2)Ng1>>(0T1)g3~ / (1T1)Na6\n3. (1T2)h4 / (0T2)g5 (1T2)Ng8>>(1T1)g6~\n4. (-1T2)Nb1>>(0T2)b3~\n"
+    );
+    let custom = "[Board \"custom\"]\n[Size \"5x5\"]\n[n1k*n1/5/5/5/1NK*1N:0:1:w]\n\n1. Na3\n";
+    let (ok, out, err) = chess5d(&["convert", "--to", "chessjs", "-"], custom);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out,
+        "[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"5x5\"]\n[n1k*n1/5/5/5/1NK*1N:0:1:w]\n1. Na3\n"
+    );
+}

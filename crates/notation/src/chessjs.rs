@@ -270,8 +270,12 @@ pub fn action_number(start: &Position, played: usize) -> i32 {
 /// A game's record as the library's `export('5dpgn...')` writes it: its headers (each
 /// `[Name "Value"]` on a line), then the actions, a turn per line (`1. e4 / e5`; with the
 /// `inline` token on one line), without a final newline. An action that ended with a pass is
-/// written as its moves (the boards it passed have no text).
-pub fn write_record(game: &Game, headers: &[(String, String)], tokens: Tokens) -> String {
+/// written as its moves (the boards it passed have no text); a pass without a move has no text
+/// at all: `None` (the library throws there).
+pub fn write_record(game: &Game, headers: &[(String, String)], tokens: Tokens) -> Option<String> {
+    if (0..game.actions().len()).any(|i| game.is_pass(i) && game.actions()[i].moves.is_empty()) {
+        return None;
+    }
     let mut out = String::new();
     for (k, v) in headers {
         let _ = writeln!(out, "[{k} \"{v}\"]");
@@ -300,7 +304,7 @@ pub fn write_record(game: &Game, headers: &[(String, String)], tokens: Tokens) -
         }
     }
     out.push_str(&turns.join(if tokens.inline { " " } else { "\n" }));
-    out
+    Some(out)
 }
 
 /// A timeline's index in the library's raw numbering (0, then -1, +1, -2, +2... as 1, 2, 3,
@@ -400,4 +404,41 @@ pub fn fen_lines(pos: &Position) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The variants 5d-chess-js 1.2 has built in, by name; it loads every other start as custom
+/// 5DFEN boards.
+pub const BUILTIN_VARIANTS: [&str; 7] = [
+    "Standard",
+    "Standard - Defended Pawn",
+    "Standard - Half Reflected",
+    "Standard - Princess",
+    "Standard - Turn Zero",
+    "Standard - Two Timelines",
+    "Standard - Reversed Royalty",
+];
+
+/// The variant a start is, if it is one of the library's own ([`BUILTIN_VARIANTS`]).
+pub fn builtin_variant(start: &Position) -> Option<&'static chess5d_rules::Variant> {
+    crate::start::variant_of(start).filter(|v| BUILTIN_VARIANTS.contains(&v.name))
+}
+
+/// A game as the library's `export('5dpgn...')` writes it: `[Board "..."]` (one of its
+/// variants by name, else `Custom`), `[Mode "5D"]`, for a custom start its `[Size]` and 5DFEN
+/// boards ([`fen_lines`]), then the record ([`write_record`]; `None` where that has no text).
+pub fn export(game: &Game, tokens: Tokens) -> Option<String> {
+    let start = game.start();
+    let head = match builtin_variant(start) {
+        Some(v) => format!("[Board \"{}\"]\n[Mode \"5D\"]\n", v.name),
+        None => {
+            let size = start.size();
+            format!(
+                "[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"{}x{}\"]\n{}",
+                size.width,
+                size.height,
+                fen_lines(start)
+            )
+        }
+    };
+    Some(head + &write_record(game, &[], tokens)?)
 }

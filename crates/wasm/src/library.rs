@@ -343,7 +343,7 @@ impl Library {
     /// A library of a game read from `text` (whose 5DFEN boards give the unmoved marks).
     fn from_game_text(game: Game, variant: Option<String>, text: &str) -> Library {
         let starred = starred_squares(text, game.start().even());
-        let marks = Marks::of_game(&game, builtin_variant(game.start()).is_some(), &starred);
+        let marks = Marks::of_game(&game, chessjs::builtin_variant(game.start()).is_some(), &starred);
         Library {
             game,
             headers: Vec::new(),
@@ -664,10 +664,6 @@ impl Library {
         if spatial_only {
             moves.retain(|m| !m.is_jump());
         }
-        if moves.is_empty() {
-            // As the library: no move is an empty array, whatever the format.
-            return Ok(Listing::Nothing);
-        }
         chess5d_notation::chessjs_order::sort_moves(pos, &mut moves);
         Ok(self.moves_out(pos, &moves, format))
     }
@@ -796,25 +792,6 @@ impl Library {
         out
     }
 
-    /// The headers of an export in the library's dialect: `Board` (one of its variants by
-    /// name, else `Custom`), `Mode "5D"`, and for a custom start its `Size`; then the
-    /// custom start's 5DFEN boards (the library keeps no other header).
-    fn export_head(&self) -> String {
-        let start = self.game.start();
-        match builtin_variant(start) {
-            Some(v) => format!("[Board \"{}\"]\n[Mode \"5D\"]\n", v.name),
-            None => {
-                let size = start.size();
-                format!(
-                    "[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"{}x{}\"]\n{}",
-                    size.width,
-                    size.height,
-                    chessjs::fen_lines(start)
-                )
-            }
-        }
-    }
-
     /// The record: in the library's dialect (`5dpgn` with tokens, `notation`), its Action
     /// objects (`json`, `object`), our canonical 5DPGN (`canonical`) or the long form
     /// (`long`).
@@ -842,8 +819,9 @@ impl Library {
                 let Some(tokens) = Tokens::parse(other) else {
                     return Ok(Listing::Numbers(self.action_history()));
                 };
-                let body = chessjs::write_record(&self.game, &[], tokens);
-                Ok(Listing::Text(self.export_head() + &body))
+                chessjs::export(&self.game, tokens)
+                    .map(Listing::Text)
+                    .ok_or(Error::PassHasNoText)
             }
         }
     }
@@ -861,6 +839,10 @@ impl Library {
     /// changes.
     pub fn set_fen(&mut self, text: &str) -> Result<(), Error> {
         let t = text.trim();
+        if t.is_empty() {
+            // No board to put in: nothing changes (as the library).
+            return Ok(());
+        }
         let size = self.game.position().size();
         let record = if t.contains("[Board") {
             t.to_string()
@@ -1003,12 +985,6 @@ fn replay(pos: &mut Position, game: &Game, i: usize) {
     } else {
         pos.submit_unchecked();
     }
-}
-
-/// The variant a start is, if it is one of the library's own seven (built into it, where
-/// it loads the others as custom 5DFEN).
-fn builtin_variant(start: &Position) -> Option<&'static Variant> {
-    chess5d_notation::start::variant_of(start).filter(|v| LIBRARY_VARIANTS.contains(&short_name(v).as_str()))
 }
 
 /// The short name of a `variant` argument naming an official variant.

@@ -78,8 +78,11 @@ export const KNOWN = [
   {
     id: 'compare-broken',
     heading: 'their bug',
-    reason: "5d-chess-js 1.2.1's compare() answers -1 for two equal boards, 0 for two different moves, and throws on boards of different positions; ours answers 0 exactly when the two are the same.",
-    match: (d) => d.call === 'compare' && (d.kind === 'throws-theirs-only' || (d.kind === 'value' && ['-1', '0', '1'].includes(String(d.theirs)))),
+    reason: "5d-chess-js 1.2.1's compare() answers -1 for two equal boards, 0 for two different moves, and throws on boards of different positions; ours answers 0 exactly when the two are the same (its other non-zero values are arbitrary, as its documentation says, and ours are -1 and 1).",
+    match: (d) =>
+      d.call === 'compare' &&
+      (d.kind === 'throws-theirs-only' ||
+        (d.kind === 'value' && (['-1', '0'].includes(String(d.theirs)) || (Number(d.theirs) !== 0 && Number(d.ours) !== 0)))),
   },
   {
     id: 'silent-failures',
@@ -113,6 +116,12 @@ export const KNOWN = [
     heading: 'their bug',
     reason: "5d-chess-js 1.2.1's pass() sometimes changes the game although its passable() is false; ours refuses and changes nothing.",
     match: (d) => d.call === 'pass' && /when not passable/.test(String(d.args)),
+  },
+  {
+    id: 'export-after-pass',
+    heading: 'their bug',
+    reason: "5d-chess-js 1.2.1's export() (and so copy() and state() checks that export) throws a TypeError once a pass is followed by moves; ours writes the passed action as its moves.",
+    match: (d) => ['export', 'copy', 'state'].includes(d.call) && d.kind === 'throws-theirs-only' && /TypeError/.test(String(d.theirs)),
   },
   {
     id: 'state-own-object',
