@@ -142,6 +142,25 @@ function formatOf(format) {
   return typeof format === 'string' ? format : 'object';
 }
 
+/** A core list kept for the cache: text, the numbers of objects, or `null` (an empty array). */
+function keep(out) {
+  try {
+    if (out.nothing()) return null;
+    const text = out.text();
+    return text !== undefined ? text : out.numbers();
+  } finally {
+    out.free();
+  }
+}
+
+/** A kept list as the format asks: the text, fresh objects built by `build`, or their JSON. */
+function fromKept(kept, format, build) {
+  if (kept === null) return [];
+  if (typeof kept === 'string') return kept;
+  const objects = build(kept);
+  return format === 'json' ? JSON.stringify(objects) : objects;
+}
+
 /** A core list out as the format asks: objects built by `build`, their JSON, or text. */
 function listOut(out, format, build) {
   try {
@@ -187,6 +206,8 @@ class Chess {
   /** After a change: the cached answers are for another position. */
   _changed() {
     this._cache = {};
+    this._player = undefined;
+    this._actionNumber = undefined;
   }
 
   _numbers(key, f) {
@@ -202,7 +223,8 @@ class Chess {
   }
   /** The action number of the side to move's next action (the turn: 1, 1, 2, 2...). */
   get actionNumber() {
-    return this._numbers('actionNumber', () => this._core.actionNumber());
+    const n = this._actionNumber;
+    return n === undefined ? (this._actionNumber = this._core.actionNumber()) : n;
   }
   /** The Board objects of the start, after each action, and with the moves under way. */
   get boardHistory() {
@@ -218,7 +240,8 @@ class Chess {
   }
   /** 'white' or 'black': the side to move. */
   get player() {
-    return this._numbers('player', () => this._core.player());
+    const p = this._player;
+    return p === undefined ? (this._player = this._core.player()) : p;
   }
   /** Whether the side to move is in check. */
   get inCheck() {
@@ -238,7 +261,9 @@ class Chess {
   }
   /** The variants of 5d-chess-js 1.2: `[{name, shortName}]` (every chess5d variant: Chess.allVariants). */
   get variants() {
-    return LIBRARY_VARIANTS.map((v) => ({ name: v.name, shortName: v.shortName }));
+    const out = new Array(LIBRARY_VARIANTS.length);
+    for (let i = 0; i < out.length; i++) out[i] = { name: LIBRARY_VARIANTS[i].name, shortName: LIBRARY_VARIANTS[i].shortName };
+    return out;
   }
 
   // Functions.
@@ -415,10 +440,13 @@ class Chess {
    */
   moves(format, activeOnly, presentOnly, spatialOnly) {
     const f = formatOf(format);
-    const out = call('moves', () =>
-      this._core.moves(f, flag(activeOnly, true), flag(presentOnly, true), flag(spatialOnly, false), !this.skipDetection),
-    );
-    return listOut(out, f, moveList);
+    const a = flag(activeOnly, true);
+    const p = flag(presentOnly, true);
+    const s = flag(spatialOnly, false);
+    const detect = !this.skipDetection;
+    const key = `moves:${f}:${a}:${p}:${s}:${detect}`;
+    const answer = this._numbers(key, () => keep(call('moves', () => this._core.moves(f, a, p, s, detect))));
+    return fromKept(answer, f, moveList);
   }
   /** Submits the action under way. Throws. */
   submit() {
@@ -457,12 +485,8 @@ class Chess {
    */
   export(format) {
     const f = typeof format === 'string' ? format : '';
-    const key = `export:${f}`;
-    const cached = this._cache[key];
-    if (typeof cached === 'string') return cached;
-    const value = listOut(call('export', () => this._core.export(f)), f, actionList);
-    if (typeof value === 'string') this._cache[key] = value;
-    return value;
+    const answer = this._numbers(`export:${f}`, () => keep(call('export', () => this._core.export(f))));
+    return fromKept(answer, f, actionList);
   }
   /**
    * 5DFEN of the start's boards; `fen(text)` starts again from 5DFEN boards (throws on bad
@@ -487,7 +511,8 @@ class Chess {
    * also written to the console when enableConsole is true.
    */
   print(style) {
-    const text = this._core.print(style === 'chess5d');
+    const ours = style === 'chess5d';
+    const text = this._numbers(ours ? 'print:chess5d' : 'print', () => this._core.print(ours));
     if (this.enableConsole) console.log(text);
     return text;
   }

@@ -137,7 +137,10 @@ pub fn move_text(pos: &Position, m: &Move, tokens: Tokens) -> String {
             } else {
                 after.min_timeline()
             };
-            let _ = write!(text, " (>L{})", timeline_label(&after, made));
+            // The token gives the timeline's number in the library's objects (in an even
+            // game `+1` is 2), not its label.
+            let number = if after.even() && made >= 0 { made + 1 } else { made };
+            let _ = write!(text, " (>L{number})");
         }
     }
     text
@@ -270,12 +273,9 @@ pub fn action_number(start: &Position, played: usize) -> i32 {
 /// A game's record as the library's `export('5dpgn...')` writes it: its headers (each
 /// `[Name "Value"]` on a line), then the actions, a turn per line (`1. e4 / e5`; with the
 /// `inline` token on one line), without a final newline. An action that ended with a pass is
-/// written as its moves (the boards it passed have no text); a pass without a move has no text
-/// at all: `None` (the library throws there).
+/// written as its moves (the boards it passed have no text: a pass without a move is an empty
+/// action, as the library writes it). `None` is kept for records the dialect cannot write.
 pub fn write_record(game: &Game, headers: &[(String, String)], tokens: Tokens) -> Option<String> {
-    if (0..game.actions().len()).any(|i| game.is_pass(i) && game.actions()[i].moves.is_empty()) {
-        return None;
-    }
     let mut out = String::new();
     for (k, v) in headers {
         let _ = writeln!(out, "[{k} \"{v}\"]");

@@ -294,6 +294,7 @@ pub fn read_one_move(pos: &Position, text: &str) -> Result<Move, Error> {
         return Err(Error::unreadable("the move", "it is empty"));
     }
     if t.starts_with('{') {
+        let t = &renumber(t, pos.even());
         let jm = chess5d_notation::json::read_move(t).map_err(|e| Error::unreadable("the Move object", e))?;
         return jm.resolve(pos).map_err(|e| Error::illegal(t, e));
     }
@@ -409,8 +410,8 @@ impl Library {
         let custom = variant.trim().eq_ignore_ascii_case("custom");
         if t.starts_with('{') || (t.starts_with('[') && !has_start && serde_json::from_str::<Value>(t).is_ok()) {
             let start = start_of(variant)?;
-            let loaded =
-                chess5d_notation::json::read_actions(t, start).map_err(|e| Error::unreadable("the record", e))?;
+            let loaded = chess5d_notation::json::read_actions(&renumber(t, start.even()), start)
+                .map_err(|e| Error::unreadable("the record", e))?;
             self.set_game(loaded.game, loaded.headers, variant_short(variant));
             return Ok(());
         }
@@ -572,6 +573,7 @@ impl Library {
     fn action_inner(&mut self, text: &str) -> Result<(), Error> {
         let t = text.trim();
         if t.starts_with('{') || t.starts_with('[') && serde_json::from_str::<Value>(t).is_ok() {
+            let t = &renumber(t, self.game.position().even());
             let moves = read_action_moves(t).map_err(|e| Error::unreadable("the action", e))?;
             for jm in moves {
                 let m = jm.resolve(self.game.position()).map_err(|e| Error::illegal("", e))?;
@@ -1031,6 +1033,42 @@ fn starred_squares(text: &str, even: bool) -> HashMap<BoardId, u64> {
         out.insert(BoardId::new(b.timeline.index(even), t), bits);
     }
     out
+}
+
+/// Move and Action objects (JSON) with the library's timeline numbers turned into the labels our
+/// reader takes: in a game with an even number of starting timelines the library numbers `-0`
+/// -1, `+0` 1, `+1` 2... (see [`objects::timeline_number`]). Text that is no JSON is left as it is (its reader says why).
+fn renumber(text: &str, even: bool) -> String {
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                for (k, x) in map.iter_mut() {
+                    if k == "timeline" {
+                        // As labels, which our reader takes: 1 is `+0`, -1 is `-0`, 2 is `+1`...
+                        match x.as_i64() {
+                            Some(n) if n > 0 => *x = json!(format!("+{}", n - 1)),
+                            Some(n) if n < 0 => *x = json!(format!("-{}", -n - 1)),
+                            _ => {}
+                        }
+                    } else {
+                        walk(x);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    if !even {
+        return text.to_string();
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(mut v) => {
+            walk(&mut v);
+            v.to_string()
+        }
+        Err(_) => text.to_string(),
+    }
 }
 
 /// Lines joined as the library writes its lists: each line ends with a newline.

@@ -51,13 +51,27 @@ export const KNOWN = [
         (d.call === 'moves' && isEmptyList(d.ctx.theirsOutcome))),
   },
   {
-    id: 'underpromotion',
+    id: 'promotion-pieces',
     heading: 'their bug',
     reason:
-      '5d-chess-js 1.2.1 offers promotion to every piece type of the start position (=R, =N, =B, =S...); the official game promotes to a queen only (rules.md section 3), more only with a Promotions header: ours lists one promotion move where it lists several, and refuses its other pieces.',
-    match: (d) =>
-      (['moves', 'checks'].includes(d.call) && onlyTheirs(d, (m) => m && m.promotion && m.promotion !== 'Q')) ||
-      (['moveable', 'move'].includes(d.call) && /=[RNBSC]\b|"promotion":"[RNBSC]"/.test(JSON.stringify(d.ctx && d.ctx.move) + String(d.args))),
+      '5d-chess-js 1.2.1 offers promotion to every piece type of the start position (=R, =N, =B, =S...; no queen where the start has none); the official game promotes to a queen only (rules.md section 3), more only with a Promotions header: the two lists differ only in promotion moves.',
+    match: (d) => {
+      if (!['moves', 'checks', 'actions'].includes(d.call)) return false;
+      const od = d.ctx && d.ctx.objDiff;
+      const promo = (m) => m && (m.promotion || (m.moves && m.moves.some((x) => x.promotion)));
+      if (od && od.missing.length + od.extra.length > 0) return [...od.missing, ...od.extra].every(promo);
+      if (d.kind === 'lines' && Array.isArray(d.missingLines)) {
+        const all = [...d.missingLines, ...(d.extraLines || [])];
+        return all.length > 0 && all.every((l) => /=[A-Z]\b/.test(l));
+      }
+      return false;
+    },
+  },
+  {
+    id: 'promotion-moves-refused',
+    heading: 'their bug',
+    reason: "The other side of 'promotion-pieces': 1.2.1's =R, =N, =B, =S moves (and ours to =Q) are refused by the other library.",
+    match: (d) => ['moveable', 'move'].includes(d.call) && /=[A-Z]\b|"promotion":"[A-Z]"/.test(JSON.stringify(d.ctx && d.ctx.move) + String(d.args) + String(d.theirs) + String(d.ours)),
   },
   {
     id: 'actions-broken',
@@ -122,6 +136,12 @@ export const KNOWN = [
     heading: 'their bug',
     reason: "5d-chess-js 1.2.1's export() (and so copy() and state() checks that export) throws a TypeError once a pass is followed by moves; ours writes the passed action as its moves.",
     match: (d) => ['export', 'copy', 'state'].includes(d.call) && d.kind === 'throws-theirs-only' && /TypeError/.test(String(d.theirs)),
+  },
+  {
+    id: 'fen-full',
+    heading: 'our deliberate extension',
+    reason: 'fen(null, true) gives every board of the position now; 5d-chess-js 1.2.1 has no second argument.',
+    match: (d) => d.call === 'fen' && /^\(null, true\)/.test(String(d.args)),
   },
   {
     id: 'state-own-object',
