@@ -75,8 +75,8 @@ test('TypeScript: the installed declarations type-check, and the compiled code r
 test('CommonJS: require gives the Chess class; the seed mate prints true', () => {
   writeFileSync(join(app, 'mate.cjs'), `const Chess = require('chess5d');\nvar chess = new Chess();\n${MATE}`);
   const out = execFileSync('node', ['mate.cjs'], { cwd: app, encoding: 'utf8' });
-  assert.equal(out.trim().split('\n').pop(), 'true');
-  assert.match(out, /present T3/);
+  // print() writes nothing: enableConsole is false by default, as in 5d-chess-js 1.2.1.
+  assert.equal(out, 'true\n');
 });
 
 test('ES module: import Chess from "chess5d"; the seed mate prints true', () => {

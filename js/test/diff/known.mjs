@@ -86,8 +86,8 @@ export const KNOWN = [
   {
     id: 'checks-false-suffix',
     heading: 'their bug',
-    reason: "5d-chess-js 1.2.1 writes the word 'false' after every move of checks() in its text formats (Qxe8false) and ignores the superphysical token there.",
-    match: (d) => d.call === 'checks' && d.kind === 'lines' && /false/.test(JSON.stringify(d.theirs)),
+    reason: "5d-chess-js 1.2.1 writes the word 'false' (or 'true' with the active token) after every move of checks() in its text formats (Qxe8false) and ignores the superphysical token there.",
+    match: (d) => d.call === 'checks' && d.kind === 'lines' && /[a-h][1-8](false|true)/.test(JSON.stringify(d.theirs)),
   },
   {
     id: 'compare-broken',
@@ -150,6 +150,12 @@ export const KNOWN = [
       "state() gives this library's own JSON-compatible object (the start, the actions, the moves under way), which state(s) restores; 5d-chess-js 1.2.1's raw arrays are its internals.",
     match: (d) => d.call === 'state' && ['key-missing', 'key-extra'].includes(d.kind) && /content/.test(String(d.args)),
   },
+  {
+    id: 'own-notation-refused',
+    heading: 'their bug',
+    reason: "5d-chess-js 1.2.1 refuses some moves written in its own notation (Black pawn captures such as 'ccxd3'); ours reads them.",
+    match: (d) => d.call === 'move' && d.kind === 'throws-theirs-only' && /^\((notation|notation_short)\) during play/.test(String(d.args)),
+  },
   // Not yet matched: differences still open in issue 29, each listed in js/README.md under
   // "Not yet matched". Each matches only its own call and shape.
   {
@@ -169,6 +175,51 @@ export const KNOWN = [
     heading: 'not yet matched',
     reason: "Some of 1.2.1's Move objects on custom starts (and the moves only it lists there) are refused by ours.",
     match: (d) => ['moveable', 'move', 'action'].includes(d.call) && /custom|timeline_|small|tactitian|battleground|marauder|strategos|excessive|two_timelines/.test(String(d.variant) + String(d.args)) && ['value', 'throws-ours-only'].includes(d.kind),
+  },
+  {
+    id: 'open-moveable-their-notation',
+    heading: 'not yet matched',
+    reason: "moveable() of some moves as 1.2.1 writes them (notation, notation_short) answers otherwise than 1.2.1.",
+    match: (d) => d.call === 'moveable' && d.kind === 'value' && /^\(their notation/.test(String(d.args)),
+  },
+  {
+    id: 'open-checks-small-boards',
+    heading: 'not yet matched',
+    reason: 'checks() lists differ on some small custom boards (a capture only one library lists, or another order).',
+    match: (d) => d.call === 'checks' && ['set', 'order'].includes(d.kind),
+  },
+  {
+    id: 'open-fenable',
+    heading: 'not yet matched',
+    reason: "fenable() of a position's own 5DFEN answers otherwise than 1.2.1 on some custom starts.",
+    match: (d) => d.call === 'fenable' && d.kind === 'value' && /fen\(\)/.test(String(d.args)),
+  },
+  {
+    id: 'open-pass-records',
+    heading: 'not yet matched',
+    reason: "A record with a pass in it (an action ended by pass()) does not read back into ours (our reader wants every board of an action played); 1.2.1 reads some of them.",
+    match: (d) => ['import', 'importable'].includes(d.call) && /export\('(notation|5dpgn)/.test(String(d.args)) && ['throws-ours-only', 'value'].includes(d.kind),
+  },
+  {
+    id: 'open-verdicts-small-boards',
+    heading: 'not yet matched',
+    reason: "On a few small custom boards inCheckmate, passable and the moves() answer that follows from them differ (and the state() round trip's moves with them).",
+    match: (d) =>
+      (['inCheckmate', 'passable', 'submittable'].includes(d.call) && d.kind === 'value') ||
+      (d.call === 'moves' && ['type', 'length'].includes(d.kind)) ||
+      (d.call === 'state' && /\.moves$/.test(String(d.path))),
+  },
+  {
+    id: 'open-diverged',
+    heading: 'not yet matched',
+    reason: 'A random game in which the two libraries reach different positions after one of the differences above (the harness then re-synchronises them).',
+    match: (d) => d.call === 'game' && d.kind === 'diverged',
+  },
+  {
+    id: 'open-harness-setup',
+    heading: 'not yet matched',
+    reason: 'One custom start (5x6) makes the harness fail while setting the game up.',
+    match: (d) => d.call === 'harness' && d.kind === 'harness-error' && /reading 'name'/.test(String(d.ours)),
   },
 ];
 
