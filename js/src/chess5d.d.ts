@@ -21,6 +21,8 @@ declare class Chess {
   static readonly Chess: typeof Chess;
   /** The version of the chess5d core. */
   static readonly version: string;
+  /** Every variant of chess5d (a chess5d extra; `variants` lists 5d-chess-js 1.2's). */
+  static readonly allVariants: Chess.Variant[];
 
   // Writable fields (plain properties).
 
@@ -100,10 +102,15 @@ declare class Chess {
    * @param activeOnly default `true`: moves on active timelines only
    * @param presentOnly default `true`: moves on present timelines only (overrides activeOnly)
    * @param newActiveTimelinesOnly default `true`: actions that create only active timelines
+   * @param limit (a chess5d extra) at most this many; without it more than 200,000 throw
    */
-  actions(format?: 'object', activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean): Chess.Action[];
-  actions(format: Chess.TextFormat, activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean): string;
-  actions(format?: Chess.Format, activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean): Chess.Action[] | string;
+  actions(format?: 'object', activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean, limit?: number): Chess.Action[];
+  actions(format: Chess.TextFormat, activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean, limit?: number): string;
+  actions(format?: Chess.Format, activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean, limit?: number): Chess.Action[] | string;
+
+  /** The legal actions one at a time, as actions() writes them (a chess5d extra: any number of timelines). */
+  actionsIter(format?: 'object', activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean): Generator<Chess.Action, void, undefined>;
+  actionsIter(format: Chess.TextFormat, activeOnly?: boolean, presentOnly?: boolean, newActiveTimelinesOnly?: boolean): Generator<string, void, undefined>;
 
   /**
    * The opponent's moves that would capture a royal piece if the side to move passed.
@@ -152,8 +159,11 @@ declare class Chess {
   export(format: 'object'): Chess.Action[];
   export(format?: Chess.ExportFormat): Chess.Action[] | string;
 
-  /** The position as text, written to the console; also returned (a chess5d extra). */
-  print(): string;
+  /**
+   * The position drawn as 5d-chess-js draws it, written to the console when enableConsole is
+   * true, and returned; `print('chess5d')` (a chess5d extra) draws our diagram.
+   */
+  print(style?: 'chess5d'): string;
 }
 
 /** The instance type, under a second name for the namespace below. */

@@ -144,8 +144,8 @@ pub fn move_text(pos: &Position, m: &Move, tokens: Tokens) -> String {
             let number = if after.even() && made >= 0 { made + 1 } else { made };
             let _ = write!(text, " (>L{number})");
         }
-        // A branch that moves the present elsewhere than to the timeline it makes (it made
-        // another timeline active again): the present it gives, `(~T2)`.
+        // A branch that makes another timeline active again and so moves the present
+        // elsewhere than to the timeline it makes: the present it gives, `(~T2)`.
         if tokens.active && after.timeline_count() > pos.timeline_count() {
             let made = if pos.to_move() == Color::White {
                 after.max_timeline()
@@ -154,7 +154,8 @@ pub fn move_text(pos: &Position, m: &Move, tokens: Tokens) -> String {
             };
             let made_turn = after.timeline_end(made).map(|t| t.div_euclid(2));
             let present = after.present_turn();
-            if present != pos.present_turn() && Some(present) != made_turn {
+            let revived = pos.timelines().any(|l| !pos.is_active(l) && after.is_active(l));
+            if revived && present != pos.present_turn() && Some(present) != made_turn {
                 let _ = write!(text, " (~T{present})");
             }
         }

@@ -87,7 +87,7 @@ export const KNOWN = [
     id: 'checks-false-suffix',
     heading: 'their bug',
     reason: "5d-chess-js 1.2.1 writes the word 'false' (or 'true' with the active token) after every move of checks() in its text formats (Qxe8false) and ignores the superphysical token there.",
-    match: (d) => d.call === 'checks' && d.kind === 'lines' && /[a-h][1-8](false|true)/.test(JSON.stringify(d.theirs)),
+    match: (d) => d.call === 'checks' && d.kind === 'lines' && /\w(false|true)\b/.test(JSON.stringify(d.theirs)),
   },
   {
     id: 'compare-broken',
