@@ -11,8 +11,7 @@
 //! - boards are named once a game has two timelines, or with the `superphysical` token;
 //!   in games with an even number of starting timelines, new timelines have no `+` (`(1T3)`);
 //! - `~` marks every jump that makes an active timeline; the `timeline` token adds `(>L1)`
-//!   after it, the `active` token `(~T2)` after a branch that moves the present elsewhere than
-//!   to the timeline it makes;
+//!   after it (the `active` token is read; its `(~T2)` is not written yet);
 //! - the princess is `S`.
 //!
 //! ```
@@ -34,9 +33,9 @@ use std::fmt::Write;
 /// includes beyond the plain moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tokens {
-    /// `(~T2)` after a branch that moves the present elsewhere than to the timeline it makes
-    /// (it made another one active again; the `~` on jumps that make an active timeline is
-    /// always written).
+    /// Read, and not written yet: the library writes `(~T2)` after some branches that make
+    /// another timeline active again, by a rule not matched yet (the `~` on jumps that make an
+    /// active timeline is always written).
     pub active: bool,
     /// `(>L1)` after a move that makes a timeline.
     pub timeline: bool,
@@ -130,10 +129,10 @@ pub fn board_label(pos: &Position, b: BoardId) -> String {
 /// One move as the library writes it, played from `pos` (the position before it).
 pub fn move_text(pos: &Position, m: &Move, tokens: Tokens) -> String {
     let mut text = move_body(pos, m, tokens.superphysical);
-    if tokens.timeline || tokens.active {
+    if tokens.timeline {
         let mut after = pos.clone();
         after.play_unchecked(m);
-        if tokens.timeline && after.timeline_count() > pos.timeline_count() {
+        if after.timeline_count() > pos.timeline_count() {
             let made = if pos.to_move() == Color::White {
                 after.max_timeline()
             } else {
@@ -143,21 +142,6 @@ pub fn move_text(pos: &Position, m: &Move, tokens: Tokens) -> String {
             // game `+1` is 2), not its label.
             let number = if after.even() && made >= 0 { made + 1 } else { made };
             let _ = write!(text, " (>L{number})");
-        }
-        // A branch that makes another timeline active again and so moves the present
-        // elsewhere than to the timeline it makes: the present it gives, `(~T2)`.
-        if tokens.active && after.timeline_count() > pos.timeline_count() {
-            let made = if pos.to_move() == Color::White {
-                after.max_timeline()
-            } else {
-                after.min_timeline()
-            };
-            let made_turn = after.timeline_end(made).map(|t| t.div_euclid(2));
-            let present = after.present_turn();
-            let revived = pos.timelines().any(|l| !pos.is_active(l) && after.is_active(l));
-            if revived && present != pos.present_turn() && Some(present) != made_turn {
-                let _ = write!(text, " (~T{present})");
-            }
         }
     }
     text

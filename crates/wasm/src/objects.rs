@@ -5,7 +5,7 @@
 //!
 //! - Position, [`POS_LEN`]: timeline number (as the library numbers it, see
 //!   [`timeline_number`]), turn, colour (0 white, 1 black), file x, rank y (0-based).
-//! - Move, [`MOVE_LEN`]: player, promotion role (0 none, else [`Role`] as `u8`), start, end,
+//! - Move, [`MOVE_LEN`]: player, promotion role (0 none, else [`Role`](chess5d_rules::Role) as `u8`), start, end,
 //!   realEnd (positions), en passant flag and position, castling flag and the rook's start,
 //!   end and realEnd.
 //! - Action: action number, player, move count, the moves.
