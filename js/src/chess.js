@@ -157,6 +157,7 @@ function keep(out) {
 function fromKept(kept, format, build) {
   if (kept === null) return [];
   if (typeof kept === 'string') return kept;
+  if (kept.length === 1 && kept[0] === 0) return format === 'json' ? '[]' : [];
   const objects = build(kept);
   return format === 'json' ? JSON.stringify(objects) : objects;
 }
@@ -484,6 +485,7 @@ class Chess {
    * ('canonical') or the long form ('long').
    */
   export(format) {
+    if (format === 'object') return this.actionHistory;
     const f = typeof format === 'string' ? format : '';
     const answer = this._numbers(`export:${f}`, () => keep(call('export', () => this._core.export(f))));
     return fromKept(answer, f, actionList);
