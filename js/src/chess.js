@@ -60,6 +60,7 @@ function actionAt(a, i) {
 
 function actionList(a) {
   const n = a[0];
+  if (n === 0) return [];
   const out = new Array(n);
   for (let k = 0, i = 1; k < n; k++) [out[k], i] = actionAt(a, i);
   return out;
@@ -220,7 +221,8 @@ class Chess {
 
   /** The position now, as a Board object. */
   get board() {
-    return boardAt(this._numbers('board', () => this._core.board()), 0)[0];
+    const c = this._cache;
+    return boardAt(c.board === undefined ? (c.board = this._core.board()) : c.board, 0)[0];
   }
   /** The action number of the side to move's next action (the turn: 1, 1, 2, 2...). */
   get actionNumber() {
@@ -229,15 +231,18 @@ class Chess {
   }
   /** The Board objects of the start, after each action, and with the moves under way. */
   get boardHistory() {
-    return boardList(this._numbers('boardHistory', () => this._core.boardHistory()));
+    const c = this._cache;
+    return boardList(c.boardHistory === undefined ? (c.boardHistory = this._core.boardHistory()) : c.boardHistory);
   }
   /** The actions played, as Action objects. */
   get actionHistory() {
-    return actionList(this._numbers('actionHistory', () => this._core.actionHistory()));
+    const c = this._cache;
+    return actionList(c.actionHistory === undefined ? (c.actionHistory = this._core.actionHistory()) : c.actionHistory);
   }
   /** The moves of the action under way, as Move objects. */
   get moveBuffer() {
-    return moveList(this._numbers('moveBuffer', () => this._core.moveBuffer()));
+    const c = this._cache;
+    return moveList(c.moveBuffer === undefined ? (c.moveBuffer = this._core.moveBuffer()) : c.moveBuffer);
   }
   /** 'white' or 'black': the side to move. */
   get player() {
