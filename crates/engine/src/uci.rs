@@ -116,11 +116,10 @@ fn finish_action(pos: &Position) -> String {
     if pos.can_submit().is_ok() {
         return "bestmove submit".to_string();
     }
+    // From a position in the middle of an action, the legal actions are the rest of it: the
+    // moves played are not among them.
     match pos.legal_actions(Budget::DEFAULT).next() {
-        Some(rest) => {
-            let done = pos.action_len();
-            format!("bestmove {}", format_action(&rest[done.min(rest.len())..]))
-        }
+        Some(rest) => format!("bestmove {}", format_action(&rest)),
         None => "nobestmove".to_string(),
     }
 }

@@ -107,6 +107,24 @@ mod engine_loop {
         assert_eq!(lines.last().unwrap(), "bye");
     }
 
+    /// `go` in the middle of an action answers the rest of a legal action (it answered an empty
+    /// `bestmove` when the action had moves played: the moves of the rest were cut by that many).
+    #[test]
+    fn go_in_the_middle_of_an_action_answers_the_rest() {
+        let lines = run("position variant \"Standard - Two Timelines\" moves (-0T1)e2(-0T1)e4\ngo depth 1\nquit\n");
+        let answer = lines.iter().find(|l| l.starts_with("bestmove")).unwrap();
+        let rest = answer.strip_prefix("bestmove ").unwrap();
+        assert!(!rest.trim().is_empty() && rest != "submit", "{answer}");
+        let mut pos = Variant::by_name("Standard - Two Timelines").unwrap().position();
+        let played = parse_move("(-0T1)e2(-0T1)e4", &pos).unwrap();
+        pos.play(&played).unwrap();
+        for text in rest.split_whitespace() {
+            let m = parse_move(text, &pos).unwrap_or_else(|e| panic!("{answer}: {e}"));
+            pos.play(&m).unwrap();
+        }
+        assert_eq!(pos.can_submit(), Ok(()), "{answer}");
+    }
+
     /// A reader fed line by line from the test, blocking in between like a pipe.
     struct Feed(std::sync::mpsc::Receiver<String>, Vec<u8>);
     impl std::io::Read for Feed {
