@@ -188,9 +188,7 @@ fn convert(a: &ConvertArgs) -> Result<()> {
             Format::Long => chess5d_notation::write_long(&game.game),
             Format::Json => chess5d_notation::write_json(game),
             Format::ChessJs => {
-                let tokens = chess5d_notation::chessjs::Tokens::default();
-                chess5d_notation::chessjs::export(&game.game, tokens)
-                    .context("a game with a pass has no 5d-chess-js text")?
+                chess5d_notation::chessjs::export(&game.game, chess5d_notation::chessjs::Tokens::default())
             }
         };
         if !text.ends_with('\n') {

@@ -165,15 +165,7 @@ function fromKept(kept, format, build) {
 
 /** A core list out as the format asks: objects built by `build`, their JSON, or text. */
 function listOut(out, format, build) {
-  try {
-    if (out.nothing()) return [];
-    const text = out.text();
-    if (text !== undefined) return text;
-    const objects = build(out.numbers());
-    return format === 'json' ? JSON.stringify(objects) : objects;
-  } finally {
-    out.free();
-  }
+  return fromKept(keep(out), format, build);
 }
 
 class Chess {

@@ -120,6 +120,27 @@ pub fn timeline_label(pos: &Position, l: i32) -> String {
     }
 }
 
+/// A timeline's number in the library's objects: our index in games with an odd number of
+/// starting timelines; in even games `-0` is -1, `+0` is 1, and the others move away from 0
+/// by one (our index `l >= 0` is `l + 1`).
+pub fn timeline_number(l: i32, even: bool) -> i32 {
+    if even && l >= 0 {
+        l + 1
+    } else {
+        l
+    }
+}
+
+/// Our timeline index of a number of [`timeline_number`] (`None` for 0 in an even game).
+pub fn timeline_index(n: i32, even: bool) -> Option<i32> {
+    match (even, n) {
+        (false, n) => Some(n),
+        (true, 0) => None,
+        (true, n) if n > 0 => Some(n - 1),
+        (true, n) => Some(n),
+    }
+}
+
 /// A board as the library names it: `(0T1)`, `(-0T2)`, `(1T3)`.
 pub fn board_label(pos: &Position, b: BoardId) -> String {
     let r = BoardRef::of_id(b, pos.even());
@@ -140,8 +161,7 @@ pub fn move_text(pos: &Position, m: &Move, tokens: Tokens) -> String {
             };
             // The token gives the timeline's number in the library's objects (in an even
             // game `+1` is 2), not its label.
-            let number = if after.even() && made >= 0 { made + 1 } else { made };
-            let _ = write!(text, " (>L{number})");
+            let _ = write!(text, " (>L{})", timeline_number(made, after.even()));
         }
     }
     text
@@ -275,8 +295,8 @@ pub fn action_number(start: &Position, played: usize) -> i32 {
 /// `[Name "Value"]` on a line), then the actions, a turn per line (`1. e4 / e5`; with the
 /// `inline` token on one line), without a final newline. An action that ended with a pass is
 /// written as its moves (the boards it passed have no text: a pass without a move is an empty
-/// action, as the library writes it). `None` is kept for records the dialect cannot write.
-pub fn write_record(game: &Game, headers: &[(String, String)], tokens: Tokens) -> Option<String> {
+/// action, as the library writes it).
+pub fn write_record(game: &Game, headers: &[(String, String)], tokens: Tokens) -> String {
     let mut out = String::new();
     for (k, v) in headers {
         let _ = writeln!(out, "[{k} \"{v}\"]");
@@ -305,7 +325,7 @@ pub fn write_record(game: &Game, headers: &[(String, String)], tokens: Tokens) -
         }
     }
     out.push_str(&turns.join(if tokens.inline { " " } else { "\n" }));
-    Some(out)
+    out
 }
 
 /// A timeline's index in the library's raw numbering (0, then -1, +1, -2, +2... as 1, 2, 3,
@@ -325,13 +345,11 @@ fn raw_timeline(number: i32) -> i32 {
 pub fn diagram(pos: &Position, action_number: i32) -> String {
     let even = pos.even();
     let (w, h) = (usize::from(pos.size().width), usize::from(pos.size().height));
-    let number = |l: i32| if even && l >= 0 { l + 1 } else { l };
-    let index_of = |n: i32| match (even, n) {
-        (true, 0) => None,
-        (true, n) if n > 0 => Some(n - 1),
-        (_, n) => Some(n),
-    };
-    let reach = pos.timelines().map(|l| number(l).abs()).max().unwrap_or(0);
+    let reach = pos
+        .timelines()
+        .map(|l| timeline_number(l, even).abs())
+        .max()
+        .unwrap_or(0);
     let mut out = format!(
         "Current Player: {}\nAction Number: {action_number}\n",
         if pos.to_move() == Color::White {
@@ -341,7 +359,7 @@ pub fn diagram(pos: &Position, action_number: i32) -> String {
         }
     );
     for n in -reach..=reach {
-        let line = index_of(n).filter(|l| pos.timeline_start(*l).is_some());
+        let line = timeline_index(n, even).filter(|l| pos.timeline_start(*l).is_some());
         let Some(l) = line else {
             for _ in 0..h + 2 {
                 out.push('\n');
@@ -397,8 +415,7 @@ pub fn fen_lines(pos: &Position) -> String {
         .boards()
         .map(|(id, b)| (id, crate::fen::write_board(b, id, pos.size(), even)))
         .collect();
-    let number = |l: i32| if even && l >= 0 { l + 1 } else { l };
-    boards.sort_by_key(|(id, _)| (raw_timeline(number(id.l)), id.t));
+    boards.sort_by_key(|(id, _)| (raw_timeline(timeline_number(id.l, even)), id.t));
     let mut out = String::new();
     for (_, line) in boards {
         out.push_str(&line);
@@ -426,8 +443,8 @@ pub fn builtin_variant(start: &Position) -> Option<&'static chess5d_rules::Varia
 
 /// A game as the library's `export('5dpgn...')` writes it: `[Board "..."]` (one of its
 /// variants by name, else `Custom`), `[Mode "5D"]`, for a custom start its `[Size]` and 5DFEN
-/// boards ([`fen_lines`]), then the record ([`write_record`]; `None` where that has no text).
-pub fn export(game: &Game, tokens: Tokens) -> Option<String> {
+/// boards ([`fen_lines`]), then the record ([`write_record`]).
+pub fn export(game: &Game, tokens: Tokens) -> String {
     let start = game.start();
     let head = match builtin_variant(start) {
         Some(v) => format!("[Board \"{}\"]\n[Mode \"5D\"]\n", v.name),
@@ -441,5 +458,5 @@ pub fn export(game: &Game, tokens: Tokens) -> Option<String> {
             )
         }
     };
-    Some(head + &write_record(game, &[], tokens)?)
+    head + &write_record(game, &[], tokens)
 }

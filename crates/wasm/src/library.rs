@@ -821,9 +821,7 @@ impl Library {
                 let Some(tokens) = Tokens::parse(other) else {
                     return Ok(Listing::Numbers(self.action_history()));
                 };
-                chessjs::export(&self.game, tokens)
-                    .map(Listing::Text)
-                    .ok_or(Error::PassHasNoText)
+                Ok(Listing::Text(chessjs::export(&self.game, tokens)))
             }
         }
     }
@@ -869,8 +867,11 @@ impl Library {
         let start = Position::from_setup(setup).map_err(|e| Error::BadStart(e.to_string()))?;
         let mut starred = self.marks_of_position();
         starred.extend(starred_squares(t, start.even()));
-        self.set_game(Game::new(start), Vec::new(), None);
-        self.marks = Marks::of_game(&self.game, false, &starred);
+        let game = Game::new(start);
+        self.marks = Marks::of_game(&game, false, &starred);
+        self.game = game;
+        self.headers.clear();
+        self.variant = None;
         Ok(())
     }
 

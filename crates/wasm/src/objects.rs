@@ -21,26 +21,7 @@ pub const POS_LEN: usize = 5;
 /// Numbers per move.
 pub const MOVE_LEN: usize = 2 + 3 * POS_LEN + 1 + POS_LEN + 1 + 3 * POS_LEN;
 
-/// A timeline's number in the library's objects: our index in games with an odd number of
-/// starting timelines; in even games `-0` is -1, `+0` is 1, and the others move away from 0
-/// by one (our index `l >= 0` is `l + 1`).
-pub fn timeline_number(l: i32, even: bool) -> i32 {
-    if even && l >= 0 {
-        l + 1
-    } else {
-        l
-    }
-}
-
-/// Our timeline index of a number of [`timeline_number`] (`None` for 0 in an even game).
-pub fn timeline_index(n: i32, even: bool) -> Option<i32> {
-    match (even, n) {
-        (false, n) => Some(n),
-        (true, 0) => None,
-        (true, n) if n > 0 => Some(n - 1),
-        (true, n) => Some(n),
-    }
-}
+pub use chess5d_notation::chessjs::{timeline_index, timeline_number};
 
 fn color_code(c: Color) -> i32 {
     i32::from(c == Color::Black)
