@@ -33,9 +33,8 @@ use std::fmt::Write;
 /// includes beyond the plain moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tokens {
-    /// Read, and not written yet: the library writes `(~T2)` after some branches that make
-    /// another timeline active again, by a rule not matched yet (the `~` on jumps that make an
-    /// active timeline is always written).
+    /// `(~T3)` after a branch that makes an older timeline active again (see
+    /// `present_token`; the `~` on jumps that make an active timeline is always written).
     pub active: bool,
     /// `(>L1)` after a move that makes a timeline.
     pub timeline: bool,
@@ -69,6 +68,16 @@ impl Tokens {
         }
         Some(tokens)
     }
+}
+
+/// Reads a record as the library reads its own: any text [`crate::load`] reads, with the
+/// passes of its 5DPGN (see [`crate::pgn::PgnGame::play_passing`]).
+pub fn load(text: &str) -> Result<crate::LoadedGame, crate::Error> {
+    let text = text.trim_start_matches('\u{feff}');
+    if crate::detect(text) == crate::Format::Pgn {
+        return crate::pgn::PgnGame::parse_at(text, 1)?.play_passing();
+    }
+    crate::load(text)
 }
 
 /// The letter the library gives a role in its objects and notation (`""` for a pawn).
@@ -150,21 +159,56 @@ pub fn board_label(pos: &Position, b: BoardId) -> String {
 /// One move as the library writes it, played from `pos` (the position before it).
 pub fn move_text(pos: &Position, m: &Move, tokens: Tokens) -> String {
     let mut text = move_body(pos, m, tokens.superphysical);
-    if tokens.timeline {
-        let mut after = pos.clone();
-        after.play_unchecked(m);
-        if after.timeline_count() > pos.timeline_count() {
-            let made = if pos.to_move() == Color::White {
-                after.max_timeline()
-            } else {
-                after.min_timeline()
-            };
-            // The token gives the timeline's number in the library's objects (in an even
-            // game `+1` is 2), not its label.
-            let _ = write!(text, " (>L{})", timeline_number(made, after.even()));
+    if !(tokens.timeline || tokens.active) || m.kind != MoveKind::Branch {
+        return text;
+    }
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    if after.timeline_count() == pos.timeline_count() {
+        return text;
+    }
+    let made = if pos.to_move() == Color::White {
+        after.max_timeline()
+    } else {
+        after.min_timeline()
+    };
+    if tokens.active {
+        if let Some(turn) = present_token(pos, &after, made) {
+            let _ = write!(text, " (~T{turn})");
         }
     }
+    if tokens.timeline {
+        // The token gives the timeline's number in the library's objects (in an even game
+        // `+1` is 2), not its label.
+        let _ = write!(text, " (>L{})", timeline_number(made, after.even()));
+    }
     text
+}
+
+/// The turn of the library's `(~T<n>)` token after a branch that made timeline `made`: written
+/// when the branch makes an older timeline active again whose last board is more than one
+/// half-turn behind the new timeline's; the turn is counted from its last board in the
+/// library's half-turn slots (from T1 White, or from T0 White in a game that starts at turn 0,
+/// so there one more), as the library counts it. Of several timelines made active, the last
+/// in the library's raw order.
+fn present_token(before: &Position, after: &Position, made: i32) -> Option<i32> {
+    let even = after.even();
+    let woken = after
+        .timelines()
+        .filter(|&l| l != made && after.is_active(l) && !before.is_active(l))
+        .max_by_key(|&l| raw_timeline(timeline_number(l, even)))?;
+    let (woken_end, made_end) = (after.timeline_end(woken)?, after.timeline_end(made)?);
+    if woken_end + 1 >= made_end {
+        return None;
+    }
+    let zero = after
+        .timelines()
+        .filter_map(|l| after.timeline_start(l))
+        .min()
+        .unwrap_or(2)
+        < 2;
+    let slot = if zero { woken_end } else { woken_end - 2 };
+    Some((slot + 2).div_euclid(2))
 }
 
 fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
@@ -234,6 +278,45 @@ fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
         return text;
     }
     text.push_str(&pawn_text(pos, m, black, file));
+    text
+}
+
+/// A move of the moves under way as the library's `print()` lists it under `Move Stack:`:
+/// the board when the game has several timelines or the move leaves its board, the piece's
+/// letter, no disambiguation, a pawn's capture with its file, `>` for every jump (no `>>`,
+/// no `~`), no check mark.
+pub fn stack_text(pos: &Position, m: &Move) -> String {
+    let prefix = pos.timeline_count() > 1 || m.is_jump();
+    let mut text = if prefix {
+        board_label(pos, m.from.board)
+    } else {
+        String::new()
+    };
+    if matches!(m.kind, MoveKind::Castle { .. }) {
+        let _ = write!(text, "K{}", m.to.square);
+        return text;
+    }
+    let letter = role_letter(m.piece.role());
+    if m.is_jump() {
+        let letter = if m.piece.role() == Role::Pawn { "P" } else { letter };
+        let _ = write!(text, "{letter}{}>", m.from.square);
+        if m.is_capture() {
+            text.push('x');
+        }
+        let _ = write!(text, "{}{}", board_label(pos, m.to.board), m.to.square);
+    } else {
+        text.push_str(letter);
+        if m.is_capture() {
+            if m.piece.role() == Role::Pawn {
+                text.push((b'a' + m.from.square.x() as u8) as char);
+            }
+            text.push('x');
+        }
+        let _ = write!(text, "{}", m.to.square);
+    }
+    if let Some(r) = m.promotion {
+        let _ = write!(text, "={}", role_letter(r));
+    }
     text
 }
 
@@ -343,13 +426,16 @@ fn raw_timeline(number: i32) -> i32 {
 /// an empty row where a number has no timeline), each board boxed with its raw timeline and
 /// half-turn (`╔2,1═════╗`), pieces as letters (`.` empty).
 pub fn diagram(pos: &Position, action_number: i32) -> String {
+    diagram_with_stack(pos, action_number, &[])
+}
+
+/// [`diagram`] with the moves under way listed under `Move Stack:` as the library lists them
+/// (`stack`: each move's [`stack_text`], in the order played).
+pub fn diagram_with_stack(pos: &Position, action_number: i32, stack: &[String]) -> String {
+    // The library draws every board as 8x8 (the squares off a smaller board empty) and knows
+    // the letters of the standard pieces and the princess only.
+    const SIDE: usize = 8;
     let even = pos.even();
-    let (w, h) = (usize::from(pos.size().width), usize::from(pos.size().height));
-    let reach = pos
-        .timelines()
-        .map(|l| timeline_number(l, even).abs())
-        .max()
-        .unwrap_or(0);
     let mut out = format!(
         "Current Player: {}\nAction Number: {action_number}\n",
         if pos.to_move() == Color::White {
@@ -358,46 +444,72 @@ pub fn diagram(pos: &Position, action_number: i32) -> String {
             "Black"
         }
     );
-    for n in -reach..=reach {
+    if !stack.is_empty() {
+        out.push_str("Move Stack:\n");
+        for text in stack {
+            let _ = writeln!(out, "  {text}");
+        }
+    }
+    // Its half-turns count from the first board of a game that starts at turn 0, else from
+    // turn 1 White.
+    let zero = pos.timelines().filter_map(|l| pos.timeline_start(l)).min().unwrap_or(2) < 2;
+    let half_turn = |t: i32| if zero { t } else { t - 2 };
+    // One row per timeline number from the farthest negative reach (as far as the farthest
+    // timeline on either side) to the last positive one: a number without a timeline is an
+    // empty row.
+    let numbers = || pos.timelines().map(|l| timeline_number(l, even));
+    let lowest = -numbers().map(i32::abs).max().unwrap_or(0);
+    let highest = numbers().max().unwrap_or(0);
+    for n in lowest..=highest {
         let line = timeline_index(n, even).filter(|l| pos.timeline_start(*l).is_some());
         let Some(l) = line else {
-            for _ in 0..h + 2 {
+            for _ in 0..SIDE + 2 {
                 out.push('\n');
             }
             continue;
         };
         let start = pos.timeline_start(l).unwrap_or(0);
         let end = pos.timeline_end(l).unwrap_or(start);
-        let first_raw = (start - 2).max(0) as usize;
-        let indent = " ".repeat(first_raw * (w + 2));
-        let mut rows = vec![indent; h + 2];
+        let indent = " ".repeat(half_turn(start).max(0) as usize * (SIDE + 2));
+        let mut rows = vec![indent; SIDE + 2];
         for t in start..=end {
             let Some(board) = pos.board(BoardId::new(l, t)) else {
                 continue;
             };
-            let label = format!("{},{}", raw_timeline(n), t - 2);
-            let fill = w.saturating_sub(label.chars().count());
+            let label = format!("{},{}", raw_timeline(n), half_turn(t));
+            let fill = SIDE.saturating_sub(label.chars().count());
             let _ = write!(rows[0], "╔{label}{}╗", "═".repeat(fill));
-            for y in 0..h {
-                let row = &mut rows[h - y];
+            for y in 0..SIDE {
+                let row = &mut rows[SIDE - y];
                 row.push('║');
-                for x in 0..w {
-                    let sq = chess5d_rules::Square::new(x as u8, y as u8);
-                    row.push(match board.get(sq) {
-                        None => '.',
-                        Some(p) => {
-                            let c = if p.role() == Role::Pawn { 'P' } else { p.role().letter() };
-                            if p.color() == Color::White {
+                for x in 0..SIDE {
+                    let piece = (x < usize::from(pos.size().width) && y < usize::from(pos.size().height))
+                        .then(|| board.get(chess5d_rules::Square::new(x as u8, y as u8)))
+                        .flatten();
+                    row.push(match piece.map(|p| (p.color(), p.role())) {
+                        Some((color, role)) => {
+                            let c = match role {
+                                Role::Pawn => 'P',
+                                Role::Knight
+                                | Role::Bishop
+                                | Role::Rook
+                                | Role::Queen
+                                | Role::King
+                                | Role::Princess => role.letter(),
+                                _ => '.',
+                            };
+                            if color == Color::White {
                                 c
                             } else {
                                 c.to_ascii_lowercase()
                             }
                         }
+                        None => '.',
                     });
                 }
                 row.push('║');
             }
-            let _ = write!(rows[h + 1], "╚{}╝", "═".repeat(w.max(label.chars().count())));
+            let _ = write!(rows[SIDE + 1], "╚{}╝", "═".repeat(SIDE.max(label.chars().count())));
         }
         for r in rows {
             out.push_str(&r);

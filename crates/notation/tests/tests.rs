@@ -573,6 +573,42 @@ mod long {
 mod dialects {
     use super::*;
 
+    /// 5d-chess-js writes an action ended by its `pass()` as the moves played (none for a
+    /// whole turn passed): its reader takes them as passes, 5DPGN's refuses them.
+    #[test]
+    fn chessjs_records_with_passes() {
+        use chess5d_notation::chessjs;
+        let cases = [
+            ("[Board \"Standard\"]\n1.  / e5\n2. d4", 3, false),
+            ("[Board \"Standard\"]\n1. e4 / \n2. d4 / d5", 4, true),
+            (
+                "[Board \"Standard - Two Timelines\"]\n1. (-0T1)Nc3 / (-0T1)Nc6",
+                2,
+                true,
+            ),
+        ];
+        for (text, actions, white_to_move) in cases {
+            let g = chessjs::load(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(g.game.actions().len(), actions, "{text}");
+            assert_eq!(g.game.to_move() == chess5d_rules::Color::White, white_to_move, "{text}");
+            assert!(g.game.has_pass(), "{text}");
+            // Written back in the dialect, the record is the same.
+            let tokens = chessjs::Tokens::default();
+            assert_eq!(
+                chessjs::write_record(&g.game, &[], tokens).trim_end(),
+                text.lines().skip(1).collect::<Vec<_>>().join("\n").trim_end(),
+                "{text}"
+            );
+        }
+        // The library ends its records with the next turn's number: no pass.
+        let g = chessjs::load("[Board \"Standard\"]\n1. e4 / e5\n2. ").unwrap();
+        assert_eq!((g.game.actions().len(), g.game.has_pass()), (2, false));
+        assert!(load("[Board \"Standard - Two Timelines\"]\n1. (-0T1)Nc3 / (-0T1)Nc6").is_err());
+        // A pass that leaves a royal piece capturable is no pass.
+        let e = chessjs::load("[Board \"Standard\"]\n1. e4 / f5\n2. Qh5 / \n3. d4").unwrap_err();
+        assert!(e.to_string().contains("could be captured"), "{e}");
+    }
+
     #[test]
     fn alexbay_forms() {
         let text = "1w. 1:e2:e3\n1b. 1:f7:f6\n2w. 2:Nb1<>1:b3\n2b. 1+1:a7:a6\n3w. 2+1:c2:c3\n\

@@ -416,7 +416,7 @@ impl Library {
             return Ok(());
         }
         if has_start {
-            let loaded = chess5d_notation::load(t).map_err(|e| Error::unreadable("the record", e))?;
+            let loaded = chessjs::load(t).map_err(|e| Error::unreadable("the record", e))?;
             let board = chess5d_notation::start::header(&loaded.headers, "Board").map(str::to_string);
             let headers = loaded
                 .headers
@@ -465,8 +465,8 @@ impl Library {
         record.push('\n');
         let added = record.lines().count();
         record.push_str(t);
-        let loaded = chess5d_notation::load(&record)
-            .map_err(|e| Error::unreadable("the record", shift_lines(&e.to_string(), added)))?;
+        let loaded =
+            chessjs::load(&record).map_err(|e| Error::unreadable("the record", shift_lines(&e.to_string(), added)))?;
         self.set_game(loaded.game, Vec::new(), variant_short(variant));
         Ok(())
     }
@@ -742,10 +742,12 @@ impl Library {
     /// library's `checks()`, see [`Position::checks_after_pass`]).
     pub fn checks(&self, format: Format) -> Listing {
         let pos = self.game.position();
-        let checks = pos.checks_after_pass();
-        // The checks are the opponent's moves after a pass: written in that position.
+        let mut checks = pos.checks_after_pass();
+        // The checks are the opponent's moves after a pass: written in that position, in the
+        // order of the library's moves() there.
         let mut after = pos.clone();
         after.pass_unchecked();
+        chess5d_notation::chessjs_order::sort_moves(&after, &mut checks);
         self.moves_out(&after, &checks, format)
     }
 
@@ -833,7 +835,8 @@ impl Library {
     }
 
     /// The library's `fen(text)`: the 5DFEN boards (with or without 5DPGN headers) are put
-    /// into the position now, each replacing the board of its place or added; the game then
+    /// into the position now, each replacing the board of its place or added (boards labelled
+    /// `-0`/`+0` put into a game without them, or the reverse, replace them all); the game then
     /// starts from there (the library keeps its record, which no longer leads to the boards).
     /// Boards of another size, or a result that is no valid position, are refused and nothing
     /// changes.
@@ -857,7 +860,16 @@ impl Library {
                 given.size()
             )));
         }
-        let mut setup = self.game.position().to_setup();
+        // Boards labelled for the other kind of game (`-0`/`+0` put into a game of one middle
+        // timeline, or the reverse) have no place among the boards there: they replace them.
+        let replace_all = given.even() != self.game.position().even();
+        let mut setup = if !replace_all {
+            self.game.position().to_setup()
+        } else {
+            let mut setup = given.to_setup();
+            setup.boards.clear();
+            setup
+        };
         for (id, board) in given.boards() {
             match setup.boards.iter_mut().find(|(b, _)| *b == id) {
                 Some(slot) => slot.1 = board.clone(),
@@ -865,7 +877,11 @@ impl Library {
             }
         }
         let start = Position::from_setup(setup).map_err(|e| Error::BadStart(e.to_string()))?;
-        let mut starred = self.marks_of_position();
+        let mut starred = if replace_all {
+            HashMap::new()
+        } else {
+            self.marks_of_position()
+        };
         starred.extend(starred_squares(t, start.even()));
         let game = Game::new(start);
         self.marks = Marks::of_game(&game, false, &starred);
@@ -899,7 +915,17 @@ impl Library {
             let number = chessjs::action_number(self.game.start(), self.game.actions().len() + 1);
             let first = chessjs::action_number(self.game.start(), 0);
             let shown = if self.game.actions().is_empty() { first } else { number };
-            chessjs::diagram(self.game.position(), shown)
+            let pending = self.game.pending_moves();
+            let mut pos = self.game.position().clone();
+            for _ in &pending {
+                pos.undo_move();
+            }
+            let mut stack = Vec::with_capacity(pending.len());
+            for m in &pending {
+                stack.push(chessjs::stack_text(&pos, m));
+                pos.play_unchecked(m);
+            }
+            chessjs::diagram_with_stack(self.game.position(), shown, &stack)
         }
     }
 

@@ -352,7 +352,7 @@ export class Game {
         const c = new (who === 'theirs' ? Theirs : Ours)();
         const r = callOf(c, 'fen', fens.theirs);
         return { returned: r, board: c.board, hash: c.hash, fen: c.fen(), moves: c.moves('notation_short') };
-      });
+      }, { input: fens.theirs });
     }
     // Exports of each library, imported (importable, import) into both (5d-chess-js replays
     // with detection: slow, so at a third of the full steps).

@@ -92,6 +92,21 @@ impl PgnGame {
 
     /// Builds the start position and plays every action of the main line.
     pub fn play(&self) -> Result<LoadedGame, Error> {
+        self.play_with(false)
+    }
+
+    /// [`play`](Self::play) for records that 5d-chess-js writes after a pass (its API ends an
+    /// action without moving on every board left): an action whose moves leave boards to
+    /// play, an empty action before `/` (`1. / e5`) and an action numbered as the next turn
+    /// while Black is to move (`1. e4 / 2. d4`) are read as passes ([`Game::pass`]). A pass
+    /// at the very end cannot be told from a turn not played yet (the library ends its
+    /// records with `2. ` or `2. e4 / ` either way): it is not read. 5DPGN has no pass:
+    /// [`play`](Self::play) refuses them.
+    pub fn play_passing(&self) -> Result<LoadedGame, Error> {
+        self.play_with(true)
+    }
+
+    fn play_with(&self, passes: bool) -> Result<LoadedGame, Error> {
         let mut start = start::position(&self.headers, &self.boards)?;
         let mut warnings = Vec::new();
         let mut skip = 0;
@@ -120,6 +135,7 @@ impl PgnGame {
             offset: skip,
             drift: 0,
             last_turn: None,
+            passes,
         };
         let root = Game::new(start.clone());
         for v in &self.leading {
@@ -157,6 +173,8 @@ struct Player<'t> {
     warnings: &'t mut Vec<(Span, String)>,
     /// Actions of the record before the start (null moves folded into it).
     offset: usize,
+    /// Whether passes are read (see [`PgnGame::play_passing`]).
+    passes: bool,
     /// How far the record's turn numbers run behind ours (see `check_turn`), on the line being
     /// played.
     drift: i32,
@@ -186,6 +204,14 @@ impl Player<'_> {
         let mut fresh = false;
         for (i, action) in actions.iter().enumerate() {
             let before = (!action.variations.is_empty()).then(|| game.clone());
+            if self.passes {
+                // A turn left without its action (`1. / e5`, `1. e4 / 2. d4`) was passed.
+                let black = action.after_slash || action.color == Some(Color::Black);
+                let white = !black && (action.turn.is_some() || action.color == Some(Color::White));
+                if (black && game.to_move() == Color::White) || (white && game.to_move() == Color::Black) {
+                    node = self.pass(&mut game, node)?;
+                }
+            }
             let number = self.offset + self.tree.depth(node) + 1;
             self.check_turn(action, node, number, &game)?;
             let moves: Vec<Written<'_, SanMove>> = action
@@ -197,12 +223,19 @@ impl Player<'_> {
                     span: m.span,
                 })
                 .collect();
-            replay::play_action(&mut game, number, action.color, &moves, self.warnings, |san, pos| {
+            let played = replay::play_action(&mut game, number, action.color, &moves, self.warnings, |san, pos| {
                 san.resolve(pos).map(|(m, bogus)| {
                     let warning = bogus.then(|| "capture mark 'x' on a move that captures nothing".to_string());
                     (m, warning)
                 })
-            })?;
+            });
+            match played {
+                // Moves that leave boards to play, then a pass.
+                Err(e) if self.passes && matches!(e.reason, Reason::Submit(_)) && game.position().action_len() > 0 => {
+                    game.pass().map_err(|_| Error::Resolve(e))?;
+                }
+                other => other?,
+            }
             let played = game.actions().last().cloned().unwrap_or_default();
             // A line's continuation is the main one of the nodes it made; where a variation runs
             // into nodes already there, it is appended as one of their variations.
@@ -234,6 +267,21 @@ impl Player<'_> {
             }
         }
         Ok((node, game))
+    }
+
+    /// Ends the action under way in `game` with a pass, as a node after `node`.
+    fn pass(&mut self, game: &mut Game, node: NodeId) -> Result<NodeId, Error> {
+        let number = self.offset + self.tree.depth(node) + 1;
+        game.pass().map_err(|e| {
+            Error::Resolve(ResolveError {
+                action: number,
+                text: String::new(),
+                span: Span::default(),
+                reason: Reason::Submit(e),
+            })
+        })?;
+        let played = game.actions().last().cloned().unwrap_or_default();
+        Ok(self.tree.add(node, played, game.position().hash(), true).0)
     }
 
     /// Refuses an action whose written turn number is not its own (`1. e4 / e5 3. Nf3`): a
