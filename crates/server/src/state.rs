@@ -10,7 +10,8 @@ use crate::error::ServerError;
 use crate::seats::{Need, SeatToken};
 use crate::session::Session;
 pub use crate::sync::{blocking, lock};
-use chess5d_rules::Color;
+use chess5d_play::request::Action;
+use chess5d_play::Effects;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -236,40 +237,47 @@ impl AppState {
         Ok(())
     }
 
-    /// Checks that `token` may do `need` in game `id`, then applies the change `f` (given the side
-    /// acted for), stores it, tells the watchers and wakes the engine; gives the new state.
-    pub(crate) fn act(
-        &self,
-        id: i64,
-        token: &SeatToken,
-        need: Need,
-        f: impl FnOnce(&mut Session, Color) -> Result<(), ServerError>,
-    ) -> Result<String, ServerError> {
+    /// Acts on game `id` for the holder of `token` (the game service checks the seat and
+    /// applies the request), then carries out the effects; gives the requester's view.
+    pub(crate) fn act(&self, id: i64, token: &SeatToken, action: Action) -> Result<String, ServerError> {
         let public = self.inner.config.public;
-        self.mutate(id, |s| {
-            let side = s.authorize(s.rights(token.get(), public), need)?;
-            f(s, side)
+        self.mutate(id, token, |s| {
+            let rights = s.rights(token.get(), public);
+            let game = s.id;
+            Ok(s.play.act(rights, game, action)?)
         })
     }
 
-    /// Applies a change to a game, stores it, tells the watchers and wakes the engine; gives
-    /// the game's view as JSON text.
+    /// Applies a change to a game and carries out its effects: stores it, tells the watchers,
+    /// starts the engine's search; gives the game's view for the holder of `token` as JSON text.
     pub(crate) fn mutate(
         &self,
         id: i64,
-        f: impl FnOnce(&mut Session) -> Result<(), ServerError>,
+        token: &SeatToken,
+        f: impl FnOnce(&mut Session) -> Result<Effects, ServerError>,
     ) -> Result<String, ServerError> {
         let slot = self.slot(id)?;
-        let (view, stored) = {
+        let (view, stored, effects) = {
             let mut s = lock(&slot.session);
-            f(&mut s)?;
-            let stored = self.queue_persist(&s)?;
-            (s.view_text(None), stored)
+            let effects = f(&mut s)?;
+            let stored = if effects.store {
+                Some(self.queue_persist(&s)?)
+            } else {
+                None
+            };
+            let viewer = s.viewer(token.get(), self.inner.config.public);
+            (s.view_text(viewer, None), stored, effects)
         };
         // Answered (and shown to watchers) only once on disk; many games share one fsync.
-        stored.wait()?;
-        let _ = slot.tx.send(());
-        self.kick_engine(&slot);
+        if let Some(stored) = stored {
+            stored.wait()?;
+        }
+        if effects.notify {
+            let _ = slot.tx.send(());
+        }
+        if let Some(t) = effects.think {
+            self.run_engine(&slot, t);
+        }
         Ok(view)
     }
 }
