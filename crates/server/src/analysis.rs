@@ -90,7 +90,7 @@ impl Analyses {
         lock(&self.boards)
             .get(&id)
             .cloned()
-            .ok_or_else(|| ServerError::NotFound(format!("no analysis board {id}")))
+            .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoAnalysisBoard { id: id.to_string() }))
     }
 
     pub(crate) fn remove(&self, id: u64) -> Option<Arc<Board>> {

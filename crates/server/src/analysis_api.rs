@@ -68,7 +68,7 @@ pub fn game_until(st: &AppState, id: i64, at: Option<usize>) -> Result<(LoadedGa
 
 fn parse_board_id(s: &str) -> Result<u64, ServerError> {
     s.parse()
-        .map_err(|_| ServerError::NotFound(format!("no analysis board '{s}'")))
+        .map_err(|_| ServerError::from(chess5d_play::PlayError::NoAnalysisBoard { id: format!("'{s}'") }))
 }
 
 async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<AnalysisReq>) -> Result<Response, ServerError> {
@@ -127,7 +127,7 @@ async fn delete(State(st): State<AppState>, Path(id): Path<String>) -> Result<Re
     let board = st
         .analyses()
         .remove(id)
-        .ok_or_else(|| ServerError::NotFound(format!("no analysis board {id}")))?;
+        .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoAnalysisBoard { id: id.to_string() }))?;
     blocking(move || {
         board.close();
         board.publish();

@@ -185,7 +185,7 @@ impl AppState {
             .inner
             .db
             .get(id)?
-            .ok_or_else(|| ServerError::NotFound(format!("no game with id {id}")))?;
+            .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoGame { id: id.to_string() }))?;
         let mut session = Session::from_row(&row)?;
         session.seats = self.inner.db.seats(id)?;
         let mut map = lock(&self.inner.sessions);
@@ -232,7 +232,9 @@ impl AppState {
         lock(&self.inner.sessions).remove(&id);
         let _ = slot.tx.send(());
         if !self.inner.db.delete(id)? {
-            return Err(ServerError::NotFound(format!("no game with id {id}")));
+            return Err(ServerError::from(chess5d_play::PlayError::NoGame {
+                id: id.to_string(),
+            }));
         }
         Ok(())
     }
@@ -286,5 +288,5 @@ pub fn parse_id(s: &str) -> Result<i64, ServerError> {
     s.parse::<i64>()
         .ok()
         .filter(|&i| i > 0)
-        .ok_or_else(|| ServerError::NotFound(format!("no game with id '{s}'")))
+        .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoGame { id: format!("'{s}'") }))
 }
