@@ -219,6 +219,7 @@ impl Backend {
         now: &str,
     ) -> String {
         let mut out = Out::default();
+        let game = i64::from(game);
         if let Some(p) = self.games.get_mut(&game) {
             let answer = match error {
                 Some(e) => Err(e),
@@ -267,8 +268,9 @@ impl Backend {
 
     /// The analysis of board `id` as the worker last reported it (`{depth, eval, ...}`), or its
     /// failure. Gives the effects.
-    pub fn analysis_info(&mut self, id: u64, info: &str, error: Option<String>) -> String {
+    pub fn analysis_info(&mut self, id: u32, info: &str, error: Option<String>) -> String {
         let mut out = Out::default();
+        let id = u64::from(id);
         if let Some(b) = self.boards.get_mut(&id) {
             match error {
                 Some(e) => {

@@ -53,7 +53,7 @@ fn a_game_against_the_engine_thinks_is_stored_and_restored_whole() {
         .expect("think"),
     );
     let done = json(&b.engine_done(
-        id,
+        id as u32,
         task["version"].as_f64().unwrap(),
         answer["moves"].as_str().unwrap(),
         answer["info"].as_str().unwrap(),

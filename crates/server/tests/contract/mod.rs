@@ -65,7 +65,7 @@ fn local_answer(b: &mut Backend, method: &str, path: &str, body: &Value) -> Valu
         .unwrap();
         let a: Value = serde_json::from_str(&a).unwrap();
         b.engine_done(
-            t["game"].as_i64().unwrap(),
+            t["game"].as_u64().unwrap() as u32,
             t["version"].as_f64().unwrap(),
             a["moves"].as_str().unwrap(),
             a["info"].as_str().unwrap(),
