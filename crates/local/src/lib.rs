@@ -125,28 +125,6 @@ fn fen(p: &Play) -> String {
     chess5d_notation::write_5dfen(game.position())
 }
 
-/// Game `p` after its first `at` actions (all if `None`).
-fn until(p: &Play, id: i64, at: Option<usize>) -> Result<chess5d_notation::LoadedGame, PlayError> {
-    let n = p.game.actions().len();
-    let at = at.unwrap_or(n);
-    if at > n {
-        return Err(PlayError::AtBeyond {
-            at,
-            game: id,
-            actions: n,
-        });
-    }
-    let even = p.game.start().even();
-    let actions: String = p.game.actions()[..at]
-        .iter()
-        .map(|a| long::write_action(&a.moves, even) + "\n")
-        .collect();
-    let mut loaded =
-        long::read_game(&actions, Some(p.game.start().clone())).map_err(|e| PlayError::internal(e.to_string()))?;
-    loaded.headers = p.headers.clone();
-    Ok(loaded)
-}
-
 fn num(q: &BTreeMap<String, String>, k: &str) -> Result<i32, PlayError> {
     let v = q.get(k).ok_or_else(|| PlayError::BadField {
         field: "query",
@@ -211,7 +189,7 @@ impl Backend {
     /// and report, or why it failed. Gives the effects as [`Backend::request`] does.
     pub fn engine_done(
         &mut self,
-        game: i64,
+        game: u32,
         version: f64,
         moves: &str,
         info: &str,
@@ -468,7 +446,7 @@ impl Backend {
                     Source::Import(loaded) => (chess5d_notation::write_5dpgn(&loaded), false),
                     Source::Game(id, at) => {
                         let (n, p) = self.game(&id.to_string())?;
-                        let loaded = until(p, n, at)?;
+                        let loaded = p.until(n, at)?;
                         (chess5d_notation::write_5dfen(loaded.game.position()), true)
                     }
                 };
@@ -485,7 +463,7 @@ impl Backend {
                     }
                     Source::Game(id, at) => {
                         let (n, p) = self.game(&id.to_string())?;
-                        (until(p, n, at)?, Some(n), p.pgn())
+                        (p.until(n, at)?, Some(n), p.pgn())
                     }
                 };
                 let base = loaded.game.actions().len();

@@ -242,6 +242,29 @@ impl Play {
         Ok(self.effects())
     }
 
+    /// Game `id` after its first `at` submitted actions (all if `None`), with its headers:
+    /// where an analysis board or a puzzle from a game starts.
+    pub fn until(&self, id: i64, at: Option<usize>) -> Result<chess5d_notation::LoadedGame, PlayError> {
+        let n = self.game.actions().len();
+        let at = at.unwrap_or(n);
+        if at > n {
+            return Err(PlayError::AtBeyond {
+                at,
+                game: id,
+                actions: n,
+            });
+        }
+        let even = self.game.start().even();
+        let actions: String = self.game.actions()[..at]
+            .iter()
+            .map(|a| long::write_action(&a.moves, even) + "\n")
+            .collect();
+        let mut loaded = long::read_game(&actions, Some(self.game.start().clone()))
+            .map_err(|e| PlayError::internal(format!("replaying game {id}: {e}")))?;
+        loaded.headers = self.headers.clone();
+        Ok(loaded)
+    }
+
     /// The game as stored, with id `id`, changed at `updated` (the clock's times as of now).
     pub fn record(&self, id: i64, updated: String) -> Record {
         let even = self.game.start().even();

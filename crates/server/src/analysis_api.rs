@@ -44,26 +44,9 @@ pub fn routes() -> Router<AppState> {
 
 /// Game `id` after its first `at` actions (all if `None`), and the whole game's 5DPGN.
 pub fn game_until(st: &AppState, id: i64, at: Option<usize>) -> Result<(LoadedGame, String), ServerError> {
-    let (game, pgn) = st.game_snapshot(id)?;
-    let n = game.actions().len();
-    let at = at.unwrap_or(n);
-    if at > n {
-        return Err(PlayError::AtBeyond {
-            at,
-            game: id,
-            actions: n,
-        }
-        .into());
-    }
-    let mut loaded = LoadedGame::new(chess5d_notation::Format::Pgn, game.start().clone());
-    let replay = |e: String| ServerError::Internal(format!("replaying game {id}: {e}"));
-    for a in &game.actions()[..at] {
-        for m in &a.moves {
-            loaded.game.make_move(m).map_err(|e| replay(e.to_string()))?;
-        }
-        loaded.game.submit().map_err(|e| replay(e.to_string()))?;
-    }
-    Ok((loaded, pgn))
+    let slot = st.slot(id)?;
+    let s = lock(&slot.session);
+    Ok((s.play.until(id, at)?, s.pgn()))
 }
 
 fn parse_board_id(s: &str) -> Result<u64, ServerError> {

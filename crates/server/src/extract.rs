@@ -58,17 +58,12 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ServerError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ServerError::TooLarge(format!("request body larger than {BODY_LIMIT} bytes"))
-            } else {
-                ServerError::BadRequest(format!("cannot read the request body: {}", e.body_text()))
-            }
-        })?;
+        let BodyText(text) = BodyText::from_request(req, state).await?;
+        let bytes = text.as_bytes();
         let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
             b"{}"
         } else {
-            &bytes
+            bytes
         };
         serde_json::from_slice(bytes)
             .map(JsonBody)

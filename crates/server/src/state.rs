@@ -117,15 +117,6 @@ impl AppState {
         self.inner.stop_tx.subscribe()
     }
 
-    /// A copy of a game's rules state (submitted actions only) and its 5DPGN.
-    pub(crate) fn game_snapshot(&self, id: i64) -> Result<(chess5d_rules::Game, String), ServerError> {
-        let slot = self.slot(id)?;
-        let s = lock(&slot.session);
-        let mut game = s.game.clone();
-        while game.undo_move().is_some() {}
-        Ok((game, s.pgn()))
-    }
-
     /// The number of games held in memory.
     pub fn games_in_memory(&self) -> usize {
         lock(&self.inner.sessions).len()
