@@ -1,27 +1,35 @@
-//! The static site's local back-end in WebAssembly: a game in the browser answers with the
-//! server's JSON (the view, moves, actions of chess5d-play), and the engine thinks in a Web Worker
-//! ([`engine_think`]). The page keeps the games in IndexedDB as [`LocalGame::record`]s.
+//! The static site's door to the game service (chess5d-play) in WebAssembly: the page's API
+//! requests (API.md) are answered here by the same typed requests, rules and views as on the
+//! server; what must happen outside (store a game in IndexedDB, tell the page's watchers, run an
+//! engine search or a puzzle proof in the Web Worker) comes back as data for `backend/local.js`
+//! to carry out. Refusals cross as `{kind, code, message}` objects. The worker's own entry points
+//! ([`engine_think`], [`engine_analyse`], [`make_puzzle`]) search and prove in the worker.
 #![deny(missing_docs)]
 
 use chess5d_engine::{Bot, Engine, EngineOptions, Limits};
-use chess5d_notation::{long, LoadedGame};
-use chess5d_play::{Clock, Play, PlayError, Player, PuzzleRun};
-use chess5d_rules::{Color, Variant, VARIANTS};
-use serde::{Deserialize, Serialize};
+use chess5d_notation::long;
+use chess5d_play::request::{self, Action, AnalysisReq, CreateReq, PuzzleReq, Source, StartReq};
+use chess5d_play::seats::Rights;
+use chess5d_play::{proof, Effects, Play, PlayError, Player, Record};
+use chess5d_rules::{Color, VARIANTS};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
-use web_time::Instant;
 
 /// The name of the one engine of the static site.
 const ENGINE: &str = "chess5d";
+
+/// Everyone at the page holds every seat: one person, one browser.
+const ALL: Rights = Rights::ALL;
 
 fn err(e: impl std::fmt::Display) -> JsError {
     JsError::new(&e.to_string())
 }
 
-fn play_err(e: PlayError) -> JsError {
-    JsError::new(&e.to_string())
+/// A refusal as it crosses to the page.
+fn refusal(e: &PlayError) -> Value {
+    json!({ "kind": e.kind().name(), "code": e.code(), "message": e.to_string() })
 }
 
 /// `GET /api/info` of the static site.
@@ -36,436 +44,563 @@ pub fn info() -> String {
     .to_string()
 }
 
-#[derive(Deserialize)]
-struct ClockReq {
-    initial_ms: u64,
-    #[serde(default)]
-    increment_ms: u64,
-}
-
-#[derive(Deserialize)]
-struct CreateReq {
-    variant: Option<String>,
-    import: Option<String>,
-    white: Option<Player>,
-    black: Option<Player>,
-    clock: Option<ClockReq>,
-}
-
-fn check_player(p: Option<Player>) -> Result<Player, String> {
-    match p.unwrap_or(Player::Human { name: None }) {
-        Player::Human { name } => {
-            if name.as_ref().is_some_and(|n| n.chars().count() > 60) {
-                return Err("player names are at most 60 characters".into());
-            }
-            Ok(Player::Human { name })
-        }
-        Player::Engine {
-            engine,
-            bot,
-            movetime_ms,
-        } => {
-            if let Some(n) = engine.as_deref().filter(|n| *n != ENGINE) {
-                return Err(format!("unknown engine '{n}'; configured engines: {ENGINE}"));
-            }
-            if bot.as_deref().is_some_and(|b| Bot::from_name(b).is_none()) {
-                return Err(format!(
-                    "unknown bot '{}'; use random, greedy or alphabeta",
-                    bot.unwrap_or_default()
-                ));
-            }
-            if movetime_ms.is_some_and(|ms| !(10..=60_000).contains(&ms)) {
-                return Err("movetime_ms must be between 10 and 60000".into());
-            }
-            Ok(Player::Engine {
-                engine: Some(ENGINE.into()),
-                bot,
-                movetime_ms,
-            })
-        }
-    }
-}
-
-/// A saved game, as IndexedDB keeps it (the server's table row in JSON).
-#[derive(Serialize, Deserialize)]
-struct Record {
-    id: i64,
-    created: String,
-    updated: String,
-    variant: String,
-    start: String,
-    headers: Vec<(String, String)>,
-    white: Player,
-    black: Player,
-    actions: String,
-    n_actions: usize,
-    result: Option<String>,
-    termination: Option<String>,
-    clock: Option<Clock>,
-    puzzle: Option<PuzzleRun>,
-    pending: String,
-    draw_offer: Option<String>,
-}
-
-/// One game of the local back-end.
-#[wasm_bindgen]
+/// An analysis board: a scratch game (one person plays both sides) and its engine's report.
 #[derive(Debug)]
-pub struct LocalGame {
-    id: i64,
+struct Board {
     play: Play,
+    from: Option<i64>,
+    base: usize,
+    game_pgn: String,
+    info: Value,
 }
 
-fn json_str(v: &str) -> Result<Value, JsError> {
-    if v.trim().is_empty() {
-        return Ok(json!({}));
+fn idle_info() -> Value {
+    json!({ "running": false, "depth": 0, "eval": null, "nodes": 0, "nps": 0, "pv": [], "lines": [], "error": null })
+}
+
+/// A built-in puzzle (the server's list, bundled at build time).
+#[derive(Debug, serde::Deserialize)]
+struct Builtin {
+    id: String,
+    name: String,
+    pgn: String,
+}
+
+/// What `backend/local.js` must do after a request: store and delete rows, tell watchers, run
+/// work in the worker.
+#[derive(Debug, Default)]
+struct Out {
+    store: Vec<Value>,
+    delete: Vec<i64>,
+    notify: Vec<Value>,
+    think: Vec<Value>,
+    analyse: Vec<Value>,
+    stop: Vec<u64>,
+    prove: Option<Value>,
+    made: Vec<Value>,
+}
+
+impl Out {
+    fn json(self, answer: Value, text: bool) -> String {
+        json!({
+            "ok": answer, "text": text,
+            "effects": {
+                "store": self.store, "delete": self.delete, "notify": self.notify, "think": self.think,
+                "analyse": self.analyse, "stop": self.stop, "prove": self.prove, "made": self.made,
+            }
+        })
+        .to_string()
     }
-    serde_json::from_str(v).map_err(|e| err(format!("bad JSON body: {e}")))
+}
+
+/// The game service of the static site: its games, analysis boards and puzzles in memory (the
+/// page loads the stored ones at start).
+#[wasm_bindgen]
+#[derive(Debug, Default)]
+pub struct Backend {
+    games: BTreeMap<i64, Play>,
+    boards: BTreeMap<u64, Board>,
+    next_board: u64,
+    builtin: Vec<Builtin>,
+    made: BTreeMap<u64, proof::Made>,
+}
+
+fn view_of(p: &Play, id: i64, at: Option<usize>) -> Value {
+    serde_json::from_str(&p.view_text(ALL.viewer(), at, id)).unwrap_or(Value::Null)
+}
+
+fn summary(p: &Play, id: i64, updated: &str) -> Value {
+    json!({
+        "id": id, "white": p.players[0].display(), "black": p.players[1].display(), "variant": p.variant,
+        "result": p.result.clone().unwrap_or_else(|| "*".into()), "termination": p.termination,
+        "created": p.created, "updated": updated, "actions": p.game.actions().len(),
+        "puzzle": p.puzzle.as_ref().map(|p| p.name.clone()),
+    })
+}
+
+/// The position between actions as 5DFEN.
+fn fen(p: &Play) -> String {
+    let mut game = p.game.clone();
+    while game.undo_move().is_some() {}
+    chess5d_notation::write_5dfen(game.position())
+}
+
+fn num(q: &BTreeMap<String, String>, k: &str) -> Result<i32, PlayError> {
+    let v = q.get(k).ok_or_else(|| PlayError::BadField {
+        field: "query",
+        expected: format!("the parameter '{k}'"),
+        got: "nothing".into(),
+    })?;
+    v.parse().map_err(|_| PlayError::BadField {
+        field: "query",
+        expected: format!("an integer '{k}'"),
+        got: format!("'{v}'"),
+    })
 }
 
 #[wasm_bindgen]
-impl LocalGame {
-    /// `POST /api/games` with `body` (JSON): a new game with this id, made at `created`.
-    pub fn create(body: &str, id: u32, created: &str) -> Result<LocalGame, JsError> {
-        let req: CreateReq = serde_json::from_str(if body.trim().is_empty() { "{}" } else { body })
-            .map_err(|e| err(format!("bad request body: {e}")))?;
-        let players = [
-            check_player(req.white).map_err(err)?,
-            check_player(req.black).map_err(err)?,
-        ];
-        let clock = match req.clock {
-            None => None,
-            Some(c) if c.initial_ms == 0 || c.initial_ms > 24 * 3_600_000 => {
-                return Err(err("clock.initial_ms must be between 1 and 86400000"))
-            }
-            Some(c) => Some(Clock::new(c.initial_ms, c.increment_ms)),
-        };
-        let loaded = match (req.import, req.variant) {
-            (Some(_), Some(_)) => return Err(err("give either 'variant' or 'import', not both")),
-            (Some(text), None) => {
-                if text.trim().is_empty() {
-                    return Err(err("nothing to import: the text is empty"));
-                }
-                chess5d_notation::load(&text).map_err(|e| err(format!("cannot import: {e}")))?
-            }
-            (None, v) => {
-                let name = v.unwrap_or_else(|| "Standard".into());
-                let v = Variant::by_name(&name).ok_or_else(|| {
-                    err(format!(
-                        "unknown variant '{name}'; known variants: {}",
-                        VARIANTS.iter().map(|v| v.name).collect::<Vec<_>>().join(", ")
-                    ))
-                })?;
-                LoadedGame::new(chess5d_notation::Format::Pgn, v.position())
-            }
-        };
-        let result = loaded.result.clone().filter(|r| r != "*");
-        let mut play = Play::new(loaded, players, clock, None, created.to_string());
-        if let Some(r) = result {
-            play.finish(&r, "imported result");
+impl Backend {
+    /// The service with the built-in puzzles (`{puzzles: [{id, name, pgn}]}`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(puzzles: &str) -> Backend {
+        #[derive(serde::Deserialize)]
+        struct List {
+            puzzles: Vec<Builtin>,
         }
-        Ok(LocalGame {
-            id: i64::from(id),
-            play,
-        })
+        let builtin = serde_json::from_str::<List>(puzzles)
+            .map(|l| l.puzzles)
+            .unwrap_or_default();
+        Backend {
+            builtin,
+            ..Backend::default()
+        }
     }
 
-    /// A puzzle game: `pgn` posed for the side to move, the defence played by the engine.
-    pub fn puzzle(
-        pgn: &str,
-        puzzle_id: &str,
-        name: &str,
-        mate_in: usize,
-        id: u32,
-        created: &str,
-    ) -> Result<LocalGame, JsError> {
-        let loaded = chess5d_notation::load(pgn).map_err(|e| err(format!("puzzle {puzzle_id}: {e}")))?;
-        let setup_actions = loaded.game.actions().len();
-        let solver = loaded.game.to_move();
-        let engine = Player::Engine {
-            engine: Some(ENGINE.into()),
-            bot: None,
-            movetime_ms: Some(1000),
-        };
-        let human = Player::Human { name: None };
-        let players = if solver == Color::White {
-            [human, engine]
-        } else {
-            [engine, human]
-        };
-        let run = PuzzleRun {
-            id: puzzle_id.into(),
-            name: name.into(),
-            setup_actions,
-            mate_in,
-            solver: chess5d_play::color_name(solver).into(),
-            status: "playing".into(),
-        };
-        Ok(LocalGame {
-            id: i64::from(id),
-            play: Play::new(loaded, players, None, Some(run), created.to_string()),
-        })
-    }
-
-    /// A game saved by [`LocalGame::record`].
-    pub fn restore(record: &str) -> Result<LocalGame, JsError> {
+    /// A stored game (an IndexedDB record) taken back into memory.
+    pub fn load_game(&mut self, record: &str) -> Result<(), JsError> {
         let r: Record = serde_json::from_str(record).map_err(|e| err(format!("stored game: {e}")))?;
-        let start = chess5d_notation::load(&r.start)
-            .map_err(|e| err(format!("stored game {}: {e}", r.id)))?
-            .start;
-        let loaded = long::read_game(&r.actions, Some(start)).map_err(|e| err(format!("stored game {}: {e}", r.id)))?;
-        let mut play = Play::with_defaults(loaded.game, [r.white, r.black]);
-        play.created = r.created;
-        play.variant = r.variant;
-        play.start_text = r.start;
-        play.headers = r.headers;
-        play.result = r.result;
-        play.termination = r.termination;
-        play.clock = r.clock;
-        play.puzzle = r.puzzle;
-        if let Some(c) = &mut play.clock {
-            c.turn_started = (play.result.is_none()).then(Instant::now);
-        }
-        play.after_change(true);
-        play.draw_offer = match r.draw_offer.as_deref() {
-            Some("white") => Some(Color::White),
-            Some("black") => Some(Color::Black),
-            _ => None,
-        };
-        for line in r.pending.lines().filter(|l| !l.trim().is_empty()) {
-            if play.play_unchecked_text(line).is_err() {
-                break;
-            }
-        }
-        Ok(LocalGame { id: r.id, play })
-    }
-
-    /// The game as IndexedDB keeps it (JSON), `updated` now.
-    pub fn record(&self, updated: &str) -> String {
-        let p = &self.play;
-        let even = p.game.start().even();
-        let mut clock = p.clock.clone();
-        if let Some(c) = &mut clock {
-            let tm = p.game.to_move();
-            c.remaining_ms = [c.now_ms(Color::White, tm), c.now_ms(Color::Black, tm)];
-        }
-        let r = Record {
-            id: self.id,
-            created: p.created.clone(),
-            updated: updated.into(),
-            variant: p.variant.clone(),
-            start: p.start_text.clone(),
-            headers: p.headers.clone(),
-            white: p.players[0].clone(),
-            black: p.players[1].clone(),
-            actions: p
-                .game
-                .actions()
-                .iter()
-                .map(|a| long::write_action(&a.moves, even) + "\n")
-                .collect(),
-            n_actions: p.game.actions().len(),
-            result: p.result.clone(),
-            termination: p.termination.clone(),
-            clock,
-            puzzle: p.puzzle.clone(),
-            pending: p
-                .game
-                .position()
-                .action_moves()
-                .map(|m| long::write_move(m, even) + "\n")
-                .collect(),
-            draw_offer: p.draw_offer.map(|c| chess5d_play::color_name(c).to_string()),
-        };
-        serde_json::to_string(&r).unwrap_or_default()
-    }
-
-    /// The game's line in the game list (`GET /api/games`).
-    pub fn summary(&self, updated: &str) -> String {
-        let p = &self.play;
-        json!({
-            "id": self.id, "white": p.players[0].display(), "black": p.players[1].display(), "variant": p.variant,
-            "result": p.result.clone().unwrap_or_else(|| "*".into()), "termination": p.termination,
-            "created": p.created, "updated": updated, "actions": p.game.actions().len(),
-            "puzzle": p.puzzle.as_ref().map(|p| p.name.clone()),
-        })
-        .to_string()
-    }
-
-    /// The game state (`GET /api/games/:id`, `?at=N` for review).
-    pub fn view(&self, at: Option<u32>) -> String {
-        self.play
-            .view_text(at.map(|a| a as usize), self.id, [false, false], false)
-    }
-
-    /// `GET /api/games/:id/moves`.
-    pub fn moves(&self, l: i32, t: i32, square: &str) -> Result<String, JsError> {
-        self.play
-            .moves_from(l, t, square)
-            .map(|v| v.to_string())
-            .map_err(play_err)
-    }
-
-    /// `POST /api/games/:id/<what>` with its JSON body: move, undo, submit, resign, draw, abort.
-    pub fn act(&mut self, what: &str, body: &str) -> Result<(), JsError> {
-        let b = json_str(body)?;
-        let color = match b.get("color").and_then(Value::as_str) {
-            None => None,
-            Some("white") => Some(Color::White),
-            Some("black") => Some(Color::Black),
-            Some(c) => return Err(err(format!("bad color '{c}': white or black"))),
-        };
-        let p = &mut self.play;
-        let side = color.unwrap_or(p.to_move());
-        match what {
-            "move" => {
-                let mv = b
-                    .get("move")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| err("missing 'move'"))?;
-                p.play(mv)
-            }
-            "undo" => p.undo(),
-            // The analysis board's: the branch point is given.
-            "takeback" => {
-                let floor = b.get("floor").and_then(Value::as_u64).unwrap_or(0);
-                p.take_back(floor as usize)
-            }
-            "submit" => p.submit(),
-            "resign" => p.resign(color),
-            "abort" => p.abort(side),
-            "draw" => match b.get("action").and_then(Value::as_str) {
-                Some("offer") => p.offer_draw(side),
-                Some("accept") => p.accept_draw(side),
-                Some("decline") => p.decline_draw(side),
-                _ => return Err(err("draw: action must be offer, accept or decline")),
-            },
-            _ => return Err(err(format!("no such request: {what}"))),
-        }
-        .map_err(play_err)
-    }
-
-    /// Whether the engine should be asked for an action (and is not already).
-    pub fn engine_to_move(&self) -> bool {
-        self.play.engine_to_move() && !self.play.engine_busy && self.play.engine_error.is_none()
-    }
-
-    /// Marks the engine as thinking (the view's `engine_busy`).
-    pub fn set_engine_busy(&mut self, busy: bool) {
-        self.play.engine_busy = busy;
-        self.play.version += 1;
-    }
-
-    /// The engine's task for the worker (JSON): `{version, start, actions, bot, movetime_ms, clock_ms}`.
-    pub fn engine_task(&self) -> String {
-        let p = &self.play;
-        let even = p.game.start().even();
-        let tm = p.to_move();
-        let player = &p.players[tm.index()];
-        let movetime = match player {
-            Player::Engine { movetime_ms, .. } => movetime_ms.unwrap_or(1000),
-            Player::Human { .. } => 1000,
-        };
-        // With a clock: a 30th of the time left plus the increment, as a player would.
-        let movetime = match &p.clock {
-            Some(c) => ((c.now_ms(tm, tm).max(0) as u64) / 30 + c.increment_ms).clamp(10, 60_000),
-            None => movetime,
-        };
-        json!({
-            "version": p.version,
-            "start": p.start_text,
-            "actions": p.game.actions().iter().map(|a| long::write_action(&a.moves, even) + "\n").collect::<String>(),
-            "bot": player.bot().name(),
-            "movetime_ms": movetime,
-        })
-        .to_string()
-    }
-
-    /// The version of the game (an engine answer for an older one is dropped).
-    pub fn version(&self) -> f64 {
-        self.play.version as f64
-    }
-
-    /// Plays the engine's action (long-form moves, one a line) and its search report.
-    pub fn engine_apply(&mut self, moves: &str, info: &str) -> Result<(), JsError> {
-        let pos = self.play.game.position();
-        let mut mvs = Vec::new();
-        let mut scratch = pos.clone();
-        for line in moves.lines().filter(|l| !l.trim().is_empty()) {
-            let lm: chess5d_notation::LongMove = line.trim().parse().map_err(err)?;
-            let m = lm.resolve(&scratch).map_err(err)?;
-            scratch.play_unchecked(&m);
-            mvs.push(m);
-        }
-        self.play.engine_busy = false;
-        self.play.engine_info = Some(info.to_string());
-        self.play.engine_action(&mvs).map_err(play_err)?;
-        if self.play.game.actions().len() >= 1000 {
-            self.play.finish("1/2-1/2", "action limit");
-        }
+        let play = Play::restore(&r).map_err(err)?;
+        self.games.insert(r.id, play);
         Ok(())
     }
 
-    /// Records an engine failure (the view's `engine_error`).
-    pub fn engine_failed(&mut self, message: &str) {
-        self.play.engine_busy = false;
-        let side = if self.play.to_move() == Color::White {
-            "White"
-        } else {
-            "Black"
-        };
-        self.play.engine_error = Some(format!("{side}'s engine failed: {message}"));
-        self.play.version += 1;
+    /// A stored puzzle made by the player (`{id, name, mate_in, to_move, pgn}`).
+    pub fn load_made(&mut self, made: &str) -> Result<(), JsError> {
+        let v: Value = serde_json::from_str(made).map_err(err)?;
+        let n = v["id"].as_u64().ok_or_else(|| err("stored puzzle without a number"))?;
+        let m: proof::Made = serde_json::from_value(v).map_err(err)?;
+        self.made.insert(n, m);
+        Ok(())
     }
 
-    /// Ends the game if the side to move has run out of time; whether it did.
-    pub fn check_time(&mut self) -> bool {
-        self.play.check_time()
+    /// An API request (`method`, `path` with its query, JSON `body`) at time `now`: JSON
+    /// `{ok, text, effects}` (`text`: the answer is a text, not JSON) or `{error: {kind, code,
+    /// message}}`.
+    pub fn request(&mut self, method: &str, path: &str, body: &str, now: &str) -> String {
+        let mut out = Out::default();
+        match self.route(method, path, body, now, &mut out) {
+            Ok(Answer::Json(v)) => out.json(v, false),
+            Ok(Answer::Text(t)) => out.json(Value::String(t), true),
+            Err(e) => json!({ "error": refusal(&e) }).to_string(),
+        }
     }
 
-    /// Whether a clock is running.
-    pub fn clock_running(&self) -> bool {
-        self.play.clock.as_ref().is_some_and(|c| c.turn_started.is_some()) && !self.play.is_over()
+    /// The engine's answer for game `game` asked at `version`: its moves (long form, one a line)
+    /// and report, or why it failed. Gives the effects as [`Backend::request`] does.
+    pub fn engine_done(
+        &mut self,
+        game: u32,
+        version: f64,
+        moves: &str,
+        info: &str,
+        error: Option<String>,
+        now: &str,
+    ) -> String {
+        let mut out = Out::default();
+        let game = i64::from(game);
+        if let Some(p) = self.games.get_mut(&game) {
+            let answer = match error {
+                Some(e) => Err(e),
+                None => read_moves(p, moves).map(|m| (m, info.to_string())),
+            };
+            let effects = p.engine_answer(version as u64, answer);
+            Self::carry(p, game, effects, now, &mut out);
+        }
+        out.json(Value::Null, false)
     }
 
-    /// An analysis board (two humans) from the position after `at` actions (all by default).
-    pub fn analysis(&self, at: Option<u32>, id: u32, created: &str) -> Result<LocalGame, JsError> {
-        let p = &self.play;
-        let n = at.map_or(p.game.actions().len(), |a| (a as usize).min(p.game.actions().len()));
-        let even = p.game.start().even();
-        let actions: String = p.game.actions()[..n]
-            .iter()
-            .map(|a| long::write_action(&a.moves, even) + "\n")
+    /// The clocks: every game whose side to move has run out of time ends. Gives the effects.
+    pub fn tick(&mut self, now: &str) -> String {
+        let mut out = Out::default();
+        for (&id, p) in &mut self.games {
+            if p.clock.is_some() && p.check_time() {
+                let effects = p.effects();
+                Self::carry(p, id, effects, now, &mut out);
+            }
+        }
+        out.json(Value::Null, false)
+    }
+
+    /// Whether a clock is running (the page ticks only then).
+    pub fn clocks_running(&self) -> bool {
+        self.games
+            .values()
+            .any(|p| !p.is_over() && p.clock.as_ref().is_some_and(|c| c.turn_started.is_some()))
+    }
+
+    /// The engines the games loaded at start wait for: their searches, as effects.
+    pub fn wake(&mut self, now: &str) -> String {
+        let mut out = Out::default();
+        for (&id, p) in &mut self.games {
+            if let Some(t) = p.engine_turn() {
+                let effects = Effects {
+                    store: false,
+                    notify: false,
+                    think: Some(t),
+                };
+                Self::carry(p, id, effects, now, &mut out);
+            }
+        }
+        out.json(Value::Null, false)
+    }
+
+    /// The analysis of board `id` as the worker last reported it (`{depth, eval, ...}`), or its
+    /// failure. Gives the effects.
+    pub fn analysis_info(&mut self, id: u32, info: &str, error: Option<String>) -> String {
+        let mut out = Out::default();
+        let id = u64::from(id);
+        if let Some(b) = self.boards.get_mut(&id) {
+            match error {
+                Some(e) => {
+                    b.info["running"] = json!(false);
+                    b.info["error"] = json!(format!("the engine failed: {e}"));
+                    out.stop.push(id);
+                }
+                None => {
+                    if let (Value::Object(o), Ok(Value::Object(n))) = (&mut b.info, serde_json::from_str(info)) {
+                        o.extend(n);
+                    }
+                }
+            }
+            out.notify
+                .push(json!({ "path": format!("/api/analysis/{id}/ws"), "message": { "engine": b.info } }));
+        }
+        out.json(Value::Null, false)
+    }
+
+    /// The puzzle maker's proof, done in the worker (`{name, mate_in, to_move, pgn}`): stored as
+    /// made puzzle `user-<n>`; the answer of `POST /api/user-puzzles`.
+    pub fn puzzle_made(&mut self, made: &str) -> String {
+        let mut out = Out::default();
+        match serde_json::from_str::<proof::Made>(made) {
+            Ok(m) => {
+                let n = self.made.keys().last().map_or(1, |n| n + 1);
+                let mut row = serde_json::to_value(&m).unwrap_or(Value::Null);
+                row["id"] = json!(n);
+                out.made.push(row);
+                let mut answer = serde_json::to_value(&m).unwrap_or(Value::Null);
+                answer["id"] = json!(format!("user-{n}"));
+                self.made.insert(n, m);
+                out.json(answer, false)
+            }
+            Err(e) => json!({ "error": refusal(&PlayError::internal(format!("the proof's answer: {e}"))) }).to_string(),
+        }
+    }
+}
+
+/// The answer of a request: JSON, or a text (a 5DPGN export).
+enum Answer {
+    Json(Value),
+    Text(String),
+}
+
+fn read_moves(p: &Play, moves: &str) -> Result<Vec<chess5d_rules::Move>, String> {
+    let mut scratch = p.game.position().clone();
+    let mut mvs = Vec::new();
+    for line in moves.lines().filter(|l| !l.trim().is_empty()) {
+        let lm: chess5d_notation::LongMove = line.trim().parse().map_err(|e| format!("{e}"))?;
+        let m = lm.resolve(&scratch).map_err(|e| format!("{e}"))?;
+        scratch.play_unchecked(&m);
+        mvs.push(m);
+    }
+    Ok(mvs)
+}
+
+impl Backend {
+    /// Carries a game's effects into `out`: its row, its watchers' view, its engine's search.
+    fn carry(p: &Play, id: i64, effects: Effects, now: &str, out: &mut Out) {
+        if effects.store {
+            let record = serde_json::to_string(&p.record(id, now.to_string())).unwrap_or_default();
+            out.store
+                .push(json!({ "id": id, "record": record, "summary": summary(p, id, now) }));
+        }
+        if effects.notify {
+            out.notify
+                .push(json!({ "path": format!("/api/games/{id}/ws"), "message": view_of(p, id, None) }));
+        }
+        if let Some(t) = effects.think {
+            let bot = t.player.bot().name();
+            out.think.push(json!({
+                "game": id, "version": t.version, "start": p.start_text, "actions": p.actions_long(),
+                "bot": bot, "movetime_ms": t.budget.movetime_ms(t.side),
+            }));
+        }
+    }
+
+    fn game(&mut self, id: &str) -> Result<(i64, &mut Play), PlayError> {
+        let n = id.parse::<i64>().ok().filter(|n| *n > 0);
+        match n.and_then(|n| self.games.get_mut(&n).map(|p| (n, p))) {
+            Some(g) => Ok(g),
+            None => Err(PlayError::NoGame { id: id.to_string() }),
+        }
+    }
+
+    fn board(&mut self, id: &str) -> Result<(u64, &mut Board), PlayError> {
+        let n = id.parse::<u64>().ok();
+        match n.and_then(|n| self.boards.get_mut(&n).map(|b| (n, b))) {
+            Some(b) => Ok(b),
+            None => Err(PlayError::NoAnalysisBoard { id: id.to_string() }),
+        }
+    }
+
+    fn new_game(&mut self, play: Play, now: &str, out: &mut Out) -> (i64, Value) {
+        let id = self.games.keys().last().map_or(1, |n| n + 1);
+        let mut play = play;
+        let effects = play.effects();
+        Self::carry(&play, id, effects, now, out);
+        let v = view_of(&play, id, None);
+        self.games.insert(id, play);
+        (id, v)
+    }
+
+    fn route(&mut self, method: &str, path: &str, body: &str, now: &str, out: &mut Out) -> Result<Answer, PlayError> {
+        let (p, query) = path.split_once('?').unwrap_or((path, ""));
+        let q: BTreeMap<String, String> = query
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.replace("%20", " ")))
             .collect();
-        let mut loaded = long::read_game(&actions, Some(p.game.start().clone())).map_err(err)?;
-        loaded.headers = p.headers.clone();
-        let human = || Player::Human { name: None };
-        Ok(LocalGame {
-            id: i64::from(id),
-            play: Play::new(loaded, [human(), human()], None, None, created.to_string()),
+        let parts: Vec<&str> = p
+            .trim_start_matches("/api/")
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .collect();
+        let none = || PlayError::NoRequest {
+            method: method.to_string(),
+            path: p.to_string(),
+        };
+        let json = Answer::Json;
+        Ok(match (method, parts.as_slice()) {
+            ("GET", ["info"]) => json(serde_json::from_str(&info()).unwrap_or(Value::Null)),
+            ("GET", ["games"]) => {
+                let list: Vec<Value> = self.games.iter().rev().map(|(id, p)| summary(p, *id, now)).collect();
+                json(json!({ "games": list }))
+            }
+            ("POST", ["games"]) => {
+                let req: CreateReq = request::parse(body)?;
+                let new = req.check(&[ENGINE.to_string()], now.to_string())?;
+                let (_, mut v) = self.new_game(new.play, now, out);
+                v["seat"] = Value::Null;
+                v["invite"] = Value::Null;
+                json(v)
+            }
+            ("GET", ["games", id]) => {
+                let at = match q.get("at") {
+                    Some(a) => Some(a.parse::<usize>().map_err(|_| PlayError::BadField {
+                        field: "at",
+                        expected: "an action count".into(),
+                        got: format!("'{a}'"),
+                    })?),
+                    None => None,
+                };
+                let (n, p) = self.game(id)?;
+                json(view_of(p, n, at))
+            }
+            ("DELETE", ["games", id]) => {
+                let (n, _) = self.game(id)?;
+                self.games.remove(&n);
+                out.delete.push(n);
+                out.notify
+                    .push(json!({ "path": format!("/api/games/{n}/ws"), "message": { "deleted": n } }));
+                json(json!({ "deleted": n }))
+            }
+            ("GET", ["games", id, "moves"]) => {
+                let (l, t) = (num(&q, "l")?, num(&q, "t")?);
+                let square = q.get("square").cloned().unwrap_or_default();
+                let (_, p) = self.game(id)?;
+                json(p.moves_from(l, t, &square)?)
+            }
+            ("GET", ["games", id, "pgn"]) => Answer::Text(self.game(id)?.1.pgn()),
+            ("POST", ["games", id, "retry-engine"]) => {
+                let (n, p) = self.game(id)?;
+                let effects = p.retry_engine(ALL, n)?;
+                Self::carry(p, n, effects, now, out);
+                json(view_of(p, n, None))
+            }
+            ("POST", ["games", id, what]) => {
+                let action = Action::read(what, body).ok_or_else(none)??;
+                let (n, p) = self.game(id)?;
+                let effects = p.act(ALL, n, action)?;
+                Self::carry(p, n, effects, now, out);
+                json(view_of(p, n, None))
+            }
+            ("POST", ["my-games"]) => json(json!({ "games": [] })),
+            ("GET", ["challenges"]) => json(json!({ "challenges": [] })),
+            ("GET", ["puzzles"]) => json(json!({ "puzzles": self.puzzle_list() })),
+            ("GET", ["puzzles", id, "pgn"]) => Answer::Text(self.puzzle(id)?.2),
+            ("POST", ["puzzles", id]) => {
+                request::parse::<request::Empty>(body)?;
+                let (pid, name, text) = self.puzzle(id)?;
+                let loaded = request::import(&text)?;
+                let engine = Player::Engine {
+                    engine: Some(ENGINE.into()),
+                    bot: Some("alphabeta".into()),
+                    movetime_ms: Some(1000),
+                };
+                let play = request::puzzle_game(loaded, &pid, &name, engine, now.to_string());
+                json(self.new_game(play, now, out).1)
+            }
+            ("POST", ["user-puzzles"]) => {
+                let mut req: PuzzleReq = request::parse(body)?;
+                let (text, from_game) = match req.source()? {
+                    Source::Import(loaded) => (chess5d_notation::write_5dpgn(&loaded), false),
+                    Source::Game(id, at) => {
+                        let (n, p) = self.game(&id.to_string())?;
+                        let loaded = p.until(n, at)?;
+                        (chess5d_notation::write_5dfen(loaded.game.position()), true)
+                    }
+                };
+                out.prove =
+                    Some(json!({ "text": text, "from_game": from_game, "mate_in": req.mate_in, "name": req.name }));
+                json(Value::Null)
+            }
+            ("POST", ["analysis"]) => {
+                let req: AnalysisReq = request::parse(body)?;
+                let (loaded, from, game_pgn) = match req.source()? {
+                    Source::Import(loaded) => {
+                        let pgn = chess5d_notation::write_5dpgn(&loaded);
+                        (*loaded, None, pgn)
+                    }
+                    Source::Game(id, at) => {
+                        let (n, p) = self.game(&id.to_string())?;
+                        (p.until(n, at)?, Some(n), p.pgn())
+                    }
+                };
+                let base = loaded.game.actions().len();
+                let human = || Player::Human { name: None };
+                let play = Play::new(loaded, [human(), human()], None, None, now.to_string());
+                self.next_board += 1;
+                let id = self.next_board;
+                self.boards.insert(
+                    id,
+                    Board {
+                        play,
+                        from,
+                        base,
+                        game_pgn,
+                        info: idle_info(),
+                    },
+                );
+                json(self.board_state(id))
+            }
+            ("GET", ["analysis", id]) => {
+                let (n, b) = self.board(id)?;
+                let info = b.info.clone();
+                let mut v = self.board_state(n);
+                v["engine"] = info;
+                json(v)
+            }
+            ("DELETE", ["analysis", id]) => {
+                let (n, _) = self.board(id)?;
+                self.boards.remove(&n);
+                out.stop.push(n);
+                json(json!({ "deleted": n }))
+            }
+            ("GET", ["analysis", id, "moves"]) => {
+                let (l, t) = (num(&q, "l")?, num(&q, "t")?);
+                let square = q.get("square").cloned().unwrap_or_default();
+                json(self.board(id)?.1.play.moves_from(l, t, &square)?)
+            }
+            ("GET", ["analysis", id, "pgn"]) => {
+                let (_, b) = self.board(id)?;
+                Answer::Text(chess5d_play::export_variation(&b.game_pgn, b.base, &b.play.game)?)
+            }
+            ("POST", ["analysis", id, "start"]) => {
+                let multipv = request::parse::<StartReq>(body)?.multipv()?;
+                let (n, b) = self.board(id)?;
+                b.info = idle_info();
+                b.info["running"] = json!(true);
+                let even = b.play.game.start().even();
+                let actions: String = b
+                    .play
+                    .game
+                    .actions()
+                    .iter()
+                    .map(|a| long::write_action(&a.moves, even) + "\n")
+                    .collect();
+                out.stop.push(n);
+                out.analyse
+                    .push(json!({ "board": n, "start": b.play.start_text, "actions": actions, "multipv": multipv }));
+                out.notify
+                    .push(json!({ "path": format!("/api/analysis/{n}/ws"), "message": { "engine": b.info } }));
+                json(b.info.clone())
+            }
+            ("POST", ["analysis", id, "stop"]) => {
+                let (n, b) = self.board(id)?;
+                b.info["running"] = json!(false);
+                out.stop.push(n);
+                out.notify
+                    .push(json!({ "path": format!("/api/analysis/{n}/ws"), "message": { "engine": b.info } }));
+                json(b.info.clone())
+            }
+            ("POST", ["analysis", id, what]) => {
+                let (n, b) = self.board(id)?;
+                if *what == "takeback" {
+                    request::parse::<request::Empty>(body)?;
+                    b.play.take_back(b.base)?;
+                } else {
+                    let action = Action::read(what, body).ok_or_else(none)??;
+                    let _ = b.play.act(ALL, 0, action)?;
+                }
+                b.info = idle_info();
+                out.stop.push(n);
+                out.notify
+                    .push(json!({ "path": format!("/api/analysis/{n}/ws"), "message": { "engine": b.info } }));
+                json(self.board_state(n))
+            }
+            _ => return Err(none()),
         })
     }
 
-    /// The position between actions as 5DFEN (the analysis board's `fen`).
-    pub fn fen(&self) -> String {
-        let mut game = self.play.game.clone();
-        while game.undo_move().is_some() {}
-        chess5d_notation::write_5dfen(game.position())
+    fn board_state(&self, id: u64) -> Value {
+        let Some(b) = self.boards.get(&id) else {
+            return Value::Null;
+        };
+        let mut v = view_of(&b.play, id as i64, None);
+        v["fen"] = json!(fen(&b.play));
+        let tried = b.play.game.actions().len().saturating_sub(b.base);
+        v["analysis"] = json!({ "id": id, "game": b.from, "base_actions": b.base, "tried": tried });
+        v
     }
 
-    /// The analysis board's export: the game it was opened on (`game_pgn`, the whole game) with
-    /// the actions tried after its first `base` as a variation.
-    pub fn variation(&self, base: u32, game_pgn: &str) -> Result<String, JsError> {
-        chess5d_play::export_variation(game_pgn, base as usize, &self.play.game).map_err(err)
+    /// A puzzle by id: built-in or made here (`user-<n>`): its id, name and record.
+    fn puzzle(&self, id: &str) -> Result<(String, String, String), PlayError> {
+        if let Some(p) = self.builtin.iter().find(|p| p.id == id) {
+            return Ok((p.id.clone(), p.name.clone(), p.pgn.clone()));
+        }
+        id.strip_prefix("user-")
+            .and_then(|n| n.parse::<u64>().ok())
+            .and_then(|n| self.made.get(&n))
+            .map(|m| (id.to_string(), m.name.clone(), m.pgn.clone()))
+            .ok_or_else(|| PlayError::NoPuzzle { id: id.to_string() })
     }
 
-    /// The number of submitted actions.
-    pub fn action_count(&self) -> u32 {
-        self.play.game.actions().len() as u32
-    }
-
-    /// The game as 5DPGN.
-    pub fn pgn(&self) -> String {
-        self.play.pgn()
+    fn puzzle_list(&self) -> Vec<Value> {
+        let mut status: BTreeMap<String, String> = BTreeMap::new();
+        for p in self.games.values().filter_map(|g| g.puzzle.as_ref()) {
+            if p.status != "playing" && status.get(&p.id).map(String::as_str) != Some("solved") {
+                status.insert(p.id.clone(), p.status.clone());
+            }
+        }
+        let st = |id: &str| status.get(id).cloned().unwrap_or_else(|| "unsolved".into());
+        let mut list: Vec<Value> = self
+            .builtin
+            .iter()
+            .map(|p| {
+                let loaded = chess5d_notation::load(&p.pgn).ok();
+                json!({
+                    "id": p.id, "name": p.name,
+                    "mate_in": loaded.as_ref().map(proof::mate_in_of),
+                    "to_move": loaded.as_ref().map(|l| chess5d_play::color_name(l.game.to_move())),
+                    "status": st(&p.id),
+                })
+            })
+            .collect();
+        for (n, m) in &self.made {
+            let id = format!("user-{n}");
+            list.push(json!({ "id": id, "name": m.name, "mate_in": m.mate_in, "to_move": m.to_move, "status": st(&id), "made": true }));
+        }
+        list
     }
 }
 
@@ -487,22 +622,6 @@ pub fn engine_think(start: &str, actions: &str, bot: &str, movetime_ms: u32) -> 
     let even = pos.even();
     let moves: String = best.iter().map(|m| long::write_move(m, even) + "\n").collect();
     Ok(json!({"moves": moves, "info": format!("depth {} score {}", r.depth, r.score)}).to_string())
-}
-
-/// A puzzle record's `{mate_in, to_move}` (mate in N from its `Puzzle "mate-in-N"` header, 1 if
-/// absent, as the server counts it).
-#[wasm_bindgen]
-pub fn puzzle_info(pgn: &str) -> Result<String, JsError> {
-    let loaded = chess5d_notation::load(pgn).map_err(err)?;
-    let mate_in: usize = loaded
-        .header("Puzzle")
-        .and_then(|p| {
-            p.to_ascii_lowercase()
-                .strip_prefix("mate-in-")
-                .and_then(|n| n.trim().parse().ok())
-        })
-        .unwrap_or(1);
-    Ok(json!({"mate_in": mate_in, "to_move": chess5d_play::color_name(loaded.game.to_move())}).to_string())
 }
 
 /// The analysis of a position (`start` 5DFEN, `actions` in long form one a line) for
@@ -542,45 +661,13 @@ pub fn engine_analyse(start: &str, actions: &str, movetime_ms: u32, multipv: u32
     .to_string())
 }
 
-/// The puzzle maker (`POST /api/user-puzzles`, run in the worker): proves "mate in N for the side
-/// to move" in the position of `text` (5DFEN/5DPGN; a record with a `Goal` header is posed
-/// before its solution) and gives `{name, mate_in, to_move, pgn}`, or the reason it is refused.
-/// `from_game`: the text is a game's position (its headers give no goal or name).
+/// The puzzle maker's proof (run in the worker): the service's [`proof::make_from_text`] on the
+/// text the request named. JSON `{name, mate_in, to_move, pgn}`, or the refusal as
+/// `{error: {kind, code, message}}`.
 #[wasm_bindgen]
-pub fn make_puzzle(text: &str, from_game: bool, mate_in: Option<u32>, name: Option<String>) -> Result<String, JsError> {
-    let mut loaded = chess5d_notation::load(text).map_err(|e| err(format!("cannot import: {e}")))?;
-    if !from_game && loaded.header("Goal").is_some() {
-        let headers = std::mem::take(&mut loaded.headers);
-        loaded = LoadedGame::new(loaded.format, loaded.start.clone());
-        loaded.headers = headers;
+pub fn make_puzzle(text: &str, from_game: bool, mate_in: Option<u32>, name: Option<String>) -> String {
+    match proof::make_from_text(text, from_game, mate_in.map(|n| n as usize), name) {
+        Ok(m) => serde_json::to_string(&m).unwrap_or_default(),
+        Err(e) => json!({ "error": refusal(&e) }).to_string(),
     }
-    let (goal, header_name) = if from_game {
-        (None, None)
-    } else {
-        let goal = loaded.header("Puzzle").map(|p| {
-            p.to_ascii_lowercase()
-                .strip_prefix("mate-in-")
-                .and_then(|n| n.trim().parse().ok())
-                .unwrap_or(1)
-        });
-        (goal, loaded.header("Event").map(str::to_string))
-    };
-    let pos = loaded.game.position();
-    if pos.action_moves().next().is_some() {
-        return Err(err(
-            "the position has moves of an unfinished action; a puzzle starts between actions",
-        ));
-    }
-    let n = mate_in
-        .map(|n| n as usize)
-        .or(goal)
-        .ok_or_else(|| err("give the goal: 'mate_in' (or a [Puzzle \"mate-in-N\"] header)"))?;
-    let name = name
-        .or(header_name)
-        .map(|n| n.trim().chars().take(60).collect::<String>())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| format!("My puzzle (mate in {n})"));
-    // The server's budget for each list of legal actions.
-    let pgn = chess5d_play::proof::prove(pos, n, &name, 200_000).map_err(play_err)?;
-    Ok(json!({"name": name, "mate_in": n, "to_move": chess5d_play::color_name(pos.to_move()), "pgn": pgn}).to_string())
 }

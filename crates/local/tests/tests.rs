@@ -1,13 +1,19 @@
-//! chess5d-local natively: a game made as the page makes it, saved as a record and restored
-//! whole, the engine's action for the worker played back, the puzzle maker and the analysis.
-//! (Its refusals are `JsError`s, which exist only in wasm: the static site's browser tests
-//! cover them, tests/browser/static.)
+//! chess5d-local natively: the static site's door answers the page's requests with the game
+//! service; a game against the engine is stored and restored whole, the engine's answer played
+//! back; refusals are typed; the worker's entry points search and prove.
 
-use chess5d_local::{engine_analyse, engine_think, info, make_puzzle, LocalGame};
+use chess5d_local::{engine_analyse, engine_think, info, make_puzzle, Backend};
 use serde_json::{json, Value};
 
 fn json(s: &str) -> Value {
     serde_json::from_str(s).expect("JSON")
+}
+
+const NOW: &str = "2026-01-02 03:04:05";
+
+/// A request's `{ok, effects}` or `{error}`.
+fn req(b: &mut Backend, method: &str, path: &str, body: Value) -> Value {
+    json(&b.request(method, path, &body.to_string(), NOW))
 }
 
 #[test]
@@ -20,13 +26,22 @@ fn info_names_the_engine_and_every_variant() {
 }
 
 #[test]
-fn a_game_against_the_engine_is_saved_and_restored_whole() {
-    let body = r#"{"variant": "Standard", "black": {"type": "engine", "bot": "greedy", "movetime_ms": 50}}"#;
-    let mut g = LocalGame::create(body, 3, "2026-01-02 03:04:05").expect("create");
-    g.act("move", r#"{"move": "(0T1)e2(0T1)e4"}"#).expect("e4");
-    g.act("submit", "").expect("submit");
-    assert!(g.engine_to_move());
-    let task = json(&g.engine_task());
+fn a_game_against_the_engine_thinks_is_stored_and_restored_whole() {
+    let mut b = Backend::new("{}");
+    let body = json!({"variant": "Standard", "black": {"type": "engine", "bot": "greedy", "movetime_ms": 50}});
+    let g = req(&mut b, "POST", "/api/games", body);
+    let id = g["ok"]["id"].as_i64().expect("id");
+    req(
+        &mut b,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        json!({"move": "(0T1)e2(0T1)e4"}),
+    );
+    let r = req(&mut b, "POST", &format!("/api/games/{id}/submit"), json!({}));
+    // The engine's turn: the answer says it is thinking, and the search is asked for.
+    assert_eq!(r["ok"]["engine_busy"], true, "{r}");
+    assert_eq!(r["ok"]["human_to_move"], false);
+    let task = &r["effects"]["think"][0];
     assert_eq!(task["bot"], "greedy");
     let answer = json(
         &engine_think(
@@ -37,25 +52,72 @@ fn a_game_against_the_engine_is_saved_and_restored_whole() {
         )
         .expect("think"),
     );
-    g.engine_apply(answer["moves"].as_str().unwrap(), answer["info"].as_str().unwrap())
-        .expect("apply");
-    g.act("move", r#"{"move": "(0T2)d2(0T2)d4"}"#).expect("d4 pending");
-    let v = json(&g.view(None));
+    let done = json(&b.engine_done(
+        id as u32,
+        task["version"].as_f64().unwrap(),
+        answer["moves"].as_str().unwrap(),
+        answer["info"].as_str().unwrap(),
+        None,
+        NOW,
+    ));
+    let stored = done["effects"]["store"][0]["record"]
+        .as_str()
+        .expect("stored")
+        .to_string();
+    let r = req(
+        &mut b,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        json!({"move": "(0T2)d2(0T2)d4"}),
+    );
+    let v = &r["ok"];
     assert_eq!(v["action_count"], 2);
-    let restored = LocalGame::restore(&g.record("2026-01-02 03:05:00")).expect("restore");
-    let w = json(&restored.view(None));
+    let record = r["effects"]["store"][0]["record"].as_str().expect("stored");
+    let mut again = Backend::new("{}");
+    again.load_game(record).expect("restore");
+    let w = req(&mut again, "GET", &format!("/api/games/{id}"), Value::Null);
     for k in ["action_count", "actions", "pending", "players", "boards", "pgn"] {
-        assert_eq!(v[k], w[k], "{k}");
+        assert_eq!(v[k], w["ok"][k], "{k}");
     }
-    assert_eq!(json(&restored.summary("x"))["black"], "chess5d (greedy)");
+    again.load_game(&stored).expect("restore the earlier row");
+    let list = req(&mut again, "GET", "/api/games", Value::Null);
+    assert_eq!(list["ok"]["games"][0]["black"], "chess5d (greedy)");
+}
+
+#[test]
+fn refusals_are_typed() {
+    let mut b = Backend::new("{}");
+    let e = req(
+        &mut b,
+        "POST",
+        "/api/games",
+        json!({"variant": "Standard", "import": "x"}),
+    );
+    assert_eq!(e["error"]["kind"], "invalid", "{e}");
+    assert_eq!(e["error"]["code"], "either_or");
+    assert_eq!(e["error"]["message"], "give either 'variant' or 'import', not both");
+    let e = req(&mut b, "GET", "/api/games/7", Value::Null);
+    assert_eq!(
+        (&e["error"]["kind"], &e["error"]["code"]),
+        (&json!("not_found"), &json!("no_game"))
+    );
+    let id = req(&mut b, "POST", "/api/games", json!({}))["ok"]["id"]
+        .as_i64()
+        .unwrap();
+    let e = req(&mut b, "POST", &format!("/api/games/{id}/undo"), json!({}));
+    assert_eq!(e["error"]["kind"], "conflict", "{e}");
+    let e = req(&mut b, "POST", "/api/nowhere", json!({}));
+    assert_eq!(e["error"]["kind"], "not_found", "{e}");
 }
 
 #[test]
 fn the_puzzle_maker_and_the_analysis_answer_as_the_server() {
     let text = "[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n[4k*/5/4K*/5/R*4:0:1:w]\n";
-    let made = json(&make_puzzle(text, false, Some(1), Some("Corner".into())).expect("proven"));
+    let made = json(&make_puzzle(text, false, Some(1), Some("Corner".into())));
     assert_eq!(made["mate_in"], 1);
     assert_eq!(made["to_move"], "white");
+    let refused = json(&make_puzzle(text, false, Some(4), None));
+    assert_eq!(refused["error"]["code"], "goal_out_of_range", "{refused}");
     let fen = "[4k*/5/4K*/5/R*4:0:1:w]";
     let start = format!("[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n{fen}\n");
     let a = json(&engine_analyse(&start, "", 200, 3).expect("analyse"));
@@ -79,14 +141,18 @@ fn the_puzzle_maker_and_the_analysis_answer_as_the_server() {
 /// puzzle maker proves a mate given by a side without a king.
 #[test]
 fn positions_without_a_royal_piece_are_accepted() {
+    let mut b = Backend::new("{}");
     let knight = "[Board \"custom\"]\n[Size \"5x5\"]\n[5/5/2N2/5/5:0:1:w]\n";
-    let body = json!({ "import": knight }).to_string();
-    let mut g = LocalGame::create(&body, 1, "2026-01-02 03:04:05").expect("create");
-    let v = json(&g.view(None));
-    assert!(!v["check"].is_object(), "{v}");
-    g.act("move", r#"{"move": "(0T1)c3(0T1)b1"}"#).expect("Nb1");
-    g.act("submit", "").expect("submit");
-    let v = json(&g.view(None));
+    let g = req(&mut b, "POST", "/api/games", json!({ "import": knight }));
+    assert!(!g["ok"]["check"].is_object(), "{g}");
+    let id = g["ok"]["id"].as_i64().unwrap();
+    req(
+        &mut b,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        json!({"move": "(0T1)c3(0T1)b1"}),
+    );
+    let v = &req(&mut b, "POST", &format!("/api/games/{id}/submit"), json!({}))["ok"];
     assert_eq!(
         (&v["result"], &v["termination"]),
         (&json!("1/2-1/2"), &json!("stalemate")),
@@ -103,7 +169,7 @@ fn positions_without_a_royal_piece_are_accepted() {
     assert_eq!(a["lines"].as_array().map(Vec::len), Some(2), "{a}");
 
     let two_rooks = "[Board \"custom\"]\n[Size \"8x8\"]\n[k7/7R/8/8/8/8/8/6R1:0:1:w]\n";
-    let made = json(&make_puzzle(two_rooks, false, Some(1), Some("Two rooks".into())).expect("proven"));
+    let made = json(&make_puzzle(two_rooks, false, Some(1), Some("Two rooks".into())));
     assert_eq!(made["mate_in"], 1);
     assert!(made["pgn"].as_str().unwrap().contains("(1. Rg8)"), "{made}");
 }

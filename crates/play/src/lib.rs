@@ -3,9 +3,15 @@
 //! `web-time` (std's `Instant` natively, `performance.now()` in the browser).
 #![deny(missing_docs)]
 
+mod error;
 pub mod proof;
+pub mod request;
+pub mod seats;
+mod service;
 mod view;
 
+pub use error::{ErrorKind, PlayError};
+pub use service::{Effects, Record, Think, ThinkBudget};
 pub use view::{view_text, view_value, View};
 
 use chess5d_engine::{Bot, Score};
@@ -14,29 +20,7 @@ use chess5d_notation::{san, write_5dfen, GameTree, LoadedGame};
 use chess5d_rules::{Budget, Color, Coord, Game, Move, Outcome, Position};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::fmt;
 use web_time::Instant;
-
-/// Why a request on a game was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlayError {
-    /// The request is malformed or asks for something illegal.
-    BadRequest(String),
-    /// The request does not fit the game's state (game over, engine's turn...).
-    Conflict(String),
-    /// An engine gave an action that cannot be played.
-    Internal(String),
-}
-
-impl fmt::Display for PlayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlayError::BadRequest(m) | PlayError::Conflict(m) | PlayError::Internal(m) => f.write_str(m),
-        }
-    }
-}
-
-impl std::error::Error for PlayError {}
 
 /// A chess clock: remaining time per side, increment.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -169,6 +153,8 @@ pub struct Play {
     pub puzzle: Option<PuzzleRun>,
     /// Bumped on every change; engine answers for an older version are dropped.
     pub version: u64,
+    /// The version of the last change everyone sees (not a try of the side to move).
+    public_at: u64,
     /// Whether an engine is searching for this game.
     pub engine_busy: bool,
     /// The last engine failure.
@@ -271,6 +257,7 @@ impl Play {
             clock: None,
             puzzle: None,
             version: 1,
+            public_at: 1,
             engine_busy: false,
             engine_error: None,
             engine_info: None,
@@ -287,16 +274,21 @@ impl Play {
 
     /// Plays a stored move of the current action (no turn checks).
     pub fn play_unchecked_text(&mut self, text: &str) -> Result<(), PlayError> {
-        let lm: chess5d_notation::LongMove = text
-            .trim()
-            .parse()
-            .map_err(|e: chess5d_notation::ParseError| PlayError::BadRequest(format!("bad move '{text}': {e}")))?;
-        let mv = lm
-            .resolve(self.game.position())
-            .map_err(|e| PlayError::BadRequest(format!("illegal move {text}: {e}")))?;
-        self.game
-            .make_move(&mv)
-            .map_err(|e| PlayError::BadRequest(format!("illegal move {text}: {e}")))?;
+        let lm: chess5d_notation::LongMove =
+            text.trim()
+                .parse()
+                .map_err(|e: chess5d_notation::ParseError| PlayError::BadMove {
+                    text: text.to_string(),
+                    reason: e.to_string(),
+                })?;
+        let mv = lm.resolve(self.game.position()).map_err(|e| PlayError::IllegalMove {
+            text: text.to_string(),
+            reason: e.to_string(),
+        })?;
+        self.game.make_move(&mv).map_err(|e| PlayError::IllegalMove {
+            text: text.to_string(),
+            reason: e.to_string(),
+        })?;
         self.after_change(false);
         Ok(())
     }
@@ -318,13 +310,12 @@ impl Play {
 
     fn require_human_turn(&self) -> Result<(), PlayError> {
         if self.is_over() {
-            return Err(PlayError::Conflict(format!(
-                "the game is over ({})",
-                self.termination.as_deref().unwrap_or("finished")
-            )));
+            return Err(PlayError::GameOver {
+                termination: self.termination.clone(),
+            });
         }
         if self.players[self.to_move().index()].is_engine() {
-            return Err(PlayError::Conflict("it is the engine's turn".into()));
+            return Err(PlayError::EngineTurn);
         }
         Ok(())
     }
@@ -332,6 +323,9 @@ impl Play {
     /// Updates cached check info and, after a submitted action, the result.
     pub fn after_change(&mut self, submitted: bool) {
         self.version += 1;
+        if submitted {
+            self.public_at = self.version;
+        }
         let pos = self.game.position();
         self.check = pos.checking_move();
         if submitted && self.result.is_none() && pos.action_len() == 0 {
@@ -402,7 +396,7 @@ impl Play {
                 p.status = if solver_won { "solved" } else { "failed" }.to_string();
             }
         }
-        self.version += 1;
+        self.bump();
         self.refresh_texts();
     }
 
@@ -411,12 +405,12 @@ impl Play {
         let pos = self.game.position();
         let sq = chess5d_rules::Square::parse(square)
             .filter(|s| pos.size().contains(s.x(), s.y()))
-            .ok_or_else(|| PlayError::BadRequest(format!("'{square}' is not a square of this game's boards")))?;
+            .ok_or_else(|| PlayError::BadSquare {
+                square: square.to_string(),
+            })?;
         let id = chess5d_rules::BoardId::new(l, t);
         if pos.board(id).is_none() {
-            return Err(PlayError::BadRequest(format!(
-                "there is no board at timeline index {l}, half-turn {t}"
-            )));
+            return Err(PlayError::NoBoard { l, t });
         }
         let mut all = Vec::new();
         if pos.is_playable(id) && !self.is_over() {
@@ -434,23 +428,31 @@ impl Play {
     /// Plays one move of the current action, given in long form.
     pub fn play(&mut self, text: &str) -> Result<(), PlayError> {
         self.require_human_turn()?;
-        let lm: chess5d_notation::LongMove = text
-            .trim()
-            .parse()
-            .map_err(|e: chess5d_notation::ParseError| PlayError::BadRequest(format!("bad move '{text}': {e}")))?;
+        let lm: chess5d_notation::LongMove =
+            text.trim()
+                .parse()
+                .map_err(|e: chess5d_notation::ParseError| PlayError::BadMove {
+                    text: text.to_string(),
+                    reason: e.to_string(),
+                })?;
         let pos = self.game.position();
-        let mv = lm
-            .resolve(pos)
-            .map_err(|e| PlayError::BadRequest(format!("illegal move {text}: {e}")))?;
+        let mv = lm.resolve(pos).map_err(|e| PlayError::IllegalMove {
+            text: text.to_string(),
+            reason: e.to_string(),
+        })?;
         if pos.action_moves().any(|p| p.from.board == mv.from.board) {
-            return Err(PlayError::BadRequest(format!(
-                "illegal move {text}: board {} was already played in this action",
-                pos.board_name(mv.from.board)
-            )));
+            return Err(PlayError::IllegalMove {
+                text: text.to_string(),
+                reason: format!(
+                    "board {} was already played in this action",
+                    pos.board_name(mv.from.board)
+                ),
+            });
         }
-        self.game
-            .make_move(&mv)
-            .map_err(|e| PlayError::BadRequest(format!("illegal move {text}: {e}")))?;
+        self.game.make_move(&mv).map_err(|e| PlayError::IllegalMove {
+            text: text.to_string(),
+            reason: e.to_string(),
+        })?;
         self.after_change(false);
         Ok(())
     }
@@ -459,7 +461,7 @@ impl Play {
     pub fn undo(&mut self) -> Result<(), PlayError> {
         self.require_human_turn()?;
         if self.game.undo_move().is_none() {
-            return Err(PlayError::Conflict("no move of the current action to undo".into()));
+            return Err(PlayError::NothingToUndo);
         }
         self.after_change(false);
         Ok(())
@@ -470,13 +472,14 @@ impl Play {
     /// result of a line that ended is forgotten with it.
     pub fn take_back(&mut self, floor: usize) -> Result<(), PlayError> {
         if self.game.actions().len() <= floor {
-            return Err(PlayError::Conflict("no action tried here to take back".into()));
+            return Err(PlayError::NothingToTakeBack);
         }
         while self.game.undo_move().is_some() {}
         self.game.undo_action();
         self.result = None;
         self.termination = None;
         self.after_change(false);
+        self.bump();
         self.refresh_texts();
         Ok(())
     }
@@ -487,7 +490,7 @@ impl Play {
         self.game
             .position()
             .can_submit()
-            .map_err(|e| PlayError::BadRequest(format!("cannot submit: {e}")))?;
+            .map_err(|e| PlayError::CannotSubmit { reason: e.to_string() })?;
         self.submit_checked()
     }
 
@@ -504,7 +507,7 @@ impl Play {
         }
         self.game
             .submit()
-            .map_err(|e| PlayError::BadRequest(format!("cannot submit: {e}")))?;
+            .map_err(|e| PlayError::CannotSubmit { reason: e.to_string() })?;
         if let Some(c) = &mut self.clock {
             let left = c.now_ms(mover, mover) + c.increment_ms as i64;
             c.remaining_ms[mover.index()] = left;
@@ -529,11 +532,11 @@ impl Play {
         for m in moves {
             self.game
                 .make_move(m)
-                .map_err(|e| PlayError::Internal(format!("engine move {m}: {e}")))?;
+                .map_err(|e| PlayError::internal(format!("engine move {m}: {e}")))?;
         }
         if let Err(e) = self.game.position().can_submit() {
             while self.game.undo_move().is_some() {}
-            return Err(PlayError::Internal(format!("engine action cannot be submitted: {e}")));
+            return Err(PlayError::internal(format!("engine action cannot be submitted: {e}")));
         }
         self.submit_checked()
     }
@@ -541,7 +544,7 @@ impl Play {
     /// Resigns for `color` (default: the side to move).
     pub fn resign(&mut self, color: Option<Color>) -> Result<(), PlayError> {
         if self.is_over() {
-            return Err(PlayError::Conflict("the game is already over".into()));
+            return Err(PlayError::AlreadyOver);
         }
         let c = color.unwrap_or(self.to_move());
         self.finish(if c == Color::White { "0-1" } else { "1-0" }, "resignation");
@@ -550,10 +553,9 @@ impl Play {
 
     fn require_live(&self) -> Result<(), PlayError> {
         if self.is_over() {
-            return Err(PlayError::Conflict(format!(
-                "the game is over ({})",
-                self.termination.as_deref().unwrap_or("finished")
-            )));
+            return Err(PlayError::GameOver {
+                termination: self.termination.clone(),
+            });
         }
         Ok(())
     }
@@ -565,10 +567,7 @@ impl Play {
         let n = self.game.actions().len();
         let played = if c == start_mover { n >= 1 } else { n >= 2 };
         if played {
-            return Err(PlayError::Conflict(format!(
-                "too late to abort: {} has played an action",
-                color_name(c)
-            )));
+            return Err(PlayError::TooLateToAbort { color: c });
         }
         self.finish("*", "aborted");
         Ok(())
@@ -578,18 +577,15 @@ impl Play {
     pub fn offer_draw(&mut self, c: Color) -> Result<(), PlayError> {
         self.require_live()?;
         if self.players[c.other().index()].is_engine() {
-            return Err(PlayError::Conflict("engines do not take draw offers".into()));
+            return Err(PlayError::EngineRefusesDraws);
         }
         match self.draw_offer {
-            Some(o) if o == c => Err(PlayError::Conflict(format!(
-                "{} has already offered a draw",
-                color_name(c)
-            ))),
+            Some(o) if o == c => Err(PlayError::DrawAlreadyOffered { color: c }),
             Some(_) => self.accept_draw(c),
             None => {
                 self.draw_offer = Some(c);
                 self.draw_declined = None;
-                self.version += 1;
+                self.bump();
                 Ok(())
             }
         }
@@ -599,10 +595,7 @@ impl Play {
     pub fn accept_draw(&mut self, c: Color) -> Result<(), PlayError> {
         self.require_live()?;
         if self.draw_offer != Some(c.other()) {
-            return Err(PlayError::Conflict(format!(
-                "{} has no draw offer to accept",
-                color_name(c)
-            )));
+            return Err(PlayError::NoDrawToAccept { color: c });
         }
         self.draw_offer = None;
         self.finish("1/2-1/2", "agreement");
@@ -613,12 +606,12 @@ impl Play {
     pub fn decline_draw(&mut self, c: Color) -> Result<(), PlayError> {
         self.require_live()?;
         let Some(offered) = self.draw_offer else {
-            return Err(PlayError::Conflict("there is no draw offer".into()));
+            return Err(PlayError::NoDrawOffer);
         };
         self.draw_offer = None;
         // Withdrawn by the side that offered: nothing to tell it.
         self.draw_declined = (offered != c).then_some(offered);
-        self.version += 1;
+        self.bump();
         Ok(())
     }
 
@@ -717,9 +710,11 @@ pub fn analysis_multipv(asked: Option<&Value>) -> Result<usize, PlayError> {
     };
     match v.as_u64() {
         Some(n) if (1..=MAX_ANALYSIS_LINES as u64).contains(&n) => Ok(n as usize),
-        _ => Err(PlayError::BadRequest(format!(
-            "'multipv' must be a whole number from 1 to {MAX_ANALYSIS_LINES}, got {v}"
-        ))),
+        _ => Err(PlayError::BadField {
+            field: "multipv",
+            expected: format!("a whole number from 1 to {MAX_ANALYSIS_LINES}"),
+            got: v.to_string(),
+        }),
     }
 }
 
@@ -865,14 +860,14 @@ fn numbered(pos: &Position, actions: &[Vec<Move>], serial: impl Fn(usize) -> (u3
 /// into it.
 pub fn export_variation(game_pgn: &str, base: usize, board: &Game) -> Result<String, PlayError> {
     let mut loaded = chess5d_notation::load(game_pgn)
-        .map_err(|e| PlayError::Internal(format!("the analysed game does not read back: {e}")))?;
+        .map_err(|e| PlayError::internal(format!("the analysed game does not read back: {e}")))?;
     let main = loaded.tree.main_line();
     let Some(&from) = (if base == 0 {
         Some(&GameTree::ROOT)
     } else {
         main.get(base - 1)
     }) else {
-        return Err(PlayError::Internal(format!(
+        return Err(PlayError::internal(format!(
             "the analysis board branches after action {base}, but the game has {} actions",
             main.len()
         )));
@@ -902,7 +897,7 @@ pub fn export_variation(game_pgn: &str, base: usize, board: &Game) -> Result<Str
     for (i, moves) in tried.iter().enumerate() {
         // The game's own continuation stays the main line; the tried one is a variation.
         node = loaded.tree.play(node, moves, false).map_err(|e| {
-            PlayError::Internal(format!(
+            PlayError::internal(format!(
                 "tried action {} does not replay on the game: {e}",
                 base + i + 1
             ))

@@ -2,19 +2,111 @@
 //! sides is tried (for the puzzle maker, on the server and in the browser's worker).
 
 use crate::PlayError;
+use chess5d_notation::LoadedGame;
 use chess5d_rules::{Budget, Position};
 
 /// The longest mate a saved puzzle may ask for (the proof tries every action of both sides).
 pub const MAX_MATE_IN: usize = 3;
 
+/// The budget of each list of legal actions in the puzzle maker's proof.
+pub const BUDGET: u64 = 200_000;
+
+/// Checks a goal "mate in `n`" is within 1 to [`MAX_MATE_IN`].
+pub fn check_goal(n: usize) -> Result<(), PlayError> {
+    if (1..=MAX_MATE_IN).contains(&n) {
+        return Ok(());
+    }
+    Err(PlayError::GoalOutOfRange { n })
+}
+
+/// The position a record poses as a puzzle. A made puzzle (one with a `Goal` header) is its
+/// position followed by its solution, written as the one variation of the start; a Branched
+/// 5DPGN reader takes a lone variation as the main line, so the puzzle starts before it. Other
+/// records (the built-in puzzles, imported games) pose the position after their main line.
+pub fn posed(loaded: LoadedGame) -> LoadedGame {
+    if loaded.header("Goal").is_none() {
+        return loaded;
+    }
+    let mut start = LoadedGame::new(loaded.format, loaded.start.clone());
+    start.headers = loaded.headers;
+    start
+}
+
+/// How many actions the solver has, from a record's `Puzzle "mate-in-N"` header (1 if absent).
+pub fn mate_in_of(loaded: &LoadedGame) -> usize {
+    loaded
+        .header("Puzzle")
+        .and_then(|p| {
+            p.to_ascii_lowercase()
+                .strip_prefix("mate-in-")
+                .and_then(|n| n.trim().parse().ok())
+        })
+        .unwrap_or(1)
+}
+
+/// A puzzle made by a player, proven: what both doors store and answer.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Made {
+    /// Its name.
+    pub name: String,
+    /// Mate in how many actions.
+    pub mate_in: usize,
+    /// The solver (`white` or `black`).
+    pub to_move: String,
+    /// Its record (see [`prove`]).
+    pub pgn: String,
+}
+
+/// The puzzle maker: "mate in N for the side to move" in `pos` (between actions), N from the
+/// request (`mate_in`) or the record (`goal`), named by the request, the record or its goal;
+/// proven, or refused with the reason.
+pub fn make(
+    pos: &Position,
+    goal: Option<usize>,
+    record_name: Option<String>,
+    mate_in: Option<usize>,
+    name: Option<String>,
+) -> Result<Made, PlayError> {
+    if pos.action_moves().next().is_some() {
+        return Err(PlayError::UnfinishedAction);
+    }
+    let n = mate_in.or(goal).ok_or(PlayError::NoGoal)?;
+    let name = name
+        .or(record_name)
+        .map(|n| n.trim().chars().take(crate::request::MAX_NAME).collect::<String>())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| format!("My puzzle (mate in {n})"));
+    let pgn = prove(pos, n, &name, BUDGET)?;
+    Ok(Made {
+        name,
+        mate_in: n,
+        to_move: crate::color_name(pos.to_move()).to_string(),
+        pgn,
+    })
+}
+
+/// The puzzle maker on a text (`from_game`: a game's position, whose headers give no goal or
+/// name): see [`make`].
+pub fn make_from_text(
+    text: &str,
+    from_game: bool,
+    mate_in: Option<usize>,
+    name: Option<String>,
+) -> Result<Made, PlayError> {
+    let loaded = crate::request::import(text)?;
+    if from_game {
+        return make(loaded.game.position(), None, None, mate_in, name);
+    }
+    let loaded = posed(loaded);
+    let goal = loaded.header("Puzzle").map(|_| mate_in_of(&loaded));
+    let record_name = loaded.header("Event").map(str::to_string);
+    make(loaded.game.position(), goal, record_name, mate_in, name)
+}
+
 /// Proves "mate in `n` for the side to move" in `pos` (each list of legal actions within
 /// `budget`) and writes the puzzle's record: headers, 5DFEN, the solution as a variation.
 pub fn prove(pos: &Position, n: usize, name: &str, budget: u64) -> Result<String, PlayError> {
-    if !(1..=MAX_MATE_IN).contains(&n) {
-        return Err(PlayError::BadRequest(format!(
-            "the goal must be mate in 1 to {MAX_MATE_IN}, not {n}"
-        )));
-    }
+    check_goal(n)?;
     let side = crate::color_name(pos.to_move());
     let mut moves = Vec::new();
     for (id, _) in pos.boards() {
@@ -23,21 +115,11 @@ pub fn prove(pos: &Position, n: usize, name: &str, budget: u64) -> Result<String
         }
     }
     if moves.iter().any(|m| m.captured.is_some_and(|p| p.role().is_royal())) {
-        return Err(PlayError::BadRequest(
-            "not saved: the side not to move is in check (a royal piece can be taken), so the position is not legal"
-                .into(),
-        ));
+        return Err(PlayError::IllegalPosition);
     }
-    let line = mating_line(pos, n, Budget::tests(budget)).map_err(|e| {
-        let who = if side == "white" { "White" } else { "Black" };
-        PlayError::BadRequest(match e {
-            NotProven::False => format!(
-                "not saved: {who} (to move) has no forced mate in {n}; every {who} action has a defence"
-            ),
-            NotProven::Unknown => format!(
-                "not saved: the proof of mate in {n} did not finish (too many legal actions); try a smaller position or a shorter mate"
-            ),
-        })
+    let line = mating_line(pos, n, Budget::tests(budget)).map_err(|e| match e {
+        NotProven::False => PlayError::NoForcedMate { side: pos.to_move(), n },
+        NotProven::Unknown => PlayError::ProofUnfinished { n },
     })?;
     let mut out = format!(
         "[Event \"{}\"]\n[Puzzle \"mate-in-{n}\"]\n[Goal \"{} mates in {n}\"]\n",

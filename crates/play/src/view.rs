@@ -4,6 +4,7 @@
 //! and then writing a `Value` took over half the server's time). The parts that change only
 //! when an action is submitted (the action list, the last action) are kept written out.
 
+use crate::seats::Viewer;
 use crate::{color_name, Play};
 use chess5d_rules::{Board, BoardId, Color, Coord, Move, MoveKind, Position, Square};
 use serde::ser::{SerializeSeq, Serializer};
@@ -324,12 +325,15 @@ impl ActionTexts {
 }
 
 impl Play {
-    /// The view of the game (at action `at` for review, else live) as a typed value to write.
-    /// `id`, `online` (seat holders connected) and `seated` are the server's; the local
-    /// back-end gives its own id, no presence and no seats. `invites_open` (the server's)
-    /// lists the sides whose invite link is still open; `None` leaves the field out.
-    pub fn view_of(
+    /// The view of the game for `viewer` (at action `at` for review, else live) as a typed
+    /// value to write: what each viewer may see is decided here. The side to move's tries (the
+    /// moves of its action not submitted yet) are its seat's alone: anyone else sees the
+    /// position as last submitted. `id`, `online` (seat holders connected) and `seated` are the
+    /// server's; the local back-end gives its own id, no presence and no seats. `invites_open`
+    /// (the server's) lists the sides whose invite link is still open; `None` leaves it out.
+    pub fn view_for(
         &self,
+        viewer: Viewer,
         at: Option<usize>,
         id: i64,
         online: [bool; 2],
@@ -338,8 +342,15 @@ impl Play {
     ) -> View<'_> {
         let n = self.game.actions().len();
         let review = at.filter(|&a| a < n);
+        let tries = self.game.position().action_moves().next().is_some();
+        let hide = tries && !viewer.sees_tries_of(self.to_move());
         let pos: Cow<'_, Position> = match review {
             Some(a) => Cow::Owned(self.position_after(a)),
+            None if hide => {
+                let mut g = self.game.clone();
+                while g.undo_move().is_some() {}
+                Cow::Owned(g.position().clone())
+            }
             None => Cow::Borrowed(self.game.position()),
         };
         let live = review.is_none();
@@ -359,7 +370,7 @@ impl Play {
                 Cow::Owned(raw(&moves))
             }
         };
-        let check = if live { self.check } else { pos.checking_move() };
+        let check = if live && !hide { self.check } else { pos.checking_move() };
         // Every capture of a royal piece the opponent would have (at a mate, more than one:
         // each is drawn, so no defence looks possible where there is none).
         let checks = if check.is_some() {
@@ -414,7 +425,7 @@ impl Play {
         let mandatory = pos.mandatory_boards();
         View {
             id,
-            version: self.version,
+            version: self.version_for(viewer),
             variant: &self.variant,
             created: &self.created,
             size,
@@ -469,14 +480,10 @@ impl Play {
         }
     }
 
-    /// The JSON view of the game (see [`Play::view_of`]) as text: what the API answers.
-    pub fn view_text(&self, at: Option<usize>, id: i64, online: [bool; 2], seated: bool) -> String {
-        view_text(&self.view_of(at, id, online, seated, None))
-    }
-
-    /// The JSON view of the game (see [`Play::view_of`]) as a value, for callers that add to it.
-    pub fn view(&self, at: Option<usize>, id: i64, online: [bool; 2], seated: bool) -> Value {
-        view_value(&self.view_of(at, id, online, seated, None))
+    /// The JSON view of the game for `viewer` (see [`Play::view_for`]) as text, without seats:
+    /// what the static site answers.
+    pub fn view_text(&self, viewer: Viewer, at: Option<usize>, id: i64) -> String {
+        view_text(&self.view_for(viewer, at, id, [false, false], false, None))
     }
 }
 

@@ -2,7 +2,13 @@
 //! without I/O (the server's API tests cover the same through HTTP).
 
 use chess5d_notation::{Format, LoadedGame};
-use chess5d_play::{proof, Clock, Play, PlayError, Player};
+use chess5d_play::seats::Viewer;
+use chess5d_play::{proof, Clock, ErrorKind, Play, PlayError, Player};
+
+/// The view of a player holding both sides, as a JSON value.
+fn view(p: &Play, at: Option<usize>, id: i64) -> serde_json::Value {
+    serde_json::from_str(&p.view_text(Viewer::Seat([true, true]), at, id)).expect("JSON")
+}
 use chess5d_rules::{Color, VARIANTS};
 
 fn standard(players: [Player; 2], clock: Option<Clock>) -> Play {
@@ -23,7 +29,7 @@ fn human() -> Player {
 #[test]
 fn a_move_and_submit_change_the_view() {
     let mut p = standard([human(), human()], None);
-    let v = p.view(None, 7, [false, false], false);
+    let v = view(&p, None, 7);
     assert_eq!(v["id"], 7);
     assert_eq!(v["variant"], "Standard");
     assert_eq!(v["to_move"], "white");
@@ -33,20 +39,15 @@ fn a_move_and_submit_change_the_view() {
     let moves = p.moves_from(0, t, "e2").expect("moves");
     assert_eq!(moves["moves"].as_array().map(Vec::len), Some(2), "{moves}");
     p.play("(0T1)e2(0T1)e4").expect("e4");
-    assert_eq!(p.view(None, 7, [false, false], false)["can_submit"], true);
+    assert_eq!(view(&p, None, 7)["can_submit"], true);
     p.submit().expect("submit");
-    let v = p.view(None, 7, [false, false], false);
+    let v = view(&p, None, 7);
     assert_eq!(v["to_move"], "black");
     assert_eq!(v["action_count"], 1);
     assert_eq!(v["actions"][0]["text"], "e4");
     assert!(p.pgn().contains("1. e4"), "{}", p.pgn());
     // Review of the start position.
-    assert_eq!(
-        p.view(Some(0), 7, [false, false], false)["boards"]
-            .as_array()
-            .map(Vec::len),
-        Some(1)
-    );
+    assert_eq!(view(&p, Some(0), 7)["boards"].as_array().map(Vec::len), Some(1));
 }
 
 #[test]
@@ -62,16 +63,20 @@ fn bad_requests_say_what_is_wrong() {
         ],
         None,
     );
-    assert!(matches!(p.play("(0T1)e2(0T1)e5"), Err(PlayError::BadRequest(m)) if m.contains("illegal move")));
-    assert!(matches!(p.moves_from(0, 0, "z9"), Err(PlayError::BadRequest(m)) if m.contains("not a square")));
-    assert!(matches!(p.undo(), Err(PlayError::Conflict(_))));
+    assert!(
+        matches!(p.play("(0T1)e2(0T1)e5"), Err(e @ PlayError::IllegalMove { .. }) if e.to_string().contains("illegal move"))
+    );
+    assert!(
+        matches!(p.moves_from(0, 0, "z9"), Err(e @ PlayError::BadSquare { .. }) if e.to_string().contains("not a square"))
+    );
+    assert!(matches!(p.undo(), Err(e) if e.kind() == ErrorKind::Conflict));
     p.play("(0T1)e2(0T1)e4").expect("e4");
     p.submit().expect("submit");
     assert!(p.engine_to_move());
-    assert!(matches!(p.play("(0T1)e7(0T1)e5"), Err(PlayError::Conflict(m)) if m.contains("engine's turn")));
+    assert!(matches!(p.play("(0T1)e7(0T1)e5"), Err(PlayError::EngineTurn)));
     p.resign(Some(Color::White)).expect("resign");
     assert_eq!(p.result.as_deref(), Some("0-1"));
-    assert!(matches!(p.resign(None), Err(PlayError::Conflict(_))));
+    assert!(matches!(p.resign(None), Err(e) if e.kind() == ErrorKind::Conflict));
 }
 
 #[test]
@@ -79,7 +84,7 @@ fn the_clock_adds_the_increment_to_the_mover() {
     let mut p = standard([human(), human()], Some(Clock::new(60_000, 2_000)));
     p.play("(0T1)e2(0T1)e4").expect("e4");
     p.submit().expect("submit");
-    let v = p.view(None, 1, [false, false], false);
+    let v = view(&p, None, 1);
     let white = v["clock"]["white_ms"].as_i64().expect("white_ms");
     assert!(white > 60_000 && white <= 62_000, "{white}");
     assert_eq!(v["clock"]["running"], true);
@@ -275,7 +280,7 @@ mod cached_view {
                     played
                         .play(&chess5d_notation::long::write_move(&m, even))
                         .expect("other move");
-                    let _ = played.view_text(None, 1, [false, false], false);
+                    let _ = played.view_text(Viewer::Seat([true, true]), None, 1);
                     played.undo().expect("undo");
                     retried += 1;
                 }
@@ -283,7 +288,7 @@ mod cached_view {
                     played
                         .play(t)
                         .unwrap_or_else(|e| panic!("{}: action {i}: {t}: {e}", path.display()));
-                    let _ = played.view_text(None, 1, [false, false], false);
+                    let _ = played.view_text(Viewer::Seat([true, true]), None, 1);
                 }
                 played
                     .submit()
@@ -292,10 +297,11 @@ mod cached_view {
                 let whole = fresh(&start, &game);
                 let at = [None, Some(i / 2)];
                 for at in at {
-                    let v: Value = serde_json::from_str(&played.view_text(at, 1, [false, false], false)).expect("JSON");
+                    let v: Value =
+                        serde_json::from_str(&played.view_text(Viewer::Seat([true, true]), at, 1)).expect("JSON");
                     assert_eq!(
                         without_version(v),
-                        without_version(whole.view(at, 1, [false, false], false)),
+                        without_version(view(&whole, at, 1)),
                         "{}: after action {i}, at {at:?}",
                         path.display()
                     );
@@ -388,10 +394,13 @@ mod analysis_lines {
         assert_eq!(analysis_multipv(Some(&json!(1))), Ok(1));
         assert_eq!(analysis_multipv(Some(&json!(8))), Ok(8));
         for bad in [json!(0), json!(9), json!(-1), json!(1.5), json!("3"), json!([3])] {
-            let Err(PlayError::BadRequest(m)) = analysis_multipv(Some(&bad)) else {
+            let Err(e @ PlayError::BadField { .. }) = analysis_multipv(Some(&bad)) else {
                 panic!("{bad} accepted")
             };
-            assert_eq!(m, format!("'multipv' must be a whole number from 1 to 8, got {bad}"));
+            assert_eq!(
+                e.to_string(),
+                format!("'multipv' must be a whole number from 1 to 8, got {bad}")
+            );
         }
     }
 }

@@ -90,7 +90,7 @@ impl Analyses {
         lock(&self.boards)
             .get(&id)
             .cloned()
-            .ok_or_else(|| ServerError::NotFound(format!("no analysis board {id}")))
+            .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoAnalysisBoard { id: id.to_string() }))
     }
 
     pub(crate) fn remove(&self, id: u64) -> Option<Arc<Board>> {
@@ -109,7 +109,7 @@ impl Analyses {
 impl Board {
     pub(crate) fn state(&self) -> Value {
         let s = lock(&self.session);
-        let mut v = s.view(None);
+        let mut v = s.view(chess5d_play::seats::Rights::ALL.viewer(), None);
         let mut game = s.game.clone();
         while game.undo_move().is_some() {}
         v["fen"] = json!(chess5d_notation::write_5dfen(game.position()));

@@ -4,7 +4,7 @@
 
 use crate::analysis::{Board, Info, MAX_BOARDS};
 use crate::error::ServerError;
-use crate::extract::{JsonBody, MoveReq};
+use crate::extract::{BodyText, JsonBody};
 use crate::session::{Player, Session};
 use crate::state::{blocking, lock, AppState};
 use axum::extract::rejection::QueryRejection;
@@ -16,7 +16,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use chess5d_notation::LoadedGame;
-use serde::Deserialize;
+use chess5d_play::request::{Action, AnalysisReq, Source, StartReq};
+use chess5d_play::seats::Rights;
+use chess5d_play::{Play, PlayError};
 use serde_json::json;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -40,73 +42,33 @@ pub fn routes() -> Router<AppState> {
         .route("/api/analysis/:id/ws", get(ws))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateReq {
-    #[serde(default)]
-    game: Option<i64>,
-    #[serde(default)]
-    at: Option<usize>,
-    #[serde(default)]
-    import: Option<String>,
-}
-
 /// Game `id` after its first `at` actions (all if `None`), and the whole game's 5DPGN.
 pub fn game_until(st: &AppState, id: i64, at: Option<usize>) -> Result<(LoadedGame, String), ServerError> {
-    let (game, pgn) = st.game_snapshot(id)?;
-    let n = game.actions().len();
-    let at = at.unwrap_or(n);
-    if at > n {
-        return Err(ServerError::BadRequest(format!(
-            "'at' is {at} but game {id} has {n} actions"
-        )));
-    }
-    let mut loaded = LoadedGame::new(chess5d_notation::Format::Pgn, game.start().clone());
-    let replay = |e: String| ServerError::Internal(format!("replaying game {id}: {e}"));
-    for a in &game.actions()[..at] {
-        for m in &a.moves {
-            loaded.game.make_move(m).map_err(|e| replay(e.to_string()))?;
-        }
-        loaded.game.submit().map_err(|e| replay(e.to_string()))?;
-    }
-    Ok((loaded, pgn))
+    let slot = st.slot(id)?;
+    let s = lock(&slot.session);
+    Ok((s.play.until(id, at)?, s.pgn()))
 }
 
 fn parse_board_id(s: &str) -> Result<u64, ServerError> {
     s.parse()
-        .map_err(|_| ServerError::NotFound(format!("no analysis board '{s}'")))
+        .map_err(|_| ServerError::from(chess5d_play::PlayError::NoAnalysisBoard { id: format!("'{s}'") }))
 }
 
-async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) -> Result<Response, ServerError> {
+async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<AnalysisReq>) -> Result<Response, ServerError> {
     let v = blocking(move || {
-        let (loaded, game_pgn, from_game) = match (req.game, req.import) {
-            (Some(_), Some(_)) => {
-                return Err(ServerError::BadRequest(
-                    "give either 'game' or 'import', not both".into(),
-                ))
-            }
-            (None, None) => {
-                return Err(ServerError::BadRequest(
-                    "give 'game' (an id) or 'import' (a text)".into(),
-                ))
-            }
-            (None, Some(text)) => {
-                if req.at.is_some() {
-                    return Err(ServerError::BadRequest("'at' goes with 'game'".into()));
-                }
-                let loaded = chess5d_notation::load(&text)
-                    .map_err(|e| ServerError::BadRequest(format!("cannot import: {e}")))?;
+        let (loaded, game_pgn, from_game) = match req.source()? {
+            Source::Import(loaded) => {
                 let pgn = chess5d_notation::write_5dpgn(&loaded);
-                (loaded, pgn, None)
+                (*loaded, pgn, None)
             }
-            (Some(id), None) => {
-                let (loaded, pgn) = game_until(&st, id, req.at)?;
+            Source::Game(id, at) => {
+                let (loaded, pgn) = game_until(&st, id, at)?;
                 (loaded, pgn, Some(id))
             }
         };
         let base_actions = loaded.game.actions().len();
         let human = || Player::Human { name: None };
-        let session = Session::new(loaded, [human(), human()], None, None);
+        let session = Session::wrap(Play::new(loaded, [human(), human()], None, None, crate::db::now()));
         let analyses = st.analyses();
         let id = analyses.next.fetch_add(1, Ordering::SeqCst) + 1;
         let board = Arc::new(Board {
@@ -148,7 +110,7 @@ async fn delete(State(st): State<AppState>, Path(id): Path<String>) -> Result<Re
     let board = st
         .analyses()
         .remove(id)
-        .ok_or_else(|| ServerError::NotFound(format!("no analysis board {id}")))?;
+        .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoAnalysisBoard { id: id.to_string() }))?;
     blocking(move || {
         board.close();
         board.publish();
@@ -200,23 +162,36 @@ async fn change(
     Ok(Json(v).into_response())
 }
 
+/// Plays, takes back or submits on the board (read by the game service from the body; one
+/// person plays both sides there).
+async fn act(st: AppState, id: String, what: &'static str, body: &str) -> Result<Response, ServerError> {
+    let action = Action::read(what, body).unwrap_or_else(|| {
+        Err(PlayError::NoRequest {
+            method: "POST".into(),
+            path: format!("/api/analysis/{id}/{what}"),
+        })
+    })?;
+    change(st, id, move |s| {
+        let _ = s.play.act(Rights::ALL, 0, action)?;
+        Ok(())
+    })
+    .await
+}
+
 async fn play(
     State(st): State<AppState>,
     Path(id): Path<String>,
-    JsonBody(req): JsonBody<MoveReq>,
+    BodyText(b): BodyText,
 ) -> Result<Response, ServerError> {
-    let mv = req.text()?;
-    change(st, id, move |s| s.play(&mv)).await
+    act(st, id, "move", &b).await
 }
 
-async fn undo(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
-    change(st, id, |s| {
-        if s.game.position().action_moves().next().is_none() && s.game.actions().is_empty() {
-            return Err(ServerError::Conflict("nothing to undo".into()));
-        }
-        s.undo()
-    })
-    .await
+async fn undo(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    BodyText(b): BodyText,
+) -> Result<Response, ServerError> {
+    act(st, id, "undo", &b).await
 }
 
 async fn take_back(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
@@ -224,16 +199,12 @@ async fn take_back(State(st): State<AppState>, Path(id): Path<String>) -> Result
     change(st, id, move |s| Ok(s.take_back(floor)?)).await
 }
 
-async fn submit(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
-    change(st, id, Session::submit).await
-}
-
-/// `POST /api/analysis/:id/start`'s body (optional): how many best lines to report.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StartReq {
-    #[serde(default)]
-    multipv: Option<serde_json::Value>,
+async fn submit(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    BodyText(b): BodyText,
+) -> Result<Response, ServerError> {
+    act(st, id, "submit", &b).await
 }
 
 async fn start(
@@ -241,7 +212,7 @@ async fn start(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<StartReq>,
 ) -> Result<Response, ServerError> {
-    let multipv = chess5d_play::analysis_multipv(req.multipv.as_ref())?;
+    let multipv = req.multipv()?;
     let engines = st.engines().to_vec();
     engine_switch(st, id, move |b| b.start(&engines, multipv)).await
 }

@@ -4,11 +4,11 @@
 //! and answers.
 
 use crate::clocks;
-use crate::create::{AcceptReq, ChallengeReq, CreateReq};
+use crate::create::{AcceptReq, ChallengeReq};
 use crate::error::ServerError;
-use crate::extract::{JsonBody, JsonText, MoveReq, BODY_LIMIT};
+use crate::extract::{BodyText, JsonBody, JsonText, BODY_LIMIT};
 use crate::puzzles::{Puzzle, PUZZLES};
-use crate::seats::{Need, SeatToken};
+use crate::seats::SeatToken;
 use crate::security::{self, Guard};
 use crate::session::{color_name, Session};
 use crate::state::{blocking, lock, parse_id, AppState, Slot};
@@ -21,6 +21,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Json, Router};
 use chess5d_engine::Bot;
+use chess5d_play::request::{Action, CreateReq, Empty};
+use chess5d_play::seats::Viewer;
+use chess5d_play::PlayError;
 use chess5d_rules::VARIANTS;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -178,7 +181,7 @@ fn query(q: Q) -> Result<HashMap<String, String>, ServerError> {
         .map_err(|e| ServerError::BadRequest(format!("bad query string: {}", e.body_text())))
 }
 
-async fn get_game(State(st): State<AppState>, Path(id): Path<String>, q: Q) -> ApiResult {
+async fn get_game(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, q: Q) -> ApiResult {
     let id = parse_id(&id)?;
     let q = query(q)?;
     let at = match q.get("at") {
@@ -190,7 +193,8 @@ async fn get_game(State(st): State<AppState>, Path(id): Path<String>, q: Q) -> A
     };
     let view = blocking(move || {
         let slot = st.slot(id)?;
-        let v = lock(&slot.session).view_text(at);
+        let s = lock(&slot.session);
+        let v = s.view_text(s.viewer(seat.get(), st.inner.config.public), at);
         Ok(v)
     })
     .await?;
@@ -227,51 +231,17 @@ async fn game_moves(State(st): State<AppState>, Path(id): Path<String>, q: Q) ->
     Ok(Json(v).into_response())
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct SideReq {
-    #[serde(default)]
-    color: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "lowercase")]
-enum DrawAction {
-    Offer,
-    Accept,
-    Decline,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DrawReq {
-    action: DrawAction,
-    #[serde(default)]
-    color: Option<String>,
-}
-
-/// The side named in a request, if any.
-fn side(color: Option<&str>) -> Result<Need, ServerError> {
-    match color {
-        None => Ok(Need::Side(None)),
-        Some("white") => Ok(Need::Side(Some(chess5d_rules::Color::White))),
-        Some("black") => Ok(Need::Side(Some(chess5d_rules::Color::Black))),
-        Some(c) => Err(ServerError::BadRequest(format!(
-            "color must be 'white' or 'black', got '{c}'"
-        ))),
-    }
-}
-
-/// Answers with the game state after `st.act(...)` on a blocking thread.
-async fn act(
-    st: AppState,
-    id: &str,
-    seat: SeatToken,
-    need: Need,
-    f: impl FnOnce(&mut Session, chess5d_rules::Color) -> Result<(), ServerError> + Send + 'static,
-) -> ApiResult {
+/// Acts on a game (`what`: move, undo, submit, resign, draw, abort, read by the game service
+/// from the body); answers with the requester's view.
+async fn act(st: AppState, id: &str, seat: SeatToken, what: &'static str, body: &str) -> ApiResult {
     let id = parse_id(id)?;
-    let v = blocking(move || st.act(id, &seat, need, f)).await?;
+    let action = Action::read(what, body).unwrap_or_else(|| {
+        Err(PlayError::NoRequest {
+            method: "POST".into(),
+            path: format!("/api/games/{id}/{what}"),
+        })
+    })?;
+    let v = blocking(move || st.act(id, &seat, action)).await?;
     Ok(JsonText(v).into_response())
 }
 
@@ -279,53 +249,44 @@ async fn play_move(
     State(st): State<AppState>,
     Path(id): Path<String>,
     seat: SeatToken,
-    JsonBody(req): JsonBody<MoveReq>,
+    BodyText(b): BodyText,
 ) -> ApiResult {
-    let mv = req.text()?;
-    act(st, &id, seat, Need::ToMove, move |s, _| s.play(&mv)).await
+    act(st, &id, seat, "move", &b).await
 }
 
-async fn undo(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, _: JsonBody<Empty>) -> ApiResult {
-    act(st, &id, seat, Need::ToMove, |s, _| s.undo()).await
+async fn undo(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, BodyText(b): BodyText) -> ApiResult {
+    act(st, &id, seat, "undo", &b).await
 }
 
-async fn submit(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, _: JsonBody<Empty>) -> ApiResult {
-    act(st, &id, seat, Need::ToMove, |s, _| s.submit()).await
+async fn submit(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    seat: SeatToken,
+    BodyText(b): BodyText,
+) -> ApiResult {
+    act(st, &id, seat, "submit", &b).await
 }
 
 async fn resign(
     State(st): State<AppState>,
     Path(id): Path<String>,
     seat: SeatToken,
-    JsonBody(req): JsonBody<SideReq>,
+    BodyText(b): BodyText,
 ) -> ApiResult {
-    let need = side(req.color.as_deref())?;
-    act(st, &id, seat, need, |s, c| s.resign(Some(c))).await
+    act(st, &id, seat, "resign", &b).await
 }
 
-async fn draw(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    seat: SeatToken,
-    JsonBody(req): JsonBody<DrawReq>,
-) -> ApiResult {
-    let need = side(req.color.as_deref())?;
-    act(st, &id, seat, need, move |s, c| match req.action {
-        DrawAction::Offer => s.offer_draw(c),
-        DrawAction::Accept => s.accept_draw(c),
-        DrawAction::Decline => s.decline_draw(c),
-    })
-    .await
+async fn draw(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, BodyText(b): BodyText) -> ApiResult {
+    act(st, &id, seat, "draw", &b).await
 }
 
 async fn abort(
     State(st): State<AppState>,
     Path(id): Path<String>,
     seat: SeatToken,
-    JsonBody(req): JsonBody<SideReq>,
+    BodyText(b): BodyText,
 ) -> ApiResult {
-    let need = side(req.color.as_deref())?;
-    act(st, &id, seat, need, |s, c| s.abort(c)).await
+    act(st, &id, seat, "abort", &b).await
 }
 
 /// Anything else. The page's own addresses typed without `#` (`/game/12`, `/editor`) lead to
@@ -399,11 +360,6 @@ async fn with_seat(
     let v = blocking(move || f(&st, id, &seat)).await?;
     Ok(Json(v).into_response())
 }
-
-/// An empty JSON object (or no body).
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct Empty {}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -499,17 +455,20 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
     let mut stop = st.inner.stop_tx.subscribe();
     let mut last = (0, 0);
     let mut seated = [false, false];
+    // A spectator until the page says which seat it holds: the side to move's tries reach only
+    // its seat, so a try sends nothing to anyone else.
+    let mut viewer = Viewer::Spectator;
     let public = st.inner.config.public;
     loop {
         let (deleted, view) = {
             let s = lock(&slot.session);
             if s.deleted {
                 (Some(s.id), None)
-            } else if (s.version, s.presence) == last {
+            } else if (s.version_for(viewer), s.presence) == last {
                 (None, None)
             } else {
-                last = (s.version, s.presence);
-                (None, Some(s.view_text(None)))
+                last = (s.version_for(viewer), s.presence);
+                (None, Some(s.view_text(viewer, None)))
             }
         };
         if let Some(id) = deleted {
@@ -534,6 +493,10 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
                         if let Ok(h) = serde_json::from_str::<Hello>(&t) {
                             let mut s = lock(&slot.session);
                             let r = s.rights(Some(&h.seat), public);
+                            if r.viewer() != viewer {
+                                viewer = r.viewer();
+                                last = (0, 0);
+                            }
                             for (i, seat) in seated.iter_mut().enumerate() {
                                 if r.sides[i] && !*seat && !s.players[i].is_engine() {
                                     *seat = true;

@@ -3,132 +3,29 @@
 //! New games, each with its seats: from a request, a puzzle, or an accepted challenge of the
 //! lobby; and the lobby itself.
 
-use crate::config::Config;
 use crate::db::{self, ChallengeRow};
 use crate::engine;
 use crate::error::ServerError;
-use crate::puzzles::Puzzle;
-use crate::seats::{self, Seat, SeatToken};
-use crate::session::{color_name, Player, PuzzleRun, Session};
+use crate::seats::{self, FromSeat, Rights, Seat, SeatToken};
+use crate::session::{color_name, Player, Session};
 use crate::state::{lock, AppState};
-use chess5d_engine::Bot;
 use chess5d_notation::LoadedGame;
-use chess5d_play::Clock;
-use chess5d_rules::{Color, Variant, VARIANTS};
-use serde::{Deserialize, Serialize};
+use chess5d_play::request::{self, ClockReq, CreateReq};
+use chess5d_play::{Clock, Play};
+use chess5d_rules::Color;
+use serde::Deserialize;
 use serde_json::{json, Value};
 
-/// A side as written in requests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    /// White.
-    White,
-    /// Black.
-    Black,
-}
-
-impl Side {
-    /// The rules' colour.
-    pub fn color(self) -> Color {
-        match self {
-            Side::White => Color::White,
-            Side::Black => Color::Black,
-        }
-    }
-}
-
-/// A clock in a request.
-#[derive(Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClockReq {
-    initial_ms: u64,
-    #[serde(default)]
-    increment_ms: u64,
-}
-
-/// The body of `POST /api/games`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CreateReq {
-    #[serde(default)]
-    variant: Option<String>,
-    #[serde(default)]
-    import: Option<String>,
-    #[serde(default)]
-    white: Option<Player>,
-    #[serde(default)]
-    black: Option<Player>,
-    #[serde(default)]
-    clock: Option<ClockReq>,
-    /// The side the creator plays; the other human side gets an invite token. Without it the
-    /// creator holds every human side (play at one browser, or against engines).
-    #[serde(default)]
-    seat: Option<Side>,
-}
-
-fn check_player(config: &Config, p: Option<Player>) -> Result<Player, ServerError> {
-    let p = p.unwrap_or(Player::Human { name: None });
-    match p {
-        Player::Human { name } => Ok(Player::Human {
-            name: check_name(name)?,
-        }),
-        Player::Engine {
-            engine: name,
-            bot,
-            movetime_ms,
-        } => {
-            let cfg = engine::find(&config.engines, name.as_deref())?;
-            if let Some(b) = &bot {
-                if Bot::from_name(b).is_none() {
-                    return Err(ServerError::BadRequest(format!(
-                        "unknown bot '{b}'; use random, greedy or alphabeta"
-                    )));
-                }
-            }
-            if let Some(ms) = movetime_ms {
-                if !(10..=60_000).contains(&ms) {
-                    return Err(ServerError::BadRequest(
-                        "movetime_ms must be between 10 and 60000".into(),
-                    ));
-                }
-            }
-            Ok(Player::Engine {
-                engine: Some(cfg.name.clone()),
-                bot: Some(bot.unwrap_or_else(|| "alphabeta".into()).to_ascii_lowercase()),
-                movetime_ms: Some(movetime_ms.unwrap_or(1000)),
-            })
-        }
-    }
-}
-
 fn check_clock(c: Option<ClockReq>) -> Result<Option<Clock>, ServerError> {
-    match c {
-        Some(c) if !(1_000..=86_400_000).contains(&c.initial_ms) || c.increment_ms > 3_600_000 => {
-            Err(ServerError::BadRequest(
-                "clock: initial_ms must be between 1000 and 86400000, increment_ms at most 3600000".into(),
-            ))
-        }
-        Some(c) => Ok(Some(Clock::new(c.initial_ms, c.increment_ms))),
-        None => Ok(None),
-    }
+    Ok(c.as_ref().map(ClockReq::check).transpose()?)
 }
 
-fn variant(name: Option<String>) -> Result<&'static Variant, ServerError> {
-    let name = name.unwrap_or_else(|| "Standard".into());
-    Variant::by_name(&name).ok_or_else(|| {
-        ServerError::BadRequest(format!(
-            "unknown variant '{name}'; known variants: {}",
-            VARIANTS.iter().map(|v| v.name).collect::<Vec<_>>().join(", ")
-        ))
-    })
+fn variant(name: Option<String>) -> Result<&'static chess5d_rules::Variant, ServerError> {
+    Ok(request::variant(name)?)
 }
 
 fn check_name(name: Option<String>) -> Result<Option<String>, ServerError> {
-    if name.as_ref().is_some_and(|n| n.chars().count() > 60) {
-        return Err(ServerError::BadRequest("player names are at most 60 characters".into()));
-    }
-    Ok(name.filter(|n| !n.trim().is_empty()))
+    Ok(request::check_name(name)?)
 }
 
 /// A token and the seat it opens.
@@ -167,12 +64,6 @@ impl AppState {
         let human = [!session.players[0].is_engine(), !session.players[1].is_engine()];
         let (mine, invite) = match seat {
             Some(c) => {
-                if !human[c.index()] {
-                    return Err(ServerError::BadRequest(format!(
-                        "seat: {} is an engine, not a seat",
-                        color_name(c)
-                    )));
-                }
                 let mut mine = [false, false];
                 mine[c.index()] = true;
                 let other = c.other();
@@ -195,7 +86,7 @@ impl AppState {
             session.seats.push(i.seat.clone());
         }
         let slot = self.insert(session)?;
-        let mut v = lock(&slot.session).view(None);
+        let mut v = lock(&slot.session).view(Rights::from_seat(&creator.seat).viewer(), None);
         v["seat"] = seat_json(&creator.token, &creator.seat);
         v["invite"] = invite.map_or(Value::Null, |(i, c)| json!({ "token": i.token, "side": color_name(c) }));
         Ok(v)
@@ -203,58 +94,20 @@ impl AppState {
 
     /// `POST /api/games`.
     pub(crate) fn create_game(&self, req: CreateReq) -> Result<Value, ServerError> {
-        let config = &self.inner.config;
-        let players = [check_player(config, req.white)?, check_player(config, req.black)?];
-        let clock = check_clock(req.clock)?;
-        let loaded: LoadedGame = match (req.import, req.variant) {
-            (Some(_), Some(_)) => {
-                return Err(ServerError::BadRequest(
-                    "give either 'variant' or 'import', not both".into(),
-                ))
-            }
-            (Some(text), None) => {
-                if text.trim().is_empty() {
-                    return Err(ServerError::BadRequest("nothing to import: the text is empty".into()));
-                }
-                chess5d_notation::load(&text).map_err(|e| ServerError::BadRequest(format!("cannot import: {e}")))?
-            }
-            (None, v) => LoadedGame::new(chess5d_notation::Format::Pgn, variant(v)?.position()),
-        };
-        let result = loaded.result.clone().filter(|r| r != "*");
-        let mut session = Session::new(loaded, players, clock, None);
-        if let Some(r) = result {
-            session.finish(&r, "imported result");
-        }
-        self.open_game(session, req.seat.map(Side::color))
+        let new = req.check(&engine::names(&self.inner.config.engines), db::now())?;
+        self.open_game(Session::wrap(new.play), new.seat)
     }
 
     /// `POST /api/puzzles/:id`: the solver is the creator, the defence the first engine.
     pub(crate) fn start_puzzle(&self, id: &str, name: &str, text: &str) -> Result<Value, ServerError> {
         let loaded = chess5d_notation::load(text).map_err(|e| ServerError::Internal(format!("puzzle {id}: {e}")))?;
-        let loaded = Puzzle::posed(loaded);
-        let solver = loaded.game.to_move();
-        let run = PuzzleRun {
-            id: id.to_string(),
-            name: name.to_string(),
-            setup_actions: loaded.game.actions().len(),
-            mate_in: Puzzle::mate_in_of(&loaded),
-            solver: color_name(solver).to_string(),
-            status: "playing".into(),
-        };
         let engine = Player::Engine {
             engine: Some(engine::find(&self.inner.config.engines, None)?.name.clone()),
             bot: Some("alphabeta".into()),
             movetime_ms: Some(500),
         };
-        let human = Player::Human { name: None };
-        let players = if solver == Color::White {
-            [human, engine]
-        } else {
-            [engine, human]
-        };
-        let mut session = Session::new(loaded, players, None, Some(run));
-        session.headers.push(("Event".into(), format!("Puzzle: {name}")));
-        self.open_game(session, None)
+        let play = request::puzzle_game(loaded, id, name, engine, db::now());
+        self.open_game(Session::wrap(play), None)
     }
 
     /// `POST /api/my-games`: the games where these tokens hold a seat.
@@ -363,7 +216,7 @@ impl AppState {
             chess5d_notation::Format::Pgn,
             variant(Some(ch.variant.clone()))?.position(),
         );
-        let mut session = Session::new(loaded, players, check_clock(clock)?, None);
+        let mut session = Session::wrap(Play::new(loaded, players, check_clock(clock)?, None, db::now()));
         let mut mine = [false, false];
         mine[challenger.index()] = true;
         session.seats.push(Seat {
@@ -380,7 +233,7 @@ impl AppState {
         let slot = self.insert(session)?;
         let game = lock(&slot.session).id;
         self.inner.db.close_challenge(id, game)?;
-        let mut v = lock(&slot.session).view(None);
+        let mut v = lock(&slot.session).view(Rights::from_seat(&acceptor.seat).viewer(), None);
         v["seat"] = seat_json(&acceptor.token, &acceptor.seat);
         v["invite"] = Value::Null;
         Ok(v)
@@ -438,11 +291,11 @@ impl AppState {
             all[i] = seat.clone();
             self.inner.db.set_seats(id, &all)?;
             s.seats = all;
-            v = s.view(None);
+            v = s.view(Rights::from_seat(&seat).viewer(), None);
             v["seat"] = seat_json(&claimed.token, &seat);
             v["joined"] = json!(true);
         } else {
-            v = s.view(None);
+            v = s.view(Rights::from_seat(&s.seats[i]).viewer(), None);
             v["seat"] = seat_json(t, &s.seats[i]);
             v["joined"] = json!(false);
         }
@@ -492,7 +345,7 @@ impl AppState {
         all.push(invite.seat.clone());
         self.inner.db.set_seats(id, &all)?;
         s.seats = all;
-        let mut v = s.view(None);
+        let mut v = s.view(s.viewer(token.get(), self.inner.config.public), None);
         v["invite"] = json!({ "token": invite.token, "side": color_name(side) });
         drop(s);
         let _ = slot.tx.send(());

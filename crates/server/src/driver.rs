@@ -1,92 +1,101 @@
 //! Layer: domain: no HTTP.
 //!
-//! The engine driver: asks the engine of the side to move for an action, plays it, and goes on
-//! while engines are to move; failures are reported on the game and can be retried.
+//! The engine driver: carries out the game service's requests for an engine search
+//! ([`chess5d_play::Think`]): runs the engine process of the side to move, hands the answer back
+//! to the game, and goes on while the game asks for more; failures are reported on the game and
+//! can be retried.
 
 use crate::engine::Runner;
 use crate::error::ServerError;
-use crate::seats::{Need, SeatToken};
-use crate::session::Player;
+use crate::seats::SeatToken;
 use crate::state::{lock, AppState, Slot};
+use chess5d_play::{Think, ThinkBudget};
 use chess5d_protocol::Go;
-use chess5d_rules::Color;
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The 5DUCI limits of a search and how long to wait for its answer.
+fn limits(budget: ThinkBudget, side: chess5d_rules::Color) -> (Go, Duration) {
+    match budget {
+        ThinkBudget::Clock {
+            remaining_ms,
+            increment_ms,
+        } => {
+            let ms = |i: usize| Some(Duration::from_millis(remaining_ms[i]));
+            let inc = Some(Duration::from_millis(increment_ms));
+            (
+                Go {
+                    wtime: ms(0),
+                    btime: ms(1),
+                    winc: inc,
+                    binc: inc,
+                    ..Go::default()
+                },
+                Duration::from_millis(remaining_ms[side.index()]) + Duration::from_secs(5),
+            )
+        }
+        ThinkBudget::MoveTime { ms } => (
+            Go::movetime(Duration::from_millis(ms)),
+            Duration::from_millis(ms) + Duration::from_secs(10),
+        ),
+    }
+}
+
 impl AppState {
-    /// Starts the engine driver if an engine is to move and none is thinking.
+    /// Asks the game for the engine's turn (on load, on creation); runs it if it has come.
     pub(crate) fn kick_engine(&self, slot: &Arc<Slot>) {
-        {
+        if self.stopping() {
+            return;
+        }
+        let think = {
             let mut s = lock(&slot.session);
-            if !s.engine_to_move() || s.engine_busy || s.engine_error.is_some() || self.stopping() {
+            if s.deleted {
                 return;
             }
-            s.engine_busy = true;
+            s.engine_turn()
+        };
+        if let Some(t) = think {
+            let _ = slot.tx.send(());
+            self.run_engine(slot, t);
         }
-        let _ = slot.tx.send(());
-        let state = self.clone();
-        let slot = slot.clone();
-        tokio::task::spawn_blocking(move || state.engine_loop(&slot));
     }
 
-    /// Plays engine actions while an engine is to move.
-    fn engine_loop(&self, slot: &Arc<Slot>) {
+    /// Runs the search the game asked for, on a blocking thread.
+    pub(crate) fn run_engine(&self, slot: &Arc<Slot>, think: Think) {
+        let state = self.clone();
+        let slot = slot.clone();
+        tokio::task::spawn_blocking(move || state.engine_loop(&slot, think));
+    }
+
+    /// Plays engine actions while the game asks for them.
+    fn engine_loop(&self, slot: &Arc<Slot>, mut think: Think) {
         loop {
-            let (game, version, ci, player, limits, timeout, both) = {
-                let mut s = lock(&slot.session);
-                if !s.engine_to_move() || self.stopping() {
-                    s.engine_busy = false;
+            let ci = think.side.index();
+            let (game, both) = {
+                let s = lock(&slot.session);
+                if s.deleted || self.stopping() {
                     drop(s);
-                    let _ = slot.tx.send(());
+                    self.engine_stopped(slot);
                     return;
                 }
-                let ci = s.to_move().index();
-                let player = s.players[ci].clone();
-                let movetime = match &player {
-                    Player::Engine { movetime_ms, .. } => movetime_ms.unwrap_or(1000),
-                    _ => 1000,
-                };
-                let (limits, timeout) = match &s.clock {
-                    Some(c) => {
-                        let tm = s.to_move();
-                        let ms = |col| Some(Duration::from_millis(c.now_ms(col, tm).max(1) as u64));
-                        let inc = Some(Duration::from_millis(c.increment_ms));
-                        (
-                            Go {
-                                wtime: ms(Color::White),
-                                btime: ms(Color::Black),
-                                winc: inc,
-                                binc: inc,
-                                ..Go::default()
-                            },
-                            Duration::from_millis(c.now_ms(tm, tm).max(0) as u64) + Duration::from_secs(5),
-                        )
-                    }
-                    None => (
-                        Go::movetime(Duration::from_millis(movetime)),
-                        Duration::from_millis(movetime) + Duration::from_secs(10),
-                    ),
-                };
-                let both = s.players.iter().all(Player::is_engine);
-                (s.game.clone(), s.version, ci, player, limits, timeout, both)
+                (s.game.clone(), s.players.iter().all(chess5d_play::Player::is_engine))
             };
+            let (go, timeout) = limits(think.budget, think.side);
             let started = std::time::Instant::now();
             let answer = {
                 let mut engines = lock(&slot.engines);
-                if engines[ci].is_none() {
-                    match Runner::start(&self.inner.config.engines, &player) {
-                        Ok(r) => engines[ci] = Some(r),
-                        Err(e) => {
-                            drop(engines);
-                            self.engine_failed(slot, e);
-                            return;
-                        }
+                let runner = match engines[ci].take() {
+                    Some(r) => Ok(r),
+                    None => Runner::start(&self.inner.config.engines, &think.player),
+                };
+                match runner {
+                    Ok(mut r) => {
+                        let a = r.think(&game, &go, timeout).map_err(|e| e.to_string());
+                        engines[ci] = Some(r);
+                        a
                     }
-                }
-                match engines[ci].as_mut() {
-                    Some(r) => r.think(&game, &limits, timeout),
-                    None => Err(ServerError::Internal("engine not started".into())),
+                    Err(e) => Err(e.to_string()),
                 }
             };
             if both {
@@ -94,77 +103,54 @@ impl AppState {
                 let pause = Duration::from_millis(300).saturating_sub(started.elapsed());
                 std::thread::sleep(pause);
             }
-            match answer {
-                Ok((moves, info)) => {
-                    let mut s = lock(&slot.session);
-                    if s.version != version || s.deleted {
-                        continue;
-                    }
-                    s.engine_info = Some(info);
-                    if let Err(e) = s.engine_action(&moves) {
-                        drop(s);
-                        lock(&slot.engines)[ci] = None;
-                        self.engine_failed(slot, e);
-                        return;
-                    }
-                    if s.game.actions().len() >= 1000 {
-                        s.finish("1/2-1/2", "action limit");
-                    }
-                    if let Err(e) = self.persist(&s) {
-                        s.engine_error = Some(e.to_string());
-                    }
-                    drop(s);
-                    let _ = slot.tx.send(());
-                }
-                Err(e) => {
+            let next = {
+                let mut s = lock(&slot.session);
+                let effects = s.engine_answer(think.version, answer);
+                if s.engine_error.is_some() {
                     lock(&slot.engines)[ci] = None;
-                    self.engine_failed(slot, e);
-                    return;
                 }
+                if let Err(e) = self.persist(&s) {
+                    s.engine_error = Some(e.to_string());
+                }
+                effects.think
+            };
+            let _ = slot.tx.send(());
+            match next {
+                Some(t) => think = t,
+                None => return,
             }
         }
+    }
+
+    /// The server stops or the game was deleted while its engine was at work.
+    fn engine_stopped(&self, slot: &Slot) {
+        let mut s = lock(&slot.session);
+        s.engine_busy = false;
+        s.bump();
+        drop(s);
+        let _ = slot.tx.send(());
     }
 
     /// After an engine failure: forgets the failed engine of the side to move (a new process is
     /// started) and asks again.
     pub(crate) fn retry_engine(&self, id: i64, token: &SeatToken) -> Result<Value, ServerError> {
         let slot = self.slot(id)?;
-        let ci = {
+        let (effects, ci) = {
             let mut s = lock(&slot.session);
-            s.authorize(s.rights(token.get(), self.inner.config.public), Need::AnySeat)?;
-            if s.is_over() {
-                return Err(ServerError::Conflict("the game is over".into()));
-            }
-            if !s.engine_to_move() {
-                return Err(ServerError::Conflict("it is not an engine's turn".into()));
-            }
-            if s.engine_busy {
-                return Err(ServerError::Conflict("the engine is already thinking".into()));
-            }
-            if s.engine_error.is_none() {
-                return Err(ServerError::Conflict("the engine has had no problem to retry".into()));
-            }
-            s.engine_error = None;
-            s.version += 1;
-            s.to_move().index()
+            let rights = s.rights(token.get(), self.inner.config.public);
+            let ci = s.to_move().index();
+            (s.play.retry_engine(rights, id)?, ci)
         };
         let old = lock(&slot.engines)[ci].take();
         if let Some(Runner::Process(p)) = old {
             p.quit(Duration::from_millis(300));
         }
         let _ = slot.tx.send(());
-        self.kick_engine(&slot);
-        let v = lock(&slot.session).view(None);
+        if let Some(t) = effects.think {
+            self.run_engine(&slot, t);
+        }
+        let s = lock(&slot.session);
+        let v = s.view(s.viewer(token.get(), self.inner.config.public), None);
         Ok(v)
-    }
-
-    fn engine_failed(&self, slot: &Slot, e: ServerError) {
-        let mut s = lock(&slot.session);
-        s.engine_busy = false;
-        let side = if s.to_move() == Color::White { "White" } else { "Black" };
-        s.engine_error = Some(format!("{side}'s engine failed: {e}"));
-        s.version += 1;
-        drop(s);
-        let _ = slot.tx.send(());
     }
 }

@@ -75,17 +75,16 @@ pub fn game_state(game: &Game) -> GameState {
     }
 }
 
-/// The engine of a given name (the first configured one if `None`).
+/// The engine of a given name (the first configured one if `None`): the game service's check.
 pub fn find<'a>(engines: &'a [EngineConfig], name: Option<&str>) -> Result<&'a EngineConfig, ServerError> {
-    match name {
-        None => engines
-            .first()
-            .ok_or_else(|| ServerError::BadRequest("no engine is configured on this server".into())),
-        Some(n) => engines.iter().find(|e| e.name == n).ok_or_else(|| {
-            ServerError::BadRequest(format!(
-                "unknown engine '{n}'; configured engines: {}",
-                engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")
-            ))
-        }),
-    }
+    let found = chess5d_play::request::find_engine(&names(engines), name)?.clone();
+    engines
+        .iter()
+        .find(|e| e.name == found)
+        .ok_or_else(|| ServerError::Internal(format!("engine '{found}' vanished")))
+}
+
+/// The names of the configured engines.
+pub fn names(engines: &[EngineConfig]) -> Vec<String> {
+    engines.iter().map(|e| e.name.clone()).collect()
 }

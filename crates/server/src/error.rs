@@ -1,30 +1,49 @@
-//! Layer: the ground, below storage. The one error type of the server, shared by every layer
-//! (the HTTP layer turns it into a JSON answer with its status code).
+//! Layer: the ground, below storage. The one error type of the server, shared by every layer:
+//! the game service's refusals ([`PlayError`], a kind with its data) and the server's own. The
+//! HTTP layer turns its [`ErrorKind`] into a status code in one table (`extract.rs`).
 
+pub use chess5d_play::{ErrorKind, PlayError};
 use std::fmt;
 
-/// An error of the server: a bad request, a missing game, a conflict with the game's state, or
-/// a failure inside the server. Every API error is answered as `{"error": "..."}` with the
-/// matching status code.
+/// An error of the server. Every API error is answered as `{"error": "...", "kind": "..."}`
+/// with the status code of its kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ServerError {
-    /// 400: the request is malformed or asks for something illegal.
+    /// A refusal of the game service.
+    Play(PlayError),
+    /// The request is malformed (the server's own requests: seats, challenges, queries).
     BadRequest(String),
-    /// 403: the request lacks the seat (or the right) for this change.
+    /// The request lacks the seat (or the right) for this change.
     Forbidden(String),
-    /// 404: no such game, puzzle or page.
+    /// No such game, challenge or page.
     NotFound(String),
-    /// 409: the request does not fit the game's state (game over, engine's turn...).
+    /// The request does not fit the state (a challenge taken...).
     Conflict(String),
-    /// 413: the request body is too large.
+    /// The request body is too large.
     TooLarge(String),
-    /// 500: storage or engine failure.
+    /// Storage or engine failure.
     Internal(String),
+}
+
+impl ServerError {
+    /// The error's family (what the HTTP layer maps to a status).
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ServerError::Play(e) => e.kind(),
+            ServerError::BadRequest(_) => ErrorKind::Invalid,
+            ServerError::Forbidden(_) => ErrorKind::Forbidden,
+            ServerError::NotFound(_) => ErrorKind::NotFound,
+            ServerError::Conflict(_) => ErrorKind::Conflict,
+            ServerError::TooLarge(_) => ErrorKind::TooLarge,
+            ServerError::Internal(_) => ErrorKind::Internal,
+        }
+    }
 }
 
 impl fmt::Display for ServerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ServerError::Play(e) => e.fmt(f),
             ServerError::BadRequest(m)
             | ServerError::Forbidden(m)
             | ServerError::NotFound(m)
@@ -36,6 +55,12 @@ impl fmt::Display for ServerError {
 }
 
 impl std::error::Error for ServerError {}
+
+impl From<PlayError> for ServerError {
+    fn from(e: PlayError) -> ServerError {
+        ServerError::Play(e)
+    }
+}
 
 impl From<rusqlite::Error> for ServerError {
     fn from(e: rusqlite::Error) -> Self {

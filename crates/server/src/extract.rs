@@ -2,7 +2,7 @@
 //! rejection is a JSON error, the seat token of the `X-Chess5d-Seat` header, and the JSON error
 //! answer of [`ServerError`].
 
-use crate::error::ServerError;
+use crate::error::{ErrorKind, ServerError};
 use crate::seats::{SeatToken, TOKEN_HEADER};
 use axum::async_trait;
 use axum::body::Bytes;
@@ -17,17 +17,26 @@ use serde_json::json;
 /// Largest request body accepted.
 pub const BODY_LIMIT: usize = 256 * 1024;
 
+/// The one table from an error's kind to its HTTP status.
+pub(crate) fn status(kind: ErrorKind) -> StatusCode {
+    match kind {
+        ErrorKind::Invalid => StatusCode::BAD_REQUEST,
+        ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+        ErrorKind::NotFound => StatusCode::NOT_FOUND,
+        ErrorKind::Conflict => StatusCode::CONFLICT,
+        ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
 impl IntoResponse for ServerError {
     fn into_response(self) -> Response {
-        let status = match &self {
-            ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ServerError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ServerError::NotFound(_) => StatusCode::NOT_FOUND,
-            ServerError::Conflict(_) => StatusCode::CONFLICT,
-            ServerError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ServerError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        (status, Json(json!({ "error": self.to_string() }))).into_response()
+        let kind = self.kind();
+        let mut body = json!({ "error": self.to_string(), "kind": kind.name() });
+        if let ServerError::Play(e) = &self {
+            body["code"] = json!(e.code());
+        }
+        (status(kind), Json(body)).into_response()
     }
 }
 
@@ -49,21 +58,16 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ServerError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ServerError::TooLarge(format!("request body larger than {BODY_LIMIT} bytes"))
-            } else {
-                ServerError::BadRequest(format!("cannot read the request body: {}", e.body_text()))
-            }
-        })?;
+        let BodyText(text) = BodyText::from_request(req, state).await?;
+        let bytes = text.as_bytes();
         let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
             b"{}"
         } else {
-            &bytes
+            bytes
         };
         serde_json::from_slice(bytes)
             .map(JsonBody)
-            .map_err(|e| ServerError::BadRequest(format!("invalid JSON body: {e}")))
+            .map_err(|e| chess5d_play::PlayError::body(e).into())
     }
 }
 
@@ -88,20 +92,23 @@ impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
     }
 }
 
-/// The body of a move request (`{"move": "(0T1)e2(0T1)e4"}`), of a game or an analysis board.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct MoveReq {
-    #[serde(rename = "move")]
-    mv: String,
-}
+/// A request body as text, for the game service to read (its requests are typed there).
+pub(crate) struct BodyText(pub(crate) String);
 
-impl MoveReq {
-    /// The move's text, refused when longer than any move can be written.
-    pub(crate) fn text(self) -> Result<String, ServerError> {
-        if self.mv.len() > 100 {
-            return Err(ServerError::BadRequest("a move is at most 100 characters".into()));
-        }
-        Ok(self.mv)
+#[async_trait]
+impl<S: Send + Sync> FromRequest<S> for BodyText {
+    type Rejection = ServerError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ServerError::TooLarge(format!("request body larger than {BODY_LIMIT} bytes"))
+            } else {
+                ServerError::BadRequest(format!("cannot read the request body: {}", e.body_text()))
+            }
+        })?;
+        String::from_utf8(bytes.to_vec())
+            .map(BodyText)
+            .map_err(|e| chess5d_play::PlayError::body(e).into())
     }
 }

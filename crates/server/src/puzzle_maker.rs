@@ -2,7 +2,7 @@
 //!
 //! Puzzles made by players: any position (an imported 5DFEN/5DPGN, a game's position after a
 //! number of actions, or the page's position editor) saved with its goal, "mate in N for the side
-//! to move". The goal is proven before the puzzle is saved ([`mating_line`]: every legal action
+//! to move". The goal is proven before the puzzle is saved (`chess5d_play::proof`: every legal action
 //! of both sides is tried), otherwise the save is refused with the reason. The solution found is
 //! stored with it. A saved puzzle is a 5DPGN record: headers (`Puzzle "mate-in-N"`, `Goal`,
 //! `Event` with its name), the position as 5DFEN boards, the solution as a variation; it is
@@ -13,17 +13,15 @@
 use crate::error::ServerError;
 use crate::extract::JsonBody;
 use crate::puzzles::Puzzle;
-use crate::session::color_name;
 use crate::state::{blocking, AppState};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use chess5d_notation::LoadedGame;
-use chess5d_rules::Position;
+use chess5d_play::proof;
+use chess5d_play::request::{PuzzleReq, Source};
 use rusqlite::{params, OptionalExtension};
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS user_puzzles (
@@ -101,72 +99,28 @@ pub fn routes() -> Router<AppState> {
         .route("/api/puzzles/:id/pgn", get(export))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateReq {
-    #[serde(default)]
-    import: Option<String>,
-    #[serde(default)]
-    game: Option<i64>,
-    #[serde(default)]
-    at: Option<usize>,
-    #[serde(default)]
-    mate_in: Option<usize>,
-    #[serde(default)]
-    name: Option<String>,
-}
-
-/// The budget of each list of legal actions in a proof.
-const BUDGET: u64 = 200_000;
-
-/// Proves "mate in `n` for the side to move" in `pos` and writes the puzzle's record.
-pub fn prove(pos: &Position, n: usize, name: &str) -> Result<String, ServerError> {
-    Ok(chess5d_play::proof::prove(pos, n, name, BUDGET)?)
-}
-
-async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) -> Result<Response, ServerError> {
+async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<PuzzleReq>) -> Result<Response, ServerError> {
     let st2 = st.clone();
     let v = blocking(move || {
-        let (pos, header_goal, header_name) = match (req.import, req.game) {
-            (Some(_), Some(_)) => {
-                return Err(ServerError::BadRequest(
-                    "give either 'import' or 'game', not both".into(),
-                ))
-            }
-            (None, None) => {
-                return Err(ServerError::BadRequest(
-                    "give the position: 'import' (5DFEN/5DPGN text) or 'game' (an id, with 'at')".into(),
-                ))
-            }
-            (Some(text), None) => {
-                let loaded: LoadedGame = chess5d_notation::load(&text)
-                    .map(Puzzle::posed)
-                    .map_err(|e| ServerError::BadRequest(format!("cannot import: {e}")))?;
-                let goal = loaded.header("Puzzle").map(|_| Puzzle::mate_in_of(&loaded));
+        let mut req = req;
+        let made = match req.source()? {
+            Source::Import(loaded) => {
+                let loaded = proof::posed(*loaded);
+                let goal = loaded.header("Puzzle").map(|_| proof::mate_in_of(&loaded));
                 let name = loaded.header("Event").map(str::to_string);
-                (loaded.game.position().clone(), goal, name)
+                proof::make(loaded.game.position(), goal, name, req.mate_in, req.name)?
             }
-            (None, Some(id)) => {
-                let (loaded, _) = crate::analysis_api::game_until(&st2, id, req.at)?;
-                (loaded.game.position().clone(), None, None)
+            Source::Game(id, at) => {
+                let (loaded, _) = crate::analysis_api::game_until(&st2, id, at)?;
+                proof::make(loaded.game.position(), None, None, req.mate_in, req.name)?
             }
         };
-        if pos.action_moves().next().is_some() {
-            return Err(ServerError::BadRequest(
-                "the position has moves of an unfinished action; a puzzle starts between actions".into(),
-            ));
-        }
-        let n = req.mate_in.or(header_goal).ok_or_else(|| {
-            ServerError::BadRequest("give the goal: 'mate_in' (or a [Puzzle \"mate-in-N\"] header)".into())
-        })?;
-        let name = req
-            .name
-            .or(header_name)
-            .map(|n| n.trim().chars().take(60).collect::<String>())
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| format!("My puzzle (mate in {n})"));
-        let text = prove(&pos, n, &name)?;
-        let to_move = color_name(pos.to_move());
+        let proof::Made {
+            name,
+            mate_in: n,
+            to_move,
+            pgn: text,
+        } = made;
         let id = st2.db().with(|c| {
             c.execute(SCHEMA, [])?;
             c.execute(

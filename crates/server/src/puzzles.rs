@@ -56,34 +56,9 @@ impl Puzzle {
         chess5d_notation::load(self.text).map_err(|e| format!("puzzle {}: {e}", self.id))
     }
 
-    /// The position a record poses as a puzzle. A made puzzle (one with a `Goal` header) is its
-    /// position followed by its solution, written as the one variation of the start; a Branched
-    /// 5DPGN reader takes a lone variation as the main line, so the puzzle starts before it. Other
-    /// records (the built-in puzzles, imported games) pose the position after their main line.
-    pub fn posed(loaded: LoadedGame) -> LoadedGame {
-        if loaded.header("Goal").is_none() {
-            return loaded;
-        }
-        let mut start = LoadedGame::new(loaded.format, loaded.start.clone());
-        start.headers = loaded.headers;
-        start
-    }
-
     /// How many actions the solver has.
     pub fn mate_in(&self, loaded: &LoadedGame) -> usize {
-        Puzzle::mate_in_of(loaded)
-    }
-
-    /// How many actions the solver has, from a record's `Puzzle "mate-in-N"` header (1 if absent).
-    pub fn mate_in_of(loaded: &LoadedGame) -> usize {
-        loaded
-            .header("Puzzle")
-            .and_then(|p| {
-                p.to_ascii_lowercase()
-                    .strip_prefix("mate-in-")
-                    .and_then(|n| n.trim().parse().ok())
-            })
-            .unwrap_or(1)
+        chess5d_play::proof::mate_in_of(loaded)
     }
 
     /// Finds a puzzle by id.

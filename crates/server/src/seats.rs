@@ -8,13 +8,11 @@
 //! invite link carries it in the fragment (which browsers do not send to servers).
 
 use crate::error::ServerError;
-use chess5d_rules::Color;
 use sha2::{Digest, Sha256};
 use std::fmt;
 use subtle::ConstantTimeEq;
 
-/// The request header that carries a seat token.
-pub const TOKEN_HEADER: &str = "x-chess5d-seat";
+pub use chess5d_play::seats::TOKEN_HEADER;
 
 /// A new random token (128 bits from the operating system, 32 hex digits).
 pub fn new_token() -> Result<String, ServerError> {
@@ -48,46 +46,20 @@ pub fn token_matches(token: &str, hash: &str) -> bool {
 
 pub use crate::db::Seat;
 
-/// What the holder of a token may do in one game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Rights {
-    /// May act for White / Black.
-    pub sides: [bool; 2],
-    /// May delete the game and act for its engine sides.
-    pub owner: bool,
+pub use chess5d_play::seats::{Need, Rights};
+
+/// The rights a seat gives.
+pub trait FromSeat {
+    /// The rights of the holder of `seat`.
+    fn from_seat(seat: &Seat) -> Rights;
 }
 
-impl Rights {
-    /// Every right (a game without seats served on loopback only).
-    pub const ALL: Rights = Rights {
-        sides: [true, true],
-        owner: true,
-    };
-
-    /// Whether the token opened any seat of the game.
-    pub fn any(&self) -> bool {
-        self.owner || self.sides[0] || self.sides[1]
-    }
-
-    /// The single side held, if exactly one.
-    pub fn only_side(&self) -> Option<Color> {
-        match self.sides {
-            [true, false] => Some(Color::White),
-            [false, true] => Some(Color::Black),
-            _ => None,
+impl FromSeat for Rights {
+    fn from_seat(seat: &Seat) -> Rights {
+        Rights {
+            sides: seat.sides,
+            owner: seat.owner,
         }
-    }
-
-    /// The sides held, as names.
-    pub fn side_names(&self) -> Vec<&'static str> {
-        let mut v = Vec::new();
-        if self.sides[0] {
-            v.push("white");
-        }
-        if self.sides[1] {
-            v.push("black");
-        }
-        v
     }
 }
 
@@ -127,66 +99,5 @@ impl SeatToken {
     /// The token text.
     pub fn get(&self) -> Option<&str> {
         self.0.as_deref()
-    }
-}
-
-/// What a request needs to hold to change a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Need {
-    /// The side to move (its owner for an engine side).
-    ToMove,
-    /// This side, or the requester's own side if `None` (the side to move if they hold both).
-    Side(Option<Color>),
-    /// Any seat of the game.
-    AnySeat,
-    /// The creator's token.
-    Owner,
-}
-
-impl Need {
-    /// Checks `rights` in a game where `to_move` is to move and `engine[c]` tells which sides are
-    /// engines; gives the side the request acts for.
-    pub fn check(self, rights: Rights, to_move: Color, engine: [bool; 2], id: i64) -> Result<Color, ServerError> {
-        if !rights.any() {
-            return Err(ServerError::Forbidden(format!(
-                "this needs the seat token of a player of game {id} (header {TOKEN_HEADER})"
-            )));
-        }
-        let side_ok = |c: Color| rights.sides[c.index()] || (engine[c.index()] && rights.owner);
-        let name = |c: Color| chess5d_play::color_name(c);
-        match self {
-            Need::ToMove => {
-                if side_ok(to_move) {
-                    Ok(to_move)
-                } else {
-                    Err(ServerError::Forbidden(format!(
-                        "your seat plays {}; {} is to move",
-                        rights.side_names().join(" and "),
-                        name(to_move)
-                    )))
-                }
-            }
-            Need::Side(c) => {
-                let c = match c {
-                    Some(c) => c,
-                    None => rights.only_side().unwrap_or(to_move),
-                };
-                if side_ok(c) {
-                    Ok(c)
-                } else {
-                    Err(ServerError::Forbidden(format!("your seat does not play {}", name(c))))
-                }
-            }
-            Need::AnySeat => Ok(to_move),
-            Need::Owner => {
-                if rights.owner {
-                    Ok(to_move)
-                } else {
-                    Err(ServerError::Forbidden(format!(
-                        "only the creator of game {id} may do this"
-                    )))
-                }
-            }
-        }
     }
 }

@@ -1,29 +1,17 @@
 //! Layer: domain: no HTTP.
 //!
-//! A game being played on the server: the game itself (chess5d-play's [`Play`], shared with the
-//! browser's local back-end) with what only the server has: its id, seats, presence, storage.
+//! A game being played on the server: the game itself (chess5d-play's [`Play`], the game service
+//! shared with the static site) with what only the server has: its id, seats, presence, storage.
 
 use crate::db::{self, GameRow};
 use crate::error::ServerError;
 use crate::seats::{Need, Rights, Seat};
-use chess5d_notation::{long, LoadedGame};
-use chess5d_play::Clock;
-use chess5d_play::Play;
-pub use chess5d_play::{color_name, PlayError, Player, PuzzleRun};
-use chess5d_rules::{Color, Move};
+use chess5d_play::seats::Viewer;
+pub use chess5d_play::{color_name, Player, PuzzleRun};
+use chess5d_play::{Play, Record};
+use chess5d_rules::Color;
 use serde_json::{json, Value};
 use std::ops::{Deref, DerefMut};
-use std::time::Instant;
-
-impl From<PlayError> for ServerError {
-    fn from(e: PlayError) -> ServerError {
-        match e {
-            PlayError::BadRequest(m) => ServerError::BadRequest(m),
-            PlayError::Conflict(m) => ServerError::Conflict(m),
-            PlayError::Internal(m) => ServerError::Internal(m),
-        }
-    }
-}
 
 /// One game in memory.
 #[derive(Debug)]
@@ -54,7 +42,8 @@ impl DerefMut for Session {
 }
 
 impl Session {
-    fn wrap(play: Play) -> Session {
+    /// A game of the service, not stored yet.
+    pub fn wrap(play: Play) -> Session {
         Session {
             id: 0,
             play,
@@ -65,51 +54,30 @@ impl Session {
         }
     }
 
-    /// A new game from a loaded record (its actions are kept).
-    pub fn new(loaded: LoadedGame, players: [Player; 2], clock: Option<Clock>, puzzle: Option<PuzzleRun>) -> Session {
-        Session::wrap(Play::new(loaded, players, clock, puzzle, db::now()))
-    }
-
     /// Rebuilds a stored game.
     pub fn from_row(row: &GameRow) -> Result<Session, ServerError> {
         let bad =
             |what: &str, e: String| ServerError::Internal(format!("stored game {} has a bad {what}: {e}", row.id));
-        let start = chess5d_notation::load(&row.start)
-            .map_err(|e| bad("start position", e.to_string()))?
-            .start;
-        let loaded = long::read_game(&row.actions, Some(start)).map_err(|e| bad("action list", e.to_string()))?;
-        let players = [
-            serde_json::from_str(&row.white).map_err(|e| bad("player", e.to_string()))?,
-            serde_json::from_str(&row.black).map_err(|e| bad("player", e.to_string()))?,
-        ];
-        let headers: Vec<(String, String)> = serde_json::from_str(&row.headers).unwrap_or_default();
-        let mut clock: Option<Clock> = row.clock.as_deref().and_then(|c| serde_json::from_str(c).ok());
-        if let Some(c) = &mut clock {
-            c.turn_started = Some(Instant::now());
-        }
-        let mut s = Play::with_defaults(loaded.game, players);
-        s.created = row.created.clone();
-        s.variant = row.variant.clone();
-        s.start_text = row.start.clone();
-        s.headers = headers;
-        s.result = row.result.clone();
-        s.termination = row.termination.clone();
-        s.clock = clock;
-        s.puzzle = row.puzzle.as_deref().and_then(|p| serde_json::from_str(p).ok());
-        s.after_change(true);
-        let mut s = Session::wrap(s);
-        s.id = row.id;
-        s.draw_offer = match row.draw_offer.as_deref() {
-            Some("white") => Some(Color::White),
-            Some("black") => Some(Color::Black),
-            _ => None,
+        let record = Record {
+            id: row.id,
+            created: row.created.clone(),
+            updated: row.updated.clone(),
+            variant: row.variant.clone(),
+            start: row.start.clone(),
+            headers: serde_json::from_str(&row.headers).unwrap_or_default(),
+            white: serde_json::from_str(&row.white).map_err(|e| bad("player", e.to_string()))?,
+            black: serde_json::from_str(&row.black).map_err(|e| bad("player", e.to_string()))?,
+            actions: row.actions.clone(),
+            n_actions: row.n_actions as usize,
+            result: row.result.clone(),
+            termination: row.termination.clone(),
+            clock: row.clock.as_deref().and_then(|c| serde_json::from_str(c).ok()),
+            puzzle: row.puzzle.as_deref().and_then(|p| serde_json::from_str(p).ok()),
+            pending: row.pending.clone(),
+            draw_offer: row.draw_offer.clone(),
         };
-        for line in row.pending.lines().filter(|l| !l.trim().is_empty()) {
-            // The moves of the action being built; a move that no longer applies is dropped.
-            if s.play_unchecked_text(line).is_err() {
-                break;
-            }
-        }
+        let mut s = Session::wrap(Play::restore(&record)?);
+        s.id = row.id;
         Ok(s)
     }
 
@@ -125,41 +93,29 @@ impl Session {
     /// Checks that `rights` allow `need`; gives the side acted for.
     pub fn authorize(&self, rights: Rights, need: Need) -> Result<Color, ServerError> {
         let engine = [self.players[0].is_engine(), self.players[1].is_engine()];
-        need.check(rights, self.to_move(), engine, self.id)
+        Ok(need.check(rights, self.to_move(), engine, self.id)?)
     }
 
     /// The row to store.
     pub fn row(&self) -> GameRow {
-        let even = self.game.start().even();
+        let r = self.play.record(self.id, db::now());
         GameRow {
-            id: self.id,
-            created: self.created.clone(),
-            updated: db::now(),
-            variant: self.variant.clone(),
-            start: self.start_text.clone(),
-            headers: serde_json::to_string(&self.headers).unwrap_or_else(|_| "[]".into()),
-            white: serde_json::to_string(&self.players[0]).unwrap_or_default(),
-            black: serde_json::to_string(&self.players[1]).unwrap_or_default(),
-            actions: self.actions_long().to_string(),
-            n_actions: self.game.actions().len() as i64,
-            result: self.result.clone(),
-            termination: self.termination.clone(),
-            clock: self.clock.as_ref().and_then(|c| {
-                let mut c = c.clone();
-                c.remaining_ms = [
-                    c.now_ms(Color::White, self.game.to_move()),
-                    c.now_ms(Color::Black, self.game.to_move()),
-                ];
-                serde_json::to_string(&c).ok()
-            }),
-            puzzle: self.puzzle.as_ref().and_then(|p| serde_json::to_string(p).ok()),
-            pending: self
-                .game
-                .position()
-                .action_moves()
-                .map(|m| long::write_move(m, even) + "\n")
-                .collect(),
-            draw_offer: self.draw_offer.map(|c| color_name(c).to_string()),
+            id: r.id,
+            created: r.created,
+            updated: r.updated,
+            variant: r.variant,
+            start: r.start,
+            headers: serde_json::to_string(&r.headers).unwrap_or_else(|_| "[]".into()),
+            white: serde_json::to_string(&r.white).unwrap_or_default(),
+            black: serde_json::to_string(&r.black).unwrap_or_default(),
+            actions: r.actions,
+            n_actions: r.n_actions as i64,
+            result: r.result,
+            termination: r.termination,
+            clock: r.clock.and_then(|c| serde_json::to_string(&c).ok()),
+            puzzle: r.puzzle.and_then(|p| serde_json::to_string(&p).ok()),
+            pending: r.pending,
+            draw_offer: r.draw_offer,
         }
     }
 
@@ -173,60 +129,16 @@ impl Session {
         Ok(self.play.moves_from(l, t, square)?)
     }
 
-    /// Plays one move of the current action, given in long form.
-    pub fn play(&mut self, text: &str) -> Result<(), ServerError> {
-        Ok(self.play.play(text)?)
-    }
-
-    /// Takes back the last move of the current action.
-    pub fn undo(&mut self) -> Result<(), ServerError> {
-        Ok(self.play.undo()?)
-    }
-
-    /// Submits the current action (by a human).
-    pub fn submit(&mut self) -> Result<(), ServerError> {
-        Ok(self.play.submit()?)
-    }
-
-    /// Plays and submits an engine's action.
-    pub fn engine_action(&mut self, moves: &[Move]) -> Result<(), ServerError> {
-        Ok(self.play.engine_action(moves)?)
-    }
-
-    /// Resigns for `color` (default: the side to move).
-    pub fn resign(&mut self, color: Option<Color>) -> Result<(), ServerError> {
-        Ok(self.play.resign(color)?)
-    }
-
-    /// Aborts the game for `c`, allowed until `c` has submitted an action: no result counts.
-    pub fn abort(&mut self, c: Color) -> Result<(), ServerError> {
-        Ok(self.play.abort(c)?)
-    }
-
-    /// Offers a draw for `c` (or accepts the other side's offer).
-    pub fn offer_draw(&mut self, c: Color) -> Result<(), ServerError> {
-        Ok(self.play.offer_draw(c)?)
-    }
-
-    /// Accepts the other side's draw offer for `c`.
-    pub fn accept_draw(&mut self, c: Color) -> Result<(), ServerError> {
-        Ok(self.play.accept_draw(c)?)
-    }
-
-    /// Declines (or, for the offering side, withdraws) the draw offer.
-    pub fn decline_draw(&mut self, c: Color) -> Result<(), ServerError> {
-        Ok(self.play.decline_draw(c)?)
-    }
-
-    /// The view of the game (at action `at` for review, else live) to write as JSON.
-    fn view_of(&self, at: Option<usize>) -> chess5d_play::View<'_> {
+    /// The view of the game for `viewer` (at action `at` for review, else live) to write as JSON.
+    fn view_of(&self, viewer: Viewer, at: Option<usize>) -> chess5d_play::View<'_> {
         // The sides whose invite link is still open (nobody has taken it yet).
         let open: Vec<&str> = [Color::White, Color::Black]
             .into_iter()
             .filter(|c| self.seats.iter().any(|s| s.invite && s.sides[c.index()]))
             .map(color_name)
             .collect();
-        self.play.view_of(
+        self.play.view_for(
+            viewer,
             at,
             self.id,
             [self.online[0] > 0, self.online[1] > 0],
@@ -235,14 +147,19 @@ impl Session {
         )
     }
 
-    /// The game state as JSON text: what the API answers and watchers are sent.
-    pub fn view_text(&self, at: Option<usize>) -> String {
-        chess5d_play::view_text(&self.view_of(at))
+    /// The game state for `viewer` as JSON text: what the API answers and watchers are sent.
+    pub fn view_text(&self, viewer: Viewer, at: Option<usize>) -> String {
+        chess5d_play::view_text(&self.view_of(viewer, at))
     }
 
-    /// The game state as a JSON value, for answers that add to it.
-    pub fn view(&self, at: Option<usize>) -> Value {
-        chess5d_play::view_value(&self.view_of(at))
+    /// The game state for `viewer` as a JSON value, for answers that add to it.
+    pub fn view(&self, viewer: Viewer, at: Option<usize>) -> Value {
+        chess5d_play::view_value(&self.view_of(viewer, at))
+    }
+
+    /// The viewer the holder of `token` is.
+    pub fn viewer(&self, token: Option<&str>, public: bool) -> Viewer {
+        self.rights(token, public).viewer()
     }
 
     /// The summary line of the game list.

@@ -10,7 +10,8 @@ use crate::error::ServerError;
 use crate::seats::{Need, SeatToken};
 use crate::session::Session;
 pub use crate::sync::{blocking, lock};
-use chess5d_rules::Color;
+use chess5d_play::request::Action;
+use chess5d_play::Effects;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -116,15 +117,6 @@ impl AppState {
         self.inner.stop_tx.subscribe()
     }
 
-    /// A copy of a game's rules state (submitted actions only) and its 5DPGN.
-    pub(crate) fn game_snapshot(&self, id: i64) -> Result<(chess5d_rules::Game, String), ServerError> {
-        let slot = self.slot(id)?;
-        let s = lock(&slot.session);
-        let mut game = s.game.clone();
-        while game.undo_move().is_some() {}
-        Ok((game, s.pgn()))
-    }
-
     /// The number of games held in memory.
     pub fn games_in_memory(&self) -> usize {
         lock(&self.inner.sessions).len()
@@ -184,7 +176,7 @@ impl AppState {
             .inner
             .db
             .get(id)?
-            .ok_or_else(|| ServerError::NotFound(format!("no game with id {id}")))?;
+            .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoGame { id: id.to_string() }))?;
         let mut session = Session::from_row(&row)?;
         session.seats = self.inner.db.seats(id)?;
         let mut map = lock(&self.inner.sessions);
@@ -231,45 +223,54 @@ impl AppState {
         lock(&self.inner.sessions).remove(&id);
         let _ = slot.tx.send(());
         if !self.inner.db.delete(id)? {
-            return Err(ServerError::NotFound(format!("no game with id {id}")));
+            return Err(ServerError::from(chess5d_play::PlayError::NoGame {
+                id: id.to_string(),
+            }));
         }
         Ok(())
     }
 
-    /// Checks that `token` may do `need` in game `id`, then applies the change `f` (given the side
-    /// acted for), stores it, tells the watchers and wakes the engine; gives the new state.
-    pub(crate) fn act(
-        &self,
-        id: i64,
-        token: &SeatToken,
-        need: Need,
-        f: impl FnOnce(&mut Session, Color) -> Result<(), ServerError>,
-    ) -> Result<String, ServerError> {
+    /// Acts on game `id` for the holder of `token` (the game service checks the seat and
+    /// applies the request), then carries out the effects; gives the requester's view.
+    pub(crate) fn act(&self, id: i64, token: &SeatToken, action: Action) -> Result<String, ServerError> {
         let public = self.inner.config.public;
-        self.mutate(id, |s| {
-            let side = s.authorize(s.rights(token.get(), public), need)?;
-            f(s, side)
+        self.mutate(id, token, |s| {
+            let rights = s.rights(token.get(), public);
+            let game = s.id;
+            Ok(s.play.act(rights, game, action)?)
         })
     }
 
-    /// Applies a change to a game, stores it, tells the watchers and wakes the engine; gives
-    /// the game's view as JSON text.
+    /// Applies a change to a game and carries out its effects: stores it, tells the watchers,
+    /// starts the engine's search; gives the game's view for the holder of `token` as JSON text.
     pub(crate) fn mutate(
         &self,
         id: i64,
-        f: impl FnOnce(&mut Session) -> Result<(), ServerError>,
+        token: &SeatToken,
+        f: impl FnOnce(&mut Session) -> Result<Effects, ServerError>,
     ) -> Result<String, ServerError> {
         let slot = self.slot(id)?;
-        let (view, stored) = {
+        let (view, stored, effects) = {
             let mut s = lock(&slot.session);
-            f(&mut s)?;
-            let stored = self.queue_persist(&s)?;
-            (s.view_text(None), stored)
+            let effects = f(&mut s)?;
+            let stored = if effects.store {
+                Some(self.queue_persist(&s)?)
+            } else {
+                None
+            };
+            let viewer = s.viewer(token.get(), self.inner.config.public);
+            (s.view_text(viewer, None), stored, effects)
         };
         // Answered (and shown to watchers) only once on disk; many games share one fsync.
-        stored.wait()?;
-        let _ = slot.tx.send(());
-        self.kick_engine(&slot);
+        if let Some(stored) = stored {
+            stored.wait()?;
+        }
+        if effects.notify {
+            let _ = slot.tx.send(());
+        }
+        if let Some(t) = effects.think {
+            self.run_engine(&slot, t);
+        }
         Ok(view)
     }
 }
@@ -278,5 +279,5 @@ pub fn parse_id(s: &str) -> Result<i64, ServerError> {
     s.parse::<i64>()
         .ok()
         .filter(|&i| i > 0)
-        .ok_or_else(|| ServerError::NotFound(format!("no game with id '{s}'")))
+        .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoGame { id: format!("'{s}'") }))
 }

@@ -1214,6 +1214,8 @@ mod load {
 
 mod online;
 
+mod contract;
+
 mod http;
 
 mod memory;

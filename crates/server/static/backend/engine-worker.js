@@ -4,7 +4,8 @@
 // 0.4 s... up to 6.4 s, then 6.4 s at a time), {id, engine: {depth, eval, nodes, nps, pv, lines}}
 // after each (lines: the `multipv` best, as the server's); the page ends it by terminating the
 // worker (a search in wasm cannot be interrupted by a message).
-// Or {id, puzzle: {text, from_game, mate_in, name}}: the puzzle maker's proof; out {id, made}.
+// Or {id, puzzle: {text, from_game, mate_in, name}}: the puzzle maker's proof; out {id, made}
+// (made: {name, mate_in, to_move, pgn}, or {error: {kind, code, message}} when refused).
 import init, { engine_think, engine_analyse, make_puzzle } from '../pkg/chess5d_local.js';
 
 const ready = init({ module_or_path: new URL('../pkg/chess5d_local_bg.wasm', import.meta.url) });

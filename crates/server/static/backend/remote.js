@@ -11,8 +11,9 @@
 //                       puzzleMaker } (booleans; the page hides what is false).
 //   backend.request(method, path, body?, headers?) -> Promise
 //                       an API call ('/api/...'): the answer's JSON (or its text when it is not
-//                       JSON, e.g. a 5DPGN export); rejects with an Error whose .status is the
-//                       HTTP status (404: no such game...). headers: e.g. the seat token
+//                       JSON, e.g. a 5DPGN export); rejects with an Error whose .kind is the
+//                       refusal's kind (API.md: 'not_found', 'conflict'...) and .code its
+//                       reason ('game_over'...). headers: e.g. the seat token
 //                       (X-Chess5d-Seat), ignored where there are no seats.
 //   backend.text(path) -> Promise<string>
 //                       a text answer (5DPGN of a game, a puzzle, an analysis variation).
@@ -31,7 +32,7 @@ async function request(method, path, body, headers = {}) {
   let data = null;
   let json = true;
   try { data = text ? JSON.parse(text) : null; } catch { json = false; data = { error: text }; }
-  if (!res.ok) throw Object.assign(new Error((data && data.error) || `HTTP ${res.status}`), { status: res.status });
+  if (!res.ok) throw Object.assign(new Error((data && data.error) || `HTTP ${res.status}`), { status: res.status, kind: data && data.kind, code: data && data.code });
   return json ? data : text;
 }
 

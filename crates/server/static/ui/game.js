@@ -34,10 +34,10 @@ export async function openGame(idText) {
   if (joining) { online.joining = null; await joining; }
   let s;
   try {
-    if (id === null) throw Object.assign(new Error(`no game with id '${idText}'`), { status: 404 });
+    if (id === null) throw Object.assign(new Error(`no game with id '${idText}'`), { kind: 'not_found' });
     s = await api('GET', `/api/games/${id}`);
   } catch (e) {
-    if (e.status === 404) {
+    if (e.kind === 'not_found') {
       // Not an empty playable page: say so, with the way home.
       showPage('notfound');
       document.title = 'chess5d: no such game';

@@ -649,3 +649,150 @@ async fn nothing_acknowledged_is_lost_without_a_clean_stop() {
     assert_eq!(v["action_count"], 2);
     drop(s1);
 }
+
+/// A WebSocket client of a game's `/ws`, enough for the tests: the upgrade, text frames read,
+/// and one masked text frame written.
+struct Ws(tokio::net::TcpStream);
+
+impl Ws {
+    async fn open(addr: std::net::SocketAddr, id: i64) -> Ws {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "GET /api/games/{id}/ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: http://{addr}\r\n\r\n"
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        // The answer's head, byte by byte up to the blank line (frames follow).
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            head.push(s.read_u8().await.unwrap());
+        }
+        assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+        Ws(s)
+    }
+
+    /// The next text message, or `None` if none comes within `ms`.
+    async fn next(&mut self, ms: u64) -> Option<Value> {
+        let s = &mut self.0;
+        let b0 = tokio::time::timeout(Duration::from_millis(ms), s.read_u8())
+            .await
+            .ok()?
+            .unwrap();
+        assert_eq!(b0 & 0x0f, 1, "a text frame");
+        let len = match s.read_u8().await.unwrap() & 0x7f {
+            126 => u64::from(s.read_u16().await.unwrap()),
+            127 => s.read_u64().await.unwrap(),
+            n => u64::from(n),
+        };
+        let mut buf = vec![0u8; len as usize];
+        s.read_exact(&mut buf).await.unwrap();
+        Some(serde_json::from_slice(&buf).unwrap())
+    }
+
+    /// Every message until none comes for 400 ms.
+    async fn drain(&mut self) -> Vec<Value> {
+        let mut all = Vec::new();
+        while let Some(v) = self.next(400).await {
+            all.push(v);
+        }
+        all
+    }
+
+    async fn send(&mut self, v: &Value) {
+        let text = v.to_string().into_bytes();
+        assert!(text.len() < 126);
+        let mask = [1u8, 2, 3, 4];
+        let mut frame = vec![0x81, 0x80 | text.len() as u8];
+        frame.extend(mask);
+        frame.extend(text.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+        self.0.write_all(&frame).await.unwrap();
+    }
+}
+
+/// A seat's moves not submitted yet are its own: during 20 tries and undos by White, Black's
+/// seat and a spectator get no WebSocket message, and their REST answers show the position last
+/// submitted; White's own view keeps its try (across a reload); Submit shows it to everyone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tries_are_private_to_the_seat_until_submitted() {
+    let (addr, _stop) = listen(config(temp_db())).await;
+    let http = |method: &'static str, path: String, body: Option<Value>, token: Option<String>| async move {
+        let mut c = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let seat = token.map(|t| format!("{TOKEN_HEADER}: {t}\r\n")).unwrap_or_default();
+        c.write_all(
+            format!(
+                "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{seat}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+        let mut answer = String::new();
+        c.read_to_string(&mut answer).await.unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 20"), "{method} {path}: {answer}");
+        serde_json::from_str::<Value>(body).unwrap()
+    };
+    let v = http("POST", "/api/games".into(), Some(json!({"seat": "white"})), None).await;
+    let id = v["id"].as_i64().unwrap();
+    let white = v["seat"]["token"].as_str().unwrap().to_string();
+    let invite = v["invite"]["token"].as_str().unwrap().to_string();
+    let v = http("POST", format!("/api/games/{id}/join"), Some(json!({})), Some(invite)).await;
+    let black = v["seat"]["token"].as_str().unwrap().to_string();
+
+    let mut spectator = Ws::open(addr, id).await;
+    let mut opponent = Ws::open(addr, id).await;
+    opponent.send(&json!({ "seat": black })).await;
+    spectator.drain().await;
+    opponent.drain().await;
+
+    for i in 0..20 {
+        let (what, body) = if i % 2 == 0 {
+            ("move", json!({"move": "(0T1)e2(0T1)e4"}))
+        } else {
+            ("undo", json!({}))
+        };
+        let v = http(
+            "POST",
+            format!("/api/games/{id}/{what}"),
+            Some(body),
+            Some(white.clone()),
+        )
+        .await;
+        assert_eq!(
+            v["pending"].as_array().unwrap().len(),
+            1 - i % 2,
+            "White's own answer shows its try"
+        );
+    }
+    http(
+        "POST",
+        format!("/api/games/{id}/move"),
+        Some(json!({"move": "(0T1)d2(0T1)d4"})),
+        Some(white.clone()),
+    )
+    .await;
+    assert_eq!(spectator.drain().await.len(), 0, "the spectator was sent a try");
+    assert_eq!(opponent.drain().await.len(), 0, "the opponent was sent a try");
+    for token in [None, Some(black.clone())] {
+        let v = http("GET", format!("/api/games/{id}"), None, token).await;
+        assert_eq!(v["pending"], json!([]), "{v}");
+        let pawns: Vec<&Value> = v["boards"][0]["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["sq"] == "d4")
+            .collect();
+        assert!(pawns.is_empty(), "the try shows on the board: {v}");
+    }
+    // White keeps its try (a reload asks again).
+    let v = http("GET", format!("/api/games/{id}"), None, Some(white.clone())).await;
+    assert_eq!(v["pending"].as_array().unwrap().len(), 1, "{v}");
+
+    http("POST", format!("/api/games/{id}/submit"), Some(json!({})), Some(white)).await;
+    for ws in [&mut spectator, &mut opponent] {
+        let got = ws.drain().await;
+        assert!(got.iter().any(|v| v["action_count"] == 1), "{got:?}");
+    }
+}

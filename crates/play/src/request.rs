@@ -1,0 +1,478 @@
+//! The typed requests of the game service (API.md's bodies) and their validation, written once
+//! for both doors: the server reads them from HTTP bodies, the static site from the page's calls.
+//! Every body refuses unknown fields.
+
+use crate::{Clock, Play, PlayError, Player, PuzzleRun};
+use chess5d_engine::Bot;
+use chess5d_notation::LoadedGame;
+use chess5d_rules::{Color, Variant, VARIANTS};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The longest player name, in characters.
+pub const MAX_NAME: usize = 60;
+/// The longest move text accepted.
+pub const MAX_MOVE: usize = 100;
+/// An engine's time per action without a clock, in milliseconds.
+pub const MOVETIME_MS: std::ops::RangeInclusive<u64> = 10..=60_000;
+/// A clock's time per side at the start, in milliseconds.
+pub const CLOCK_INITIAL_MS: std::ops::RangeInclusive<u64> = 1_000..=86_400_000;
+/// A clock's largest increment, in milliseconds.
+pub const MAX_INCREMENT_MS: u64 = 3_600_000;
+/// An engine's time per action when the request names none.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// Reads a request body (JSON; empty means `{}`).
+pub fn parse<T: serde::de::DeserializeOwned>(body: &str) -> Result<T, PlayError> {
+    let body = if body.trim().is_empty() { "{}" } else { body };
+    serde_json::from_str(body).map_err(PlayError::body)
+}
+
+/// A side as written in requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+impl Side {
+    /// The rules' colour.
+    pub fn color(self) -> Color {
+        match self {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// A clock in a request.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockReq {
+    /// Time per side at the start.
+    pub initial_ms: u64,
+    /// Added after each action.
+    #[serde(default)]
+    pub increment_ms: u64,
+}
+
+impl ClockReq {
+    /// The clock, if its times are within bounds.
+    pub fn check(&self) -> Result<Clock, PlayError> {
+        if !CLOCK_INITIAL_MS.contains(&self.initial_ms) || self.increment_ms > MAX_INCREMENT_MS {
+            return Err(PlayError::BadField {
+                field: "clock",
+                expected: format!(
+                    "initial_ms from {} to {}, increment_ms at most {MAX_INCREMENT_MS}",
+                    CLOCK_INITIAL_MS.start(),
+                    CLOCK_INITIAL_MS.end()
+                ),
+                got: format!("initial_ms {}, increment_ms {}", self.initial_ms, self.increment_ms),
+            });
+        }
+        Ok(Clock::new(self.initial_ms, self.increment_ms))
+    }
+}
+
+/// The body of `POST /api/games`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateReq {
+    /// The variant (Standard if neither it nor `import` is given).
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// A 5DPGN/5DFEN text to start from.
+    #[serde(default)]
+    pub import: Option<String>,
+    /// White's player (a person by default).
+    #[serde(default)]
+    pub white: Option<Player>,
+    /// Black's player (a person by default).
+    #[serde(default)]
+    pub black: Option<Player>,
+    /// The clock, if any.
+    #[serde(default)]
+    pub clock: Option<ClockReq>,
+    /// The side the creator plays (the server's: the other human side gets an invite).
+    #[serde(default)]
+    pub seat: Option<Side>,
+}
+
+/// A new game, checked, with the side its creator asked to play.
+#[derive(Debug)]
+pub struct NewGame {
+    /// The game.
+    pub play: Play,
+    /// The creator's side (every human side if `None`).
+    pub seat: Option<Color>,
+}
+
+impl CreateReq {
+    /// Checks the request against the configured `engines` (the first is the default) and makes
+    /// the game, made at `created`.
+    pub fn check(self, engines: &[String], created: String) -> Result<NewGame, PlayError> {
+        let players = [check_player(engines, self.white)?, check_player(engines, self.black)?];
+        let clock = self.clock.as_ref().map(ClockReq::check).transpose()?;
+        let loaded = match (self.import, self.variant) {
+            (Some(_), Some(_)) => {
+                return Err(PlayError::EitherOr {
+                    a: "variant",
+                    b: "import",
+                    both: true,
+                    hint: "",
+                })
+            }
+            (Some(text), None) => import(&text)?,
+            (None, v) => LoadedGame::new(chess5d_notation::Format::Pgn, variant(v)?.position()),
+        };
+        let seat = self.seat.map(Side::color);
+        if let Some(c) = seat {
+            if players[c.index()].is_engine() {
+                return Err(PlayError::SeatIsEngine { color: c });
+            }
+        }
+        let result = loaded.result.clone().filter(|r| r != "*");
+        let mut play = Play::new(loaded, players, clock, None, created);
+        if let Some(r) = result {
+            play.finish(&r, "imported result");
+        }
+        Ok(NewGame { play, seat })
+    }
+}
+
+/// A text to import, read (an empty one is refused).
+pub fn import(text: &str) -> Result<LoadedGame, PlayError> {
+    if text.trim().is_empty() {
+        return Err(PlayError::EmptyImport);
+    }
+    chess5d_notation::load(text).map_err(|e| PlayError::CannotImport { reason: e.to_string() })
+}
+
+/// The variant of this name (Standard if `None`).
+pub fn variant(name: Option<String>) -> Result<&'static Variant, PlayError> {
+    let name = name.unwrap_or_else(|| "Standard".into());
+    Variant::by_name(&name).ok_or_else(|| PlayError::UnknownVariant {
+        name,
+        known: VARIANTS.iter().map(|v| v.name.to_string()).collect(),
+    })
+}
+
+/// A player name: at most [`MAX_NAME`] characters; blank is no name.
+pub fn check_name(name: Option<String>) -> Result<Option<String>, PlayError> {
+    if name.as_ref().is_some_and(|n| n.chars().count() > MAX_NAME) {
+        return Err(PlayError::NameTooLong);
+    }
+    Ok(name.filter(|n| !n.trim().is_empty()))
+}
+
+/// The configured engine of this name (the first if `None`).
+pub fn find_engine<'a>(engines: &'a [String], name: Option<&str>) -> Result<&'a String, PlayError> {
+    match name {
+        None => engines.first().ok_or(PlayError::NoEngine),
+        Some(n) => engines
+            .iter()
+            .find(|e| *e == n)
+            .ok_or_else(|| PlayError::UnknownEngine {
+                name: n.to_string(),
+                known: engines.to_vec(),
+            }),
+    }
+}
+
+/// A player of a request, checked (a person if `None`); an engine player gets its engine, bot
+/// and time written out.
+pub fn check_player(engines: &[String], p: Option<Player>) -> Result<Player, PlayError> {
+    match p.unwrap_or(Player::Human { name: None }) {
+        Player::Human { name } => Ok(Player::Human {
+            name: check_name(name)?,
+        }),
+        Player::Engine {
+            engine,
+            bot,
+            movetime_ms,
+        } => {
+            let engine = find_engine(engines, engine.as_deref())?.clone();
+            if let Some(b) = bot.as_deref().filter(|b| Bot::from_name(b).is_none()) {
+                return Err(PlayError::UnknownBot { name: b.to_string() });
+            }
+            if let Some(ms) = movetime_ms.filter(|ms| !MOVETIME_MS.contains(ms)) {
+                return Err(PlayError::BadField {
+                    field: "movetime_ms",
+                    expected: format!("between {} and {}", MOVETIME_MS.start(), MOVETIME_MS.end()),
+                    got: ms.to_string(),
+                });
+            }
+            Ok(Player::Engine {
+                engine: Some(engine),
+                bot: Some(bot.unwrap_or_else(|| "alphabeta".into()).to_ascii_lowercase()),
+                movetime_ms: Some(movetime_ms.unwrap_or(DEFAULT_MOVETIME_MS)),
+            })
+        }
+    }
+}
+
+/// The body of `POST /api/games/:id/move`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveReq {
+    /// The move in long form.
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// The body of `resign` and `abort`: the side acted for (the requester's own by default).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideReq {
+    /// The side (`white` or `black`).
+    #[serde(default)]
+    pub color: Option<String>,
+}
+
+/// The side named by a request's `color`, if any.
+fn side_named(color: Option<&str>) -> Result<Option<Color>, PlayError> {
+    match color {
+        None => Ok(None),
+        Some("white") => Ok(Some(Color::White)),
+        Some("black") => Ok(Some(Color::Black)),
+        Some(c) => Err(PlayError::BadField {
+            field: "color",
+            expected: "'white' or 'black'".into(),
+            got: format!("'{c}'"),
+        }),
+    }
+}
+
+/// What a draw request does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawAction {
+    /// Offer a draw (or accept the other side's offer).
+    Offer,
+    /// Accept the other side's offer.
+    Accept,
+    /// Decline (or withdraw) the offer.
+    Decline,
+}
+
+/// The body of `POST /api/games/:id/draw`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawReq {
+    /// What to do.
+    pub action: DrawAction,
+    /// The side acted for (the requester's own by default).
+    #[serde(default)]
+    pub color: Option<String>,
+}
+
+/// An empty body.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Empty {}
+
+/// A request that changes a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Play a move of the action being built.
+    Move(String),
+    /// Take back the last move of the action being built.
+    Undo,
+    /// Submit the action.
+    Submit,
+    /// Resign for a side.
+    Resign(Option<Color>),
+    /// Abort for a side (until it has played).
+    Abort(Option<Color>),
+    /// Offer, accept or decline a draw for a side.
+    Draw(DrawAction, Option<Color>),
+}
+
+impl Action {
+    /// The action a request of this name (`move`, `undo`, `submit`, `resign`, `abort`, `draw`)
+    /// with this JSON body asks for; `None` for another name.
+    pub fn read(what: &str, body: &str) -> Option<Result<Action, PlayError>> {
+        let side = |b: &str| parse::<SideReq>(b).and_then(|r| side_named(r.color.as_deref()));
+        Some(match what {
+            "move" => parse::<MoveReq>(body).and_then(|r| {
+                if r.mv.len() > MAX_MOVE {
+                    return Err(PlayError::BadField {
+                        field: "move",
+                        expected: format!("at most {MAX_MOVE} characters"),
+                        got: format!("{} characters", r.mv.len()),
+                    });
+                }
+                Ok(Action::Move(r.mv))
+            }),
+            "undo" => parse::<Empty>(body).map(|_| Action::Undo),
+            "submit" => parse::<Empty>(body).map(|_| Action::Submit),
+            "resign" => side(body).map(Action::Resign),
+            "abort" => side(body).map(Action::Abort),
+            "draw" => parse::<DrawReq>(body).and_then(|r| Ok(Action::Draw(r.action, side_named(r.color.as_deref())?))),
+            _ => return None,
+        })
+    }
+
+    /// What the requester must hold.
+    pub fn need(&self) -> crate::seats::Need {
+        use crate::seats::Need;
+        match self {
+            Action::Move(_) | Action::Undo | Action::Submit => Need::ToMove,
+            Action::Resign(c) | Action::Abort(c) | Action::Draw(_, c) => Need::Side(*c),
+        }
+    }
+}
+
+/// The body of `POST /api/analysis`: a game (at an action count) or a text.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisReq {
+    /// A game's id.
+    #[serde(default)]
+    pub game: Option<i64>,
+    /// With `game`: its first `at` actions (all by default).
+    #[serde(default)]
+    pub at: Option<usize>,
+    /// A 5DPGN/5DFEN text.
+    #[serde(default)]
+    pub import: Option<String>,
+}
+
+/// Where an analysis board (or a puzzle) starts.
+#[derive(Debug)]
+pub enum Source {
+    /// A game after its first `at` actions (all if `None`).
+    Game(i64, Option<usize>),
+    /// A text, read.
+    Import(Box<LoadedGame>),
+}
+
+impl AnalysisReq {
+    /// The board's start, checked.
+    pub fn source(self) -> Result<Source, PlayError> {
+        source(
+            self.game,
+            self.at,
+            self.import,
+            "give 'game' (an id) or 'import' (a text)",
+        )
+    }
+}
+
+fn source(
+    game: Option<i64>,
+    at: Option<usize>,
+    import: Option<String>,
+    hint: &'static str,
+) -> Result<Source, PlayError> {
+    match (game, import) {
+        (Some(_), Some(_)) => Err(PlayError::EitherOr {
+            a: "game",
+            b: "import",
+            both: true,
+            hint,
+        }),
+        (None, None) => Err(PlayError::EitherOr {
+            a: "game",
+            b: "import",
+            both: false,
+            hint,
+        }),
+        (None, Some(_)) if at.is_some() => Err(PlayError::GoesWith {
+            field: "at",
+            with: "game",
+        }),
+        (None, Some(text)) => Ok(Source::Import(Box::new(
+            chess5d_notation::load(&text).map_err(|e| PlayError::CannotImport { reason: e.to_string() })?,
+        ))),
+        (Some(id), None) => Ok(Source::Game(id, at)),
+    }
+}
+
+/// The body of `POST /api/analysis/:id/start` (optional): how many best lines to report.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartReq {
+    /// 1 to [`crate::MAX_ANALYSIS_LINES`] ([`crate::ANALYSIS_LINES`] if not given).
+    #[serde(default)]
+    pub multipv: Option<Value>,
+}
+
+impl StartReq {
+    /// The number of lines asked for, checked.
+    pub fn multipv(&self) -> Result<usize, PlayError> {
+        crate::analysis_multipv(self.multipv.as_ref())
+    }
+}
+
+/// The body of `POST /api/user-puzzles`: a position and its goal.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleReq {
+    /// A 5DFEN/5DPGN text (a record with a `Goal` header is posed before its solution).
+    #[serde(default)]
+    pub import: Option<String>,
+    /// A game's id.
+    #[serde(default)]
+    pub game: Option<i64>,
+    /// With `game`: its first `at` actions (all by default).
+    #[serde(default)]
+    pub at: Option<usize>,
+    /// Mate in how many actions (else the record's `Puzzle` header).
+    #[serde(default)]
+    pub mate_in: Option<usize>,
+    /// The puzzle's name (else the record's `Event` header).
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+impl PuzzleReq {
+    /// Where the puzzle's position comes from, checked (with its goal's bounds).
+    pub fn source(&mut self) -> Result<Source, PlayError> {
+        if let Some(n) = self.mate_in {
+            crate::proof::check_goal(n)?;
+        }
+        let source = source(
+            self.game,
+            self.at,
+            self.import.take(),
+            "give the position: 'import' (5DFEN/5DPGN text) or 'game' (an id, with 'at')",
+        );
+        match source {
+            Err(PlayError::EitherOr { both: true, .. }) => Err(PlayError::EitherOr {
+                a: "import",
+                b: "game",
+                both: true,
+                hint: "",
+            }),
+            other => other,
+        }
+    }
+}
+
+/// A puzzle game: `loaded` posed for its side to move, the defence played by `engine`.
+pub fn puzzle_game(loaded: LoadedGame, id: &str, name: &str, engine: Player, created: String) -> Play {
+    let loaded = crate::proof::posed(loaded);
+    let solver = loaded.game.to_move();
+    let run = PuzzleRun {
+        id: id.to_string(),
+        name: name.to_string(),
+        setup_actions: loaded.game.actions().len(),
+        mate_in: crate::proof::mate_in_of(&loaded),
+        solver: crate::color_name(solver).to_string(),
+        status: "playing".into(),
+    };
+    let human = Player::Human { name: None };
+    let players = if solver == Color::White {
+        [human, engine]
+    } else {
+        [engine, human]
+    };
+    let mut play = Play::new(loaded, players, None, Some(run), created);
+    play.headers.push(("Event".into(), format!("Puzzle: {name}")));
+    play.after_change(true);
+    play
+}

@@ -1,0 +1,117 @@
+//! The game service's contract (`tests/data/contract.json`): the same requests through both
+//! doors, the server over HTTP and the static site's `crates/local` (the functions its wasm
+//! build exports, called natively), give the same answers on the fields named and the same
+//! refusals (kind and code), the engine's thinking state, clocks, draws, resignations, analysis
+//! boards and puzzle proofs included.
+
+use super::*;
+use chess5d_local::Backend;
+
+/// Whether `got` has every field of `want` (objects compared field by field, recursively).
+fn fits(got: &Value, want: &Value) -> bool {
+    match (got, want) {
+        (Value::Object(g), Value::Object(w)) => w.iter().all(|(k, v)| g.get(k).is_some_and(|x| fits(x, v))),
+        _ => got == want,
+    }
+}
+
+fn steps() -> Vec<Value> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/contract.json")).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    v["steps"].as_array().unwrap().clone()
+}
+
+/// The server over HTTP: a refusal's kind and code are in its JSON body.
+async fn server_answer(app: &Api, method: &str, path: &str, body: &Value) -> Value {
+    if method == "ENGINE" {
+        let id: i64 = path.rsplit('/').next().unwrap().parse().unwrap();
+        return json!({ "ok": wait_for(app, id, |v| v["human_to_move"] == true || v["result"].is_string()).await });
+    }
+    let body = (!body.is_null()).then(|| body.to_string());
+    let (status, v) = call(app, method, path, body.as_deref()).await;
+    if status.is_success() {
+        json!({ "ok": v })
+    } else {
+        json!({ "error": { "kind": v["kind"], "code": v["code"], "message": v["error"] } })
+    }
+}
+
+const NOW: &str = "2026-01-02 03:04:05";
+
+/// The static site's door, doing what `backend/local.js` does with the effects: the engine's
+/// search and the puzzle proof (the worker's functions).
+fn local_answer(b: &mut Backend, method: &str, path: &str, body: &Value) -> Value {
+    if method == "ENGINE" {
+        let v: Value = serde_json::from_str(&b.request("GET", path, "", NOW)).unwrap();
+        return json!({ "ok": v["ok"] });
+    }
+    let body = if body.is_null() {
+        String::new()
+    } else {
+        body.to_string()
+    };
+    let r: Value = serde_json::from_str(&b.request(method, path, &body, NOW)).unwrap();
+    if r.get("error").is_some() {
+        return r;
+    }
+    let fx = &r["effects"];
+    for t in fx["think"].as_array().unwrap() {
+        let a = chess5d_local::engine_think(
+            t["start"].as_str().unwrap(),
+            t["actions"].as_str().unwrap(),
+            t["bot"].as_str().unwrap(),
+            t["movetime_ms"].as_u64().unwrap() as u32,
+        )
+        .unwrap();
+        let a: Value = serde_json::from_str(&a).unwrap();
+        b.engine_done(
+            t["game"].as_u64().unwrap() as u32,
+            t["version"].as_f64().unwrap(),
+            a["moves"].as_str().unwrap(),
+            a["info"].as_str().unwrap(),
+            None,
+            NOW,
+        );
+    }
+    if let Some(p) = fx["prove"].as_object() {
+        let made = chess5d_local::make_puzzle(
+            p["text"].as_str().unwrap(),
+            p["from_game"].as_bool().unwrap(),
+            p["mate_in"].as_u64().map(|n| n as u32),
+            p["name"].as_str().map(str::to_string),
+        );
+        let v: Value = serde_json::from_str(&made).unwrap();
+        if v.get("error").is_some() {
+            return v;
+        }
+        return serde_json::from_str(&b.puzzle_made(&made)).unwrap();
+    }
+    r
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_doors_keep_the_contract() {
+    let s = server();
+    let mut local = Backend::new("{}");
+    let mut broken = Vec::new();
+    for (i, step) in steps().iter().enumerate() {
+        let (method, path) = (step["method"].as_str().unwrap(), step["path"].as_str().unwrap());
+        let want = &step["expect"];
+        let doors = [
+            ("server", server_answer(&s.app, method, path, &step["body"]).await),
+            ("static site", local_answer(&mut local, method, path, &step["body"])),
+        ];
+        for (door, got) in doors {
+            if !fits(&got, want) {
+                let text = got.to_string();
+                let shown = if got.get("error").is_some() {
+                    text
+                } else {
+                    text.chars().take(300).collect()
+                };
+                broken.push(format!("step {i} {method} {path} ({door}): want {want}, got {shown}"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
