@@ -175,3 +175,73 @@ test("the brawn's letter: W, read and written, its capture without a file", () =
   same(o.moveBuffer, t.moveBuffer);
   assert.equal(new Chess(record).moveable('BRxb2'), true, "1.2.1's other spelling");
 });
+
+test('print() draws as 1.2.1: the moves under way, Turn Zero, small boards and fairy pieces, even games', () => {
+  const cases = [
+    [undefined, 'standard', ['e3']],
+    [undefined, 'turn_zero', []],
+    [undefined, 'two_timelines', ['(-0T1)Nc3', '(+0T1)Nc3']],
+    [undefined, 'reversed_royalty', []],
+    ['[Board "custom"]\n[Size "4x6"]\n[csk*r*/w*p*p*p*/4/4/W*P*P*P*/CSK*R*:0:1:w]\n', 'custom', ['Wa3']],
+    [BRANCHED, undefined, ['(-1T2)Ng6>>(1T2)h6~']],
+  ];
+  for (const [record, variant, moves] of cases) {
+    // (1.2.1's import('', variant) ignores the variant: the constructor takes it.)
+    const [o, t] = record === undefined ? [new Chess(undefined, variant), new Theirs(undefined, variant)] : both(record, variant);
+    for (const m of moves) {
+      o.move(m);
+      t.move(m);
+    }
+    same(o.print(), t.print(), `print() of ${variant || 'a branched game'} after ${moves.join(' ')}`);
+  }
+});
+
+test("the active token: (~T<n>) after a branch that wakes an older timeline, as 1.2.1 writes it", () => {
+  const record =
+    '[Board "Standard"]\n[Mode "5D"]\n1. g3 / a6\n2. Nc3 / Ra7\n3. a3 / g5\n4. Rb1 / Ra8\n5. Bg2 / f6\n6. (0T6)Ng1>>(0T4)g2~ / (1T4)a5 (0T6)d5\n7. (0T7)Ne4 (1T5)Ng2>>(0T3)g2';
+  const [o, t] = both(record);
+  for (const f of ['5dpgn_active', '5dpgn_active_timeline', '5dpgn_active_timeline_superphysical']) {
+    const theirs = t.moves(f, false, false);
+    same(o.moves(f, false, false), theirs, `moves('${f}')`);
+    assert.match(theirs, /\(~T\d+\)/, `the record has a woken timeline (${f})`);
+  }
+});
+
+test('checks() in the order of 1.2.1', () => {
+  const [o, t] = both('[Board "Standard - Turn Zero"]\n[Mode "5D"]\n1. g3 / g6\n2. b3 / a6\n3. a3 / f6\n4. h4 / d5\n5. e4 / Bh6\n6. d3 / (0T6)Qd8>>x(0T0)d2~');
+  assert.equal(t.checks('object').length, 4, 'four checks');
+  // (In its text formats 1.2.1 adds 'false' and timeline tokens: their bug, see README.)
+  for (const f of ['object', 'json']) same(o.checks(f), t.checks(f), `checks('${f}')`);
+});
+
+test('a record with a pass reads back into the game it was exported from', () => {
+  const o = new Chess(undefined, 'two_timelines');
+  o.move('(-0T1)Nc3');
+  o.pass();
+  o.move('(-0T1)Nc6');
+  o.move('(+0T1)Nf6');
+  o.submit();
+  o.pass();
+  o.move('(-0T2)e5');
+  o.move('(+0T2)e5');
+  o.submit();
+  for (const f of ['5dpgn', 'notation']) {
+    const back = new Chess();
+    back.import(o.export(f));
+    assert.match(o.export(f), /2\.  \/ /, 'a turn passed whole');
+    assert.equal(back.hash, o.hash, `export('${f}') read back: ${o.export(f)}`);
+    same(back.actionHistory, o.actionHistory, `export('${f}'): the actions`);
+  }
+});
+
+test('fen(text) with a move under way keeps the move, as 1.2.1 does', () => {
+  const start = '[Board "custom"]\n[Size "4x4"]\n[nbr*k*/3p*/P*3/K*R*BN:0:1:w]\n';
+  const [o, t] = both(start, 'custom');
+  o.move('Kb2');
+  t.move('Kb2');
+  same(o.fenable(o.fen()), t.fenable(t.fen()), 'fenable');
+  o.fen(o.fen());
+  t.fen(t.fen());
+  same(o.hash, t.hash, 'the position');
+  same(o.moveBuffer, t.moveBuffer, 'the move under way');
+});

@@ -862,9 +862,14 @@ impl Library {
         }
         // Boards labelled for the other kind of game (`-0`/`+0` put into a game of one middle
         // timeline, or the reverse) have no place among the boards there: they replace them.
-        let replace_all = given.even() != self.game.position().even();
+        // The boards go into the position the action under way started from; its moves are
+        // then played again (as the library keeps its move buffer).
+        let pending = self.game.pending_moves();
+        let mut base = self.game.position().clone();
+        base.undo_action_moves();
+        let replace_all = given.even() != base.even();
         let mut setup = if !replace_all {
-            self.game.position().to_setup()
+            base.to_setup()
         } else {
             let mut setup = given.to_setup();
             setup.boards.clear();
@@ -883,7 +888,11 @@ impl Library {
             self.marks_of_position()
         };
         starred.extend(starred_squares(t, start.even()));
-        let game = Game::new(start);
+        let mut game = Game::new(start);
+        for m in &pending {
+            game.make_move(m)
+                .map_err(|e| Error::BadStart(format!("the move under way {} no longer fits: {e}", m.long(game.position().even()))))?;
+        }
         self.marks = Marks::of_game(&game, false, &starred);
         self.game = game;
         self.headers.clear();

@@ -80,7 +80,7 @@ export class Game {
     tc[1] += o.ms || 0;
     const diffs = outcomeDiffs(t, o);
     for (const d of diffs) {
-      this.sink({ call, args: typeof args === 'string' ? args : argLabel(args), ...d, seed: this.seed, variant: this.start.name, step: this.step, repro: () => this.repro(), ctx: { ...this.stepCtx, ...ctx, theirsOutcome: t, oursOutcome: o } });
+      this.sink({ call, args: typeof args === 'string' ? args : argLabel(args), ...d, seed: this.seed, variant: this.start.name, step: this.step, repro: () => this.repro(), ctx: { start: this.start.pgn || this.start.variant, ...this.stepCtx, ...ctx, theirsOutcome: t, oursOutcome: o } });
     }
     return diffs.length === 0;
   }
@@ -190,7 +190,9 @@ export class Game {
     for (const f of ['inCheckmate', 'inStalemate']) {
       this.cmp(f, 'field', verd[f], verd['ours ' + f], { theirsMs: verd[f].ms });
     }
-    for (const f of ['submittable', 'undoable', 'passable']) this.fn(f);
+    for (const f of ['submittable', 'undoable']) this.fn(f);
+    // Their passable() tries the pass on a copy(): whether that copy fails is noted.
+    this.both('passable', [], (lib) => callOf(lib, 'passable'), () => ({ theirsCopyThrows: outcome(() => this.t.copy()).status === 'throws' }));
     this.movesObj = {};
     this.movesCall([]);
     this.movesCall(['notation_short']);
@@ -267,8 +269,13 @@ export class Game {
       const s = JSON.parse(JSON.stringify(callOf(lib, 'state')));
       const C = who === 'theirs' ? this.Theirs : this.Ours;
       const c = new C();
+      c.checkmateTimeout = this.timeout;
       callOf(c, 'state', s);
-      return { board: c.board, hash: c.hash, export: c.export('5dpgn'), moves: c.moves('notation_short'), moveBuffer: c.moveBuffer, player: c.player, actionNumber: c.actionNumber };
+      const t0 = performance.now();
+      const moves = c.moves('notation_short');
+      // Their moves() is [] once their mate search times out (no verdict): noted as elsewhere.
+      if (who === 'theirs' && performance.now() - t0 >= this.timeout * 0.8) this.stepCtx.theirsTimedOut = true;
+      return { board: c.board, hash: c.hash, export: c.export('5dpgn'), moves, moveBuffer: c.moveBuffer, player: c.player, actionNumber: c.actionNumber };
     });
     // compare()
     const hist = this.t.boardHistory;
@@ -363,14 +370,14 @@ export class Game {
       if (ex.status !== 'ok') continue;
       const data = ex.value;
       const variant = this.start.variant;
-      this.both('importable', `(${src} export('${fmt}'))`, (l) => callOf(l, 'importable', data));
+      this.both('importable', `(${src} export('${fmt}'))`, (l) => callOf(l, 'importable', data), { hadPass: this.hadPass === true });
       this.both('import', `(${src} export('${fmt}')${variant && typeof data !== 'string' ? ', variant' : ''}) into a new instance, then board/hash/actionHistory`, (l, who) => {
         const c = new (who === 'theirs' ? Theirs : Ours)();
         if (variant && typeof data !== 'string') c.import(data, variant);
         else if (!variant && typeof data !== 'string') c.import(data, this.start.pgn ? undefined : undefined);
         else c.import(data);
         return { board: c.board, hash: c.hash, actionHistory: c.actionHistory, actionNumber: c.actionNumber };
-      });
+      }, { hadPass: this.hadPass === true });
     }
   }
 
@@ -495,7 +502,7 @@ export class Game {
     const submittable = t.submittable();
     if (submittable && (buffer > 0 || rnd.chance(0.5)) && rnd.chance(0.85)) return this.apply('submit', []);
     if (t.undoable() && rnd.chance(0.06)) return this.apply('undo', []);
-    if (rnd.chance(0.04) && t.passable()) return this.apply('pass', []);
+    if (rnd.chance(0.04) && t.passable()) return (this.hadPass = true), this.apply('pass', []);
     const spatial = rnd.chance(0.1);
     const args = rnd.chance(0.15) ? ['object', true, false, spatial] : ['object', true, true, spatial];
     const key = args[2] && !args[3] ? '[]' : JSON.stringify(args.slice(1));
@@ -503,7 +510,7 @@ export class Game {
     const m = cached ? cached.t : outcome(() => t.moves(...args));
     let list = m.status === 'ok' ? m.value : [];
     if (!list.length) {
-      if (t.passable()) return this.apply('pass', []);
+      if (t.passable()) return (this.hadPass = true), this.apply('pass', []);
       if (t.undoable() && rnd.chance(0.3)) return this.apply('undo', []);
       return false;
     }
