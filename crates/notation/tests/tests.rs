@@ -582,9 +582,9 @@ mod dialects {
             ("[Board \"Standard\"]\n1.  / e5\n2. d4", 3, false),
             ("[Board \"Standard\"]\n1. e4 / \n2. d4 / d5", 4, true),
             (
-                "[Board \"Standard - Two Timelines\"]\n1. (-0T1)Nc3 / (-0T1)Nc6",
-                2,
-                true,
+                "[Board \"Standard - Two Timelines\"]\n1. (-0T1)Nc3 / (-0T1)Nc6\n2. (-0T2)e4 (+0T2)e4",
+                3,
+                false,
             ),
         ];
         for (text, actions, white_to_move) in cases {
@@ -600,10 +600,17 @@ mod dialects {
                 "{text}"
             );
         }
+        // An unfinished last action is the library's move buffer: its moves stay under way.
+        let g = chessjs::load(
+            "[Board \"Standard - Two Timelines\"]\n1. (-0T1)Nc3 (+0T1)Nc3 / (-0T1)Nc6 (+0T1)Nc6\n2. (-0T2)e4",
+        )
+        .unwrap();
+        assert_eq!((g.game.actions().len(), g.game.pending_moves().len()), (2, 1));
+        assert!(!g.game.has_pass());
         // The library ends its records with the next turn's number: no pass.
         let g = chessjs::load("[Board \"Standard\"]\n1. e4 / e5\n2. ").unwrap();
         assert_eq!((g.game.actions().len(), g.game.has_pass()), (2, false));
-        assert!(load("[Board \"Standard - Two Timelines\"]\n1. (-0T1)Nc3 / (-0T1)Nc6").is_err());
+        assert!(load("[Board \"Standard - Two Timelines\"]\n1. (-0T1)Nc3 / (-0T1)Nc6\n2. (-0T2)e4 (+0T2)e4").is_err());
         // A pass that leaves a royal piece capturable is no pass.
         let e = chessjs::load("[Board \"Standard\"]\n1. e4 / f5\n2. Qh5 / \n3. d4").unwrap_err();
         assert!(e.to_string().contains("could be captured"), "{e}");

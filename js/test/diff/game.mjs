@@ -3,6 +3,7 @@
 import { prng } from './prng.mjs';
 import { outcome, outcomeDiffs, callOf, getOf, short, valueDiffs, identity } from './compare.mjs';
 import { pickStart } from './positions.mjs';
+import { knownFor } from './known.mjs';
 
 export const MOVE_FORMATS = ['object', 'json', 'notation', 'notation_short', '5dpgn'];
 export const PGN_TOKENS = ['active', 'timeline', 'superphysical'];
@@ -69,6 +70,8 @@ export class Game {
     this.step = 0;
     this.stepCtx = {};
     this.actionsSlow = false;
+    // The known differences met so far in this game (a later divergence follows from one).
+    this.knownSeen = new Set();
   }
 
   /** Reports the differences between two outcomes of `call` with `args`. */
@@ -80,9 +83,40 @@ export class Game {
     tc[1] += o.ms || 0;
     const diffs = outcomeDiffs(t, o);
     for (const d of diffs) {
-      this.sink({ call, args: typeof args === 'string' ? args : argLabel(args), ...d, seed: this.seed, variant: this.start.name, step: this.step, repro: () => this.repro(), ctx: { start: this.start.pgn || this.start.variant, ...this.stepCtx, ...ctx, theirsOutcome: t, oursOutcome: o } });
+      const full = { call, args: typeof args === 'string' ? args : argLabel(args), ...d, seed: this.seed, variant: this.start.name, step: this.step, repro: () => this.repro(), ctx: { start: this.start.pgn || this.start.variant, refuted: () => this.verdictRefuted(), ...this.stepCtx, ...ctx, theirsOutcome: t, oursOutcome: o } };
+      const k = knownFor(full);
+      if (k) this.knownSeen.add(k.id);
+      this.sink(full);
     }
     return diffs.length === 0;
+  }
+
+  /**
+   * Whether 5d-chess-js's own move rules refute a verdict of its that the side to move has no
+   * action (mate, stalemate): a legal action from the start of the action under way, found by
+   * ours, that 5d-chess-js itself plays move by move and then calls submittable. Memoised per
+   * step and position.
+   */
+  verdictRefuted() {
+    const key = `${this.step}|${this.t.hash}|${this.t.moveBuffer.length}`;
+    if (this.refutedMemo && this.refutedMemo.key === key) return this.refutedMemo.value;
+    let value = false;
+    try {
+      const o = this.o.copy();
+      while (o.moveBuffer.length) o.undo();
+      const acts = o.actions('object', true, true, true, 1);
+      if (acts.length) {
+        const t = this.t.copy();
+        t.checkmateTimeout = this.timeout;
+        while (t.moveBuffer.length) t.undo();
+        for (const m of acts[0].moves) t.move(m);
+        value = t.submittable() === true;
+      }
+    } catch (e) {
+      value = false;
+    }
+    this.refutedMemo = { key, value };
+    return value;
   }
 
   /** How to reach the position of this step: start, their 5DPGN record and move buffer. */
@@ -377,7 +411,7 @@ export class Game {
         else if (!variant && typeof data !== 'string') c.import(data, this.start.pgn ? undefined : undefined);
         else c.import(data);
         return { board: c.board, hash: c.hash, actionHistory: c.actionHistory, actionNumber: c.actionNumber };
-      }, { hadPass: this.hadPass === true });
+      }, { hadPass: this.hadPass === true, gameHash: this.t.hash });
     }
   }
 
@@ -473,7 +507,7 @@ export class Game {
         if (process.env.DIFF_DEBUG) console.error("resync:", e.message);
       }
     }
-    this.sink({ call: 'game', args: '(after the step)', kind: 'diverged', theirs: 'position', ours: 'different position, resync failed', seed: this.seed, variant: this.start.name, step: this.step, ctx: {} });
+    this.sink({ call: 'game', args: '(after the step)', kind: 'diverged', theirs: 'position', ours: 'different position, resync failed', seed: this.seed, variant: this.start.name, step: this.step, ctx: { priorKnown: [...this.knownSeen] } });
     return false;
   }
 

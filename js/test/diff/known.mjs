@@ -173,6 +173,45 @@ export const KNOWN = [
       d.kind !== 'throws-ours-only',
   },
   {
+    id: 'false-verdict',
+    heading: 'their bug',
+    reason:
+      "5d-chess-js 1.2.1 says the side to move is mated or stalemated (inCheckmate/inStalemate true, moves() [], submit() and pass() refused as 'currently in checkmate/stalemate', passable() false) where a legal action exists: refereed by 1.2.1 itself, which plays the action ours finds, move by move, and calls it submittable.",
+    match: (d) =>
+      ((['inCheckmate', 'inStalemate'].includes(d.call) && d.kind === 'value' && d.theirs === 'true' && d.ours === 'false') ||
+        (['moves', 'checks'].includes(d.call) && isEmptyList(d.ctx.theirsOutcome) && !isEmptyList(d.ctx.oursOutcome)) ||
+        (d.call === 'state' && d.path === '.moves' && d.kind === 'type' && /^array \[\]$/.test(String(d.theirs))) ||
+        (['submit', 'pass'].includes(d.call) && d.kind === 'throws-theirs-only' && /currently in (checkmate|stalemate)/.test(String(d.theirs))) ||
+        (d.call === 'passable' && d.kind === 'value' && d.theirs === 'false' && d.ours === 'true')) &&
+      typeof d.ctx.refuted === 'function' &&
+      d.ctx.refuted() === true,
+  },
+  {
+    id: 'diverged-after-a-known-difference',
+    heading: 'their bug',
+    reason:
+      'A random game in which the two libraries reach different positions after one of the differences above that changes what can be played (a verdict, a promotion, an en passant or castling move, a move refused); the harness then re-synchronises them or ends the game.',
+    match: (d) =>
+      d.call === 'game' &&
+      d.kind === 'diverged' &&
+      Array.isArray(d.ctx.priorKnown) &&
+      d.ctx.priorKnown.some((id) =>
+        ['false-verdict', 'timed-out-verdict', 'promotion-pieces', 'promotion-moves-refused', 'missed-en-passant', 'castling-rook-two-away', 'own-notation-refused', 'pass-when-not-passable', 'passable-copy-fails', 'export-after-pass'].includes(id),
+      ),
+  },
+  {
+    id: 'import-reads-another-game',
+    heading: 'their bug',
+    reason:
+      "5d-chess-js 1.2.1's import() of a record exported from the game under test (its own export or ours) reads another game, without an error (it stops early or drops actions); ours reads the game the record was exported from: its hash is the game's.",
+    match: (d) => {
+      if (d.call !== 'import' || !/export\(/.test(String(d.args))) return false;
+      const t = d.ctx.theirsOutcome;
+      const o = d.ctx.oursOutcome;
+      return !!(t && o && t.status === 'ok' && o.status === 'ok' && o.value.hash === d.ctx.gameHash && t.value.hash !== d.ctx.gameHash);
+    },
+  },
+  {
     id: 'fen-full',
     heading: 'our deliberate extension',
     reason: 'fen(null, true) gives every board of the position now; 5d-chess-js 1.2.1 has no second argument.',
