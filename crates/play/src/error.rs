@@ -37,6 +37,22 @@ impl ErrorKind {
     }
 }
 
+impl ErrorKind {
+    /// The HTTP status a refusal of this kind is answered with: the one table, read by the
+    /// server's answers and by the static site's door (which answers scripts' `fetch('/api/...')`
+    /// with the same statuses).
+    pub fn http_status(self) -> u16 {
+        match self {
+            ErrorKind::Invalid => 400,
+            ErrorKind::Forbidden => 403,
+            ErrorKind::NotFound => 404,
+            ErrorKind::Conflict => 409,
+            ErrorKind::TooLarge => 413,
+            ErrorKind::Internal => 500,
+        }
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
