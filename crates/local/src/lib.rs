@@ -669,12 +669,14 @@ pub fn engine_analyse(start: &str, actions: &str, movetime_ms: u32, multipv: u32
     .to_string())
 }
 
-/// The puzzle maker's proof (run in the worker): the service's [`proof::make_from_text`] on the
-/// text the request named. JSON `{name, mate_in, to_move, pgn}`, or the refusal as
+/// The puzzle maker's proof (run in the worker): the service's [`proof::make_from_record`] on
+/// the text the request named. JSON `{name, mate_in, to_move, pgn}`, or the refusal as
 /// `{error: {kind, code, message}}`.
 #[wasm_bindgen]
 pub fn make_puzzle(text: &str, from_game: bool, mate_in: Option<u32>, name: Option<String>) -> String {
-    match proof::make_from_text(text, from_game, mate_in.map(|n| n as usize), name) {
+    let made =
+        request::import(text).and_then(|l| proof::make_from_record(l, from_game, mate_in.map(|n| n as usize), name));
+    match made {
         Ok(m) => serde_json::to_string(&m).unwrap_or_default(),
         Err(e) => json!({ "error": refusal(&e) }).to_string(),
     }
