@@ -20,11 +20,15 @@ window.CHESS5D_BACKEND = 'local';
     const body = init && typeof init.body === 'string' && init.body ? JSON.parse(init.body) : undefined;
     const b = await backend;
     try {
-      const r = await b.request(method, path, body);
-      if (typeof r === 'string') return new Response(r, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
-      return new Response(JSON.stringify(r), { status: method === 'POST' && /^\/api\/(games|analysis|user-puzzles|puzzles\/[^/]+)$/.test(path) ? 201 : 200, headers: { 'Content-Type': 'application/json' } });
+      // The status is the service's (crates/play's one table, as the server answers).
+      const r = await b.respond(method, path, body);
+      if (r.text) return new Response(r.ok, { status: r.status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+      return new Response(JSON.stringify(r.ok), { status: r.status, headers: { 'Content-Type': 'application/json' } });
     } catch (e) {
-      return new Response(JSON.stringify({ error: e.message || String(e) }), { status: e.status || 400, headers: { 'Content-Type': 'application/json' } });
+      // A refusal carries its kind, code and status; anything else failed outside the service
+      // (the worker, IndexedDB): an internal error.
+      const body = { error: e.message || String(e), kind: e.kind ?? 'internal', code: e.code };
+      return new Response(JSON.stringify(body), { status: e.status ?? 500, headers: { 'Content-Type': 'application/json' } });
     }
   };
 })();

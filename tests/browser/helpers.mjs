@@ -19,12 +19,15 @@ let lastPage = null;
  * GET of an API path (`/api/...`) as JSON (or text for `.../pgn`): from the server, or on the
  * static site from the page's local back-end.
  */
-export async function apiGet(BASE, path) {
+export async function apiGet(BASE, path, g) {
   if (process.env.SITE === 'static') {
     if (!lastPage.url().startsWith(BASE)) await lastPage.goto(BASE);
     return lastPage.evaluate((p) => fetch(p).then((r) => (p.endsWith('/pgn') ? r.text() : r.json())), path);
   }
-  return fetch(`${BASE}${path}`).then((r) => (path.endsWith('/pgn') ? r.text() : r.json()));
+  // With the seat of game `g` (as made by createGame): a seat's tries are its own, so only its
+  // token shows them (a spectator sees the last submitted position).
+  const headers = g?.seat ? { 'X-Chess5d-Seat': g.seat.token } : {};
+  return fetch(`${BASE}${path}`, { headers }).then((r) => (path.endsWith('/pgn') ? r.text() : r.json()));
 }
 
 /** Launches Chromium (CHROMIUM_PATH, default /usr/bin/chromium) with a fresh profile; `options`

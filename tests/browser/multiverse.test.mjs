@@ -21,7 +21,7 @@ after(() => closeSession(session));
 
 const create = (body) => createGame(BASE, body);
 
-const state = (id) => apiGet(BASE, `/api/games/${id}`);
+const state = (g) => apiGet(BASE, `/api/games/${g.id}`, g);
 
 /** Drags with the mouse from the centre of one element to the centre of another. */
 async function drag(from, to) {
@@ -46,7 +46,7 @@ test('a move by dragging a piece; dragging empty space pans', async () => {
   await page.mouse.move(box.x + 120, box.y + box.height - 60, { steps: 5 });
   await page.mouse.up();
   await page.waitForFunction((v) => document.querySelector('#view').getAttribute('viewBox') !== v, vb0);
-  assert.equal((await state(g.id)).pending.length, 0);
+  assert.equal((await state(g)).pending.length, 0);
   await page.getByRole('button', { name: 'Fit all', exact: true }).click();
   // (the camera moves there in an animation)
   await page.waitForFunction(() => document.querySelector('#view').dataset.camera === 'still');
@@ -57,13 +57,13 @@ test('a move by dragging a piece; dragging empty space pans', async () => {
   ]);
   await board(page, [0, 1, 'black']).waitFor();
   assert.equal(await board(page, [0, 1, 'black']).locator('[data-piece="P"][data-piece-color="white"][data-at="e4"]').count(), 1);
-  assert.deepEqual((await state(g.id)).pending.map((m) => m.long), ['(0T1)e2(0T1)e4']);
+  assert.deepEqual((await state(g)).pending.map((m) => m.long), ['(0T1)e2(0T1)e4']);
   // A drop on a square that is not a destination moves nothing.
   await page.getByRole('button', { name: 'Undo', exact: true }).click();
   await page.waitForFunction(() => !document.querySelector('#world .board[data-l="0"][data-t="1"][data-color="black"]'));
   await drag(square(page, [0, 1, 'white'], 'g1'), square(page, [0, 1, 'white'], 'g4'));
   await page.waitForTimeout(300);
-  assert.equal((await state(g.id)).pending.length, 0);
+  assert.equal((await state(g)).pending.length, 0);
 });
 
 test('a promotion by drag offers the choice of piece', async () => {
@@ -135,7 +135,7 @@ test('80 timelines and 268 boards: hooks, destinations on every board, drag, pan
     apiAnswer(page, '/move', 'POST'),
     drag(from, to),
   ]);
-  assert.deepEqual((await state(g.id)).pending.map((m) => m.long), [local.long]);
+  assert.deepEqual((await state(g)).pending.map((m) => m.long), [local.long]);
   await page.screenshot({ path: join(SHOTS, '12-many-boards-moved.png') });
 });
 

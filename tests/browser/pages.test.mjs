@@ -82,7 +82,8 @@ test('a phone (390x844, touch): the view uses the width, the panel is below, e2-
     await tap('e2');
     await square(p, [0, 1, 'white'], 'e4').and(p.locator('[data-dest]')).waitFor();
     await Promise.all([p.waitForResponse((r) => r.url().endsWith('/move')), tap('e4')]);
-    const st = await fetch(`${BASE}/api/games/${g.id}`).then((r) => r.json());
+    // The seat's own view: its tries are shown to it only.
+    const st = await fetch(`${BASE}/api/games/${g.id}`, { headers: { 'X-Chess5d-Seat': g.seat.token } }).then((r) => r.json());
     assert.deepEqual(st.pending.map((m) => m.long), ['(0T1)e2(0T1)e4']);
     await p.getByRole('button', { name: 'Submit', exact: true }).tap();
     await p.waitForFunction(() => /Black to move/.test(document.querySelector('#status').textContent));

@@ -27,9 +27,13 @@ fn err(e: impl std::fmt::Display) -> JsError {
     JsError::new(&e.to_string())
 }
 
-/// A refusal as it crosses to the page.
+/// A refusal as it crosses to the page, with the HTTP status the server answers it with (the
+/// service's one table), for scripts' `fetch('/api/...')`.
 fn refusal(e: &PlayError) -> Value {
-    json!({ "kind": e.kind().name(), "code": e.code(), "message": e.to_string() })
+    json!({
+        "kind": e.kind().name(), "code": e.code(), "message": e.to_string(),
+        "status": e.kind().http_status(),
+    })
 }
 
 /// `GET /api/info` of the static site.
@@ -81,9 +85,11 @@ struct Out {
 }
 
 impl Out {
-    fn json(self, answer: Value, text: bool) -> String {
+    /// The answer with its effects; `status` is the HTTP status the server answers with (201 for
+    /// what a request creates, else 200).
+    fn json(self, answer: Value, text: bool, status: u16) -> String {
         json!({
-            "ok": answer, "text": text,
+            "ok": answer, "text": text, "status": status,
             "effects": {
                 "store": self.store, "delete": self.delete, "notify": self.notify, "think": self.think,
                 "analyse": self.analyse, "stop": self.stop, "prove": self.prove, "made": self.made,
@@ -174,13 +180,14 @@ impl Backend {
     }
 
     /// An API request (`method`, `path` with its query, JSON `body`) at time `now`: JSON
-    /// `{ok, text, effects}` (`text`: the answer is a text, not JSON) or `{error: {kind, code,
-    /// message}}`.
+    /// `{ok, text, status, effects}` (`text`: the answer is a text, not JSON; `status`: the
+    /// server's HTTP status for it) or `{error: {kind, code, message, status}}`.
     pub fn request(&mut self, method: &str, path: &str, body: &str, now: &str) -> String {
         let mut out = Out::default();
         match self.route(method, path, body, now, &mut out) {
-            Ok(Answer::Json(v)) => out.json(v, false),
-            Ok(Answer::Text(t)) => out.json(Value::String(t), true),
+            Ok(Answer::Json(v)) => out.json(v, false, 200),
+            Ok(Answer::Created(v)) => out.json(v, false, 201),
+            Ok(Answer::Text(t)) => out.json(Value::String(t), true, 200),
             Err(e) => json!({ "error": refusal(&e) }).to_string(),
         }
     }
@@ -206,7 +213,7 @@ impl Backend {
             let effects = p.engine_answer(version as u64, answer);
             Self::carry(p, game, effects, now, &mut out);
         }
-        out.json(Value::Null, false)
+        out.json(Value::Null, false, 200)
     }
 
     /// The clocks: every game whose side to move has run out of time ends. Gives the effects.
@@ -218,7 +225,7 @@ impl Backend {
                 Self::carry(p, id, effects, now, &mut out);
             }
         }
-        out.json(Value::Null, false)
+        out.json(Value::Null, false, 200)
     }
 
     /// Whether a clock is running (the page ticks only then).
@@ -241,7 +248,7 @@ impl Backend {
                 Self::carry(p, id, effects, now, &mut out);
             }
         }
-        out.json(Value::Null, false)
+        out.json(Value::Null, false, 200)
     }
 
     /// The analysis of board `id` as the worker last reported it (`{depth, eval, ...}`), or its
@@ -265,7 +272,7 @@ impl Backend {
             out.notify
                 .push(json!({ "path": format!("/api/analysis/{id}/ws"), "message": { "engine": b.info } }));
         }
-        out.json(Value::Null, false)
+        out.json(Value::Null, false, 200)
     }
 
     /// The puzzle maker's proof, done in the worker (`{name, mate_in, to_move, pgn}`): stored as
@@ -281,16 +288,17 @@ impl Backend {
                 let mut answer = serde_json::to_value(&m).unwrap_or(Value::Null);
                 answer["id"] = json!(format!("user-{n}"));
                 self.made.insert(n, m);
-                out.json(answer, false)
+                out.json(answer, false, 201)
             }
             Err(e) => json!({ "error": refusal(&PlayError::internal(format!("the proof's answer: {e}"))) }).to_string(),
         }
     }
 }
 
-/// The answer of a request: JSON, or a text (a 5DPGN export).
+/// The answer of a request: JSON (of something it made, or not), or a text (a 5DPGN export).
 enum Answer {
     Json(Value),
+    Created(Value),
     Text(String),
 }
 
@@ -382,7 +390,7 @@ impl Backend {
                 let (_, mut v) = self.new_game(new.play, now, out);
                 v["seat"] = Value::Null;
                 v["invite"] = Value::Null;
-                json(v)
+                Answer::Created(v)
             }
             ("GET", ["games", id]) => {
                 let at = match q.get("at") {
@@ -438,7 +446,7 @@ impl Backend {
                     movetime_ms: Some(1000),
                 };
                 let play = request::puzzle_game(loaded, &pid, &name, engine, now.to_string());
-                json(self.new_game(play, now, out).1)
+                Answer::Created(self.new_game(play, now, out).1)
             }
             ("POST", ["user-puzzles"]) => {
                 let mut req: PuzzleReq = request::parse(body)?;
@@ -481,7 +489,7 @@ impl Backend {
                         info: idle_info(),
                     },
                 );
-                json(self.board_state(id))
+                Answer::Created(self.board_state(id))
             }
             ("GET", ["analysis", id]) => {
                 let (n, b) = self.board(id)?;
@@ -661,12 +669,14 @@ pub fn engine_analyse(start: &str, actions: &str, movetime_ms: u32, multipv: u32
     .to_string())
 }
 
-/// The puzzle maker's proof (run in the worker): the service's [`proof::make_from_text`] on the
-/// text the request named. JSON `{name, mate_in, to_move, pgn}`, or the refusal as
+/// The puzzle maker's proof (run in the worker): the service's [`proof::make_from_record`] on
+/// the text the request named. JSON `{name, mate_in, to_move, pgn}`, or the refusal as
 /// `{error: {kind, code, message}}`.
 #[wasm_bindgen]
 pub fn make_puzzle(text: &str, from_game: bool, mate_in: Option<u32>, name: Option<String>) -> String {
-    match proof::make_from_text(text, from_game, mate_in.map(|n| n as usize), name) {
+    let made =
+        request::import(text).and_then(|l| proof::make_from_record(l, from_game, mate_in.map(|n| n as usize), name));
+    match made {
         Ok(m) => serde_json::to_string(&m).unwrap_or_default(),
         Err(e) => json!({ "error": refusal(&e) }).to_string(),
     }

@@ -37,6 +37,22 @@ impl ErrorKind {
     }
 }
 
+impl ErrorKind {
+    /// The HTTP status a refusal of this kind is answered with: the one table, read by the
+    /// server's answers and by the static site's door (which answers scripts' `fetch('/api/...')`
+    /// with the same statuses).
+    pub fn http_status(self) -> u16 {
+        match self {
+            ErrorKind::Invalid => 400,
+            ErrorKind::Forbidden => 403,
+            ErrorKind::NotFound => 404,
+            ErrorKind::Conflict => 409,
+            ErrorKind::TooLarge => 413,
+            ErrorKind::Internal => 500,
+        }
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -99,7 +115,7 @@ pub enum PlayError {
         /// The name asked for.
         name: String,
     },
-    /// A player name longer than [`crate::request::MAX_NAME`] characters.
+    /// A player name longer than [`crate::MAX_NAME`] characters.
     NameTooLong,
     /// The seat asked for is an engine's side.
     SeatIsEngine {
@@ -368,7 +384,7 @@ impl fmt::Display for PlayError {
             }
             NoEngine => f.write_str("no engine is configured here"),
             UnknownBot { name } => write!(f, "unknown bot '{name}'; use random, greedy or alphabeta"),
-            NameTooLong => write!(f, "player names are at most {} characters", crate::request::MAX_NAME),
+            NameTooLong => write!(f, "player names are at most {} characters", crate::MAX_NAME),
             SeatIsEngine { color } => write!(f, "seat: {} is an engine, not a seat", color_name(*color)),
             EmptyImport => f.write_str("nothing to import: the text is empty"),
             CannotImport { reason } => write!(f, "cannot import: {reason}"),

@@ -22,6 +22,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use web_time::Instant;
 
+/// The longest player or puzzle name, in characters.
+pub const MAX_NAME: usize = 60;
+
 /// A chess clock: remaining time per side, increment.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Clock {
@@ -272,8 +275,8 @@ impl Play {
         }
     }
 
-    /// Plays a stored move of the current action (no turn checks).
-    pub fn play_unchecked_text(&mut self, text: &str) -> Result<(), PlayError> {
+    /// A move of the current action in long form, read in the position now (not yet played).
+    fn read_move(&self, text: &str) -> Result<Move, PlayError> {
         let lm: chess5d_notation::LongMove =
             text.trim()
                 .parse()
@@ -281,10 +284,15 @@ impl Play {
                     text: text.to_string(),
                     reason: e.to_string(),
                 })?;
-        let mv = lm.resolve(self.game.position()).map_err(|e| PlayError::IllegalMove {
+        lm.resolve(self.game.position()).map_err(|e| PlayError::IllegalMove {
             text: text.to_string(),
             reason: e.to_string(),
-        })?;
+        })
+    }
+
+    /// Plays a stored move of the current action (no turn checks).
+    pub fn play_unchecked_text(&mut self, text: &str) -> Result<(), PlayError> {
+        let mv = self.read_move(text)?;
         self.game.make_move(&mv).map_err(|e| PlayError::IllegalMove {
             text: text.to_string(),
             reason: e.to_string(),
@@ -428,18 +436,8 @@ impl Play {
     /// Plays one move of the current action, given in long form.
     pub fn play(&mut self, text: &str) -> Result<(), PlayError> {
         self.require_human_turn()?;
-        let lm: chess5d_notation::LongMove =
-            text.trim()
-                .parse()
-                .map_err(|e: chess5d_notation::ParseError| PlayError::BadMove {
-                    text: text.to_string(),
-                    reason: e.to_string(),
-                })?;
+        let mv = self.read_move(text)?;
         let pos = self.game.position();
-        let mv = lm.resolve(pos).map_err(|e| PlayError::IllegalMove {
-            text: text.to_string(),
-            reason: e.to_string(),
-        })?;
         if pos.action_moves().any(|p| p.from.board == mv.from.board) {
             return Err(PlayError::IllegalMove {
                 text: text.to_string(),

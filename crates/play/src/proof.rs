@@ -73,7 +73,7 @@ pub fn make(
     let n = mate_in.or(goal).ok_or(PlayError::NoGoal)?;
     let name = name
         .or(record_name)
-        .map(|n| n.trim().chars().take(crate::request::MAX_NAME).collect::<String>())
+        .map(|n| n.trim().chars().take(crate::MAX_NAME).collect::<String>())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| format!("My puzzle (mate in {n})"));
     let pgn = prove(pos, n, &name, BUDGET)?;
@@ -85,15 +85,14 @@ pub fn make(
     })
 }
 
-/// The puzzle maker on a text (`from_game`: a game's position, whose headers give no goal or
-/// name): see [`make`].
-pub fn make_from_text(
-    text: &str,
+/// The puzzle maker on a record (`from_game`: a game's position, whose headers give no goal or
+/// name; else a puzzle's record, posed after its main line): see [`make`].
+pub fn make_from_record(
+    loaded: LoadedGame,
     from_game: bool,
     mate_in: Option<usize>,
     name: Option<String>,
 ) -> Result<Made, PlayError> {
-    let loaded = crate::request::import(text)?;
     if from_game {
         return make(loaded.game.position(), None, None, mate_in, name);
     }

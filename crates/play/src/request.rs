@@ -9,8 +9,7 @@ use chess5d_rules::{Color, Variant, VARIANTS};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The longest player name, in characters.
-pub const MAX_NAME: usize = 60;
+pub use crate::MAX_NAME;
 /// The longest move text accepted.
 pub const MAX_MOVE: usize = 100;
 /// An engine's time per action without a clock, in milliseconds.

@@ -404,3 +404,18 @@ mod analysis_lines {
         }
     }
 }
+
+#[test]
+fn each_error_kind_has_its_http_status() {
+    let table = [
+        (ErrorKind::Invalid, "invalid", 400),
+        (ErrorKind::Forbidden, "forbidden", 403),
+        (ErrorKind::NotFound, "not_found", 404),
+        (ErrorKind::Conflict, "conflict", 409),
+        (ErrorKind::TooLarge, "too_large", 413),
+        (ErrorKind::Internal, "internal", 500),
+    ];
+    for (kind, name, status) in table {
+        assert_eq!((kind.name(), kind.http_status()), (name, status));
+    }
+}

@@ -1,6 +1,7 @@
 //! Layer: the ground, below storage. The one error type of the server, shared by every layer:
 //! the game service's refusals ([`PlayError`], a kind with its data) and the server's own. The
-//! HTTP layer turns its [`ErrorKind`] into a status code in one table (`extract.rs`).
+//! HTTP layer turns its [`ErrorKind`] into a status code by the service's one table
+//! ([`ErrorKind::http_status`], read in `extract.rs`).
 
 pub use chess5d_play::{ErrorKind, PlayError};
 use std::fmt;

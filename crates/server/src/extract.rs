@@ -17,16 +17,10 @@ use serde_json::json;
 /// Largest request body accepted.
 pub const BODY_LIMIT: usize = 256 * 1024;
 
-/// The one table from an error's kind to its HTTP status.
+/// An error's HTTP status: the game service's one table ([`ErrorKind::http_status`], which the
+/// static site's door reads too).
 pub(crate) fn status(kind: ErrorKind) -> StatusCode {
-    match kind {
-        ErrorKind::Invalid => StatusCode::BAD_REQUEST,
-        ErrorKind::Forbidden => StatusCode::FORBIDDEN,
-        ErrorKind::NotFound => StatusCode::NOT_FOUND,
-        ErrorKind::Conflict => StatusCode::CONFLICT,
-        ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-        ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-    }
+    StatusCode::from_u16(kind.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
 impl IntoResponse for ServerError {

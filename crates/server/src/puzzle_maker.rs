@@ -104,15 +104,10 @@ async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<PuzzleReq>) 
     let v = blocking(move || {
         let mut req = req;
         let made = match req.source()? {
-            Source::Import(loaded) => {
-                let loaded = proof::posed(*loaded);
-                let goal = loaded.header("Puzzle").map(|_| proof::mate_in_of(&loaded));
-                let name = loaded.header("Event").map(str::to_string);
-                proof::make(loaded.game.position(), goal, name, req.mate_in, req.name)?
-            }
+            Source::Import(loaded) => proof::make_from_record(*loaded, false, req.mate_in, req.name)?,
             Source::Game(id, at) => {
                 let (loaded, _) = crate::analysis_api::game_until(&st2, id, at)?;
-                proof::make(loaded.game.position(), None, None, req.mate_in, req.name)?
+                proof::make_from_record(loaded, true, req.mate_in, req.name)?
             }
         };
         let proof::Made {

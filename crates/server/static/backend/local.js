@@ -50,9 +50,10 @@ service.then((s) => carry(JSON.parse(s.wake(now())).effects));
 
 const watchers = new Map(); // path -> Set(callback)
 
-/** A refusal of the service as the page's Error: its kind, code and message. */
+/** A refusal of the service as the page's Error: its kind, code, message and the HTTP status the
+ * server answers it with (the service says which). */
 function refused(e) {
-  return Object.assign(new Error(e.message), { kind: e.kind, code: e.code });
+  return Object.assign(new Error(e.message), { kind: e.kind, code: e.code, status: e.status });
 }
 
 /** Does what the service asked for after a request. */
@@ -68,14 +69,17 @@ async function carry(fx) {
   for (const { path, message } of fx.notify) for (const f of watchers.get(path) ?? []) f(message);
 }
 
-async function request(method, path, body) {
+/** The service's answer to a request, its effects carried out: `{ok, text, status}` (`status`:
+ * the server's HTTP status for it). */
+async function respond(method, path, body) {
   const s = await service;
   const r = JSON.parse(s.request(method, path, body === undefined ? '' : JSON.stringify(body), now()));
   if (r.error) throw refused(r.error);
   await carry(r.effects);
   if (r.effects.prove) return prove(s, r.effects.prove);
-  return r.ok;
+  return r;
 }
+const request = async (method, path, body) => (await respond(method, path, body)).ok;
 
 // --- the engine worker ---
 let worker = null;
@@ -141,7 +145,7 @@ async function prove(s, task) {
   const r = JSON.parse(s.puzzle_made(JSON.stringify(made)));
   if (r.error) throw refused(r.error);
   await carry(r.effects);
-  return r.ok;
+  return r;
 }
 
 /** Every saved game as one multi-game 5DPGN. */
@@ -152,13 +156,13 @@ async function exportAll() {
   return texts.join('\n\n') + '\n';
 }
 
-/** The interface's request (see remote.js; no seats here, so headers are ignored). Each answer is
- * also told as a `chess5d-api` event ({method, path, kind}) on the window: tests wait for it
- * where they would wait for the server's HTTP response. */
+/** The interface's request (see remote.js; no seats here, so headers are ignored), as
+ * `{ok, text, status}`. Each answer is also told as a `chess5d-api` event ({method, path, kind})
+ * on the window: tests wait for it where they would wait for the server's HTTP response. */
 async function answered(method, path, body) {
   const told = (kind) => setTimeout(() => dispatchEvent(new CustomEvent('chess5d-api', { detail: { method, path, kind } })));
   try {
-    const r = await request(method, path, body);
+    const r = await respond(method, path, body);
     told(null);
     return r;
   } catch (e) {
@@ -170,10 +174,12 @@ async function answered(method, path, body) {
 export const backend = {
   kind: 'local',
   features: { online: false, invites: false, lobby: false, archive: false, analysis: true, puzzleMaker: true },
-  request: answered,
+  request: async (method, path, body) => (await answered(method, path, body)).ok,
+  /** The answer with its HTTP status, as the server gives it (for scripts' `fetch`). */
+  respond: answered,
   async text(path) {
     if (path === '/api/games/pgn' || path === '/api/export') return exportAll();
-    const r = await answered('GET', path);
+    const r = (await answered('GET', path)).ok;
     return typeof r === 'string' ? r : JSON.stringify(r);
   },
   watch(path, onMessage, { onOpen } = {}) {

@@ -25,15 +25,21 @@ fn steps() -> Vec<Value> {
 async fn server_answer(app: &Api, method: &str, path: &str, body: &Value) -> Value {
     if method == "ENGINE" {
         let id: i64 = path.rsplit('/').next().unwrap().parse().unwrap();
-        return json!({ "ok": wait_for(app, id, |v| v["human_to_move"] == true || v["result"].is_string()).await });
+        let v = wait_for(app, id, |v| v["human_to_move"] == true || v["result"].is_string()).await;
+        return json!({ "status": 200, "ok": v });
     }
     let body = (!body.is_null()).then(|| body.to_string());
     let (status, v) = call(app, method, path, body.as_deref()).await;
     if status.is_success() {
-        json!({ "ok": v })
+        json!({ "status": status.as_u16(), "ok": v })
     } else {
-        json!({ "error": { "kind": v["kind"], "code": v["code"], "message": v["error"] } })
+        json!({ "status": status.as_u16(), "error": { "kind": v["kind"], "code": v["code"], "message": v["error"] } })
     }
+}
+
+/// A refusal of the static site's door with its HTTP status beside it, as the server's.
+fn refused(r: Value) -> Value {
+    json!({ "status": r["error"]["status"], "error": r["error"] })
 }
 
 const NOW: &str = "2026-01-02 03:04:05";
@@ -43,7 +49,7 @@ const NOW: &str = "2026-01-02 03:04:05";
 fn local_answer(b: &mut Backend, method: &str, path: &str, body: &Value) -> Value {
     if method == "ENGINE" {
         let v: Value = serde_json::from_str(&b.request("GET", path, "", NOW)).unwrap();
-        return json!({ "ok": v["ok"] });
+        return json!({ "status": v["status"], "ok": v["ok"] });
     }
     let body = if body.is_null() {
         String::new()
@@ -52,7 +58,7 @@ fn local_answer(b: &mut Backend, method: &str, path: &str, body: &Value) -> Valu
     };
     let r: Value = serde_json::from_str(&b.request(method, path, &body, NOW)).unwrap();
     if r.get("error").is_some() {
-        return r;
+        return refused(r);
     }
     let fx = &r["effects"];
     for t in fx["think"].as_array().unwrap() {
@@ -82,7 +88,7 @@ fn local_answer(b: &mut Backend, method: &str, path: &str, body: &Value) -> Valu
         );
         let v: Value = serde_json::from_str(&made).unwrap();
         if v.get("error").is_some() {
-            return v;
+            return refused(v);
         }
         return serde_json::from_str(&b.puzzle_made(&made)).unwrap();
     }
