@@ -94,8 +94,9 @@ export class Game {
   /**
    * Whether 5d-chess-js's own move rules refute a verdict of its that the side to move has no
    * action (mate, stalemate): a legal action from the start of the action under way, found by
-   * ours, that 5d-chess-js itself plays move by move and then calls submittable. Memoised per
-   * step and position.
+   * ours, that 5d-chess-js itself plays move by move and then calls submittable (with its
+   * skipDetection, so that the verdict under test does not decide). Memoised per step and
+   * position.
    */
   verdictRefuted() {
     const key = `${this.step}|${this.t.hash}|${this.t.moveBuffer.length}`;
@@ -104,12 +105,15 @@ export class Game {
     try {
       const o = this.o.copy();
       while (o.moveBuffer.length) o.undo();
-      const acts = o.actions('object', true, true, true, 1);
+      const acts = o.actions('object', false, false, false, 1);
       if (acts.length) {
         const t = this.t.copy();
         t.checkmateTimeout = this.timeout;
         while (t.moveBuffer.length) t.undo();
         for (const m of acts[0].moves) t.move(m);
+        // Its own test of a complete action (no royal piece in check, no present board left)
+        // without its verdict (documented: skipDetection skips the mate and stalemate search).
+        t.skipDetection = true;
         value = t.submittable() === true;
       }
     } catch (e) {
@@ -117,6 +121,19 @@ export class Game {
     }
     this.refutedMemo = { key, value };
     return value;
+  }
+
+  /** The game's hash, with and without the moves under way (an export may leave them out). */
+  gameHashes() {
+    const out = [this.t.hash];
+    try {
+      const c = this.o.copy();
+      while (c.moveBuffer.length) c.undo();
+      out.push(c.hash);
+    } catch (e) {
+      /* the hash with the moves under way only */
+    }
+    return out;
   }
 
   /** How to reach the position of this step: start, their 5DPGN record and move buffer. */
@@ -150,7 +167,7 @@ export class Game {
     // Defaults of a fresh instance.
     const ft = outcome(() => new Theirs());
     const fo = outcome(() => new Ours());
-    this.cmp('new Chess', '()', { status: ft.status, value: ft.status }, { status: fo.status, value: fo.status });
+    this.cmp('new Chess', '()', { status: ft.status, value: ft.status, error: ft.error }, { status: fo.status, value: fo.status, error: fo.error });
     if (ft.status === 'ok' && fo.status === 'ok') {
       for (const f of ['checkmateTimeout', 'skipDetection', 'enableConsole']) {
         this.cmp(f, 'default', outcome(() => getOf(ft.value, f)), outcome(() => getOf(fo.value, f)));
@@ -182,7 +199,7 @@ export class Game {
     const label = s.variant ? ['new Chess(undefined, v)', 'reset(v)', "import('', v)"][how] : ['new Chess(pgn)', 'import(pgn)', 'import(pgn)'][how];
     const t = outcome(() => make(Theirs));
     const o = outcome(() => make(Ours));
-    this.cmp('setup', `${label} ${s.name}`, { status: t.status, value: t.status }, { status: o.status, value: o.status });
+    this.cmp('setup', `${label} ${s.name}`, { status: t.status, value: t.status, error: t.error }, { status: o.status, value: o.status, error: o.error });
     if (t.status !== 'ok') return false;
     this.t = t.value;
     if (o.status !== 'ok') {
@@ -226,7 +243,16 @@ export class Game {
     }
     for (const f of ['submittable', 'undoable']) this.fn(f);
     // Their passable() tries the pass on a copy(): whether that copy fails is noted.
-    this.both('passable', [], (lib) => callOf(lib, 'passable'), () => ({ theirsCopyThrows: outcome(() => this.t.copy()).status === 'throws' }));
+    this.both('passable', [], (lib) => callOf(lib, 'passable'), () => ({
+      theirsCopyThrows: outcome(() => this.t.copy()).status === 'throws',
+      // Whether their pass succeeds once their verdict search is skipped (skipDetection).
+      theirsPassWithoutVerdict:
+        outcome(() => {
+          const c = this.t.copy();
+          c.skipDetection = true;
+          c.pass();
+        }).status === 'ok',
+    }));
     this.movesObj = {};
     this.movesCall([]);
     this.movesCall(['notation_short']);
@@ -310,7 +336,12 @@ export class Game {
       // Their moves() is [] once their mate search times out (no verdict): noted as elsewhere.
       if (who === 'theirs' && performance.now() - t0 >= this.timeout * 0.8) this.stepCtx.theirsTimedOut = true;
       return { board: c.board, hash: c.hash, export: c.export('5dpgn'), moves, moveBuffer: c.moveBuffer, player: c.player, actionNumber: c.actionNumber };
-    });
+    }, () => ({
+      // Each library's moves in the game the state was taken from (is a round trip exact?).
+      theirsBefore: outcome(() => this.t.moves('notation_short')),
+      oursBefore: outcome(() => this.o.moves('notation_short')),
+      priorKnown: [...this.knownSeen],
+    }));
     // compare()
     const hist = this.t.boardHistory;
     const other = hist[rnd.int(hist.length)];
@@ -411,7 +442,7 @@ export class Game {
         else if (!variant && typeof data !== 'string') c.import(data, this.start.pgn ? undefined : undefined);
         else c.import(data);
         return { board: c.board, hash: c.hash, actionHistory: c.actionHistory, actionNumber: c.actionNumber };
-      }, { hadPass: this.hadPass === true, gameHash: this.t.hash });
+      }, { hadPass: this.hadPass === true, gameHashes: this.gameHashes() });
     }
   }
 

@@ -88,7 +88,9 @@ export const KNOWN = [
     id: 'promotion-moves-refused',
     heading: 'their bug',
     reason: "The other side of 'promotion-pieces': 1.2.1's =R, =N, =B, =S moves (and ours to =Q) are refused by the other library.",
-    match: (d) => ['moveable', 'move'].includes(d.call) && /=[A-Z]\b|"promotion":"[A-Z]"/.test(JSON.stringify(d.ctx && d.ctx.move) + String(d.args) + String(d.theirs) + String(d.ours)),
+    match: (d) =>
+      ['moveable', 'move', 'action'].includes(d.call) &&
+      /=[A-Z]\b|"promotion":"[A-Z]"|promotion to a/.test(JSON.stringify(d.ctx && d.ctx.move) + String(d.args) + String(d.theirs) + String(d.ours)),
   },
   {
     id: 'actions-broken',
@@ -182,7 +184,7 @@ export const KNOWN = [
         (['moves', 'checks'].includes(d.call) && isEmptyList(d.ctx.theirsOutcome) && !isEmptyList(d.ctx.oursOutcome)) ||
         (d.call === 'state' && d.path === '.moves' && d.kind === 'type' && /^array \[\]$/.test(String(d.theirs))) ||
         (['submit', 'pass'].includes(d.call) && d.kind === 'throws-theirs-only' && /currently in (checkmate|stalemate)/.test(String(d.theirs))) ||
-        (d.call === 'passable' && d.kind === 'value' && d.theirs === 'false' && d.ours === 'true')) &&
+        (d.call === 'passable' && d.kind === 'value' && d.theirs === 'false' && d.ours === 'true' && d.ctx.theirsPassWithoutVerdict === true)) &&
       typeof d.ctx.refuted === 'function' &&
       d.ctx.refuted() === true,
   },
@@ -208,7 +210,48 @@ export const KNOWN = [
       if (d.call !== 'import' || !/export\(/.test(String(d.args))) return false;
       const t = d.ctx.theirsOutcome;
       const o = d.ctx.oursOutcome;
-      return !!(t && o && t.status === 'ok' && o.status === 'ok' && o.value.hash === d.ctx.gameHash && t.value.hash !== d.ctx.gameHash);
+      const game = d.ctx.gameHashes || [];
+      return !!(t && o && t.status === 'ok' && o.status === 'ok' && game.includes(o.value.hash) && !game.includes(t.value.hash));
+    },
+  },
+  {
+    id: 'royal-capturable-start',
+    heading: 'their bug',
+    reason:
+      "5d-chess-js 1.2.1 sets up a start in which the side to move can capture a royal piece at once (a random custom start with a rook facing a royal queen); that position cannot arise in a game (the side that just moved would have left its royal piece capturable), and ours refuses it with the square and the attacker, as every door of chess5d does.",
+    match: (d) =>
+      d.call === 'setup' &&
+      ['throws-ours-only', 'game-abandoned'].includes(d.kind) &&
+      /can be captured by the side to move/.test(String(d.ours)),
+  },
+  {
+    id: 'state-round-trip-lossy',
+    heading: 'their bug',
+    reason:
+      "5d-chess-js 1.2.1's state(s), given the JSON of its own state(), makes a game with other moves than the game the state was taken from (castling rights and verdicts are lost); ours restores the same moves.",
+    match: (d) => {
+      if (d.call !== 'state' || d.path !== '.moves') return false;
+      const { theirsBefore: tb, oursBefore: ob, theirsOutcome: t, oursOutcome: o } = d.ctx;
+      if (![tb, ob, t, o].every((x) => x && x.status === 'ok')) return false;
+      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+      return same(o.value.moves, ob.value) && !same(t.value.moves, tb.value);
+    },
+  },
+  {
+    id: 'state-round-trip-repeats',
+    heading: 'their bug',
+    reason:
+      "Both state() round trips are exact, and the moves differ as the game's own moves() do, in a game where that difference was accepted above (en passant, castling two away, promotions, verdicts): the same difference, met again.",
+    match: (d) => {
+      if (d.call !== 'state' || d.path !== '.moves') return false;
+      const { theirsBefore: tb, oursBefore: ob, theirsOutcome: t, oursOutcome: o, priorKnown } = d.ctx;
+      if (![tb, ob, t, o].every((x) => x && x.status === 'ok') || !Array.isArray(priorKnown)) return false;
+      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+      return (
+        same(o.value.moves, ob.value) &&
+        same(t.value.moves, tb.value) &&
+        priorKnown.some((id) => ['missed-en-passant', 'castling-rook-two-away', 'promotion-pieces', 'false-verdict', 'timed-out-verdict'].includes(id))
+      );
     },
   },
   {
