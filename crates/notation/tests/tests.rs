@@ -581,6 +581,7 @@ mod dialects {
         let cases = [
             ("[Board \"Standard\"]\n1.  / e5\n2. d4", 3, false),
             ("[Board \"Standard\"]\n1. e4 / \n2. d4 / d5", 4, true),
+            ("[Board \"Standard\"]\n1. c3 / e5\n2.  / \n3. g3", 5, false),
             (
                 "[Board \"Standard - Two Timelines\"]\n1. (-0T1)Nc3 / (-0T1)Nc6\n2. (-0T2)e4 (+0T2)e4",
                 3,
@@ -607,6 +608,8 @@ mod dialects {
         .unwrap();
         assert_eq!((g.game.actions().len(), g.game.pending_moves().len()), (2, 1));
         assert!(!g.game.has_pass());
+        // A turn number that skips ahead is no pass.
+        assert!(chessjs::load("[Board \"Standard\"]\n1. c3 / e5\n9. g3").is_err());
         // The library ends its records with the next turn's number: no pass.
         let g = chessjs::load("[Board \"Standard\"]\n1. e4 / e5\n2. ").unwrap();
         assert_eq!((g.game.actions().len(), g.game.has_pass()), (2, false));

@@ -83,7 +83,24 @@ export class Game {
     tc[1] += o.ms || 0;
     const diffs = outcomeDiffs(t, o);
     for (const d of diffs) {
-      const full = { call, args: typeof args === 'string' ? args : argLabel(args), ...d, seed: this.seed, variant: this.start.name, step: this.step, repro: () => this.repro(), ctx: { start: this.start.pgn || this.start.variant, refuted: () => this.verdictRefuted(), ...this.stepCtx, ...ctx, theirsOutcome: t, oursOutcome: o } };
+      const full = {
+        call,
+        args: typeof args === 'string' ? args : argLabel(args),
+        ...d,
+        seed: this.seed,
+        variant: this.start.name,
+        step: this.step,
+        repro: () => this.repro(),
+        ctx: {
+          start: this.start.pgn || this.start.variant,
+          refuted: () => this.verdictRefuted(),
+          promotionChecksOnly: () => this.promotionChecksOnly(),
+          ...this.stepCtx,
+          ...ctx,
+          theirsOutcome: t,
+          oursOutcome: o,
+        },
+      };
       const k = knownFor(full);
       if (k) this.knownSeen.add(k.id);
       this.sink(full);
@@ -121,6 +138,19 @@ export class Game {
     }
     this.refutedMemo = { key, value };
     return value;
+  }
+
+  /**
+   * Whether every check ours sees now (the opponent's captures of a royal piece after a pass,
+   * checks('object')) is a pawn's or brawn's capture onto its last rank: a promotion.
+   */
+  promotionChecksOnly() {
+    try {
+      const checks = this.o.checks('object');
+      return checks.length > 0 && checks.every((m) => m.promotion);
+    } catch (e) {
+      return false;
+    }
   }
 
   /** The game's hash, with and without the moves under way (an export may leave them out). */
@@ -435,14 +465,14 @@ export class Game {
       if (ex.status !== 'ok') continue;
       const data = ex.value;
       const variant = this.start.variant;
-      this.both('importable', `(${src} export('${fmt}'))`, (l) => callOf(l, 'importable', data), { hadPass: this.hadPass === true });
+      this.both('importable', `(${src} export('${fmt}'))`, (l) => callOf(l, 'importable', data), { hadPass: this.hadPass === true, input: data });
       this.both('import', `(${src} export('${fmt}')${variant && typeof data !== 'string' ? ', variant' : ''}) into a new instance, then board/hash/actionHistory`, (l, who) => {
         const c = new (who === 'theirs' ? Theirs : Ours)();
         if (variant && typeof data !== 'string') c.import(data, variant);
         else if (!variant && typeof data !== 'string') c.import(data, this.start.pgn ? undefined : undefined);
         else c.import(data);
         return { board: c.board, hash: c.hash, actionHistory: c.actionHistory, actionNumber: c.actionNumber };
-      }, { hadPass: this.hadPass === true, gameHashes: this.gameHashes() });
+      }, { hadPass: this.hadPass === true, gameHashes: this.gameHashes(), input: data });
     }
   }
 

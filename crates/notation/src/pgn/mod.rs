@@ -54,6 +54,8 @@ pub struct PgnAction {
     pub moves: Vec<PgnMove>,
     /// Whether it was introduced by `/` (Black's action of the current turn).
     pub after_slash: bool,
+    /// How many turn numbers were written since the action before it (`4. / 5. g3`: 2).
+    pub numbers: u32,
     /// Comments not attached to a move.
     pub comments: Vec<String>,
     /// Parenthesised variations written after it: alternatives to the next action (Branched
@@ -207,12 +209,7 @@ impl Player<'_> {
         for (i, action) in actions.iter().enumerate() {
             let before = (!action.variations.is_empty()).then(|| game.clone());
             if self.passes {
-                // A turn left without its action (`1. / e5`, `1. e4 / 2. d4`) was passed.
-                let black = action.after_slash || action.color == Some(Color::Black);
-                let white = !black && (action.turn.is_some() || action.color == Some(Color::White));
-                if (black && game.to_move() == Color::White) || (white && game.to_move() == Color::Black) {
-                    node = self.pass(&mut game, node)?;
-                }
+                node = self.passes_before(action, &mut game, node)?;
             }
             let number = self.offset + self.tree.depth(node) + 1;
             self.check_turn(action, node, number, &game)?;
@@ -280,6 +277,28 @@ impl Player<'_> {
             }
         }
         Ok((node, game))
+    }
+
+    /// Plays the passes written before `action` as actions left empty (`1. / e5`,
+    /// `1. e4 / 2. d4`, `4. / 5. g3`): while the action's written turn serial is ahead of the
+    /// game's, a pass; at most two per turn number written since the action before (so a
+    /// number that only skips ahead is still refused by `check_turn`).
+    fn passes_before(&mut self, action: &PgnAction, game: &mut Game, mut node: NodeId) -> Result<NodeId, Error> {
+        let black = action.after_slash || action.color == Some(Color::Black);
+        let (now_turn, _) = self.serial(self.tree.depth(node));
+        let Some(turn) = action.turn.or(black.then_some(now_turn)) else {
+            return Ok(node);
+        };
+        let written = (turn, u8::from(black));
+        let mut budget = 2 * action.numbers.max(1);
+        loop {
+            let (t, c) = self.serial(self.tree.depth(node));
+            if (t, u8::from(c == Color::Black)) >= written || budget == 0 {
+                return Ok(node);
+            }
+            node = self.pass(game, node)?;
+            budget -= 1;
+        }
     }
 
     /// Ends the action under way in `game` with a pass, as a node after `node`.

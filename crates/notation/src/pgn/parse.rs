@@ -108,6 +108,8 @@ struct Movetext {
     turn: Option<u32>,
     color: Option<Color>,
     slash: bool,
+    /// Turn numbers read since the last action.
+    numbers: u32,
 }
 
 impl Movetext {
@@ -117,7 +119,9 @@ impl Movetext {
             action.turn = self.turn;
             action.color = self.color;
             action.after_slash = self.slash;
+            action.numbers = self.numbers;
             self.slash = false;
+            self.numbers = 0;
             self.line.actions.push(action);
         } else if let Some(last) = self.line.actions.last_mut() {
             // Comments or variations with no move of their own belong to the previous action.
@@ -240,6 +244,7 @@ impl Movetext {
         let dots = s.eat_str("..");
         self.finish();
         self.slash = false;
+        self.numbers = self.numbers.saturating_add(1);
         self.turn = Some(n);
         // Only explicit colours are checked: `N.` may start a black-first game.
         self.color = match (color, dots) {
