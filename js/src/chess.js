@@ -469,12 +469,12 @@ class Chess {
   /** Ends the action without moving on the boards left (for engines: the game has no pass). Throws. */
   pass() {
     this._own();
-    call('pass', () => this._core.pass());
+    call('pass', () => this._core.pass(!this.skipDetection));
     this._changed();
   }
   /** Whether `pass` would succeed. Never throws. */
   passable() {
-    return this._core.passable();
+    return this._core.passable(!this.skipDetection);
   }
   /**
    * The record: Action objects ('object', the default), their JSON ('json'), 5DPGN as

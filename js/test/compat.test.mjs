@@ -245,3 +245,16 @@ test('fen(text) with a move under way keeps the move, as 1.2.1 does', () => {
   same(o.hash, t.hash, 'the position');
   same(o.moveBuffer, t.moveBuffer, 'the move under way');
 });
+
+test('pass() and passable() refuse in stalemate (and checkmate) unless skipDetection, as 1.2.1', () => {
+  const [o, t] = both('[Board "custom"]\n[Size "3x3"]\n[k2/2Q/K2:0:1:b]\n', 'custom');
+  same(o.inStalemate, t.inStalemate, 'a stalemate');
+  assert.equal(o.inStalemate, true);
+  same(o.passable(), t.passable(), 'passable in stalemate');
+  assert.equal(o.passable(), false);
+  assert.throws(() => o.copy().pass(), (e) => e.code === 'game_over');
+  o.skipDetection = true;
+  t.skipDetection = true;
+  same(o.passable(), t.passable(), 'passable with skipDetection');
+  assert.equal(o.passable(), true);
+});

@@ -55,6 +55,9 @@ pub enum Error {
     PassHasNoText,
     /// A `state()` object that this library did not write.
     BadState(String),
+    /// The side to move is checkmated (`true`) or stalemated (`false`): no pass (as the
+    /// library, unless `skipDetection`).
+    GameOver(bool),
 }
 
 impl Error {
@@ -76,6 +79,7 @@ impl Error {
             Error::Undecided => "undecided",
             Error::PassHasNoText => "pass_has_no_text",
             Error::BadState(_) => "bad_state",
+            Error::GameOver(_) => "game_over",
         }
     }
 
@@ -134,6 +138,11 @@ impl fmt::Display for Error {
             Error::Undecided => write!(f, "the search could not decide this position within its work budget"),
             Error::PassHasNoText => write!(f, "a game with a pass cannot be written as a record"),
             Error::BadState(why) => write!(f, "not a state of this library: {why}"),
+            Error::GameOver(mate) => write!(
+                f,
+                "cannot pass: the side to move is {}",
+                if *mate { "checkmated" } else { "stalemated" }
+            ),
         }
     }
 }

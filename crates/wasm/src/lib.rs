@@ -175,13 +175,13 @@ impl Core {
     }
 
     /// See [`Library::pass`].
-    pub fn pass(&mut self) -> R<()> {
-        Ok(self.lib.pass()?)
+    pub fn pass(&mut self, detect: bool) -> R<()> {
+        Ok(self.lib.pass(detect)?)
     }
 
     /// See [`Library::passable`].
-    pub fn passable(&self) -> bool {
-        self.lib.passable()
+    pub fn passable(&self, detect: bool) -> bool {
+        self.lib.passable(detect)
     }
 
     /// See [`Library::in_check`].

@@ -534,8 +534,13 @@ impl Library {
     }
 
     /// Ends the action under way without moving on the boards left to play (they are copied
-    /// to the next half-turn): refused when the mover would be in check.
-    pub fn pass(&mut self) -> Result<(), Error> {
+    /// to the next half-turn): refused when the mover would be in check and, with `detect`
+    /// (the library's default, no `skipDetection`), when the side to move is checkmated or
+    /// stalemated, as the library refuses it.
+    pub fn pass(&mut self, detect: bool) -> Result<(), Error> {
+        if detect {
+            self.refuse_pass_when_over()?;
+        }
         let marks = self.marks.clone();
         self.marks.after_pass(self.game.position());
         if let Err(e) = self.game.pass() {
@@ -555,8 +560,18 @@ impl Library {
     }
 
     /// Whether [`Library::pass`] would succeed.
-    pub fn passable(&self) -> bool {
-        self.game.position().can_pass().is_ok()
+    pub fn passable(&self, detect: bool) -> bool {
+        (!detect || self.refuse_pass_when_over().is_ok()) && self.game.position().can_pass().is_ok()
+    }
+
+    /// [`Error::GameOver`] when the side to move is checkmated or stalemated (proven; an
+    /// undecided search refuses nothing).
+    fn refuse_pass_when_over(&self) -> Result<(), Error> {
+        match self.outcome() {
+            Ok(Some(Outcome::Checkmate)) => Err(Error::GameOver(true)),
+            Ok(Some(Outcome::Stalemate)) => Err(Error::GameOver(false)),
+            _ => Ok(()),
+        }
     }
 
     /// Plays a whole action (its moves in any notation, or Move objects in JSON) and submits
@@ -1004,7 +1019,7 @@ impl Library {
                 play_long(&mut lib, m)?;
             }
             if a.get("pass").and_then(Value::as_bool).unwrap_or(false) {
-                lib.pass()?;
+                lib.pass(false)?;
             } else {
                 lib.submit()?;
             }

@@ -134,8 +134,10 @@ export class Game {
         value = t.submittable() === true;
       }
     } catch (e) {
+      if (process.env.DIFF_DEBUG) console.error('verdictRefuted:', e.message);
       value = false;
     }
+    if (process.env.DIFF_DEBUG && !value) console.error('verdictRefuted: no refutation;', 'ours mate', this.o.inCheckmate, 'stalemate', this.o.inStalemate);
     this.refutedMemo = { key, value };
     return value;
   }
