@@ -273,7 +273,16 @@ export class Game {
     for (const f of ['inCheckmate', 'inStalemate']) {
       this.cmp(f, 'field', verd[f], verd['ours ' + f], { theirsMs: verd[f].ms });
     }
-    for (const f of ['submittable', 'undoable']) this.fn(f);
+    this.fn('undoable');
+    // Their submittable() includes their verdict search: whether it says yes without it.
+    this.both('submittable', [], (lib) => callOf(lib, 'submittable'), () => ({
+      theirsSubmittableWithoutVerdict:
+        outcome(() => {
+          const c = this.t.copy();
+          c.skipDetection = true;
+          return c.submittable();
+        }).value === true,
+    }));
     // Their passable() tries the pass on a copy(): whether that copy fails is noted.
     this.both('passable', [], (lib) => callOf(lib, 'passable'), () => ({
       theirsCopyThrows: outcome(() => this.t.copy()).status === 'throws',

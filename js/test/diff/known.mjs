@@ -36,6 +36,7 @@ const PLAY_CHANGING = [
   'castling-rook-two-away',
   'own-notation-refused',
   'pass-when-not-passable',
+  'pass-refused-after-passable',
   'passable-copy-fails',
   'export-after-pass',
 ];
@@ -70,9 +71,9 @@ export const KNOWN = [
       (d.call === 'moves' && onlyExtra(d, castlesTwoAway)) ||
       (d.call === 'actions' && onlyExtra(d, (a) => a.moves.some(castlesTwoAway))) ||
       (d.call === 'moveable' && d.ctx.onlyOurs && castlesTwoAway(d.ctx.move) && d.theirs === 'false' && d.ours === 'true') ||
-      // The moves after a state() round trip, as text: only ours has king moves of two files
-      // or more (a castling) on a start with a rook two files from the king.
-      (d.call === 'state' &&
+      // The moves after a state() round trip or fen(text), as text: only ours has king moves
+      // (a castling) on a start with a rook two files from the king.
+      (['state', 'fen'].includes(d.call) &&
         d.path === '.moves' &&
         d.kind === 'lines' &&
         d.missingLines.length === 0 &&
@@ -185,6 +186,12 @@ export const KNOWN = [
       (d.call === 'import' && /^\('', '/.test(String(d.args))) || (d.call === 'new Chess' && /Board object/.test(String(d.args))),
   },
   {
+    id: 'pass-refused-after-passable',
+    heading: 'their bug',
+    reason: "5d-chess-js 1.2.1's pass() sometimes throws 'Action is not complete' right after its passable() said true (the harness passes only then); ours passes.",
+    match: (d) => d.call === 'pass' && d.args === '() during play' && d.kind === 'throws-theirs-only' && /Action is not complete/.test(String(d.theirs)),
+  },
+  {
     id: 'pass-when-not-passable',
     heading: 'their bug',
     reason: "5d-chess-js 1.2.1's pass() sometimes changes the game although its passable() is false; ours refuses and changes nothing.",
@@ -218,13 +225,14 @@ export const KNOWN = [
     id: 'false-verdict',
     heading: 'their bug',
     reason:
-      "5d-chess-js 1.2.1 says the side to move is mated or stalemated (inCheckmate/inStalemate true, moves() [], submit() and pass() refused as 'currently in checkmate/stalemate', passable() false) where a legal action exists: refereed by 1.2.1 itself, which plays the action ours finds, move by move, and calls it submittable.",
+      "5d-chess-js 1.2.1 says the side to move is mated or stalemated (inCheckmate/inStalemate true, moves() [], submit() and pass() refused as 'currently in checkmate/stalemate', passable() and submittable() false though they say yes without that search) where a legal action exists: refereed by 1.2.1 itself, which plays the action ours finds, move by move, and calls it submittable.",
     match: (d) =>
       ((['inCheckmate', 'inStalemate'].includes(d.call) && d.kind === 'value' && d.theirs === 'true' && d.ours === 'false') ||
         (['moves', 'checks'].includes(d.call) && isEmptyList(d.ctx.theirsOutcome) && !isEmptyList(d.ctx.oursOutcome)) ||
         (d.call === 'state' && d.path === '.moves' && d.kind === 'type' && /^array \[\]$/.test(String(d.theirs))) ||
         (['submit', 'pass'].includes(d.call) && d.kind === 'throws-theirs-only' && /currently in (checkmate|stalemate)/.test(String(d.theirs))) ||
-        (d.call === 'passable' && d.kind === 'value' && d.theirs === 'false' && d.ours === 'true' && d.ctx.theirsPassWithoutVerdict === true)) &&
+        (d.call === 'passable' && d.kind === 'value' && d.theirs === 'false' && d.ours === 'true' && d.ctx.theirsPassWithoutVerdict === true) ||
+        (d.call === 'submittable' && d.kind === 'value' && d.theirs === 'false' && d.ours === 'true' && d.ctx.theirsSubmittableWithoutVerdict === true)) &&
       typeof d.ctx.refuted === 'function' &&
       d.ctx.refuted() === true,
   },
