@@ -81,6 +81,10 @@ export class Game {
     const tc = (tm[call] ||= [0, 0]);
     tc[0] += t.ms || 0;
     tc[1] += o.ms || 0;
+    // A call as long as their search's timeout may have run into it (a verdict after it is no
+    // verdict); for the self-test, "ours" is 5d-chess-js too.
+    if ((t.ms || 0) >= this.timeout * 0.8) this.stepCtx.theirsTimedOut = true;
+    if ((o.ms || 0) >= this.timeout * 0.8) this.stepCtx.oursTimedOut = true;
     const diffs = outcomeDiffs(t, o);
     for (const d of diffs) {
       const full = {

@@ -315,6 +315,14 @@ export const KNOWN = [
     },
   },
   {
+    id: 'turn-without-size',
+    heading: 'their bug',
+    reason:
+      "5d-chess-js 1.2.1 gives some Turn objects width and height 0 (seen after two jumps of one action, one of them making a timeline), where its own Board object and every other Turn of the game give the board's size; ours gives the board's size.",
+    match: (d) =>
+      ['board', 'boardHistory'].includes(d.call) && /\.turns\[\]\.(width|height)$/.test(String(d.path)) && d.kind === 'value' && d.theirs === '0' && Number(d.ours) > 0,
+  },
+  {
     id: 'fen-full',
     heading: 'our deliberate extension',
     reason: 'fen(null, true) gives every board of the position now; 5d-chess-js 1.2.1 has no second argument.',
