@@ -58,12 +58,16 @@ fn fnv1a(text: &str) -> u64 {
 }
 
 /// What decides a match's games and statistics, as text: engines (command, options, given
-/// name), games, openings, time control, limits, pairing, seed and SPRT. Not the shard, the
+/// name, own time control), games, openings, time control, limits, pairing, seed and SPRT. Not the shard, the
 /// output files, the concurrency or the reporting interval.
 pub fn config_text(config: &MatchConfig) -> String {
     let mut s = String::new();
     for e in &config.engines {
         s.push_str(&format!("engine {:?} {:?} {:?}\n", e.command, e.options, e.name));
+        // Only when set, so that the fingerprints of matches without odds stay as they were.
+        if let Some(tc) = e.tc {
+            s.push_str(&format!("engine-tc {tc}\n"));
+        }
     }
     s.push_str(&format!(
         "games {} tc {} max-actions {} margin-ms {} paired {} seed {}\n",
