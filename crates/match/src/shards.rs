@@ -354,6 +354,12 @@ mod tests {
         assert_eq!(fingerprint(&c), fingerprint(&d));
         d.seed = 7;
         assert_ne!(fingerprint(&c), fingerprint(&d));
+        // Time odds are part of the match; without them, the text is as it always was.
+        assert!(!config_text(&c).contains("engine-tc"));
+        let mut odds = c.clone();
+        odds.engines[1].tc = Some(crate::TimeControl::parse_clock("1+0.01").unwrap());
+        assert_ne!(fingerprint(&c), fingerprint(&odds));
+        assert!(config_text(&odds).contains("engine-tc 1+0.01\n"));
         assert_eq!(fnv1a(""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a("a"), 0xaf63_dc4c_8601_ec8c);
     }
