@@ -256,9 +256,33 @@ mod match_flags {
     }
 
     #[test]
+    fn engines_in_key_value_words_carry_their_own_time_control() {
+        let o = parse(
+            "match --engine cmd=./fast name=F tc=1+0.01 option.Hash=8 --option Threads=2 \
+             --engine ./slow --name S --tc 10+0.1 --games 4",
+        )
+        .unwrap();
+        let [f, s] = &o.engines[..] else { panic!("{o:?}") };
+        assert_eq!((f.command.as_str(), f.name.as_str()), ("./fast", "F"));
+        assert_eq!(f.tc, Some(TimeControl::parse_clock("1+0.01").unwrap()));
+        assert_eq!(f.options.len(), 2);
+        // A command alone, as before; the match-wide --tc after it stays the match's.
+        assert_eq!((s.command.as_str(), s.name.as_str(), s.tc), ("./slow", "S", None));
+        assert_eq!(o.tc, TimeControl::parse_clock("10+0.1").unwrap());
+        let c = o.to_config().unwrap();
+        assert_eq!(c.tc_of(0), TimeControl::parse_clock("1+0.01").unwrap());
+        assert_eq!(c.tc_of(1), TimeControl::parse_clock("10+0.1").unwrap());
+        let both = parse("match --engine cmd=a nodes=100 --engine cmd=b depth=3").unwrap();
+        assert_eq!(
+            (both.engines[0].tc, both.engines[1].tc),
+            (Some(TimeControl::Nodes(100)), Some(TimeControl::Depth(3)))
+        );
+    }
+
+    #[test]
     fn bad_flags_say_what() {
         for (line, needle) in [
-            ("match --engine", "a value is required for '--engine <CMD>'"),
+            ("match --engine", "a value is required for '--engine <CMD>...'"),
             ("match --games x", "invalid value 'x' for '--games <N>'"),
             ("match --name A --engine a", "--name before any --engine"),
             ("match --sprt elo0=0 elo1=5 gamma=1", "unknown parameter 'gamma'"),
@@ -266,6 +290,12 @@ mod match_flags {
             ("match --tc fast", "bad time control 'fast'"),
             ("match --tc 1+0 --nodes 5", "cannot be used with"),
             ("match --bogus", "unexpected argument '--bogus'"),
+            ("match --engine cmd=a tcc=1 --engine b", "--engine 1: unknown key 'tcc'"),
+            (
+                "match --engine a --engine cmd=b tc=fast",
+                "--engine 2: tc=fast: bad time control 'fast'",
+            ),
+            ("match --engine a tc=1 --engine b", "--engine 1: 'a' is not key=value"),
         ] {
             let e = parse(line).unwrap_err();
             assert!(e.contains(needle), "{line}: {e}");

@@ -1,6 +1,7 @@
 //! `chess5d match`: engine-vs-engine matches (the runner is `chess5d-match`). The flags fill a
 //! [`MatchOptions`]; `--name` and `--option` belong to the `--engine` given before them, which
-//! clap's derive cannot say, so their positions are read from the raw matches.
+//! clap's derive cannot say, so their positions are read from the raw matches. An `--engine`
+//! is one command, or fastchess-style `key=value` words (`cmd=... tc=...`: time odds).
 
 use crate::values::name_value;
 use anyhow::Result;
@@ -14,9 +15,22 @@ Results are counted for the first engine. Exit status: 0 when the match ran, 2 f
 arguments or an engine that does not start, 1 for other errors, 130 after Ctrl-C (the first
 lets the games under way finish, the second abandons them; the report is printed either way).
 
-Example:
+Per-engine settings (time odds), as fastchess and cutechess take them: --engine followed by
+key=value words instead of one command:
+  cmd=CMD            the command (required; quote it when it has spaces)
+  name=NAME          the name in the games (as --name)
+  tc=BASE+INC        this engine's clock, in seconds; or st=SECONDS or movetime=MS per
+                     action, nodes=N or depth=N (one of them)
+  option.NAME=VALUE  a setoption (as --option; repeatable)
+An engine without a time control of its own plays at the match's (--tc, --movetime, --nodes,
+--depth). Each side's clock runs on its own control, and loses on time by its own clock; the
+games record both (WhiteTimeControl and BlackTimeControl when they differ).
+
+Examples:
   chess5d match --engine \"chess5d engine\" --engine \"chess5d engine --bot greedy\" \\
-      --games 20 --tc 2+0.05 --concurrency 2 --sprt elo0=0 elo1=10 --pgn games.5dpgn";
+      --games 20 --tc 2+0.05 --concurrency 2 --sprt elo0=0 elo1=10 --pgn games.5dpgn
+  chess5d match --engine cmd=\"chess5d engine\" name=odds tc=1+0.01 \\
+      --engine cmd=./other name=other tc=10+0.1 option.Hash=64 --games 20";
 
 /// `chess5d match`.
 #[derive(Debug, Args)]
@@ -25,8 +39,9 @@ pub struct MatchArgs {
     /// `chess5d match merge`: add shard summaries up.
     #[command(subcommand)]
     pub merge: Option<MergeCommand>,
-    /// An engine command, run with `sh -c`; give exactly two.
-    #[arg(long = "engine", value_name = "CMD")]
+    /// An engine: a command, run with `sh -c`, or key=value words (cmd=CMD name=NAME
+    /// tc=BASE+INC option.NAME=VALUE ...; see below); give exactly two.
+    #[arg(long = "engine", value_name = "CMD", num_args = 1.., action = clap::ArgAction::Append)]
     pub engines: Vec<String>,
     /// The name of the engine given last (default: its `id name`).
     #[arg(long = "name", value_name = "NAME")]
@@ -37,7 +52,8 @@ pub struct MatchArgs {
     /// Number of games [default: 2].
     #[arg(long, value_name = "N")]
     pub games: Option<usize>,
-    /// Clock per engine in seconds, BASE+INC, e.g. 10+0.1 (the default).
+    /// Clock per engine in seconds, BASE+INC, e.g. 10+0.1 (the default); an engine's own tc=
+    /// overrides it.
     #[arg(long, value_name = "BASE+INC", value_parser = clock, group = "limit")]
     pub tc: Option<TimeControl>,
     /// A fixed time per action instead of a clock.
@@ -132,16 +148,23 @@ fn shard(s: &str) -> Result<Shard, String> {
 /// The engines with the `--name`s and `--option`s that follow each on the command line.
 fn engines(a: &MatchArgs, m: &ArgMatches) -> Result<Vec<EngineSpec>, MatchError> {
     let at = |id: &str| m.indices_of(id).map(|i| i.collect::<Vec<_>>()).unwrap_or_default();
-    let starts = at("engines");
-    let mut specs: Vec<EngineSpec> = a
-        .engines
-        .iter()
-        .map(|command| EngineSpec {
-            name: String::new(),
-            command: command.clone(),
-            options: vec![],
-        })
-        .collect();
+    // The words of each `--engine`, and where each starts on the command line.
+    let words: Vec<Vec<String>> = m
+        .get_occurrences::<String>("engines")
+        .map(|o| o.map(|ws| ws.cloned().collect()).collect())
+        .unwrap_or_default();
+    debug_assert_eq!(words.iter().map(Vec::len).sum::<usize>(), a.engines.len());
+    let indices = at("engines");
+    let (mut starts, mut specs, mut first) = (Vec::new(), Vec::new(), 0);
+    for (k, ws) in words.iter().enumerate() {
+        starts.push(indices.get(first).copied().unwrap_or_default());
+        first += ws.len();
+        specs.push(if EngineSpec::is_key_value(ws) {
+            EngineSpec::from_words(ws, &format!("--engine {}", k + 1))?
+        } else {
+            EngineSpec::new(ws.concat())
+        });
+    }
     // The engine a flag at index `i` belongs to: the last `--engine` before it.
     let owner = |flag: &str, i: usize| {
         starts

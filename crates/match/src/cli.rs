@@ -15,11 +15,13 @@ use std::time::Duration;
 /// The `chess5d match` flags, one field each, before they become a [`MatchConfig`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchOptions {
-    /// `--engine` (with the `--name` and `--option` after it).
+    /// `--engine` (a command, or `cmd=... name=... tc=... option.X=...` words, with the
+    /// `--name` and `--option` after it).
     pub engines: Vec<EngineSpec>,
     /// `--games`.
     pub games: usize,
-    /// `--tc`, `--movetime`, `--nodes` or `--depth`.
+    /// `--tc`, `--movetime`, `--nodes` or `--depth`: the time control of the engines that
+    /// have none of their own.
     pub tc: TimeControl,
     /// `--concurrency`.
     pub concurrency: usize,
@@ -355,11 +357,7 @@ mod tests {
     }
 
     fn engine(command: &str) -> EngineSpec {
-        EngineSpec {
-            name: String::new(),
-            command: command.into(),
-            options: vec![],
-        }
+        EngineSpec::new(command)
     }
 
     #[test]

@@ -5,8 +5,9 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// An engine of the match: a shell command and the options to set.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// An engine of the match: a shell command, the options to set and, for odds matches, a
+/// time control of its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The name written in the games (`White`/`Black`) and the progress lines; empty: the
     /// engine's `id name` (or its command, if it sends none).
@@ -15,6 +16,101 @@ pub struct EngineSpec {
     pub command: String,
     /// `setoption` pairs sent after the handshake.
     pub options: Vec<(String, String)>,
+    /// This engine's own time control (time odds); `None`: the match's ([`MatchConfig::tc`]).
+    pub tc: Option<TimeControl>,
+}
+
+/// The keys of an engine given as `key=value` words (see [`EngineSpec::from_words`]).
+pub const ENGINE_KEYS: &str = "cmd, name, tc, st, movetime, nodes, depth, option.NAME";
+
+impl EngineSpec {
+    /// An engine run with `command`, with no name, option or time control of its own.
+    pub fn new(command: impl Into<String>) -> EngineSpec {
+        EngineSpec {
+            command: command.into(),
+            ..EngineSpec::default()
+        }
+    }
+
+    /// Whether the words of one `--engine` are in the `key=value` form rather than one shell
+    /// command: more than one word, or one that starts with a key of that form (`cmd=...`).
+    pub fn is_key_value(words: &[String]) -> bool {
+        match words {
+            [one] => one.split_once('=').is_some_and(|(k, _)| is_key(k)),
+            _ => words.len() > 1,
+        }
+    }
+
+    /// Reads an engine as fastchess and cutechess take one, `key=value` words:
+    /// `cmd=COMMAND` (required), `name=NAME`, `tc=BASE+INC` (seconds), `st=SECONDS` or
+    /// `movetime=MS` (a fixed time per action), `nodes=N`, `depth=N` (one of these four at
+    /// most: the engine's own time control), and `option.NAME=VALUE` (repeatable). `at` says
+    /// where the words were given (`--engine 1`) in the errors.
+    pub fn from_words(words: &[String], at: &str) -> Result<EngineSpec, MatchError> {
+        let bad = |m: String| MatchError::Config(format!("{at}: {m}"));
+        let mut spec = EngineSpec::default();
+        let mut command = None;
+        let mut limit: Option<&str> = None;
+        for w in words {
+            let (k, v) = w.split_once('=').ok_or_else(|| {
+                bad(format!(
+                    "'{w}' is not key=value (the keys: {ENGINE_KEYS}; or give one command alone)"
+                ))
+            })?;
+            let number = |what: &str| {
+                v.trim()
+                    .parse::<u64>()
+                    .map_err(|_| bad(format!("{k}={v}: {what} must be a whole number")))
+            };
+            let tc = match k {
+                "cmd" if v.trim().is_empty() => return Err(bad("cmd= is empty".into())),
+                "cmd" => {
+                    command = Some(v.to_string());
+                    None
+                }
+                "name" => {
+                    spec.name = v.to_string();
+                    None
+                }
+                "tc" => Some(TimeControl::parse_clock(v).map_err(|e| bad(format!("tc={v}: {e}")))?),
+                "st" => Some(TimeControl::MoveTime(
+                    v.trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|s| s.is_finite() && *s > 0.0)
+                        .map(Duration::from_secs_f64)
+                        .ok_or_else(|| bad(format!("st={v}: seconds per action must be a positive number")))?,
+                )),
+                "movetime" => Some(TimeControl::MoveTime(Duration::from_millis(number("movetime (ms)")?))),
+                "nodes" => Some(TimeControl::Nodes(number("nodes")?)),
+                "depth" => Some(TimeControl::Depth(
+                    u32::try_from(number("depth")?).map_err(|_| bad(format!("depth={v}: too deep")))?,
+                )),
+                _ => match k.strip_prefix("option.") {
+                    Some(name) if !name.is_empty() => {
+                        spec.options.push((name.to_string(), v.to_string()));
+                        None
+                    }
+                    _ => return Err(bad(format!("unknown key '{k}' in '{w}' (the keys: {ENGINE_KEYS})"))),
+                },
+            };
+            if let Some(tc) = tc {
+                if let Some(first) = limit {
+                    return Err(bad(format!(
+                        "{first}= and {k}= both set the engine's time control; give one"
+                    )));
+                }
+                limit = Some(k);
+                spec.tc = Some(tc);
+            }
+        }
+        spec.command = command.ok_or_else(|| bad(format!("no cmd= (the keys: {ENGINE_KEYS})")))?;
+        Ok(spec)
+    }
+}
+
+fn is_key(k: &str) -> bool {
+    matches!(k, "cmd" | "name" | "tc" | "st" | "movetime" | "nodes" | "depth") || k.starts_with("option.")
 }
 
 /// How long engines may think.
@@ -77,7 +173,7 @@ pub struct MatchConfig {
     /// The openings, used in turn, each for a pair of games with colours swapped (or for one
     /// game when `paired` is false).
     pub openings: Vec<Opening>,
-    /// Thinking time.
+    /// Thinking time: each engine's own ([`EngineSpec::tc`]) or else this one.
     pub tc: TimeControl,
     /// Games played at once.
     pub concurrency: usize,
@@ -112,13 +208,11 @@ impl Default for MatchConfig {
             engines: [
                 EngineSpec {
                     name: "engine1".into(),
-                    command: "chess5d engine".into(),
-                    options: vec![],
+                    ..EngineSpec::new("chess5d engine")
                 },
                 EngineSpec {
                     name: "engine2".into(),
-                    command: "chess5d engine".into(),
-                    options: vec![],
+                    ..EngineSpec::new("chess5d engine")
                 },
             ],
             games: 2,
@@ -139,6 +233,13 @@ impl Default for MatchConfig {
             shard: None,
             summary: None,
         }
+    }
+}
+
+impl MatchConfig {
+    /// The time control of engine `k` (0 or 1): its own, else the match's.
+    pub fn tc_of(&self, k: usize) -> TimeControl {
+        self.engines[k].tc.unwrap_or(self.tc)
     }
 }
 
@@ -167,5 +268,74 @@ mod tests {
             let e = TimeControl::parse_clock(bad).unwrap_err();
             assert!(e.to_string().contains("bad time control"), "{bad}: {e}");
         }
+    }
+
+    fn words(s: &str) -> Vec<String> {
+        s.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn engines_read_from_key_value_words() {
+        let e = EngineSpec::from_words(
+            &words("cmd=./eng name=Fast tc=1+0.01 option.Hash=8 option.Threads=2"),
+            "--engine 1",
+        )
+        .unwrap();
+        assert_eq!(e.command, "./eng");
+        assert_eq!(e.name, "Fast");
+        assert_eq!(e.tc, Some(TimeControl::parse_clock("1+0.01").unwrap()));
+        assert_eq!(
+            e.options,
+            vec![("Hash".into(), "8".into()), ("Threads".into(), "2".into())]
+        );
+        // The command keeps its own `=` and spaces (one word on the command line).
+        let e = EngineSpec::from_words(&["cmd=FOO=1 ./eng --x".to_string()], "-").unwrap();
+        assert_eq!((e.command.as_str(), e.tc), ("FOO=1 ./eng --x", None));
+        for (w, tc) in [
+            ("cmd=a st=0.05", TimeControl::MoveTime(Duration::from_millis(50))),
+            ("cmd=a movetime=30", TimeControl::MoveTime(Duration::from_millis(30))),
+            ("cmd=a nodes=500", TimeControl::Nodes(500)),
+            ("cmd=a depth=3", TimeControl::Depth(3)),
+        ] {
+            assert_eq!(EngineSpec::from_words(&words(w), "-").unwrap().tc, Some(tc), "{w}");
+        }
+        assert!(EngineSpec::is_key_value(&words("cmd=./a")));
+        assert!(EngineSpec::is_key_value(&words("cmd=./a tc=1")));
+        assert!(EngineSpec::is_key_value(&words("./a tc=1")));
+        // One command alone, as before (an environment assignment is not a key).
+        assert!(!EngineSpec::is_key_value(&words("./a")));
+        assert!(!EngineSpec::is_key_value(&["RUST_LOG=debug ./a".to_string()]));
+        assert!(!EngineSpec::is_key_value(&["chess5d engine --bot greedy".to_string()]));
+    }
+
+    #[test]
+    fn bad_engine_words_say_what_and_where() {
+        for (w, needle) in [
+            (
+                "cmd=a tcc=1",
+                "--engine 2: unknown key 'tcc' in 'tcc=1' (the keys: cmd,",
+            ),
+            ("cmd=a tc=fast", "--engine 2: tc=fast: bad time control 'fast'"),
+            ("cmd=a tc=-1+0", "tc=-1+0: bad time control"),
+            ("cmd=a st=0", "st=0: seconds per action must be a positive number"),
+            ("cmd=a nodes=many", "nodes=many: nodes must be a whole number"),
+            ("cmd=a tc=1 nodes=5", "tc= and nodes= both set"),
+            ("name=A tc=1", "--engine 2: no cmd="),
+            ("cmd= tc=1", "cmd= is empty"),
+            ("./a tc=1", "'./a' is not key=value"),
+            ("cmd=a option.=1", "unknown key 'option.'"),
+        ] {
+            let e = EngineSpec::from_words(&words(w), "--engine 2").unwrap_err();
+            assert!(e.to_string().contains(needle), "{w}: {e}");
+            assert_eq!(e.exit_code(), 2, "{w}");
+        }
+    }
+
+    #[test]
+    fn each_engine_has_its_own_or_the_match_time_control() {
+        let mut c = MatchConfig::default();
+        c.engines[1].tc = Some(TimeControl::Nodes(9));
+        assert_eq!(c.tc_of(0), c.tc);
+        assert_eq!(c.tc_of(1), TimeControl::Nodes(9));
     }
 }

@@ -33,7 +33,7 @@ mod statistics;
 
 pub use book::{book_5dpgn, make_book, BookEntry, BookOptions};
 pub use cli::{merge_summaries, parse_sprt, MatchOptions};
-pub use config::{EngineSpec, MatchConfig, TimeControl};
+pub use config::{EngineSpec, MatchConfig, TimeControl, ENGINE_KEYS};
 pub use openings::Opening;
 pub use output::{info_comment, report_lines, started_line, MatchResult, Progress};
 pub use runner::{

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 impl GameRecord {
     /// The game in 5DPGN: headers (`Event`, `Date`, `Round`, `White`, `Black`, `Result`,
-    /// `Termination`, `TimeControl`, `PlyCount` (actions), `Board`, `Size`), the 5DFEN of
+    /// `Termination`, `TimeControl` (or `WhiteTimeControl` and `BlackTimeControl` when the
+    /// engines' differ), `PlyCount` (actions), `Board`, `Size`), the 5DFEN of
     /// custom starts, the actions in long form with a `{eval/depth time}` comment each, and
     /// the reason the game ended as a last comment.
     pub fn to_5dpgn(&self, config: &MatchConfig, date: &str) -> String {
@@ -25,7 +26,15 @@ impl GameRecord {
         header("Black", &config.engines[1 - self.white].name);
         header("Result", self.result.pgn());
         header("Termination", self.ending.pgn());
-        header("TimeControl", &config.tc.to_string());
+        // One `TimeControl` when both engines play at the same; `WhiteTimeControl` and
+        // `BlackTimeControl` (as cutechess writes them) for time odds.
+        let (w, b) = (config.tc_of(self.white), config.tc_of(1 - self.white));
+        if w == b {
+            header("TimeControl", &w.to_string());
+        } else {
+            header("WhiteTimeControl", &w.to_string());
+            header("BlackTimeControl", &b.to_string());
+        }
         header("PlyCount", &self.actions.len().to_string());
         header("Mode", "5D");
         header("Board", &self.opening.board);
@@ -299,7 +308,7 @@ pub(crate) fn today() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{EngineSpec, Opening};
+    use crate::{EngineSpec, Opening, TimeControl};
     use chess5d_rules::Budget;
 
     #[test]
@@ -372,8 +381,7 @@ mod tests {
         };
         let spec = |n: &str| EngineSpec {
             name: n.into(),
-            command: "x".into(),
-            options: vec![],
+            ..EngineSpec::new("x")
         };
         let config = MatchConfig {
             engines: [spec("first"), spec("second")],
@@ -388,5 +396,24 @@ mod tests {
         assert_eq!(record.comment(), "Black mates");
         let loaded = chess5d_notation::load(&text).unwrap();
         assert_eq!(loaded.game.actions().len(), 3);
+
+        // Time odds: each colour's control (engine 1, "second", has White here), and the
+        // game still reads back.
+        let mut odds = config.clone();
+        odds.engines[1].tc = Some(TimeControl::parse_clock("1+0.01").unwrap());
+        let text = record.to_5dpgn(&odds, "2026.01.02");
+        assert!(
+            text.contains(
+                "[Termination \"normal\"]\n[WhiteTimeControl \"1+0.01\"]\n[BlackTimeControl \"10+0.1\"]\n[PlyCount"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("[TimeControl "), "{text}");
+        assert_eq!(chess5d_notation::load(&text).unwrap().game.actions().len(), 3);
+        // The same control given to both engines is one `TimeControl`.
+        odds.engines[0].tc = odds.engines[1].tc;
+        let text = record.to_5dpgn(&odds, "2026.01.02");
+        assert!(text.contains("[TimeControl \"1+0.01\"]\n"), "{text}");
+        assert!(!text.contains("WhiteTimeControl"), "{text}");
     }
 }

@@ -288,10 +288,12 @@ fn play_game_until(
             }
         }
     }
-    let mut clocks = match config.tc {
-        TimeControl::Clock { base, .. } => [base, base],
-        _ => [Duration::ZERO; 2],
-    };
+    // Each side's own time control (time odds: the engines' may differ); clocks by colour.
+    let tcs = [config.tc_of(idx(Color::White)), config.tc_of(idx(Color::Black))];
+    let mut clocks = tcs.map(|tc| match tc {
+        TimeControl::Clock { base, .. } => base,
+        _ => Duration::ZERO,
+    });
     let mut state = GameState {
         start: opening.start.clone(),
         actions: vec![],
@@ -309,17 +311,26 @@ fn play_game_until(
         }
         let side = pos.to_move();
         let name = &config.engines[idx(side)].name;
-        let (limits, allowed) = match config.tc {
-            TimeControl::Clock { inc, .. } => (
-                Go {
-                    wtime: Some(clocks[0]),
-                    btime: Some(clocks[1]),
-                    winc: Some(inc),
-                    binc: Some(inc),
-                    ..Go::default()
-                },
-                clocks[side.index()] + config.margin,
-            ),
+        let (limits, allowed) = match tcs[side.index()] {
+            TimeControl::Clock { .. } => {
+                // Both clocks as they stand, each with its own increment; a side without a
+                // clock (an odds match against a fixed limit) sends none.
+                let clock = |c: Color| match tcs[c.index()] {
+                    TimeControl::Clock { inc, .. } => (Some(clocks[c.index()]), Some(inc)),
+                    _ => (None, None),
+                };
+                let ((wtime, winc), (btime, binc)) = (clock(Color::White), clock(Color::Black));
+                (
+                    Go {
+                        wtime,
+                        btime,
+                        winc,
+                        binc,
+                        ..Go::default()
+                    },
+                    clocks[side.index()] + config.margin,
+                )
+            }
             TimeControl::MoveTime(t) => (Go::movetime(t), t + config.margin),
             TimeControl::Nodes(n) => (
                 Go {
@@ -336,7 +347,7 @@ fn play_game_until(
         let took = t0.elapsed();
         match answer {
             Ok(EngineAnswer::Action(a)) => {
-                if let TimeControl::Clock { inc, .. } = config.tc {
+                if let TimeControl::Clock { inc, .. } = tcs[side.index()] {
                     let c = &mut clocks[side.index()];
                     if took > *c + config.margin {
                         record.lose(Some(side), Ending::TimeForfeit, format!("{name} ({side}) lost on time"));

@@ -58,12 +58,16 @@ fn fnv1a(text: &str) -> u64 {
 }
 
 /// What decides a match's games and statistics, as text: engines (command, options, given
-/// name), games, openings, time control, limits, pairing, seed and SPRT. Not the shard, the
+/// name, own time control), games, openings, time control, limits, pairing, seed and SPRT. Not the shard, the
 /// output files, the concurrency or the reporting interval.
 pub fn config_text(config: &MatchConfig) -> String {
     let mut s = String::new();
     for e in &config.engines {
         s.push_str(&format!("engine {:?} {:?} {:?}\n", e.command, e.options, e.name));
+        // Only when set, so that the fingerprints of matches without odds stay as they were.
+        if let Some(tc) = e.tc {
+            s.push_str(&format!("engine-tc {tc}\n"));
+        }
     }
     s.push_str(&format!(
         "games {} tc {} max-actions {} margin-ms {} paired {} seed {}\n",
@@ -350,6 +354,12 @@ mod tests {
         assert_eq!(fingerprint(&c), fingerprint(&d));
         d.seed = 7;
         assert_ne!(fingerprint(&c), fingerprint(&d));
+        // Time odds are part of the match; without them, the text is as it always was.
+        assert!(!config_text(&c).contains("engine-tc"));
+        let mut odds = c.clone();
+        odds.engines[1].tc = Some(crate::TimeControl::parse_clock("1+0.01").unwrap());
+        assert_ne!(fingerprint(&c), fingerprint(&odds));
+        assert!(config_text(&odds).contains("engine-tc 1+0.01\n"));
         assert_eq!(fnv1a(""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a("a"), 0xaf63_dc4c_8601_ec8c);
     }

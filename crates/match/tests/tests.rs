@@ -3,6 +3,7 @@
 
 mod draft_engine;
 mod games;
+mod odds;
 mod output;
 mod shards;
 mod sprt;
@@ -23,8 +24,7 @@ pub(crate) fn example(name: &str) -> String {
 pub(crate) fn spec(name: &str, command: String) -> EngineSpec {
     EngineSpec {
         name: name.into(),
-        command,
-        options: vec![],
+        ..EngineSpec::new(command)
     }
 }
 
