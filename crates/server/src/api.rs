@@ -82,7 +82,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/challenges", get(list_challenges).post(create_challenge))
         .route("/api/challenges/:id/accept", post(accept_challenge))
-        .route("/api/puzzles/:id", post(start_puzzle));
+        .route("/api/puzzles/:id", post(start_puzzle))
+        .route("/api/user-puzzles", post(crate::puzzle_maker::create));
     let mut acting = Router::new()
         .route("/api/games/:id", get(get_game).delete(delete_game))
         .route("/api/games/:id/moves", get(game_moves))

@@ -25,6 +25,7 @@ pub(crate) fn status(kind: ErrorKind) -> StatusCode {
         ErrorKind::NotFound => StatusCode::NOT_FOUND,
         ErrorKind::Conflict => StatusCode::CONFLICT,
         ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorKind::Limited => StatusCode::TOO_MANY_REQUESTS,
         ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -89,6 +90,23 @@ impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
                 Ok(SeatToken(Some(t.to_ascii_lowercase())))
             }
         }
+    }
+}
+
+/// The client of a request (see [`crate::security::client_of`]), for the quotas.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Client(pub(crate) std::net::IpAddr);
+
+#[async_trait]
+impl FromRequestParts<crate::state::AppState> for Client {
+    type Rejection = ServerError;
+
+    async fn from_request_parts(parts: &mut Parts, st: &crate::state::AppState) -> Result<Self, Self::Rejection> {
+        Ok(Client(crate::security::client_of(
+            &parts.headers,
+            &parts.extensions,
+            st.inner.config.behind_proxy,
+        )))
     }
 }
 

@@ -43,6 +43,7 @@ mod driver;
 mod engine;
 mod error;
 mod extract;
+pub mod limits;
 mod puzzle_maker;
 mod puzzles;
 mod seats;
@@ -54,6 +55,7 @@ mod sync;
 pub use api::router;
 pub use config::{Config, EngineConfig, ServeOptions};
 pub use error::ServerError;
+pub use limits::Limits;
 
 pub use puzzles::forced_mate_in;
 pub use seats::TOKEN_HEADER;

@@ -50,6 +50,8 @@ pub struct Inner {
     pub stop_tx: broadcast::Sender<()>,
     /// The analysis boards (scratch positions with their engines).
     pub analyses: crate::analysis::Analyses,
+    /// What clients hold at once (proofs running...).
+    pub quotas: crate::limits::Quotas,
 }
 
 /// The server's shared state: configuration, database and the games in memory.
@@ -72,6 +74,7 @@ impl AppState {
                 stopping: AtomicBool::new(false),
                 stop_tx,
                 analyses: Default::default(),
+                quotas: Default::default(),
             }),
         })
     }
@@ -103,6 +106,19 @@ impl AppState {
 
     pub(crate) fn analyses(&self) -> &crate::analysis::Analyses {
         &self.inner.analyses
+    }
+
+    pub(crate) fn quotas(&self) -> &crate::limits::Quotas {
+        &self.inner.quotas
+    }
+
+    pub(crate) fn limits(&self) -> &crate::limits::Limits {
+        &self.inner.config.limits
+    }
+
+    /// Puzzle proofs running now (finished or cancelled ones are not counted).
+    pub fn proofs_running(&self) -> u64 {
+        self.inner.quotas.proofs.held()
     }
 
     pub(crate) fn engines(&self) -> &[crate::config::EngineConfig] {

@@ -1212,6 +1212,8 @@ mod load {
     }
 }
 
+mod abuse;
+
 mod online;
 
 mod contract;
