@@ -97,7 +97,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/:id/join", post(join))
         .route("/api/games/:id/invite", post(new_invite))
         .route("/api/challenges/:id", get(get_challenge).delete(cancel_challenge))
-        .route("/api/my-games", post(my_games));
+        .route("/api/my-games", post(my_games))
+        // Analysis boards: under the rate limit of state-changing requests like games.
+        .merge(crate::analysis_api::routes());
     if let Some(n) = config.rate_limit {
         let period = Duration::from_micros(1_000_000 / u64::from(n));
         acting = acting.layer(GovernorLayer {
@@ -117,7 +119,6 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/:id/pgn", get(pgn))
         .route("/api/games/:id/ws", get(ws))
         .route("/api/puzzles", get(list_puzzles))
-        .merge(crate::analysis_api::routes())
         .merge(crate::puzzle_maker::routes())
         .merge(creating)
         .merge(acting)

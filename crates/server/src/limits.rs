@@ -213,12 +213,15 @@ impl Drop for Permit {
 pub struct Quotas {
     /// Puzzle proofs running.
     pub proofs: Quota,
+    /// Analysis boards held.
+    pub analysis_boards: Quota,
 }
 
 impl Default for Quotas {
     fn default() -> Quotas {
         Quotas {
             proofs: Quota::new("puzzle proofs"),
+            analysis_boards: Quota::new("analysis boards"),
         }
     }
 }

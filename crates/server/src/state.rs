@@ -121,6 +121,11 @@ impl AppState {
         self.inner.quotas.proofs.held()
     }
 
+    /// Analysis boards held now.
+    pub fn analysis_boards(&self) -> u64 {
+        self.inner.quotas.analysis_boards.held()
+    }
+
     pub(crate) fn engines(&self) -> &[crate::config::EngineConfig] {
         &self.inner.config.engines
     }

@@ -11,7 +11,7 @@ const MATE_IN_ONE: &str = "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/4K/5/R4:0:1
 fn user_puzzles(list: &Value) -> usize {
     list["puzzles"]
         .as_array()
-        .unwrap()
+        .unwrap_or_else(|| panic!("not a list: {list}"))
         .iter()
         .filter(|p| p["made"] == true)
         .count()
@@ -98,7 +98,7 @@ mod proofs {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_timed_out_proof_stops_and_saves_nothing() {
         let mut cfg = Config {
-            request_timeout: Duration::from_millis(500),
+            request_timeout: Duration::from_millis(1500),
             ..config(temp_db())
         };
         cfg.limits.proof_budget = u64::MAX / 2;
@@ -130,5 +130,137 @@ mod proofs {
         )
         .await;
         assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    }
+}
+
+mod analysis_boards {
+    use super::*;
+
+    fn from(client: &str, token: Option<&str>) -> Vec<(&'static str, String)> {
+        let mut h = vec![
+            ("content-type", "application/json".to_string()),
+            ("x-forwarded-for", client.to_string()),
+        ];
+        if let Some(t) = token {
+            h.push((TOKEN_HEADER, t.to_string()));
+        }
+        h
+    }
+
+    async fn new_board(s: &Server, client: &str) -> (StatusCode, Value) {
+        call_as(
+            &s.app.router,
+            "POST",
+            "/api/analysis",
+            Some(&json!({ "import": MATE_IN_ONE }).to_string()),
+            &from(client, None),
+        )
+        .await
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_board_is_its_makers_alone() {
+        let s = server_with(Config {
+            behind_proxy: true,
+            ..config(temp_db())
+        });
+        let (status, v) = new_board(&s, "10.0.0.1").await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let id = v["analysis"]["id"].as_i64().unwrap();
+        let token = v["analysis"]["token"].as_str().unwrap().to_string();
+        let base = format!("/api/analysis/{id}");
+        let stranger = "0123456789abcdef0123456789abcdef";
+        for (method, path, body) in [
+            ("GET", base.clone(), None),
+            ("GET", format!("{base}/pgn"), None),
+            ("GET", format!("{base}/moves?l=0&t=1&square=a1"), None),
+            (
+                "POST",
+                format!("{base}/move"),
+                Some(json!({"move": "(0T1)a1(0T1)a5"}).to_string()),
+            ),
+            ("POST", format!("{base}/start"), Some("{}".to_string())),
+            ("DELETE", base.clone(), None),
+        ] {
+            for token in [None, Some(stranger)] {
+                let r = call_as(&s.app.router, method, &path, body.as_deref(), &from("10.0.0.2", token)).await;
+                assert_eq!(r.0, StatusCode::FORBIDDEN, "{method} {path} with {token:?}: {}", r.1);
+                assert!(
+                    r.1["error"].as_str().unwrap().contains("belongs to whoever made it"),
+                    "{}",
+                    r.1
+                );
+            }
+        }
+        // The maker reads it with the token (header, or the query of a link or a WebSocket).
+        let r = call_as(&s.app.router, "GET", &base, None, &from("10.0.0.1", Some(&token))).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        let r = call_as(
+            &s.app.router,
+            "GET",
+            &format!("{base}/pgn?token={token}"),
+            None,
+            &from("10.0.0.1", None),
+        )
+        .await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        let r = call_as(&s.app.router, "DELETE", &base, None, &from("10.0.0.1", Some(&token))).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn boards_are_capped_per_client_and_in_all_and_nobody_evicts_another() {
+        let s = server_with(Config {
+            behind_proxy: true,
+            ..config(temp_db())
+        });
+        // One client: its third board ends its own first (default 2 per client).
+        let mut mine = Vec::new();
+        for _ in 0..3 {
+            let (status, v) = new_board(&s, "10.1.0.1").await;
+            assert_eq!(status, StatusCode::CREATED, "{v}");
+            mine.push((
+                v["analysis"]["id"].as_i64().unwrap(),
+                v["analysis"]["token"].as_str().unwrap().to_string(),
+            ));
+        }
+        let get = |(id, t): &(i64, String)| {
+            let t = t.clone();
+            let id = *id;
+            let router = s.app.router.clone();
+            async move {
+                call_as(
+                    &router,
+                    "GET",
+                    &format!("/api/analysis/{id}"),
+                    None,
+                    &from("10.1.0.1", Some(&t)),
+                )
+                .await
+                .0
+            }
+        };
+        assert_eq!(get(&mine[0]).await, StatusCode::NOT_FOUND);
+        assert_eq!(get(&mine[1]).await, StatusCode::OK);
+        assert_eq!(get(&mine[2]).await, StatusCode::OK);
+        // Fourteen more clients fill the server's 16; the next client is refused, and every
+        // board made before is still there.
+        for i in 2..16 {
+            let (status, v) = new_board(&s, &format!("10.1.0.{i}")).await;
+            assert_eq!(status, StatusCode::CREATED, "{v}");
+        }
+        let r = new_board(&s, "10.1.0.99").await;
+        assert_eq!(r.0, StatusCode::TOO_MANY_REQUESTS, "{}", r.1);
+        assert!(r.1["error"].as_str().unwrap().contains("'analysis-boards'"), "{}", r.1);
+        assert_eq!(get(&mine[1]).await, StatusCode::OK);
+        // An IPv6 client is its /64.
+        let s6 = server_with(Config {
+            behind_proxy: true,
+            ..config(temp_db())
+        });
+        for host in ["2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:1::3"] {
+            assert_eq!(new_board(&s6, host).await.0, StatusCode::CREATED);
+        }
+        assert_eq!(s6.state.analysis_boards(), 2);
     }
 }
