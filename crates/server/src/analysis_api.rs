@@ -76,6 +76,7 @@ async fn create(
     JsonBody(req): JsonBody<AnalysisReq>,
 ) -> Result<Response, ServerError> {
     let limits = st.limits().clone();
+    crate::limits::check_import_text(req.import.as_deref(), &limits)?;
     let token = crate::seats::new_token()?;
     let v = blocking(move || {
         let (loaded, game_pgn, from_game) = match req.source()? {
@@ -89,6 +90,7 @@ async fn create(
             }
         };
         let base_actions = loaded.game.actions().len();
+        crate::limits::check_import_actions(base_actions, &limits)?;
         let human = || Player::Human { name: None };
         let session = Session::wrap(Play::new(loaded, [human(), human()], None, None, crate::db::now()));
         let analyses = st.analyses();

@@ -172,7 +172,12 @@ async fn list_games(State(st): State<AppState>) -> ApiResult {
 }
 
 async fn create_game(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) -> ApiResult {
-    let v = blocking(move || st.create_game(req)).await?;
+    // The import is read on a blocking thread; if the request times out meanwhile, the flag
+    // tells it to make nothing.
+    let cancel = crate::limits::Cancel::default();
+    let flag = cancel.flag();
+    let v = blocking(move || st.create_game(req, &flag)).await?;
+    drop(cancel);
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 

@@ -93,8 +93,19 @@ impl AppState {
     }
 
     /// `POST /api/games`.
-    pub(crate) fn create_game(&self, req: CreateReq) -> Result<Value, ServerError> {
+    /// `POST /api/games`; `cancelled` says the request has gone (timed out): nothing is made.
+    pub(crate) fn create_game(
+        &self,
+        req: CreateReq,
+        cancelled: &std::sync::atomic::AtomicBool,
+    ) -> Result<Value, ServerError> {
+        let limits = &self.inner.config.limits;
+        crate::limits::check_import_text(req.import.as_deref(), limits)?;
         let new = req.check(&engine::names(&self.inner.config.engines), db::now())?;
+        crate::limits::check_import_actions(new.play.game.actions().len(), limits)?;
+        if cancelled.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(ServerError::Conflict("the request timed out: no game was made".into()));
+        }
         self.open_game(Session::wrap(new.play), new.seat)
     }
 

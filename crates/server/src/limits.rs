@@ -117,6 +117,29 @@ impl Limits {
     }
 }
 
+/// Refuses (413) a text to import longer than the limit `import-bytes`, before it is read.
+pub fn check_import_text(text: Option<&str>, limits: &Limits) -> Result<(), ServerError> {
+    match text {
+        Some(t) if t.len() as u64 > limits.import_bytes => Err(ServerError::TooLarge(format!(
+            "the text to import is {} bytes long; at most {} (limit 'import-bytes')",
+            t.len(),
+            limits.import_bytes
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses (413) an imported game of more actions than the limit `import-actions`.
+pub fn check_import_actions(actions: usize, limits: &Limits) -> Result<(), ServerError> {
+    if actions as u64 > limits.import_actions {
+        return Err(ServerError::TooLarge(format!(
+            "the imported game has {actions} actions; at most {} (limit 'import-actions')",
+            limits.import_actions
+        )));
+    }
+    Ok(())
+}
+
 /// The key of a client: its address, an IPv6 address by its /64 (an IPv4 address mapped in
 /// IPv6 as the IPv4 address).
 pub fn client_key(ip: IpAddr) -> IpAddr {

@@ -109,6 +109,7 @@ pub(crate) async fn create(
     JsonBody(req): JsonBody<PuzzleReq>,
 ) -> Result<Response, ServerError> {
     let limits = st.limits().clone();
+    crate::limits::check_import_text(req.import.as_deref(), &limits)?;
     let permit = st
         .quotas()
         .proofs
@@ -122,6 +123,7 @@ pub(crate) async fn create(
         let mut req = req;
         let made = match req.source()? {
             Source::Import(loaded) => {
+                crate::limits::check_import_actions(loaded.game.actions().len(), &limits)?;
                 let loaded = proof::posed(*loaded);
                 let goal = loaded.header("Puzzle").map(|_| proof::mate_in_of(&loaded));
                 let name = loaded.header("Event").map(str::to_string);

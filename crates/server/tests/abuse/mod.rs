@@ -264,3 +264,73 @@ mod analysis_boards {
         assert_eq!(s6.state.analysis_boards(), 2);
     }
 }
+
+mod imports {
+    use super::*;
+
+    /// A Standard game of `n` full moves of knights going out and back (2n actions).
+    fn shuffle(n: usize) -> String {
+        let mut t = String::from("[Board \"Standard\"]\n");
+        for i in 0..n {
+            let m = 2 * i + 1;
+            t.push_str(&format!("{m}. Nf3 / Nf6 {}. Ng1 / Ng8\n", m + 1));
+        }
+        t
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn imports_are_capped_in_bytes_and_actions() {
+        let s = server();
+        // Within the limits: accepted.
+        let r = post(&s.app, "/api/games", json!({ "import": shuffle(10) })).await;
+        assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+        assert_eq!(r.1["action_count"], 40, "{}", r.1);
+        // 2,200 actions (under 32 KiB): refused by the count of actions, for every door.
+        let long = shuffle(550);
+        assert!(long.len() < 32 * 1024);
+        for (path, body) in [
+            ("/api/games", json!({ "import": long })),
+            ("/api/analysis", json!({ "import": long })),
+            ("/api/user-puzzles", json!({ "import": long, "mate_in": 1 })),
+        ] {
+            let r = post(&s.app, path, body).await;
+            assert_error(&r, StatusCode::PAYLOAD_TOO_LARGE, "limit 'import-actions'");
+        }
+        // A longer text is refused before it is read.
+        let text = shuffle(2000);
+        assert!(text.len() > 32 * 1024 && text.len() < 256 * 1024);
+        let r = post(&s.app, "/api/games", json!({ "import": text })).await;
+        assert_error(&r, StatusCode::PAYLOAD_TOO_LARGE, "limit 'import-bytes'");
+        assert_eq!(s.state.games_in_memory(), 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_timed_out_import_makes_no_game() {
+        let s = server_with(Config {
+            request_timeout: Duration::from_millis(30),
+            ..config(temp_db())
+        });
+        let r = post(&s.app, "/api/games", json!({ "import": shuffle(480) })).await;
+        assert_eq!(r.0, StatusCode::REQUEST_TIMEOUT, "{}", r.1);
+        // The import goes on reading on its thread; when it ends, it makes nothing.
+        for _ in 0..40 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            assert_eq!(s.state.games_in_memory(), 0, "a game was made after the 408");
+        }
+    }
+}
+
+#[test]
+fn every_limit_is_documented_and_set_by_name() {
+    let api = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/API.md")).unwrap();
+    for l in chess5d_server::limits::LIMITS {
+        assert!(
+            api.contains(&format!("| `{}` |", l.name)),
+            "API.md does not document '{}'",
+            l.name
+        );
+        let mut limits = chess5d_server::Limits::default();
+        limits.set(&format!("{}=7", l.name)).unwrap();
+        assert_ne!(limits, chess5d_server::Limits::default(), "{}", l.name);
+    }
+}
