@@ -325,6 +325,7 @@ async fn ws(
     State(st): State<AppState>,
     Path(id): Path<String>,
     token: SeatToken,
+    Client(client): Client,
     q: Q,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ServerError> {
@@ -332,7 +333,11 @@ async fn ws(
     let board = board(&st, &id, &token, q.as_ref())?;
     let upgrade =
         upgrade.map_err(|e| ServerError::BadRequest(format!("not a WebSocket request: {}", e.body_text())))?;
-    Ok(upgrade.on_upgrade(move |socket| watch(st, board, socket)))
+    let (upgrade, permit) = crate::extract::socket_limits(&st, client, upgrade)?;
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        watch(st, board, socket).await;
+        drop(permit);
+    }))
 }
 
 /// Sends `{engine: ...}` after every report (at most one message per 100 ms); when the page
@@ -340,6 +345,7 @@ async fn ws(
 async fn watch(st: AppState, board: Arc<Board>, mut socket: WebSocket) {
     let mut rx = board.tx.subscribe();
     let mut stop = st.stop_signal();
+    let mut heart = crate::extract::Heartbeat::new(&st);
     loop {
         let msg = json!({ "engine": lock(&board.info).json() }).to_string();
         if socket.send(Message::Text(msg)).await.is_err() {
@@ -353,7 +359,13 @@ async fn watch(st: AppState, board: Arc<Board>, mut socket: WebSocket) {
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 while rx.try_recv().is_ok() {}
             }
+            alive = heart.beat() => {
+                if !alive || socket.send(Message::Ping(Vec::new())).await.is_err() {
+                    break;
+                }
+            }
             m = socket.recv() => {
+                heart.seen();
                 match m {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     _ => {}

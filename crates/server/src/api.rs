@@ -6,7 +6,7 @@
 use crate::clocks;
 use crate::create::{AcceptReq, ChallengeReq};
 use crate::error::ServerError;
-use crate::extract::{BodyText, JsonBody, JsonText, BODY_LIMIT};
+use crate::extract::{BodyText, Client, JsonBody, JsonText, BODY_LIMIT};
 use crate::puzzles::{Puzzle, PUZZLES};
 use crate::seats::SeatToken;
 use crate::security::{self, Guard};
@@ -436,6 +436,7 @@ async fn pgn(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
 async fn ws(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    Client(client): Client,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult {
     let id = parse_id(&id)?;
@@ -443,9 +444,11 @@ async fn ws(
     let slot = blocking(move || st2.slot(id)).await?;
     let upgrade =
         upgrade.map_err(|e| ServerError::BadRequest(format!("not a WebSocket request: {}", e.body_text())))?;
-    Ok(upgrade
-        .max_message_size(4096)
-        .on_upgrade(move |socket| watch(st, slot, socket)))
+    let (upgrade, permit) = crate::extract::socket_limits(&st, client, upgrade)?;
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        watch(st, slot, socket).await;
+        drop(permit);
+    }))
 }
 
 /// A message from the page over the WebSocket: `{"seat": TOKEN}` marks its seat as connected.
@@ -466,6 +469,7 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
     // its seat, so a try sends nothing to anyone else.
     let mut viewer = Viewer::Spectator;
     let public = st.inner.config.public;
+    let mut heart = crate::extract::Heartbeat::new(&st);
     loop {
         let (deleted, view) = {
             let s = lock(&slot.session);
@@ -493,7 +497,13 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
                     break;
                 }
             }
+            alive = heart.beat() => {
+                if !alive || socket.send(Message::Ping(Vec::new())).await.is_err() {
+                    break;
+                }
+            }
             m = socket.recv() => {
+                heart.seen();
                 match m {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(Message::Text(t))) => {

@@ -130,3 +130,55 @@ impl<S: Send + Sync> FromRequest<S> for BodyText {
             .map_err(|e| chess5d_play::PlayError::body(e).into())
     }
 }
+
+/// A WebSocket's limits: frames and messages of at most `socket-frame-bytes` (a larger frame is
+/// refused from its header, before its payload is read), and its place in the quota of
+/// sockets (`sockets-per-client`, `sockets`).
+pub(crate) fn socket_limits(
+    st: &crate::state::AppState,
+    client: std::net::IpAddr,
+    upgrade: axum::extract::ws::WebSocketUpgrade,
+) -> Result<(axum::extract::ws::WebSocketUpgrade, crate::limits::Permit), ServerError> {
+    let l = &st.inner.config.limits;
+    let permit = st
+        .inner
+        .quotas
+        .sockets
+        .take(client, l.sockets_per_client, l.sockets, "sockets")?;
+    let max = usize::try_from(l.socket_frame_bytes).unwrap_or(usize::MAX);
+    Ok((upgrade.max_frame_size(max).max_message_size(max), permit))
+}
+
+/// A WebSocket's heartbeat: a ping every third of `socket-idle-secs`; a socket from which
+/// nothing came (no pong either) for that long is over.
+pub(crate) struct Heartbeat {
+    every: tokio::time::Interval,
+    seen: tokio::time::Instant,
+    idle: std::time::Duration,
+}
+
+impl Heartbeat {
+    pub(crate) fn new(st: &crate::state::AppState) -> Heartbeat {
+        let idle = std::time::Duration::from_secs(st.inner.config.limits.socket_idle_secs);
+        // The first ping after a third of the idle time (none at the start).
+        let mut every = tokio::time::interval_at(tokio::time::Instant::now() + idle / 3, idle / 3);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Heartbeat {
+            every,
+            seen: tokio::time::Instant::now(),
+            idle,
+        }
+    }
+
+    /// Something came from the client.
+    pub(crate) fn seen(&mut self) {
+        self.seen = tokio::time::Instant::now();
+    }
+
+    /// Waits for the next beat: `true` if the socket is to be pinged, `false` if it is idle
+    /// (to be closed).
+    pub(crate) async fn beat(&mut self) -> bool {
+        self.every.tick().await;
+        self.seen.elapsed() < self.idle
+    }
+}

@@ -28,6 +28,19 @@ pub struct Limits {
     pub analysis_boards_per_client: u64,
     /// `analysis-boards`: analysis boards in all.
     pub analysis_boards: u64,
+    /// `sockets-per-client`: WebSockets one client holds open.
+    pub sockets_per_client: u64,
+    /// `sockets`: WebSockets open in all.
+    pub sockets: u64,
+    /// `socket-idle-secs`: a WebSocket that sends nothing (not even a pong to the server's
+    /// pings) for this long is closed.
+    pub socket_idle_secs: u64,
+    /// `socket-frame-bytes`: the largest WebSocket frame or message a client may send.
+    pub socket_frame_bytes: u64,
+    /// `connections-per-client`: TCP connections one address holds open.
+    pub connections_per_client: u64,
+    /// `connections`: TCP connections open in all.
+    pub connections: u64,
 }
 
 impl Default for Limits {
@@ -40,6 +53,12 @@ impl Default for Limits {
             import_actions: 2_000,
             analysis_boards_per_client: 2,
             analysis_boards: 16,
+            sockets_per_client: 16,
+            sockets: 512,
+            socket_idle_secs: 60,
+            socket_frame_bytes: 4096,
+            connections_per_client: 64,
+            connections: 768,
         }
     }
 }
@@ -91,6 +110,36 @@ pub const LIMITS: &[Limit] = &[
         name: "analysis-boards",
         doc: "analysis boards, all clients together",
         field: |l| &mut l.analysis_boards,
+    },
+    Limit {
+        name: "sockets-per-client",
+        doc: "WebSockets (games' and analysis boards') one client holds open",
+        field: |l| &mut l.sockets_per_client,
+    },
+    Limit {
+        name: "sockets",
+        doc: "WebSockets open, all clients together",
+        field: |l| &mut l.sockets,
+    },
+    Limit {
+        name: "socket-idle-secs",
+        doc: "seconds a WebSocket may send nothing, not even a pong to the server's pings (sent every third of it)",
+        field: |l| &mut l.socket_idle_secs,
+    },
+    Limit {
+        name: "socket-frame-bytes",
+        doc: "largest WebSocket frame or message a client may send (refused from the frame's header)",
+        field: |l| &mut l.socket_frame_bytes,
+    },
+    Limit {
+        name: "connections-per-client",
+        doc: "TCP connections one address holds open (not applied --behind-proxy: the proxy's job)",
+        field: |l| &mut l.connections_per_client,
+    },
+    Limit {
+        name: "connections",
+        doc: "TCP connections open, all clients together",
+        field: |l| &mut l.connections,
     },
 ];
 
@@ -238,6 +287,10 @@ pub struct Quotas {
     pub proofs: Quota,
     /// Analysis boards held.
     pub analysis_boards: Quota,
+    /// WebSockets open.
+    pub sockets: Quota,
+    /// TCP connections open.
+    pub connections: Quota,
 }
 
 impl Default for Quotas {
@@ -245,6 +298,8 @@ impl Default for Quotas {
         Quotas {
             proofs: Quota::new("puzzle proofs"),
             analysis_boards: Quota::new("analysis boards"),
+            sockets: Quota::new("WebSockets"),
+            connections: Quota::new("connections"),
         }
     }
 }

@@ -334,3 +334,112 @@ fn every_limit_is_documented_and_set_by_name() {
         assert_ne!(limits, chess5d_server::Limits::default(), "{}", l.name);
     }
 }
+
+mod sockets {
+    use super::online::listen;
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// Makes a game on a server listening at `addr`: its id.
+    async fn game_at(addr: std::net::SocketAddr) -> i64 {
+        let mut c = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+        );
+        c.write_all(req.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        c.read_to_string(&mut answer).await.unwrap();
+        answer
+            .split("\"id\":")
+            .nth(1)
+            .and_then(|t| t.split(',').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("no id in {answer}"))
+    }
+
+    /// Opens a WebSocket on `path`: the stream after the 101, or the refusal's head.
+    async fn upgrade(addr: std::net::SocketAddr, path: &str) -> Result<tokio::net::TcpStream, String> {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            head.push(s.read_u8().await.unwrap());
+        }
+        if head.starts_with(b"HTTP/1.1 101") {
+            Ok(s)
+        } else {
+            Err(String::from_utf8_lossy(&head).to_string())
+        }
+    }
+
+    /// Reads (and drops) frames until the server closes the connection: whether it did within
+    /// `secs`.
+    async fn closed_within(s: &mut tokio::net::TcpStream, secs: u64) -> bool {
+        let mut buf = [0u8; 1024];
+        let end = tokio::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            match tokio::time::timeout_at(end, s.read(&mut buf)).await {
+                Err(_) => return false,
+                Ok(Ok(0)) | Ok(Err(_)) => return true,
+                Ok(Ok(_)) => {}
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_oversized_frame_is_refused_from_its_header() {
+        let (addr, _stop) = listen(config(temp_db())).await;
+        let id = game_at(addr).await;
+        let mut s = upgrade(addr, &format!("/api/games/{id}/ws")).await.unwrap();
+        // A masked text frame announcing 16 MiB; no payload follows.
+        let mut head = vec![0x81, 0x80 | 127];
+        head.extend_from_slice(&(16u64 << 20).to_be_bytes());
+        head.extend_from_slice(&[1, 2, 3, 4]);
+        s.write_all(&head).await.unwrap();
+        assert!(closed_within(&mut s, 10).await, "the server waits for 16 MiB");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_idle_socket_is_pinged_then_closed() {
+        let mut cfg = config(temp_db());
+        cfg.limits.socket_idle_secs = 1;
+        let (addr, _stop) = listen(cfg).await;
+        let id = game_at(addr).await;
+        let mut s = upgrade(addr, &format!("/api/games/{id}/ws")).await.unwrap();
+        // This client never answers (not even the pings): closed after a second or so.
+        assert!(closed_within(&mut s, 10).await, "an idle socket stays open");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sockets_and_connections_are_capped_per_client() {
+        let mut cfg = config(temp_db());
+        cfg.limits.sockets_per_client = 2;
+        cfg.limits.connections_per_client = 4;
+        let (addr, _stop) = listen(cfg).await;
+        let id = game_at(addr).await;
+        let path = format!("/api/games/{id}/ws");
+        let _a = upgrade(addr, &path).await.unwrap();
+        let _b = upgrade(addr, &path).await.unwrap();
+        let refused = upgrade(addr, &path).await.unwrap_err();
+        assert!(refused.starts_with("HTTP/1.1 429"), "{refused}");
+        // Four idle connections (an upgraded socket counts as a socket only): the fifth is
+        // answered 429 at once.
+        let mut idle = Vec::new();
+        for _ in 0..4 {
+            idle.push(tokio::net::TcpStream::connect(addr).await.unwrap());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let mut e = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let mut answer = String::new();
+        tokio::time::timeout(Duration::from_secs(10), e.read_to_string(&mut answer))
+            .await
+            .expect("an answer at once")
+            .unwrap();
+        assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+        assert!(answer.contains("connections-per-client"), "{answer}");
+    }
+}
