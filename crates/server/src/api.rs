@@ -171,12 +171,16 @@ async fn list_games(State(st): State<AppState>) -> ApiResult {
     Ok(Json(json!({ "games": rows.iter().map(Session::summary).collect::<Vec<_>>() })).into_response())
 }
 
-async fn create_game(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) -> ApiResult {
+async fn create_game(
+    State(st): State<AppState>,
+    Client(client): Client,
+    JsonBody(req): JsonBody<CreateReq>,
+) -> ApiResult {
     // The import is read on a blocking thread; if the request times out meanwhile, the flag
     // tells it to make nothing.
     let cancel = crate::limits::Cancel::default();
     let flag = cancel.flag();
-    let v = blocking(move || st.create_game(req, &flag)).await?;
+    let v = blocking(move || st.create_game(req, client, &flag)).await?;
     drop(cancel);
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }

@@ -41,6 +41,10 @@ pub struct Limits {
     pub connections_per_client: u64,
     /// `connections`: TCP connections open in all.
     pub connections: u64,
+    /// `engines-per-client`: engine players of the games one client made (in memory).
+    pub engines_per_client: u64,
+    /// `engines`: engine players of games made by clients, in all.
+    pub engines: u64,
 }
 
 impl Default for Limits {
@@ -59,6 +63,8 @@ impl Default for Limits {
             socket_frame_bytes: 4096,
             connections_per_client: 64,
             connections: 768,
+            engines_per_client: 4,
+            engines: 32,
         }
     }
 }
@@ -140,6 +146,16 @@ pub const LIMITS: &[Limit] = &[
         name: "connections",
         doc: "TCP connections open, all clients together",
         field: |l| &mut l.connections,
+    },
+    Limit {
+        name: "engines-per-client",
+        doc: "engine players (each an engine process) of the games one client made, while the game is in memory",
+        field: |l| &mut l.engines_per_client,
+    },
+    Limit {
+        name: "engines",
+        doc: "engine players of games made by clients, all together",
+        field: |l| &mut l.engines,
     },
 ];
 
@@ -291,6 +307,8 @@ pub struct Quotas {
     pub sockets: Quota,
     /// TCP connections open.
     pub connections: Quota,
+    /// Engine players of games in memory.
+    pub engines: Quota,
 }
 
 impl Default for Quotas {
@@ -300,6 +318,7 @@ impl Default for Quotas {
             analysis_boards: Quota::new("analysis boards"),
             sockets: Quota::new("WebSockets"),
             connections: Quota::new("connections"),
+            engines: Quota::new("engine players"),
         }
     }
 }

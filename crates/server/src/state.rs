@@ -26,6 +26,8 @@ pub struct Slot {
     pub tx: broadcast::Sender<()>,
     /// When a request last asked for the game (see [`AppState::unload_idle`]).
     pub touched: Mutex<std::time::Instant>,
+    /// The game's places in the quotas (its engine players), given back when it leaves.
+    pub held: Mutex<Vec<crate::limits::Permit>>,
 }
 
 impl Slot {
@@ -35,6 +37,7 @@ impl Slot {
             engines: Mutex::new([None, None]),
             tx: broadcast::channel(16).0,
             touched: Mutex::new(std::time::Instant::now()),
+            held: Mutex::new(Vec::new()),
         }
     }
 }
@@ -124,6 +127,11 @@ impl AppState {
     /// Analysis boards held now.
     pub fn analysis_boards(&self) -> u64 {
         self.inner.quotas.analysis_boards.held()
+    }
+
+    /// Engine players of games made by clients, in memory now.
+    pub fn engine_players(&self) -> u64 {
+        self.inner.quotas.engines.held()
     }
 
     pub(crate) fn engines(&self) -> &[crate::config::EngineConfig] {
@@ -242,7 +250,17 @@ impl AppState {
             s.deleted = true;
         }
         lock(&self.inner.sessions).remove(&id);
+        lock(&slot.held).clear();
         let _ = slot.tx.send(());
+        // Its engines end (after the search under way, which holds them).
+        let engines = Arc::clone(&slot);
+        std::thread::spawn(move || {
+            for r in lock(&engines.engines).iter_mut() {
+                if let Some(Runner::Process(p)) = r.take() {
+                    p.quit(Duration::from_millis(300));
+                }
+            }
+        });
         if !self.inner.db.delete(id)? {
             return Err(ServerError::from(chess5d_play::PlayError::NoGame {
                 id: id.to_string(),

@@ -443,3 +443,28 @@ mod sockets {
         assert!(answer.contains("connections-per-client"), "{answer}");
     }
 }
+
+mod engine_games {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn engine_players_are_capped_per_client_and_given_back_on_delete() {
+        let s = server();
+        let both =
+            json!({ "white": {"type": "engine", "movetime_ms": 10}, "black": {"type": "engine", "movetime_ms": 10} });
+        let a = new_game(&s.app, both.clone()).await;
+        new_game(&s.app, both.clone()).await;
+        assert_eq!(s.state.engine_players(), 4);
+        // A fifth engine player from the same client: refused, nothing made.
+        let r = post(&s.app, "/api/games", json!({ "white": {"type": "engine"} })).await;
+        assert_error(&r, StatusCode::TOO_MANY_REQUESTS, "limit 'engines-per-client'");
+        assert_eq!(s.state.engine_players(), 4);
+        // Games between people are not limited by it.
+        new_game(&s.app, json!({})).await;
+        // Deleting a game gives its engines back.
+        let r = call(&s.app, "DELETE", &format!("/api/games/{a}"), None).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        assert_eq!(s.state.engine_players(), 2);
+        new_game(&s.app, json!({ "white": {"type": "engine"} })).await;
+    }
+}
