@@ -129,7 +129,7 @@ pub struct PuzzleRun {
 }
 
 /// One game in memory.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Play {
     /// When the game was made (UTC, `YYYY-MM-DD HH:MM:SS`).
     pub created: String,

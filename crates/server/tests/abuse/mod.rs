@@ -468,3 +468,78 @@ mod engine_games {
         new_game(&s.app, json!({ "white": {"type": "engine"} })).await;
     }
 }
+
+mod truth {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_move_whose_write_fails_changes_nothing() {
+        let s = server();
+        let id = new_game(&s.app, json!({})).await;
+        // The disk refuses every change of a game (as a full disk or a read-only file would).
+        let c = rusqlite::Connection::open(&s.db).unwrap();
+        c.execute_batch("CREATE TRIGGER refuse BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
+            .unwrap();
+        let r = post(
+            &s.app,
+            &format!("/api/games/{id}/move"),
+            json!({ "move": "(0T1)e2(0T1)e4" }),
+        )
+        .await;
+        assert_eq!(r.0, StatusCode::INTERNAL_SERVER_ERROR, "{}", r.1);
+        let (_, v) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(
+            v["pending"].as_array().map(Vec::len),
+            Some(0),
+            "the refused move is shown: {v}"
+        );
+        // Once the disk takes writes again, the move is played (from the same state).
+        c.execute_batch("DROP TRIGGER refuse;").unwrap();
+        let r = post(
+            &s.app,
+            &format!("/api/games/{id}/move"),
+            json!({ "move": "(0T1)e2(0T1)e4" }),
+        )
+        .await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        assert_eq!(r.1["pending"].as_array().map(Vec::len), Some(1), "{}", r.1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_deleted_game_is_gone_for_every_request_after_the_delete() {
+        let s = server();
+        let mut ghosts = 0;
+        for _ in 0..40 {
+            let id = new_game(&s.app, json!({})).await;
+            let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let readers: Vec<_> = (0..3)
+                .map(|_| {
+                    let (app, stop) = (s.app.clone(), stop.clone());
+                    tokio::spawn(async move {
+                        while !stop.load(Ordering::SeqCst) {
+                            call(&app, "GET", &format!("/api/games/{id}"), None).await;
+                        }
+                    })
+                })
+                .collect();
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            let r = call(&s.app, "DELETE", &format!("/api/games/{id}"), None).await;
+            assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+            stop.store(true, Ordering::SeqCst);
+            for r in readers {
+                r.await.unwrap();
+            }
+            let get = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
+            let mv = post(
+                &s.app,
+                &format!("/api/games/{id}/move"),
+                json!({ "move": "(0T1)e2(0T1)e4" }),
+            )
+            .await;
+            if get.0 != StatusCode::NOT_FOUND || mv.0 != StatusCode::NOT_FOUND {
+                ghosts += 1;
+            }
+        }
+        assert_eq!(ghosts, 0, "deleted games answering after their DELETE, of 40");
+    }
+}
