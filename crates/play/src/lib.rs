@@ -59,7 +59,7 @@ impl Clock {
 
 /// Who plays one side.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Player {
     /// A person at the browser.
     Human {

@@ -66,6 +66,10 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         } else {
             bytes
         };
+        // Every body is an object (serde would read an array field by field).
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(chess5d_play::PlayError::body("the body must be a JSON object {...}").into());
+        }
         serde_json::from_slice(bytes)
             .map(JsonBody)
             .map_err(|e| chess5d_play::PlayError::body(e).into())

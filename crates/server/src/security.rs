@@ -131,6 +131,23 @@ pub async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
         );
     }
     let h = req.headers();
+    if h.get_all(header::HOST).iter().count() > 1 {
+        return json_error(StatusCode::BAD_REQUEST, "the request has more than one Host header");
+    }
+    // A body declared larger than the limit is refused at once (not read, not waited for).
+    let declared = h
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if let Some(n) = declared.filter(|&n| n > crate::extract::BODY_LIMIT as u64) {
+        return json_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "request body of {n} bytes; at most {} bytes",
+                crate::extract::BODY_LIMIT
+            ),
+        );
+    }
     let Some(host) = g.host(h) else {
         return json_error(StatusCode::BAD_REQUEST, "the request has no Host header");
     };

@@ -543,3 +543,75 @@ mod truth {
         assert_eq!(ghosts, 0, "deleted games answering after their DELETE, of 40");
     }
 }
+
+mod strict {
+    use super::online::listen;
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_promised_400s() {
+        let s = server();
+        for (body, needle) in [
+            ("[]", "must be a JSON object"),
+            ("  [\"Standard\"]", "must be a JSON object"),
+            (
+                r#"{"white": {"type": "human", "name": "A", "rating": 3000}}"#,
+                "unknown field `rating`",
+            ),
+            (
+                r#"{"black": {"type": "engine", "cmd": "rm -rf /"}}"#,
+                "unknown field `cmd`",
+            ),
+            (r#"{"variant": "Standard\u0000"}"#, "variant"),
+            (
+                r#"{"white": {"type": "human", "name": "Eve\nEvent"}}"#,
+                "control characters",
+            ),
+            (r#"{"white": {"type": "human", "name": "Eve\r"}}"#, "control characters"),
+            (
+                r#"{"white": {"type": "human", "name": "Eve\u0000"}}"#,
+                "control characters",
+            ),
+            (
+                r#"{"white": {"type": "human", "name": "abc\u202Edef"}}"#,
+                "bidirectional",
+            ),
+        ] {
+            let r = call(&s.app, "POST", "/api/games", Some(body)).await;
+            assert_error(&r, StatusCode::BAD_REQUEST, needle);
+        }
+        assert_eq!(s.state.games_in_memory(), 0);
+        // A name in any script is fine.
+        let id = new_game(&s.app, json!({"white": {"type": "human", "name": "Émile 李"}})).await;
+        assert!(id > 0);
+        let r = call_as(
+            &s.app.router,
+            "GET",
+            "/api/info",
+            None,
+            &[("host", "evil.example".to_string())],
+        )
+        .await;
+        assert_error(&r, StatusCode::BAD_REQUEST, "more than one Host header");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_declared_oversized_body_is_refused_at_once() {
+        let (addr, _stop) = listen(config(temp_db())).await;
+        let mut c = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let head = format!(
+            "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n{{"
+        );
+        c.write_all(head.as_bytes()).await.unwrap();
+        let mut buf = vec![0u8; 4096];
+        // Long before the 30 s request timeout.
+        let n = tokio::time::timeout(Duration::from_secs(10), c.read(&mut buf))
+            .await
+            .expect("an answer at once")
+            .unwrap();
+        let answer = String::from_utf8_lossy(&buf[..n]);
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        assert!(answer.contains("at most 262144 bytes"), "{answer}");
+    }
+}
