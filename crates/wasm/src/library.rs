@@ -890,12 +890,8 @@ impl Library {
         starred.extend(starred_squares(t, start.even()));
         let mut game = Game::new(start);
         for m in &pending {
-            game.make_move(m).map_err(|e| {
-                Error::BadStart(format!(
-                    "the move under way {} no longer fits: {e}",
-                    m.long(game.position().even())
-                ))
-            })?;
+            game.make_move(m)
+                .map_err(|e| Error::BadStart(format!("the move under way {} no longer fits: {e}", m.long(game.position().even()))))?;
         }
         self.marks = Marks::of_game(&game, false, &starred);
         self.game = game;
