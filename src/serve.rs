@@ -11,7 +11,8 @@ Prints 'listening on http://ADDR' once the socket is bound; stops cleanly on SIG
 The request log goes to standard error (RUST_LOG sets its filter, default info). Without
 --engine, one engine named chess5d runs `chess5d engine`. A config file holds lines
 'addr = ...', 'db = ...', 'engine NAME = CMD', 'public = true', 'allowed-host = NAME',
-'behind-proxy = true', 'rate-limit = N' (# starts a comment); flags win over it.";
+'behind-proxy = true', 'rate-limit = N', 'limit NAME = N' (# starts a comment); flags win
+over it. The limits (--limit NAME=N) and their defaults are listed in the server's API.md.";
 
 /// `chess5d serve`.
 #[derive(Debug, Args)]
@@ -43,6 +44,10 @@ pub struct ServeArgs {
     /// State-changing requests per second per client address, or `off` [default: 20].
     #[arg(long, value_name = "N|off")]
     pub rate_limit: Option<String>,
+    /// A limit of what one client, or all, may take (proof-budget, import-actions...; see
+    /// the server's API.md); repeatable.
+    #[arg(long = "limit", value_name = "NAME=N")]
+    pub limits: Vec<String>,
 }
 
 /// `--addr`: a socket address (a bad one is a usage error, exit 2).
@@ -68,6 +73,7 @@ pub fn run(a: &ServeArgs) -> Result<()> {
         allowed_hosts: a.allowed_hosts.clone(),
         behind_proxy: a.behind_proxy,
         rate_limit: a.rate_limit.clone(),
+        limits: a.limits.clone(),
     };
     let config = Config::from_options(&options).map_err(anyhow::Error::msg)?;
     chess5d_server::run(config).map_err(anyhow::Error::msg)

@@ -674,8 +674,9 @@ pub fn engine_analyse(start: &str, actions: &str, movetime_ms: u32, multipv: u32
 /// `{error: {kind, code, message}}`.
 #[wasm_bindgen]
 pub fn make_puzzle(text: &str, from_game: bool, mate_in: Option<u32>, name: Option<String>) -> String {
-    let made =
-        request::import(text).and_then(|l| proof::make_from_record(l, from_game, mate_in.map(|n| n as usize), name));
+    let made = request::import(text).and_then(|l| {
+        proof::make_from_record(l, from_game, mate_in.map(|n| n as usize), name, &proof::Work::default())
+    });
     match made {
         Ok(m) => serde_json::to_string(&m).unwrap_or_default(),
         Err(e) => json!({ "error": refusal(&e) }).to_string(),

@@ -19,6 +19,8 @@ pub enum ErrorKind {
     Conflict,
     /// The request is too large.
     TooLarge,
+    /// The requester (or everyone) holds or asked for too much at once: try again later.
+    Limited,
     /// A failure inside the service (an engine, the storage).
     Internal,
 }
@@ -32,6 +34,7 @@ impl ErrorKind {
             ErrorKind::NotFound => "not_found",
             ErrorKind::Conflict => "conflict",
             ErrorKind::TooLarge => "too_large",
+            ErrorKind::Limited => "limited",
             ErrorKind::Internal => "internal",
         }
     }
@@ -48,6 +51,7 @@ impl ErrorKind {
             ErrorKind::NotFound => 404,
             ErrorKind::Conflict => 409,
             ErrorKind::TooLarge => 413,
+            ErrorKind::Limited => 429,
             ErrorKind::Internal => 500,
         }
     }
@@ -187,10 +191,14 @@ pub enum PlayError {
         /// The goal.
         n: usize,
     },
-    /// The proof of a mate in `n` did not finish within its budget.
+    /// The proof of a mate in `n` did not finish within its budget (or was cancelled).
     ProofUnfinished {
         /// The goal.
         n: usize,
+        /// The positions whose legal actions were listed.
+        positions: u64,
+        /// Stopped from outside (the request timed out or went away).
+        cancelled: bool,
     },
     /// No game with this id.
     NoGame {
@@ -411,9 +419,14 @@ impl fmt::Display for PlayError {
                 "not saved: {w} (to move) has no forced mate in {n}; every {w} action has a defence",
                 w = who(*side)
             ),
-            ProofUnfinished { n } => write!(
+            ProofUnfinished { n, cancelled: true, .. } => write!(
                 f,
-                "not saved: the proof of mate in {n} did not finish (too many legal actions); try a smaller position or a shorter mate"
+                "not saved: the proof of mate in {n} was stopped (the request timed out or went away)"
+            ),
+            ProofUnfinished { n, positions, .. } => write!(
+                f,
+                "not saved: the proof of mate in {n} did not finish within its work budget ({positions} positions tried, \
+                 too many legal actions); whether it holds is unknown: try a smaller position or a shorter mate"
             ),
             NoGame { id } => write!(f, "no game with id {id}"),
             NoAnalysisBoard { id } => write!(f, "no analysis board {id}"),

@@ -62,7 +62,7 @@ impl Clock {
 
 /// Who plays one side.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Player {
     /// A person at the browser.
     Human {
@@ -132,7 +132,7 @@ pub struct PuzzleRun {
 }
 
 /// One game in memory.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Play {
     /// When the game was made (UTC, `YYYY-MM-DD HH:MM:SS`).
     pub created: String,

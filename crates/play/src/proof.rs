@@ -4,12 +4,83 @@
 use crate::PlayError;
 use chess5d_notation::LoadedGame;
 use chess5d_rules::{Budget, Position};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The longest mate a saved puzzle may ask for (the proof tries every action of both sides).
 pub const MAX_MATE_IN: usize = 3;
 
 /// The budget of each list of legal actions in the puzzle maker's proof.
 pub const BUDGET: u64 = 200_000;
+
+/// The work a proof may do in all by default, in candidate tests of the rules' search (each
+/// action listed counts one more); a door may set its own (the server's `--proof-budget`).
+pub const TOTAL_BUDGET: u64 = 2_000_000;
+
+/// The work a proof may do, counted: each list of legal actions within `per_list` candidate
+/// tests, at most `total` tests (and actions listed) in all, and nothing more once `cancel` is
+/// set (the request went away or timed out). Spent or cancelled, the proof answers "unknown"
+/// ([`PlayError::ProofUnfinished`]), never a guess.
+#[derive(Debug)]
+pub struct Work<'a> {
+    per_list: u64,
+    left: Cell<u64>,
+    total: u64,
+    positions: Cell<u64>,
+    cancel: Option<&'a AtomicBool>,
+}
+
+impl<'a> Work<'a> {
+    /// A budget of `total` candidate tests, at most `per_list` for one list of legal actions,
+    /// stopped when `cancel` (if any) is set.
+    pub fn new(per_list: u64, total: u64, cancel: Option<&'a AtomicBool>) -> Work<'a> {
+        Work {
+            per_list,
+            left: Cell::new(total),
+            total,
+            positions: Cell::new(0),
+            cancel,
+        }
+    }
+
+    /// The work done so far (candidate tests and actions listed).
+    pub fn used(&self) -> u64 {
+        self.total - self.left.get()
+    }
+
+    /// The positions whose legal actions were listed so far.
+    pub fn positions(&self) -> u64 {
+        self.positions.get()
+    }
+
+    /// Whether the proof was stopped from outside.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// The budget of the next list: `None` if the budget is spent or the proof cancelled.
+    fn next(&self) -> Option<Budget> {
+        if self.left.get() == 0 || self.cancelled() {
+            return None;
+        }
+        self.positions.set(self.positions.get() + 1);
+        Some(Budget::tests(self.per_list.min(self.left.get())))
+    }
+
+    /// Counts the work of a list; `false` if it spent the budget.
+    fn spend(&self, work: u64) -> bool {
+        let left = self.left.get();
+        self.left.set(left.saturating_sub(work));
+        work <= left
+    }
+}
+
+impl Default for Work<'_> {
+    /// [`BUDGET`] tests per list, [`TOTAL_BUDGET`] in all, no cancellation.
+    fn default() -> Self {
+        Work::new(BUDGET, TOTAL_BUDGET, None)
+    }
+}
 
 /// Checks a goal "mate in `n`" is within 1 to [`MAX_MATE_IN`].
 pub fn check_goal(n: usize) -> Result<(), PlayError> {
@@ -67,6 +138,18 @@ pub fn make(
     mate_in: Option<usize>,
     name: Option<String>,
 ) -> Result<Made, PlayError> {
+    make_within(pos, goal, record_name, mate_in, name, &Work::default())
+}
+
+/// [`make`] within `work` (the server's budget, cancelled when the request goes away).
+pub fn make_within(
+    pos: &Position,
+    goal: Option<usize>,
+    record_name: Option<String>,
+    mate_in: Option<usize>,
+    name: Option<String>,
+    work: &Work,
+) -> Result<Made, PlayError> {
     if pos.action_moves().next().is_some() {
         return Err(PlayError::UnfinishedAction);
     }
@@ -76,7 +159,7 @@ pub fn make(
         .map(|n| n.trim().chars().take(crate::MAX_NAME).collect::<String>())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| format!("My puzzle (mate in {n})"));
-    let pgn = prove(pos, n, &name, BUDGET)?;
+    let pgn = prove_within(pos, n, &name, work)?;
     Ok(Made {
         name,
         mate_in: n,
@@ -92,19 +175,25 @@ pub fn make_from_record(
     from_game: bool,
     mate_in: Option<usize>,
     name: Option<String>,
+    work: &Work,
 ) -> Result<Made, PlayError> {
     if from_game {
-        return make(loaded.game.position(), None, None, mate_in, name);
+        return make_within(loaded.game.position(), None, None, mate_in, name, work);
     }
     let loaded = posed(loaded);
     let goal = loaded.header("Puzzle").map(|_| mate_in_of(&loaded));
     let record_name = loaded.header("Event").map(str::to_string);
-    make(loaded.game.position(), goal, record_name, mate_in, name)
+    make_within(loaded.game.position(), goal, record_name, mate_in, name, work)
 }
 
 /// Proves "mate in `n` for the side to move" in `pos` (each list of legal actions within
 /// `budget`) and writes the puzzle's record: headers, 5DFEN, the solution as a variation.
 pub fn prove(pos: &Position, n: usize, name: &str, budget: u64) -> Result<String, PlayError> {
+    prove_within(pos, n, name, &Work::new(budget, TOTAL_BUDGET, None))
+}
+
+/// [`prove`] within `work`.
+pub fn prove_within(pos: &Position, n: usize, name: &str, work: &Work) -> Result<String, PlayError> {
     check_goal(n)?;
     let side = crate::color_name(pos.to_move());
     let mut moves = Vec::new();
@@ -116,9 +205,13 @@ pub fn prove(pos: &Position, n: usize, name: &str, budget: u64) -> Result<String
     if moves.iter().any(|m| m.captured.is_some_and(|p| p.role().is_royal())) {
         return Err(PlayError::IllegalPosition);
     }
-    let line = mating_line(pos, n, Budget::tests(budget)).map_err(|e| match e {
+    let line = mating_line(pos, n, work).map_err(|e| match e {
         NotProven::False => PlayError::NoForcedMate { side: pos.to_move(), n },
-        NotProven::Unknown => PlayError::ProofUnfinished { n },
+        NotProven::Unknown => PlayError::ProofUnfinished {
+            n,
+            positions: work.positions(),
+            cancelled: work.cancelled(),
+        },
     })?;
     let mut out = format!(
         "[Event \"{}\"]\n[Puzzle \"mate-in-{n}\"]\n[Goal \"{} mates in {n}\"]\n",
@@ -135,7 +228,12 @@ pub fn prove(pos: &Position, n: usize, name: &str, budget: u64) -> Result<String
 /// completed within `budget` (each list gets the whole budget). Every legal action of both sides
 /// is tried, so this is a proof, meant for the small positions of puzzles.
 pub fn forced_mate_in(pos: &Position, n: usize, budget: Budget) -> Option<bool> {
-    match mating_action(pos, n, budget) {
+    forced_within(pos, n, &Work::new(budget.tests, u64::MAX, None))
+}
+
+/// [`forced_mate_in`] within `work`.
+pub fn forced_within(pos: &Position, n: usize, work: &Work) -> Option<bool> {
+    match mating_action(pos, n, work) {
         Ok(_) => Some(true),
         Err(NotProven::False) => Some(false),
         Err(NotProven::Unknown) => None,
@@ -144,18 +242,18 @@ pub fn forced_mate_in(pos: &Position, n: usize, budget: Budget) -> Option<bool> 
 
 /// The first action of the side to move after which mate in `n` is forced, with the position
 /// after it.
-fn mating_action(pos: &Position, n: usize, budget: Budget) -> Result<(Vec<chess5d_rules::Move>, Position), NotProven> {
+fn mating_action(pos: &Position, n: usize, work: &Work) -> Result<(Vec<chess5d_rules::Move>, Position), NotProven> {
     if n == 0 {
         return Err(NotProven::False);
     }
     let mut unknown = false;
-    for action in all_actions(pos, budget).ok_or(NotProven::Unknown)? {
+    for action in all_actions(pos, work).ok_or(NotProven::Unknown)? {
         let mut after = pos.clone();
         for m in &action {
             after.play_unchecked(m);
         }
         after.submit_unchecked();
-        match escapes(&after, n - 1, budget) {
+        match escapes(&after, n - 1, work) {
             Some(false) => return Ok((action, after)),
             Some(true) => {}
             None => unknown = true,
@@ -166,8 +264,8 @@ fn mating_action(pos: &Position, n: usize, budget: Budget) -> Result<(Vec<chess5
 
 /// With the defender to move: whether it has an answer after which no mate in `n` is forced
 /// (checkmate: no; stalemate: yes).
-fn escapes(pos: &Position, n: usize, budget: Budget) -> Option<bool> {
-    let replies = all_actions(pos, budget)?;
+fn escapes(pos: &Position, n: usize, work: &Work) -> Option<bool> {
+    let replies = all_actions(pos, work)?;
     if replies.is_empty() {
         return Some(!pos.in_check());
     }
@@ -181,7 +279,7 @@ fn escapes(pos: &Position, n: usize, budget: Budget) -> Option<bool> {
             after.play_unchecked(m);
         }
         after.submit_unchecked();
-        match forced_mate_in(&after, n, budget) {
+        match forced_within(&after, n, work) {
             Some(false) => return Some(true),
             Some(true) => {}
             None => unknown = true,
@@ -190,11 +288,19 @@ fn escapes(pos: &Position, n: usize, budget: Budget) -> Option<bool> {
     (!unknown).then_some(false)
 }
 
-/// Every legal action of the side to move, or `None` if the budget ran out.
-fn all_actions(pos: &Position, budget: Budget) -> Option<Vec<Vec<chess5d_rules::Move>>> {
-    let mut it = pos.legal_actions(budget);
-    let all: Vec<_> = it.by_ref().collect();
-    (!it.exhausted()).then_some(all)
+/// Every legal action of the side to move, or `None` if the budget ran out (or the proof was
+/// cancelled).
+fn all_actions(pos: &Position, work: &Work) -> Option<Vec<Vec<chess5d_rules::Move>>> {
+    let mut it = pos.legal_actions(work.next()?);
+    let mut all = Vec::new();
+    for action in it.by_ref() {
+        all.push(action);
+        // Each action listed is work too (and memory): a list longer than the budget stops.
+        if all.len() as u64 > work.left.get() {
+            return None;
+        }
+    }
+    (work.spend(it.tests() + all.len() as u64) && !it.exhausted()).then_some(all)
 }
 
 /// Why a goal "mate in N" is not proven.
@@ -209,16 +315,16 @@ pub enum NotProven {
 /// A forced mate in `n` for the side to move, with its line: the mating action, then for each
 /// further action one defence (the first one tried; every defence loses) and the answer that
 /// keeps the mate forced. The proof is [`forced_mate_in`]'s: every legal action of both sides.
-pub fn mating_line(pos: &Position, n: usize, budget: Budget) -> Result<Vec<Vec<chess5d_rules::Move>>, NotProven> {
-    let (action, after) = mating_action(pos, n, budget)?;
+pub fn mating_line(pos: &Position, n: usize, work: &Work) -> Result<Vec<Vec<chess5d_rules::Move>>, NotProven> {
+    let (action, after) = mating_action(pos, n, work)?;
     let mut line = vec![action];
-    if let Some(reply) = all_actions(&after, budget).and_then(|r| r.into_iter().next()) {
+    if let Some(reply) = all_actions(&after, work).and_then(|r| r.into_iter().next()) {
         let mut next = after.clone();
         for m in &reply {
             next.play_unchecked(m);
         }
         next.submit_unchecked();
-        if let Ok(rest) = mating_line(&next, n - 1, budget) {
+        if let Ok(rest) = mating_line(&next, n - 1, work) {
             line.push(reply);
             line.extend(rest);
         }

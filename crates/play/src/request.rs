@@ -21,10 +21,21 @@ pub const MAX_INCREMENT_MS: u64 = 3_600_000;
 /// An engine's time per action when the request names none.
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 
-/// Reads a request body (JSON; empty means `{}`).
+/// Reads a request body (JSON; empty means `{}`). Every body is an object: an array (which
+/// serde would read field by field) is refused.
 pub fn parse<T: serde::de::DeserializeOwned>(body: &str) -> Result<T, PlayError> {
     let body = if body.trim().is_empty() { "{}" } else { body };
+    if !body.trim_start().starts_with('{') {
+        return Err(PlayError::body("the body must be a JSON object {...}"));
+    }
     serde_json::from_str(body).map_err(PlayError::body)
+}
+
+/// Whether a character may not appear in a name or a variant: control characters (NUL, CR,
+/// LF...) and the bidirectional controls that reorder what follows them.
+pub fn is_forbidden_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// A side as written in requests.
@@ -153,6 +164,13 @@ pub fn import(text: &str) -> Result<LoadedGame, PlayError> {
 /// The variant of this name (Standard if `None`).
 pub fn variant(name: Option<String>) -> Result<&'static Variant, PlayError> {
     let name = name.unwrap_or_else(|| "Standard".into());
+    if name.chars().any(is_forbidden_char) {
+        return Err(PlayError::BadField {
+            field: "variant",
+            expected: "a variant name without control characters".into(),
+            got: format!("{name:?}"),
+        });
+    }
     Variant::by_name(&name).ok_or_else(|| PlayError::UnknownVariant {
         name,
         known: VARIANTS.iter().map(|v| v.name.to_string()).collect(),
@@ -163,6 +181,13 @@ pub fn variant(name: Option<String>) -> Result<&'static Variant, PlayError> {
 pub fn check_name(name: Option<String>) -> Result<Option<String>, PlayError> {
     if name.as_ref().is_some_and(|n| n.chars().count() > MAX_NAME) {
         return Err(PlayError::NameTooLong);
+    }
+    if let Some(n) = name.as_ref().filter(|n| n.chars().any(is_forbidden_char)) {
+        return Err(PlayError::BadField {
+            field: "name",
+            expected: "a name without control characters (newlines, NUL...) or bidirectional controls".into(),
+            got: format!("{n:?}"),
+        });
     }
     Ok(name.filter(|n| !n.trim().is_empty()))
 }

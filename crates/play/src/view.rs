@@ -111,6 +111,13 @@ pub(crate) struct PieceCache {
     last_len: AtomicUsize,
 }
 
+/// A copy starts empty (a cache: the copy writes its boards again when asked).
+impl Clone for PieceCache {
+    fn clone(&self) -> PieceCache {
+        PieceCache::default()
+    }
+}
+
 impl PieceCache {
     /// Writes the boards of `pos` with their cached pieces (adding what is missing).
     fn write<S: Serializer>(
@@ -295,7 +302,7 @@ pub(crate) fn raw(v: &impl Serialize) -> Box<RawValue> {
 
 /// The cached texts of a game's actions: the list the page shows and the moves of the last
 /// action, both written out once per submitted action.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct ActionTexts {
     /// The entries of the list, written and joined by commas.
     entries: String,

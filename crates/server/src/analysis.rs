@@ -9,7 +9,12 @@
 //!
 //! Each board lives in memory only (never in the database) and ends when its page goes away
 //! (the WebSocket closes), when it is deleted, or when the server stops; its engine is stopped
-//! and its process ended then. At most [`MAX_BOARDS`] exist at once (the oldest is dropped).
+//! and its process ended then. A board belongs to whoever made it: every request on it carries
+//! the token of its creation answer (`analysis.token`, in the `X-Chess5d-Seat` header or the
+//! `token` query parameter of its WebSocket and export). A client holds at most the limit
+//! `analysis-boards-per-client` (a new one ends its own oldest), the server at most
+//! `analysis-boards` (then a new one is refused with 429): each board has at most one engine, so
+//! these bound the analysis engines too.
 
 use crate::engine::{game_state, Runner};
 use crate::error::ServerError;
@@ -26,9 +31,6 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
-
-/// The most analysis boards kept at once.
-pub const MAX_BOARDS: usize = 16;
 
 /// Every analysis board of the server.
 #[derive(Debug, Default)]
@@ -73,6 +75,12 @@ pub(crate) struct Worker {
 #[derive(Debug)]
 pub(crate) struct Board {
     pub(crate) id: u64,
+    /// Its maker's token (32 hex digits).
+    pub(crate) token: String,
+    /// Its maker, as the quotas count clients.
+    pub(crate) client: std::net::IpAddr,
+    /// Its place in the quota of boards, given back when the board is gone.
+    pub(crate) _permit: crate::limits::Permit,
     /// The game it was taken from and how many of its actions (the branch point).
     pub(crate) from_game: Option<i64>,
     pub(crate) base_actions: usize,
@@ -86,11 +94,20 @@ pub(crate) struct Board {
 }
 
 impl Analyses {
-    pub(crate) fn get(&self, id: u64) -> Result<Arc<Board>, ServerError> {
-        lock(&self.boards)
+    /// Board `id` for the holder of `token` (its maker's, else refused).
+    pub(crate) fn get(&self, id: u64, token: Option<&str>) -> Result<Arc<Board>, ServerError> {
+        let board = lock(&self.boards)
             .get(&id)
             .cloned()
-            .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoAnalysisBoard { id: id.to_string() }))
+            .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoAnalysisBoard { id: id.to_string() }))?;
+        match token {
+            Some(t) if crate::seats::token_matches(t, &crate::seats::hash_token(&board.token)) => Ok(board),
+            _ => Err(ServerError::Forbidden(format!(
+                "analysis board {id} belongs to whoever made it: send the token of its creation answer \
+                 (analysis.token) in the {} header",
+                crate::seats::TOKEN_HEADER
+            ))),
+        }
     }
 
     pub(crate) fn remove(&self, id: u64) -> Option<Arc<Board>> {
@@ -114,7 +131,7 @@ impl Board {
         while game.undo_move().is_some() {}
         v["fen"] = json!(chess5d_notation::write_5dfen(game.position()));
         v["analysis"] = json!({
-            "id": self.id, "game": self.from_game, "base_actions": self.base_actions,
+            "id": self.id, "token": self.token, "game": self.from_game, "base_actions": self.base_actions,
             "tried": s.game.actions().len().saturating_sub(self.base_actions),
         });
         v

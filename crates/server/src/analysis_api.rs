@@ -2,9 +2,10 @@
 //! game or a text, play and take back moves there, start and stop its engine, export, and the
 //! WebSocket its page watches.
 
-use crate::analysis::{Board, Info, MAX_BOARDS};
+use crate::analysis::{Board, Info};
 use crate::error::ServerError;
-use crate::extract::{BodyText, JsonBody};
+use crate::extract::{BodyText, Client, JsonBody};
+use crate::seats::SeatToken;
 use crate::session::{Player, Session};
 use crate::state::{blocking, lock, AppState};
 use axum::extract::rejection::QueryRejection;
@@ -54,7 +55,29 @@ fn parse_board_id(s: &str) -> Result<u64, ServerError> {
         .map_err(|_| ServerError::from(chess5d_play::PlayError::NoAnalysisBoard { id: format!("'{s}'") }))
 }
 
-async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<AnalysisReq>) -> Result<Response, ServerError> {
+/// Board `id` for the request's token (the header's, else the `token` query parameter, which
+/// a browser's WebSocket and download links can carry).
+fn board(
+    st: &AppState,
+    id: &str,
+    token: &SeatToken,
+    query: Option<&HashMap<String, String>>,
+) -> Result<Arc<Board>, ServerError> {
+    let id = parse_board_id(id)?;
+    let t = token
+        .get()
+        .or_else(|| query.and_then(|q| q.get("token")).map(String::as_str));
+    st.analyses().get(id, t)
+}
+
+async fn create(
+    State(st): State<AppState>,
+    Client(client): Client,
+    JsonBody(req): JsonBody<AnalysisReq>,
+) -> Result<Response, ServerError> {
+    let limits = st.limits().clone();
+    crate::limits::check_import_text(req.import.as_deref(), &limits)?;
+    let token = crate::seats::new_token()?;
     let v = blocking(move || {
         let (loaded, game_pgn, from_game) = match req.source()? {
             Source::Import(loaded) => {
@@ -67,12 +90,45 @@ async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<AnalysisReq>
             }
         };
         let base_actions = loaded.game.actions().len();
+        crate::limits::check_import_actions(base_actions, &limits)?;
         let human = || Player::Human { name: None };
         let session = Session::wrap(Play::new(loaded, [human(), human()], None, None, crate::db::now()));
         let analyses = st.analyses();
+        let quota = &st.quotas().analysis_boards;
+        let take = || {
+            quota.take(
+                client,
+                limits.analysis_boards_per_client,
+                limits.analysis_boards,
+                "analysis-boards",
+            )
+        };
+        // A client at its own limit gives up its oldest board (the page that made it has moved
+        // on); the server's limit is everyone's, and nobody else's board is ended for it.
+        let permit = match take() {
+            Ok(p) => p,
+            Err(e) => {
+                let oldest = lock(&analyses.boards)
+                    .values()
+                    .find(|b| b.client == crate::limits::client_key(client))
+                    .map(|b| b.id);
+                match oldest.and_then(|id| analyses.remove(id)) {
+                    Some(old) => {
+                        old.close();
+                        old.publish();
+                        drop(old);
+                        take()?
+                    }
+                    None => return Err(e),
+                }
+            }
+        };
         let id = analyses.next.fetch_add(1, Ordering::SeqCst) + 1;
         let board = Arc::new(Board {
             id,
+            token,
+            client: crate::limits::client_key(client),
+            _permit: permit,
             from_game,
             base_actions,
             game_pgn,
@@ -82,31 +138,22 @@ async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<AnalysisReq>
             worker: Mutex::new(None),
             tx: broadcast::channel(64).0,
         });
-        let evicted = {
-            let mut map = lock(&analyses.boards);
-            map.insert(id, board.clone());
-            let extra = map.len().saturating_sub(MAX_BOARDS);
-            let old: Vec<u64> = map.keys().take(extra).copied().collect();
-            old.into_iter().filter_map(|k| map.remove(&k)).collect::<Vec<_>>()
-        };
-        for b in evicted {
-            b.close();
-        }
+        lock(&analyses.boards).insert(id, board.clone());
         Ok(board.state())
     })
     .await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
-async fn view(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
-    let board = st.analyses().get(parse_board_id(&id)?)?;
+async fn view(State(st): State<AppState>, Path(id): Path<String>, token: SeatToken) -> Result<Response, ServerError> {
+    let board = board(&st, &id, &token, None)?;
     let mut v = board.state();
     v["engine"] = lock(&board.info).json();
     Ok(Json(v).into_response())
 }
 
-async fn delete(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
-    let id = parse_board_id(&id)?;
+async fn delete(State(st): State<AppState>, Path(id): Path<String>, token: SeatToken) -> Result<Response, ServerError> {
+    let id = board(&st, &id, &token, None)?.id;
     let board = st
         .analyses()
         .remove(id)
@@ -131,8 +178,13 @@ fn parse_query_num(q: &HashMap<String, String>, k: &str) -> Result<i32, ServerEr
         .map_err(|_| ServerError::BadRequest(format!("query parameter '{k}' must be an integer, got '{v}'")))
 }
 
-async fn moves(State(st): State<AppState>, Path(id): Path<String>, q: Q) -> Result<Response, ServerError> {
-    let board = st.analyses().get(parse_board_id(&id)?)?;
+async fn moves(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    token: SeatToken,
+    q: Q,
+) -> Result<Response, ServerError> {
+    let board = board(&st, &id, &token, None)?;
     let Query(q) = q.map_err(|e| ServerError::BadRequest(format!("bad query string: {}", e.body_text())))?;
     let (l, t) = (parse_query_num(&q, "l")?, parse_query_num(&q, "t")?);
     let square = q
@@ -148,9 +200,10 @@ async fn moves(State(st): State<AppState>, Path(id): Path<String>, q: Q) -> Resu
 async fn change(
     st: AppState,
     id: String,
+    token: SeatToken,
     f: impl FnOnce(&mut Session) -> Result<(), ServerError> + Send + 'static,
 ) -> Result<Response, ServerError> {
-    let board = st.analyses().get(parse_board_id(&id)?)?;
+    let board = board(&st, &id, &token, None)?;
     let v = blocking(move || {
         f(&mut lock(&board.session))?;
         board.stop();
@@ -164,14 +217,20 @@ async fn change(
 
 /// Plays, takes back or submits on the board (read by the game service from the body; one
 /// person plays both sides there).
-async fn act(st: AppState, id: String, what: &'static str, body: &str) -> Result<Response, ServerError> {
+async fn act(
+    st: AppState,
+    id: String,
+    token: SeatToken,
+    what: &'static str,
+    body: &str,
+) -> Result<Response, ServerError> {
     let action = Action::read(what, body).unwrap_or_else(|| {
         Err(PlayError::NoRequest {
             method: "POST".into(),
             path: format!("/api/analysis/{id}/{what}"),
         })
     })?;
-    change(st, id, move |s| {
+    change(st, id, token, move |s| {
         let _ = s.play.act(Rights::ALL, 0, action)?;
         Ok(())
     })
@@ -181,44 +240,52 @@ async fn act(st: AppState, id: String, what: &'static str, body: &str) -> Result
 async fn play(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    token: SeatToken,
     BodyText(b): BodyText,
 ) -> Result<Response, ServerError> {
-    act(st, id, "move", &b).await
+    act(st, id, token, "move", &b).await
 }
 
 async fn undo(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    token: SeatToken,
     BodyText(b): BodyText,
 ) -> Result<Response, ServerError> {
-    act(st, id, "undo", &b).await
+    act(st, id, token, "undo", &b).await
 }
 
-async fn take_back(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
-    let floor = st.analyses().get(parse_board_id(&id)?)?.base_actions;
-    change(st, id, move |s| Ok(s.take_back(floor)?)).await
+async fn take_back(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    token: SeatToken,
+) -> Result<Response, ServerError> {
+    let floor = board(&st, &id, &token, None)?.base_actions;
+    change(st, id, token, move |s| Ok(s.take_back(floor)?)).await
 }
 
 async fn submit(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    token: SeatToken,
     BodyText(b): BodyText,
 ) -> Result<Response, ServerError> {
-    act(st, id, "submit", &b).await
+    act(st, id, token, "submit", &b).await
 }
 
 async fn start(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    token: SeatToken,
     JsonBody(req): JsonBody<StartReq>,
 ) -> Result<Response, ServerError> {
     let multipv = req.multipv()?;
     let engines = st.engines().to_vec();
-    engine_switch(st, id, move |b| b.start(&engines, multipv)).await
+    engine_switch(st, id, token, move |b| b.start(&engines, multipv)).await
 }
 
-async fn stop(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
-    engine_switch(st, id, |b| {
+async fn stop(State(st): State<AppState>, Path(id): Path<String>, token: SeatToken) -> Result<Response, ServerError> {
+    engine_switch(st, id, token, |b| {
         b.stop();
         Ok(())
     })
@@ -229,9 +296,10 @@ async fn stop(State(st): State<AppState>, Path(id): Path<String>) -> Result<Resp
 async fn engine_switch(
     st: AppState,
     id: String,
+    token: SeatToken,
     f: impl FnOnce(&Arc<Board>) -> Result<(), ServerError> + Send + 'static,
 ) -> Result<Response, ServerError> {
-    let board = st.analyses().get(parse_board_id(&id)?)?;
+    let board = board(&st, &id, &token, None)?;
     let v = blocking(move || {
         f(&board)?;
         let v = lock(&board.info).json();
@@ -241,8 +309,14 @@ async fn engine_switch(
     Ok(Json(v).into_response())
 }
 
-async fn export(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
-    let board = st.analyses().get(parse_board_id(&id)?)?;
+async fn export(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    token: SeatToken,
+    q: Q,
+) -> Result<Response, ServerError> {
+    let q = q.ok().map(|Query(q)| q);
+    let board = board(&st, &id, &token, q.as_ref())?;
     let text = blocking(move || board.export()).await?;
     Ok(([(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
@@ -250,12 +324,20 @@ async fn export(State(st): State<AppState>, Path(id): Path<String>) -> Result<Re
 async fn ws(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    token: SeatToken,
+    Client(client): Client,
+    q: Q,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ServerError> {
-    let board = st.analyses().get(parse_board_id(&id)?)?;
+    let q = q.ok().map(|Query(q)| q);
+    let board = board(&st, &id, &token, q.as_ref())?;
     let upgrade =
         upgrade.map_err(|e| ServerError::BadRequest(format!("not a WebSocket request: {}", e.body_text())))?;
-    Ok(upgrade.on_upgrade(move |socket| watch(st, board, socket)))
+    let (upgrade, permit) = crate::extract::socket_limits(&st, client, upgrade)?;
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        watch(st, board, socket).await;
+        drop(permit);
+    }))
 }
 
 /// Sends `{engine: ...}` after every report (at most one message per 100 ms); when the page
@@ -263,6 +345,7 @@ async fn ws(
 async fn watch(st: AppState, board: Arc<Board>, mut socket: WebSocket) {
     let mut rx = board.tx.subscribe();
     let mut stop = st.stop_signal();
+    let mut heart = crate::extract::Heartbeat::new(&st);
     loop {
         let msg = json!({ "engine": lock(&board.info).json() }).to_string();
         if socket.send(Message::Text(msg)).await.is_err() {
@@ -276,7 +359,13 @@ async fn watch(st: AppState, board: Arc<Board>, mut socket: WebSocket) {
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 while rx.try_recv().is_ok() {}
             }
+            alive = heart.beat() => {
+                if !alive || socket.send(Message::Ping(Vec::new())).await.is_err() {
+                    break;
+                }
+            }
             m = socket.recv() => {
+                heart.seen();
                 match m {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     _ => {}

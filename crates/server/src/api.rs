@@ -6,7 +6,7 @@
 use crate::clocks;
 use crate::create::{AcceptReq, ChallengeReq};
 use crate::error::ServerError;
-use crate::extract::{BodyText, JsonBody, JsonText, BODY_LIMIT};
+use crate::extract::{BodyText, Client, JsonBody, JsonText, BODY_LIMIT};
 use crate::puzzles::{Puzzle, PUZZLES};
 use crate::seats::SeatToken;
 use crate::security::{self, Guard};
@@ -82,7 +82,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/challenges", get(list_challenges).post(create_challenge))
         .route("/api/challenges/:id/accept", post(accept_challenge))
-        .route("/api/puzzles/:id", post(start_puzzle));
+        .route("/api/puzzles/:id", post(start_puzzle))
+        .route("/api/user-puzzles", post(crate::puzzle_maker::create));
     let mut acting = Router::new()
         .route("/api/games/:id", get(get_game).delete(delete_game))
         .route("/api/games/:id/moves", get(game_moves))
@@ -96,7 +97,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/:id/join", post(join))
         .route("/api/games/:id/invite", post(new_invite))
         .route("/api/challenges/:id", get(get_challenge).delete(cancel_challenge))
-        .route("/api/my-games", post(my_games));
+        .route("/api/my-games", post(my_games))
+        // Analysis boards: under the rate limit of state-changing requests like games.
+        .merge(crate::analysis_api::routes());
     if let Some(n) = config.rate_limit {
         let period = Duration::from_micros(1_000_000 / u64::from(n));
         acting = acting.layer(GovernorLayer {
@@ -116,7 +119,6 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/:id/pgn", get(pgn))
         .route("/api/games/:id/ws", get(ws))
         .route("/api/puzzles", get(list_puzzles))
-        .merge(crate::analysis_api::routes())
         .merge(crate::puzzle_maker::routes())
         .merge(creating)
         .merge(acting)
@@ -169,8 +171,17 @@ async fn list_games(State(st): State<AppState>) -> ApiResult {
     Ok(Json(json!({ "games": rows.iter().map(Session::summary).collect::<Vec<_>>() })).into_response())
 }
 
-async fn create_game(State(st): State<AppState>, JsonBody(req): JsonBody<CreateReq>) -> ApiResult {
-    let v = blocking(move || st.create_game(req)).await?;
+async fn create_game(
+    State(st): State<AppState>,
+    Client(client): Client,
+    JsonBody(req): JsonBody<CreateReq>,
+) -> ApiResult {
+    // The import is read on a blocking thread; if the request times out meanwhile, the flag
+    // tells it to make nothing.
+    let cancel = crate::limits::Cancel::default();
+    let flag = cancel.flag();
+    let v = blocking(move || st.create_game(req, client, &flag)).await?;
+    drop(cancel);
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
@@ -429,6 +440,7 @@ async fn pgn(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
 async fn ws(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    Client(client): Client,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult {
     let id = parse_id(&id)?;
@@ -436,9 +448,11 @@ async fn ws(
     let slot = blocking(move || st2.slot(id)).await?;
     let upgrade =
         upgrade.map_err(|e| ServerError::BadRequest(format!("not a WebSocket request: {}", e.body_text())))?;
-    Ok(upgrade
-        .max_message_size(4096)
-        .on_upgrade(move |socket| watch(st, slot, socket)))
+    let (upgrade, permit) = crate::extract::socket_limits(&st, client, upgrade)?;
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        watch(st, slot, socket).await;
+        drop(permit);
+    }))
 }
 
 /// A message from the page over the WebSocket: `{"seat": TOKEN}` marks its seat as connected.
@@ -459,6 +473,7 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
     // its seat, so a try sends nothing to anyone else.
     let mut viewer = Viewer::Spectator;
     let public = st.inner.config.public;
+    let mut heart = crate::extract::Heartbeat::new(&st);
     loop {
         let (deleted, view) = {
             let s = lock(&slot.session);
@@ -486,7 +501,13 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
                     break;
                 }
             }
+            alive = heart.beat() => {
+                if !alive || socket.send(Message::Ping(Vec::new())).await.is_err() {
+                    break;
+                }
+            }
             m = socket.recv() => {
+                heart.seen();
                 match m {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(Message::Text(t))) => {

@@ -46,6 +46,8 @@ pub struct Config {
     /// A game nobody has asked for during this long (and that nobody watches, no engine
     /// thinks about, no clock runs for) leaves memory; the database keeps it: 10 minutes.
     pub idle_unload: std::time::Duration,
+    /// What one client, and all together, may take (`--limit NAME=N`; see [`crate::limits`]).
+    pub limits: crate::limits::Limits,
 }
 
 impl Default for Config {
@@ -62,6 +64,7 @@ impl Default for Config {
             request_timeout: REQUEST_TIMEOUT,
             header_timeout: HEADER_TIMEOUT,
             idle_unload: std::time::Duration::from_secs(600),
+            limits: crate::limits::Limits::default(),
         }
     }
 }
@@ -78,7 +81,8 @@ pub struct ServeOptions {
     /// `--engine NAME=CMD`, in order.
     pub engines: Vec<String>,
     /// `--config FILE`: lines `addr = ...`, `db = ...`, `engine NAME = CMD`, `public = true`,
-    /// `allowed-host = NAME`, `behind-proxy = true`, `rate-limit = N` (`#` starts a comment).
+    /// `allowed-host = NAME`, `behind-proxy = true`, `rate-limit = N`, `limit NAME = N` (`#`
+    /// starts a comment).
     pub config: Option<PathBuf>,
     /// `--public`.
     pub public: bool,
@@ -88,6 +92,9 @@ pub struct ServeOptions {
     pub behind_proxy: bool,
     /// `--rate-limit N|off`.
     pub rate_limit: Option<String>,
+    /// `--limit NAME=N`, in order (see [`crate::limits::LIMITS`]); the config file's
+    /// `limit NAME = N` lines come first, so the flags win.
+    pub limits: Vec<String>,
 }
 
 impl Config {
@@ -109,6 +116,7 @@ impl Config {
             .map(|h| parse_host(h))
             .collect::<Result<Vec<_>, _>>()?;
         let mut rate = o.rate_limit.clone();
+        let mut limits = crate::limits::Limits::default();
         if let Some(file) = &o.config {
             let path = file.display().to_string();
             let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -120,7 +128,7 @@ impl Config {
                 let err = || {
                     format!(
                         "{path}:{}: expected 'addr = ...', 'db = ...', 'engine NAME = CMD', 'public = true', \
-                         'behind-proxy = true', 'allowed-host = NAME' or 'rate-limit = N'",
+                         'behind-proxy = true', 'allowed-host = NAME', 'rate-limit = N' or 'limit NAME = N'",
                         n + 1
                     )
                 };
@@ -145,12 +153,19 @@ impl Config {
                     allowed_hosts.push(parse_host(&val).map_err(|e| format!("{path}:{}: {e}", n + 1))?);
                 } else if key == "rate-limit" {
                     rate.get_or_insert(val);
+                } else if let Some(name) = key.strip_prefix("limit ") {
+                    limits
+                        .set(&format!("{}={val}", name.trim()))
+                        .map_err(|e| format!("{path}:{}: {e}", n + 1))?;
                 } else if let Some(name) = key.strip_prefix("engine ") {
                     engines.push(parse_engine(&format!("{}={val}", name.trim()))?);
                 } else {
                     return Err(err());
                 }
             }
+        }
+        for l in &o.limits {
+            limits.set(l)?;
         }
         let addr = addr.unwrap_or_else(|| if public { "0.0.0.0:8080" } else { "127.0.0.1:8080" }.to_string());
         let addr: SocketAddr = addr
@@ -186,6 +201,7 @@ impl Config {
             allowed_hosts,
             behind_proxy,
             rate_limit,
+            limits,
             ..Config::default()
         })
     }

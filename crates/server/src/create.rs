@@ -60,7 +60,12 @@ pub(crate) fn seat_json(token: &str, seat: &Seat) -> Value {
 impl AppState {
     /// Stores a new game with the creator's seat (every human side, or only `seat` with an
     /// invite for the other human side); the answer is the state plus `seat` and `invite`.
-    fn open_game(&self, mut session: Session, seat: Option<Color>) -> Result<Value, ServerError> {
+    fn open_game(
+        &self,
+        mut session: Session,
+        seat: Option<Color>,
+        held: Vec<crate::limits::Permit>,
+    ) -> Result<Value, ServerError> {
         let human = [!session.players[0].is_engine(), !session.players[1].is_engine()];
         let (mine, invite) = match seat {
             Some(c) => {
@@ -86,6 +91,7 @@ impl AppState {
             session.seats.push(i.seat.clone());
         }
         let slot = self.insert(session)?;
+        *crate::sync::lock(&slot.held) = held;
         let mut v = lock(&slot.session).view(Rights::from_seat(&creator.seat).viewer(), None);
         v["seat"] = seat_json(&creator.token, &creator.seat);
         v["invite"] = invite.map_or(Value::Null, |(i, c)| json!({ "token": i.token, "side": color_name(c) }));
@@ -93,9 +99,34 @@ impl AppState {
     }
 
     /// `POST /api/games`.
-    pub(crate) fn create_game(&self, req: CreateReq) -> Result<Value, ServerError> {
+    /// `POST /api/games`; `cancelled` says the request has gone (timed out): nothing is made.
+    pub(crate) fn create_game(
+        &self,
+        req: CreateReq,
+        client: std::net::IpAddr,
+        cancelled: &std::sync::atomic::AtomicBool,
+    ) -> Result<Value, ServerError> {
+        let limits = &self.inner.config.limits;
+        crate::limits::check_import_text(req.import.as_deref(), limits)?;
         let new = req.check(&engine::names(&self.inner.config.engines), db::now())?;
-        self.open_game(Session::wrap(new.play), new.seat)
+        crate::limits::check_import_actions(new.play.game.actions().len(), limits)?;
+        // Each engine player is a process while the game is in memory.
+        let held = new
+            .play
+            .players
+            .iter()
+            .filter(|p| p.is_engine())
+            .map(|_| {
+                self.inner
+                    .quotas
+                    .engines
+                    .take(client, limits.engines_per_client, limits.engines, "engines")
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if cancelled.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(ServerError::Conflict("the request timed out: no game was made".into()));
+        }
+        self.open_game(Session::wrap(new.play), new.seat, held)
     }
 
     /// `POST /api/puzzles/:id`: the solver is the creator, the defence the first engine.
@@ -107,7 +138,7 @@ impl AppState {
             movetime_ms: Some(500),
         };
         let play = request::puzzle_game(loaded, id, name, engine, db::now());
-        self.open_game(Session::wrap(play), None)
+        self.open_game(Session::wrap(play), None, Vec::new())
     }
 
     /// `POST /api/my-games`: the games where these tokens hold a seat.

@@ -22,6 +22,8 @@ pub enum ServerError {
     Conflict(String),
     /// The request body is too large.
     TooLarge(String),
+    /// The client (or everyone) holds or asked for too much at once (a limit of `limits`).
+    Limited(String),
     /// Storage or engine failure.
     Internal(String),
 }
@@ -36,6 +38,7 @@ impl ServerError {
             ServerError::NotFound(_) => ErrorKind::NotFound,
             ServerError::Conflict(_) => ErrorKind::Conflict,
             ServerError::TooLarge(_) => ErrorKind::TooLarge,
+            ServerError::Limited(_) => ErrorKind::Limited,
             ServerError::Internal(_) => ErrorKind::Internal,
         }
     }
@@ -50,6 +53,7 @@ impl fmt::Display for ServerError {
             | ServerError::NotFound(m)
             | ServerError::Conflict(m)
             | ServerError::TooLarge(m)
+            | ServerError::Limited(m)
             | ServerError::Internal(m) => f.write_str(m),
         }
     }

@@ -59,6 +59,10 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         } else {
             bytes
         };
+        // Every body is an object (serde would read an array field by field).
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(chess5d_play::PlayError::body("the body must be a JSON object {...}").into());
+        }
         serde_json::from_slice(bytes)
             .map(JsonBody)
             .map_err(|e| chess5d_play::PlayError::body(e).into())
@@ -86,6 +90,23 @@ impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
     }
 }
 
+/// The client of a request (see [`crate::security::client_of`]), for the quotas.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Client(pub(crate) std::net::IpAddr);
+
+#[async_trait]
+impl FromRequestParts<crate::state::AppState> for Client {
+    type Rejection = ServerError;
+
+    async fn from_request_parts(parts: &mut Parts, st: &crate::state::AppState) -> Result<Self, Self::Rejection> {
+        Ok(Client(crate::security::client_of(
+            &parts.headers,
+            &parts.extensions,
+            st.inner.config.behind_proxy,
+        )))
+    }
+}
+
 /// A request body as text, for the game service to read (its requests are typed there).
 pub(crate) struct BodyText(pub(crate) String);
 
@@ -104,5 +125,57 @@ impl<S: Send + Sync> FromRequest<S> for BodyText {
         String::from_utf8(bytes.to_vec())
             .map(BodyText)
             .map_err(|e| chess5d_play::PlayError::body(e).into())
+    }
+}
+
+/// A WebSocket's limits: frames and messages of at most `socket-frame-bytes` (a larger frame is
+/// refused from its header, before its payload is read), and its place in the quota of
+/// sockets (`sockets-per-client`, `sockets`).
+pub(crate) fn socket_limits(
+    st: &crate::state::AppState,
+    client: std::net::IpAddr,
+    upgrade: axum::extract::ws::WebSocketUpgrade,
+) -> Result<(axum::extract::ws::WebSocketUpgrade, crate::limits::Permit), ServerError> {
+    let l = &st.inner.config.limits;
+    let permit = st
+        .inner
+        .quotas
+        .sockets
+        .take(client, l.sockets_per_client, l.sockets, "sockets")?;
+    let max = usize::try_from(l.socket_frame_bytes).unwrap_or(usize::MAX);
+    Ok((upgrade.max_frame_size(max).max_message_size(max), permit))
+}
+
+/// A WebSocket's heartbeat: a ping every third of `socket-idle-secs`; a socket from which
+/// nothing came (no pong either) for that long is over.
+pub(crate) struct Heartbeat {
+    every: tokio::time::Interval,
+    seen: tokio::time::Instant,
+    idle: std::time::Duration,
+}
+
+impl Heartbeat {
+    pub(crate) fn new(st: &crate::state::AppState) -> Heartbeat {
+        let idle = std::time::Duration::from_secs(st.inner.config.limits.socket_idle_secs);
+        // The first ping after a third of the idle time (none at the start).
+        let mut every = tokio::time::interval_at(tokio::time::Instant::now() + idle / 3, idle / 3);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Heartbeat {
+            every,
+            seen: tokio::time::Instant::now(),
+            idle,
+        }
+    }
+
+    /// Something came from the client.
+    pub(crate) fn seen(&mut self) {
+        self.seen = tokio::time::Instant::now();
+    }
+
+    /// Waits for the next beat: `true` if the socket is to be pinged, `false` if it is idle
+    /// (to be closed).
+    pub(crate) async fn beat(&mut self) -> bool {
+        self.every.tick().await;
+        self.seen.elapsed() < self.idle
     }
 }

@@ -43,6 +43,7 @@ mod driver;
 mod engine;
 mod error;
 mod extract;
+pub mod limits;
 mod puzzle_maker;
 mod puzzles;
 mod seats;
@@ -54,6 +55,7 @@ mod sync;
 pub use api::router;
 pub use config::{Config, EngineConfig, ServeOptions};
 pub use error::ServerError;
+pub use limits::Limits;
 
 pub use puzzles::forced_mate_in;
 pub use seats::TOKEN_HEADER;
@@ -132,6 +134,41 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState, stop: imp
             },
             _ = &mut stop => break,
         };
+        // The connections of one address (`connections-per-client`; behind a proxy every
+        // connection is the proxy's, which limits them itself) and of all (`connections`).
+        let limits = &state.inner.config.limits;
+        let per_client = if state.inner.config.behind_proxy {
+            u64::MAX
+        } else {
+            limits.connections_per_client
+        };
+        let permit = match state
+            .inner
+            .quotas
+            .connections
+            .take(peer.ip(), per_client, limits.connections, "connections")
+        {
+            Ok(p) => p,
+            Err(e) => {
+                let body = serde_json::json!({ "error": e.to_string(), "kind": "limited" }).to_string();
+                let answer = format!(
+                    "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nConnection: close\r\n\
+                     Retry-After: 1\r\nContent-Length: {}\r\n\r\n{body}",
+                    body.len()
+                );
+                // Answered on its own task (a fresh socket may not be writable yet), within 1 s.
+                tokio::spawn(async move {
+                    use tokio::io::AsyncWriteExt;
+                    let mut stream = stream;
+                    let write = async {
+                        let _ = stream.write_all(answer.as_bytes()).await;
+                        let _ = stream.shutdown().await;
+                    };
+                    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), write).await;
+                });
+                continue;
+            }
+        };
         // Set when the connection's first request has arrived (its headers read).
         let started = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let seen = std::sync::Arc::clone(&started);
@@ -146,6 +183,7 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState, stop: imp
             .serve_connection_with_upgrades(TokioIo::new(stream), hyper_util::service::TowerToHyperService::new(svc));
         let conn = graceful.watch(conn.into_owned());
         tokio::spawn(async move {
+            let _permit = permit;
             tokio::pin!(conn);
             tokio::select! {
                 _ = &mut conn => return,

@@ -11,13 +11,14 @@
 //! Stored in the table `user_puzzles` (created here); ids are `user-<n>`.
 
 use crate::error::ServerError;
-use crate::extract::JsonBody;
+use crate::extract::{Client, JsonBody};
+use crate::limits::Cancel;
 use crate::puzzles::Puzzle;
 use crate::state::{blocking, AppState};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{Json, Router};
 use chess5d_play::proof;
 use chess5d_play::request::{PuzzleReq, Source};
@@ -92,24 +93,52 @@ pub fn find(st: &AppState, id: &str) -> Result<Option<UserPuzzle>, ServerError> 
     })
 }
 
-/// The routes of the puzzle maker (merged into the server's router).
+/// The routes of the puzzle maker (merged into the server's router) but `POST
+/// /api/user-puzzles` ([`create`]), which the router puts under the rate limit of creations.
 pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/user-puzzles", post(create))
-        .route("/api/puzzles/:id/pgn", get(export))
+    Router::new().route("/api/puzzles/:id/pgn", get(export))
 }
 
-async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<PuzzleReq>) -> Result<Response, ServerError> {
+/// Makes a puzzle: a budgeted job. The proof runs within the `proof-budget` limit, one at a
+/// time per client (`proofs-per-client`, `proofs` in all), and stops when the request times
+/// out or its client goes away (the request's future holds the [`Cancel`]); a stopped or
+/// spent proof is refused as unknown and nothing is saved.
+pub(crate) async fn create(
+    State(st): State<AppState>,
+    Client(client): Client,
+    JsonBody(req): JsonBody<PuzzleReq>,
+) -> Result<Response, ServerError> {
+    let limits = st.limits().clone();
+    crate::limits::check_import_text(req.import.as_deref(), &limits)?;
+    let permit = st
+        .quotas()
+        .proofs
+        .take(client, limits.proofs_per_client, limits.proofs, "proofs")?;
+    let cancel = Cancel::default();
+    let flag = cancel.flag();
     let st2 = st.clone();
     let v = blocking(move || {
+        let _permit = permit;
+        let work = proof::Work::new(proof::BUDGET, limits.proof_budget, Some(&flag));
         let mut req = req;
         let made = match req.source()? {
-            Source::Import(loaded) => proof::make_from_record(*loaded, false, req.mate_in, req.name)?,
+            Source::Import(loaded) => {
+                crate::limits::check_import_actions(loaded.game.actions().len(), &limits)?;
+                proof::make_from_record(*loaded, false, req.mate_in, req.name, &work)?
+            }
             Source::Game(id, at) => {
                 let (loaded, _) = crate::analysis_api::game_until(&st2, id, at)?;
-                proof::make_from_record(loaded, true, req.mate_in, req.name)?
+                proof::make_from_record(loaded, true, req.mate_in, req.name, &work)?
             }
         };
+        if work.cancelled() {
+            // The answer is gone (a 408 or a closed connection): nothing is saved.
+            return Err(ServerError::from(chess5d_play::PlayError::ProofUnfinished {
+                n: made.mate_in,
+                positions: work.positions(),
+                cancelled: true,
+            }));
+        }
         let proof::Made {
             name,
             mate_in: n,
@@ -127,6 +156,7 @@ async fn create(State(st): State<AppState>, JsonBody(req): JsonBody<PuzzleReq>) 
         Ok(json!({ "id": format!("user-{id}"), "name": name, "mate_in": n, "to_move": to_move, "pgn": text }))
     })
     .await?;
+    drop(cancel);
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 

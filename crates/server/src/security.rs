@@ -131,6 +131,23 @@ pub async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
         );
     }
     let h = req.headers();
+    if h.get_all(header::HOST).iter().count() > 1 {
+        return json_error(StatusCode::BAD_REQUEST, "the request has more than one Host header");
+    }
+    // A body declared larger than the limit is refused at once (not read, not waited for).
+    let declared = h
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if let Some(n) = declared.filter(|&n| n > crate::extract::BODY_LIMIT as u64) {
+        return json_error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "request body of {n} bytes; at most {} bytes",
+                crate::extract::BODY_LIMIT
+            ),
+        );
+    }
     let Some(host) = g.host(h) else {
         return json_error(StatusCode::BAD_REQUEST, "the request has no Host header");
     };
@@ -262,22 +279,29 @@ impl KeyExtractor for ClientIp {
     type Key = IpAddr;
 
     fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<IpAddr, GovernorError> {
-        if self.behind_proxy {
-            let fwd = req
-                .headers()
+        Ok(client_of(req.headers(), req.extensions(), self.behind_proxy))
+    }
+}
+
+/// The client of a request, as every limit counts it ([`crate::limits::client_key`] of its
+/// address): the connection's address, or behind a proxy the last `X-Forwarded-For` entry (the
+/// one our proxy added). A request without either (one made inside the process, in tests)
+/// counts as 0.0.0.0.
+pub fn client_of(headers: &HeaderMap, ext: &axum::http::Extensions, behind_proxy: bool) -> IpAddr {
+    let fwd = behind_proxy
+        .then(|| {
+            headers
                 .get("x-forwarded-for")
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| v.rsplit(',').next())
-                .and_then(|v| v.trim().parse::<IpAddr>().ok());
-            if let Some(ip) = fwd {
-                return Ok(ip);
-            }
-        }
-        Ok(req
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()))
-    }
+                .and_then(|v| v.trim().parse::<IpAddr>().ok())
+        })
+        .flatten();
+    let ip = fwd.unwrap_or_else(|| {
+        ext.get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip())
+    });
+    crate::limits::client_key(ip)
 }
 
 /// A rate limit of `per_sec` requests per second (a burst of `burst`) per client, on the

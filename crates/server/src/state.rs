@@ -26,6 +26,8 @@ pub struct Slot {
     pub tx: broadcast::Sender<()>,
     /// When a request last asked for the game (see [`AppState::unload_idle`]).
     pub touched: Mutex<std::time::Instant>,
+    /// The game's places in the quotas (its engine players), given back when it leaves.
+    pub held: Mutex<Vec<crate::limits::Permit>>,
 }
 
 impl Slot {
@@ -35,6 +37,7 @@ impl Slot {
             engines: Mutex::new([None, None]),
             tx: broadcast::channel(16).0,
             touched: Mutex::new(std::time::Instant::now()),
+            held: Mutex::new(Vec::new()),
         }
     }
 }
@@ -50,6 +53,11 @@ pub struct Inner {
     pub stop_tx: broadcast::Sender<()>,
     /// The analysis boards (scratch positions with their engines).
     pub analyses: crate::analysis::Analyses,
+    /// The ids of games deleted while the server runs (ids are never reused): a request that
+    /// read the game before its DELETE cannot bring it back into memory.
+    pub deleted: Mutex<std::collections::HashSet<i64>>,
+    /// What clients hold at once (proofs running...).
+    pub quotas: crate::limits::Quotas,
 }
 
 /// The server's shared state: configuration, database and the games in memory.
@@ -72,6 +80,8 @@ impl AppState {
                 stopping: AtomicBool::new(false),
                 stop_tx,
                 analyses: Default::default(),
+                deleted: Default::default(),
+                quotas: Default::default(),
             }),
         })
     }
@@ -103,6 +113,29 @@ impl AppState {
 
     pub(crate) fn analyses(&self) -> &crate::analysis::Analyses {
         &self.inner.analyses
+    }
+
+    pub(crate) fn quotas(&self) -> &crate::limits::Quotas {
+        &self.inner.quotas
+    }
+
+    pub(crate) fn limits(&self) -> &crate::limits::Limits {
+        &self.inner.config.limits
+    }
+
+    /// Puzzle proofs running now (finished or cancelled ones are not counted).
+    pub fn proofs_running(&self) -> u64 {
+        self.inner.quotas.proofs.held()
+    }
+
+    /// Analysis boards held now.
+    pub fn analysis_boards(&self) -> u64 {
+        self.inner.quotas.analysis_boards.held()
+    }
+
+    /// Engine players of games made by clients, in memory now.
+    pub fn engine_players(&self) -> u64 {
+        self.inner.quotas.engines.held()
     }
 
     pub(crate) fn engines(&self) -> &[crate::config::EngineConfig] {
@@ -180,6 +213,12 @@ impl AppState {
         let mut session = Session::from_row(&row)?;
         session.seats = self.inner.db.seats(id)?;
         let mut map = lock(&self.inner.sessions);
+        // Deleted since it was read: gone (the DELETE marks it under this same lock).
+        if lock(&self.inner.deleted).contains(&id) {
+            return Err(ServerError::from(chess5d_play::PlayError::NoGame {
+                id: id.to_string(),
+            }));
+        }
         let slot = map.entry(id).or_insert_with(|| Arc::new(Slot::new(session))).clone();
         drop(map);
         self.kick_engine(&slot);
@@ -220,8 +259,22 @@ impl AppState {
             s.authorize(s.rights(token.get(), self.inner.config.public), Need::Owner)?;
             s.deleted = true;
         }
-        lock(&self.inner.sessions).remove(&id);
+        {
+            let mut map = lock(&self.inner.sessions);
+            lock(&self.inner.deleted).insert(id);
+            map.remove(&id);
+        }
+        lock(&slot.held).clear();
         let _ = slot.tx.send(());
+        // Its engines end (after the search under way, which holds them).
+        let engines = Arc::clone(&slot);
+        std::thread::spawn(move || {
+            for r in lock(&engines.engines).iter_mut() {
+                if let Some(Runner::Process(p)) = r.take() {
+                    p.quit(Duration::from_millis(300));
+                }
+            }
+        });
         if !self.inner.db.delete(id)? {
             return Err(ServerError::from(chess5d_play::PlayError::NoGame {
                 id: id.to_string(),
@@ -250,21 +303,28 @@ impl AppState {
         f: impl FnOnce(&mut Session) -> Result<Effects, ServerError>,
     ) -> Result<String, ServerError> {
         let slot = self.slot(id)?;
-        let (view, stored, effects) = {
+        let (view, effects) = {
             let mut s = lock(&slot.session);
+            if s.deleted {
+                // Taken in hand before a DELETE that has answered since: gone.
+                return Err(ServerError::from(chess5d_play::PlayError::NoGame {
+                    id: id.to_string(),
+                }));
+            }
+            let before = s.play.clone();
             let effects = f(&mut s)?;
-            let stored = if effects.store {
-                Some(self.queue_persist(&s)?)
-            } else {
-                None
-            };
+            // Answered (and shown to watchers) only once on disk, many games sharing one fsync;
+            // waited for under the game's lock, so that a write that fails is undone in memory
+            // before anyone sees it: a failed write changes nothing.
+            if effects.store {
+                if let Err(e) = self.queue_persist(&s).and_then(|stored| stored.wait()) {
+                    s.play = before;
+                    return Err(e);
+                }
+            }
             let viewer = s.viewer(token.get(), self.inner.config.public);
-            (s.view_text(viewer, None), stored, effects)
+            (s.view_text(viewer, None), effects)
         };
-        // Answered (and shown to watchers) only once on disk; many games share one fsync.
-        if let Some(stored) = stored {
-            stored.wait()?;
-        }
         if effects.notify {
             let _ = slot.tx.send(());
         }

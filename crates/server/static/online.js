@@ -52,6 +52,9 @@ export async function call(method, url, body, token) {
   return backend.request(method, url, body, token ? { 'X-Chess5d-Seat': token } : {});
 }
 
+/** The tokens of this page's analysis boards, by board id (in memory: a board ends with its page). */
+const boardTokens = new Map();
+
 function gameIdOf(url) {
   const g = String(url).match(/^\/api\/games\/(\d+)/);
   return g ? g[1] : null;
@@ -62,6 +65,10 @@ export const online = {
   joining: null,
   /** Headers for an API request: the seat token of the game it is about. */
   headers(url, method) {
+    // An analysis board is its maker's: its token (from its creation answer) goes with every
+    // request on it.
+    const b = String(url).match(/^\/api\/analysis\/(\d+)/);
+    if (b && boardTokens.has(b[1])) return { 'X-Chess5d-Seat': boardTokens.get(b[1]) };
     const id = gameIdOf(url);
     if (id && seatOf(id)) return { 'X-Chess5d-Seat': seatOf(id).token };
     const c = String(url).match(/^\/api\/challenges\/(\d+)$/);
@@ -70,6 +77,7 @@ export const online = {
   },
   /** Every API answer: a new game's seat and invite are kept. */
   seen(url, method, data) {
+    if (data && data.analysis && data.analysis.token) boardTokens.set(String(data.analysis.id), data.analysis.token);
     if (!data || method !== 'POST' || !data.seat || data.id == null) return;
     keepSeat(data.id, { token: data.seat.token, sides: data.seat.sides, owner: data.seat.owner });
     if (data.invite) { const all = load(INVITES); all[data.id] = data.invite; save(INVITES, all); }

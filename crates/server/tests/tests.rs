@@ -61,16 +61,19 @@ impl Api {
         if let (Some(id), Some(t)) = (v["id"].as_i64(), v["seat"]["token"].as_str()) {
             self.tokens.lock().unwrap().insert(id, t.to_string());
         }
+        // An analysis board's maker's token (kept under the board's id, negated).
+        if let (Some(id), Some(t)) = (v["analysis"]["id"].as_i64(), v["analysis"]["token"].as_str()) {
+            self.tokens.lock().unwrap().insert(-id, t.to_string());
+        }
     }
 
     fn token_for(&self, uri: &str) -> Option<String> {
-        let id: i64 = uri
-            .strip_prefix("/api/games/")?
-            .split(['/', '?'])
-            .next()?
-            .parse()
-            .ok()?;
-        self.tokens.lock().unwrap().get(&id).cloned()
+        let (rest, sign) = match uri.strip_prefix("/api/games/") {
+            Some(rest) => (rest, 1),
+            None => (uri.strip_prefix("/api/analysis/")?, -1),
+        };
+        let id: i64 = rest.split(['/', '?']).next()?.parse().ok()?;
+        self.tokens.lock().unwrap().get(&(sign * id)).cloned()
     }
 }
 
@@ -1211,6 +1214,8 @@ mod load {
         assert!(total_actions >= games);
     }
 }
+
+mod abuse;
 
 mod online;
 

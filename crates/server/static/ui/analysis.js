@@ -25,7 +25,10 @@ export async function startAnalysis() {
   app.analysis = { id: st.analysis.id, state: st, info: null, engineOn: true };
   app.selected = null; app.dests.clear();
   const a = app.analysis;
-  a.unwatch = backend.watch(`/api/analysis/${st.analysis.id}/ws`, (d) => {
+  // A browser's WebSocket carries no header: the board's token goes in the query.
+  const token = st.analysis.token ? `?token=${st.analysis.token}` : '';
+  a.token = token;
+  a.unwatch = backend.watch(`/api/analysis/${st.analysis.id}/ws${token}`, (d) => {
     if (app.analysis !== a || !d.engine) return;
     a.info = d.engine;
     renderAnalysis();
@@ -45,7 +48,7 @@ export function endAnalysis() {
   app.analysis = null;
   app.pv = null; app.pvHover = null;
   // Deleted first, then the socket closed (the server also forgets a board whose page left).
-  backend.request('DELETE', `/api/analysis/${a.id}`).catch(() => {}).finally(() => a.unwatch && a.unwatch());
+  api('DELETE', `/api/analysis/${a.id}`).catch(() => {}).finally(() => a.unwatch && a.unwatch());
   $('#analysis').classList.add('hidden');
   // The hooks say nothing of a board that is gone (a script waits for the next one's report).
   $('#pv').dataset.pv = '';
@@ -101,7 +104,7 @@ $('#btn-engine-toggle').addEventListener('click', () => engine(!(app.analysis?.i
 $('#btn-variation').addEventListener('click', async () => {
   const a = app.analysis;
   if (!a) return;
-  const text = await backend.text(`/api/analysis/${a.id}/pgn`);
+  const text = await backend.text(`/api/analysis/${a.id}/pgn${a.token || ''}`);
   showExport('Export variation (5DPGN)', text, `chess5d-analysis-${app.state.id}.5dpgn`);
 });
 // The engine's lines (panel.js): the first action of a line is played on the analysis board (as

@@ -1,0 +1,393 @@
+//! Layer: the ground, below storage. The server's limits (what one client, and all of them
+//! together, may take: work, boards, processes, sockets), each a setting with its default and
+//! its documentation in one table ([`LIMITS`], which `--limit NAME=N`, the config file's
+//! `limit NAME = N` and `API.md` follow), and the counters that keep them ([`Quota`]).
+//!
+//! A client is its address (an IPv6 address by its /64: one machine gets a whole /64), behind
+//! a proxy (`--behind-proxy`) the address the proxy forwarded.
+
+use crate::error::ServerError;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+
+/// The limits, each a setting (see [`LIMITS`] for their names and meaning).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// `proof-budget`: the work of one puzzle proof, in candidate tests.
+    pub proof_budget: u64,
+    /// `proofs-per-client`: puzzle proofs one client may run at once.
+    pub proofs_per_client: u64,
+    /// `proofs`: puzzle proofs running at once in all.
+    pub proofs: u64,
+    /// `import-bytes`: the longest text to import (a game, an analysis board, a puzzle).
+    pub import_bytes: u64,
+    /// `import-actions`: the most actions an imported game may have.
+    pub import_actions: u64,
+    /// `analysis-boards-per-client`: analysis boards one client may hold.
+    pub analysis_boards_per_client: u64,
+    /// `analysis-boards`: analysis boards in all.
+    pub analysis_boards: u64,
+    /// `sockets-per-client`: WebSockets one client holds open.
+    pub sockets_per_client: u64,
+    /// `sockets`: WebSockets open in all.
+    pub sockets: u64,
+    /// `socket-idle-secs`: a WebSocket that sends nothing (not even a pong to the server's
+    /// pings) for this long is closed.
+    pub socket_idle_secs: u64,
+    /// `socket-frame-bytes`: the largest WebSocket frame or message a client may send.
+    pub socket_frame_bytes: u64,
+    /// `connections-per-client`: TCP connections one address holds open.
+    pub connections_per_client: u64,
+    /// `connections`: TCP connections open in all.
+    pub connections: u64,
+    /// `engines-per-client`: engine players of the games one client made (in memory).
+    pub engines_per_client: u64,
+    /// `engines`: engine players of games made by clients, in all.
+    pub engines: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            proof_budget: chess5d_play::proof::TOTAL_BUDGET,
+            proofs_per_client: 1,
+            proofs: 2,
+            import_bytes: 32 * 1024,
+            import_actions: 2_000,
+            analysis_boards_per_client: 2,
+            analysis_boards: 16,
+            sockets_per_client: 16,
+            sockets: 512,
+            socket_idle_secs: 60,
+            socket_frame_bytes: 4096,
+            connections_per_client: 64,
+            connections: 768,
+            engines_per_client: 4,
+            engines: 32,
+        }
+    }
+}
+
+/// One limit: its name (as `--limit NAME=N` writes it), what it bounds, and its field.
+#[derive(Debug)]
+pub struct Limit {
+    /// The setting's name.
+    pub name: &'static str,
+    /// What it bounds.
+    pub doc: &'static str,
+    /// Its field.
+    pub field: fn(&mut Limits) -> &mut u64,
+}
+
+/// Every limit, in the order API.md lists them.
+pub const LIMITS: &[Limit] = &[
+    Limit {
+        name: "proof-budget",
+        doc: "work of one puzzle proof, in candidate tests of the rules' search (about 1 s)",
+        field: |l| &mut l.proof_budget,
+    },
+    Limit {
+        name: "proofs-per-client",
+        doc: "puzzle proofs one client may run at once",
+        field: |l| &mut l.proofs_per_client,
+    },
+    Limit {
+        name: "proofs",
+        doc: "puzzle proofs running at once, all clients together",
+        field: |l| &mut l.proofs,
+    },
+    Limit {
+        name: "import-bytes",
+        doc: "longest text to import (games, analysis boards, puzzles), in bytes",
+        field: |l| &mut l.import_bytes,
+    },
+    Limit {
+        name: "import-actions",
+        doc: "most actions of an imported game",
+        field: |l| &mut l.import_actions,
+    },
+    Limit {
+        name: "analysis-boards-per-client",
+        doc: "analysis boards one client may hold",
+        field: |l| &mut l.analysis_boards_per_client,
+    },
+    Limit {
+        name: "analysis-boards",
+        doc: "analysis boards, all clients together",
+        field: |l| &mut l.analysis_boards,
+    },
+    Limit {
+        name: "sockets-per-client",
+        doc: "WebSockets (games' and analysis boards') one client holds open",
+        field: |l| &mut l.sockets_per_client,
+    },
+    Limit {
+        name: "sockets",
+        doc: "WebSockets open, all clients together",
+        field: |l| &mut l.sockets,
+    },
+    Limit {
+        name: "socket-idle-secs",
+        doc: "seconds a WebSocket may send nothing, not even a pong to the server's pings (sent every third of it)",
+        field: |l| &mut l.socket_idle_secs,
+    },
+    Limit {
+        name: "socket-frame-bytes",
+        doc: "largest WebSocket frame or message a client may send (refused from the frame's header)",
+        field: |l| &mut l.socket_frame_bytes,
+    },
+    Limit {
+        name: "connections-per-client",
+        doc: "TCP connections one address holds open (not applied --behind-proxy: the proxy's job)",
+        field: |l| &mut l.connections_per_client,
+    },
+    Limit {
+        name: "connections",
+        doc: "TCP connections open, all clients together",
+        field: |l| &mut l.connections,
+    },
+    Limit {
+        name: "engines-per-client",
+        doc: "engine players (each an engine process) of the games one client made, while the game is in memory",
+        field: |l| &mut l.engines_per_client,
+    },
+    Limit {
+        name: "engines",
+        doc: "engine players of games made by clients, all together",
+        field: |l| &mut l.engines,
+    },
+];
+
+impl Limits {
+    /// Sets a limit from `NAME=N` (`--limit`) or the config file's `NAME = N`.
+    pub fn set(&mut self, assignment: &str) -> Result<(), String> {
+        let names = || LIMITS.iter().map(|l| l.name).collect::<Vec<_>>().join(", ");
+        let (name, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| format!("--limit wants NAME=N, got '{assignment}' (names: {})", names()))?;
+        let (name, value) = (name.trim(), value.trim());
+        let limit = LIMITS
+            .iter()
+            .find(|l| l.name == name)
+            .ok_or_else(|| format!("--limit: unknown limit '{name}' (names: {})", names()))?;
+        let n = value
+            .replace('_', "")
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("--limit {name}: '{value}' is not a positive number"))?;
+        *(limit.field)(self) = n;
+        Ok(())
+    }
+}
+
+/// Refuses (413) a text to import longer than the limit `import-bytes`, before it is read.
+pub fn check_import_text(text: Option<&str>, limits: &Limits) -> Result<(), ServerError> {
+    match text {
+        Some(t) if t.len() as u64 > limits.import_bytes => Err(ServerError::TooLarge(format!(
+            "the text to import is {} bytes long; at most {} (limit 'import-bytes')",
+            t.len(),
+            limits.import_bytes
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses (413) an imported game of more actions than the limit `import-actions`.
+pub fn check_import_actions(actions: usize, limits: &Limits) -> Result<(), ServerError> {
+    if actions as u64 > limits.import_actions {
+        return Err(ServerError::TooLarge(format!(
+            "the imported game has {actions} actions; at most {} (limit 'import-actions')",
+            limits.import_actions
+        )));
+    }
+    Ok(())
+}
+
+/// The key of a client: its address, an IPv6 address by its /64 (an IPv4 address mapped in
+/// IPv6 as the IPv4 address).
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return IpAddr::V4(v4);
+            }
+            let s = v6.segments();
+            IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    all: u64,
+    by_client: HashMap<IpAddr, u64>,
+}
+
+/// A count of things held at once (proofs running, boards, processes, sockets), per client and
+/// in all; a [`Permit`] is one of them, given back when dropped.
+#[derive(Clone, Debug)]
+pub struct Quota {
+    what: &'static str,
+    counts: Arc<Mutex<Counts>>,
+}
+
+/// One thing of a [`Quota`], held until dropped.
+#[derive(Debug)]
+pub struct Permit {
+    client: IpAddr,
+    counts: Arc<Mutex<Counts>>,
+}
+
+impl Quota {
+    /// A quota of `what` (for the refusal's message: "puzzle proofs"...).
+    pub fn new(what: &'static str) -> Quota {
+        Quota {
+            what,
+            counts: Arc::default(),
+        }
+    }
+
+    /// One more for `client` if it holds fewer than `per_client` and all clients fewer than
+    /// `all`; else a refusal (429) saying which limit and its setting.
+    pub fn take(&self, client: IpAddr, per_client: u64, all: u64, setting: &str) -> Result<Permit, ServerError> {
+        let client = client_key(client);
+        let mut c = crate::sync::lock(&self.counts);
+        let mine = c.by_client.get(&client).copied().unwrap_or(0);
+        if mine >= per_client {
+            return Err(ServerError::Limited(format!(
+                "too many {} from your address: {mine} at once, at most {per_client} (limit '{setting}-per-client'); \
+                 wait for one to end",
+                self.what
+            )));
+        }
+        if c.all >= all {
+            return Err(ServerError::Limited(format!(
+                "too many {} on this server: {} at once, at most {all} (limit '{setting}'); try again later",
+                self.what, c.all
+            )));
+        }
+        c.all += 1;
+        *c.by_client.entry(client).or_default() += 1;
+        Ok(Permit {
+            client,
+            counts: Arc::clone(&self.counts),
+        })
+    }
+
+    /// How many are held, in all.
+    pub fn held(&self) -> u64 {
+        crate::sync::lock(&self.counts).all
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let mut c = crate::sync::lock(&self.counts);
+        c.all = c.all.saturating_sub(1);
+        if let Some(n) = c.by_client.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                c.by_client.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// The quotas of a server.
+#[derive(Debug)]
+pub struct Quotas {
+    /// Puzzle proofs running.
+    pub proofs: Quota,
+    /// Analysis boards held.
+    pub analysis_boards: Quota,
+    /// WebSockets open.
+    pub sockets: Quota,
+    /// TCP connections open.
+    pub connections: Quota,
+    /// Engine players of games in memory.
+    pub engines: Quota,
+}
+
+impl Default for Quotas {
+    fn default() -> Quotas {
+        Quotas {
+            proofs: Quota::new("puzzle proofs"),
+            analysis_boards: Quota::new("analysis boards"),
+            sockets: Quota::new("WebSockets"),
+            connections: Quota::new("connections"),
+            engines: Quota::new("engine players"),
+        }
+    }
+}
+
+/// A flag set when dropped: held by a request's future, read by its blocking work, so that the
+/// work stops when the request times out or its client goes away.
+#[derive(Debug, Default)]
+pub struct Cancel(Arc<std::sync::atomic::AtomicBool>);
+
+impl Cancel {
+    /// The flag, for the work.
+    pub fn flag(&self) -> Arc<std::sync::atomic::AtomicBool> {
+        Arc::clone(&self.0)
+    }
+}
+
+impl Drop for Cancel {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clients_are_addresses_and_ipv6_slash_64s() {
+        let a: IpAddr = "2001:db8:1:2:3:4:5:6".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff::1".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(client_key(a), client_key(b));
+        assert_ne!(client_key(a), client_key(c));
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        assert_eq!(client_key(mapped), "10.0.0.1".parse::<IpAddr>().unwrap());
+    }
+
+    #[test]
+    fn a_quota_counts_per_client_and_in_all() {
+        let q = Quota::new("things");
+        let (a, b, c): (IpAddr, IpAddr, IpAddr) = (
+            "10.0.0.1".parse().unwrap(),
+            "10.0.0.2".parse().unwrap(),
+            "10.0.0.3".parse().unwrap(),
+        );
+        let p1 = q.take(a, 1, 2, "things").unwrap();
+        assert!(q
+            .take(a, 1, 2, "things")
+            .unwrap_err()
+            .to_string()
+            .contains("things-per-client"));
+        let _p2 = q.take(b, 1, 2, "things").unwrap();
+        assert!(q
+            .take(c, 1, 2, "things")
+            .unwrap_err()
+            .to_string()
+            .contains("limit 'things'"));
+        drop(p1);
+        assert_eq!(q.held(), 1);
+        q.take(c, 1, 2, "things").unwrap();
+    }
+
+    #[test]
+    fn limits_are_set_by_name() {
+        let mut l = Limits::default();
+        l.set("proof-budget = 1_000").unwrap();
+        assert_eq!(l.proof_budget, 1000);
+        assert!(l.set("proof-budget=0").unwrap_err().contains("positive"));
+        assert!(l.set("nonsense=3").unwrap_err().contains("unknown limit 'nonsense'"));
+        assert!(l.set("proofs").unwrap_err().contains("NAME=N"));
+    }
+}

@@ -1,0 +1,617 @@
+//! Issue 31: no anonymous client can pin the CPU or the memory, and no answer lies. Each test
+//! is one attack of the issue, with the limit that stops it (counts of work, never timings).
+
+use super::*;
+
+/// The issue's proof that never ends: mate in 3 on a whole Standard board.
+const ENDLESS_PROOF: &str = "[Board \"Standard - Two Timelines\"]\n";
+
+const MATE_IN_ONE: &str = "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/4K/5/R4:0:1:w]\n";
+
+fn user_puzzles(list: &Value) -> usize {
+    list["puzzles"]
+        .as_array()
+        .unwrap_or_else(|| panic!("not a list: {list}"))
+        .iter()
+        .filter(|p| p["made"] == true)
+        .count()
+}
+
+fn server_with(cfg: Config) -> Server {
+    let db = cfg.db.clone();
+    let state = AppState::open(cfg).unwrap();
+    Server {
+        app: Api::new(router(state.clone())),
+        state,
+        db,
+    }
+}
+
+mod proofs {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_proof_has_a_work_budget_and_a_spent_one_is_unknown() {
+        let s = server();
+        let r = tokio::time::timeout(
+            Duration::from_secs(60),
+            post(
+                &s.app,
+                "/api/user-puzzles",
+                json!({ "import": ENDLESS_PROOF, "mate_in": 3 }),
+            ),
+        )
+        .await
+        .expect("the proof ended within a minute");
+        assert_error(&r, StatusCode::BAD_REQUEST, "did not finish within its work budget");
+        assert_eq!(r.1["code"], "proof_unfinished", "{}", r.1);
+        assert!(r.1["error"].as_str().unwrap().contains("unknown"), "{}", r.1);
+        let (_, list) = call(&s.app, "GET", "/api/puzzles", None).await;
+        assert_eq!(user_puzzles(&list), 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn one_proof_at_a_time_per_client() {
+        let s = server();
+        let body = json!({ "import": ENDLESS_PROOF, "mate_in": 3 });
+        let (a, b) = tokio::join!(
+            post(&s.app, "/api/user-puzzles", body.clone()),
+            post(&s.app, "/api/user-puzzles", body.clone())
+        );
+        let mut statuses = [a.0, b.0];
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [StatusCode::BAD_REQUEST, StatusCode::TOO_MANY_REQUESTS],
+            "{} {}",
+            a.1,
+            b.1
+        );
+        let limited = if a.0 == StatusCode::TOO_MANY_REQUESTS { a.1 } else { b.1 };
+        assert_eq!(limited["kind"], "limited", "{limited}");
+        assert!(
+            limited["error"].as_str().unwrap().contains("proofs-per-client"),
+            "{limited}"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn puzzle_making_is_rate_limited() {
+        let s = server_with(Config {
+            rate_limit: Some(1),
+            ..config(temp_db())
+        });
+        let mut statuses = Vec::new();
+        for _ in 0..8 {
+            let r = post(
+                &s.app,
+                "/api/user-puzzles",
+                json!({ "import": MATE_IN_ONE, "mate_in": 1 }),
+            )
+            .await;
+            statuses.push(r.0);
+        }
+        assert!(statuses.contains(&StatusCode::CREATED), "{statuses:?}");
+        assert!(statuses.contains(&StatusCode::TOO_MANY_REQUESTS), "{statuses:?}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_timed_out_proof_stops_and_saves_nothing() {
+        let mut cfg = Config {
+            request_timeout: Duration::from_millis(1500),
+            ..config(temp_db())
+        };
+        cfg.limits.proof_budget = u64::MAX / 2;
+        let s = server_with(cfg);
+        let r = post(
+            &s.app,
+            "/api/user-puzzles",
+            json!({ "import": ENDLESS_PROOF, "mate_in": 3 }),
+        )
+        .await;
+        assert_eq!(r.0, StatusCode::REQUEST_TIMEOUT, "{}", r.1);
+        // The proof notices the cancellation at its next list of actions.
+        let mut running = s.state.proofs_running();
+        for _ in 0..200 {
+            if running == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            running = s.state.proofs_running();
+        }
+        assert_eq!(running, 0, "the proof goes on after the 408");
+        let (_, list) = call(&s.app, "GET", "/api/puzzles", None).await;
+        assert_eq!(user_puzzles(&list), 0);
+        // The client's quota is free again.
+        let r = post(
+            &s.app,
+            "/api/user-puzzles",
+            json!({ "import": MATE_IN_ONE, "mate_in": 1 }),
+        )
+        .await;
+        assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    }
+}
+
+mod analysis_boards {
+    use super::*;
+
+    fn from(client: &str, token: Option<&str>) -> Vec<(&'static str, String)> {
+        let mut h = vec![
+            ("content-type", "application/json".to_string()),
+            ("x-forwarded-for", client.to_string()),
+        ];
+        if let Some(t) = token {
+            h.push((TOKEN_HEADER, t.to_string()));
+        }
+        h
+    }
+
+    async fn new_board(s: &Server, client: &str) -> (StatusCode, Value) {
+        call_as(
+            &s.app.router,
+            "POST",
+            "/api/analysis",
+            Some(&json!({ "import": MATE_IN_ONE }).to_string()),
+            &from(client, None),
+        )
+        .await
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_board_is_its_makers_alone() {
+        let s = server_with(Config {
+            behind_proxy: true,
+            ..config(temp_db())
+        });
+        let (status, v) = new_board(&s, "10.0.0.1").await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let id = v["analysis"]["id"].as_i64().unwrap();
+        let token = v["analysis"]["token"].as_str().unwrap().to_string();
+        let base = format!("/api/analysis/{id}");
+        let stranger = "0123456789abcdef0123456789abcdef";
+        for (method, path, body) in [
+            ("GET", base.clone(), None),
+            ("GET", format!("{base}/pgn"), None),
+            ("GET", format!("{base}/moves?l=0&t=1&square=a1"), None),
+            (
+                "POST",
+                format!("{base}/move"),
+                Some(json!({"move": "(0T1)a1(0T1)a5"}).to_string()),
+            ),
+            ("POST", format!("{base}/start"), Some("{}".to_string())),
+            ("DELETE", base.clone(), None),
+        ] {
+            for token in [None, Some(stranger)] {
+                let r = call_as(&s.app.router, method, &path, body.as_deref(), &from("10.0.0.2", token)).await;
+                assert_eq!(r.0, StatusCode::FORBIDDEN, "{method} {path} with {token:?}: {}", r.1);
+                assert!(
+                    r.1["error"].as_str().unwrap().contains("belongs to whoever made it"),
+                    "{}",
+                    r.1
+                );
+            }
+        }
+        // The maker reads it with the token (header, or the query of a link or a WebSocket).
+        let r = call_as(&s.app.router, "GET", &base, None, &from("10.0.0.1", Some(&token))).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        let r = call_as(
+            &s.app.router,
+            "GET",
+            &format!("{base}/pgn?token={token}"),
+            None,
+            &from("10.0.0.1", None),
+        )
+        .await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        let r = call_as(&s.app.router, "DELETE", &base, None, &from("10.0.0.1", Some(&token))).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn boards_are_capped_per_client_and_in_all_and_nobody_evicts_another() {
+        let s = server_with(Config {
+            behind_proxy: true,
+            ..config(temp_db())
+        });
+        // One client: its third board ends its own first (default 2 per client).
+        let mut mine = Vec::new();
+        for _ in 0..3 {
+            let (status, v) = new_board(&s, "10.1.0.1").await;
+            assert_eq!(status, StatusCode::CREATED, "{v}");
+            mine.push((
+                v["analysis"]["id"].as_i64().unwrap(),
+                v["analysis"]["token"].as_str().unwrap().to_string(),
+            ));
+        }
+        let get = |(id, t): &(i64, String)| {
+            let t = t.clone();
+            let id = *id;
+            let router = s.app.router.clone();
+            async move {
+                call_as(
+                    &router,
+                    "GET",
+                    &format!("/api/analysis/{id}"),
+                    None,
+                    &from("10.1.0.1", Some(&t)),
+                )
+                .await
+                .0
+            }
+        };
+        assert_eq!(get(&mine[0]).await, StatusCode::NOT_FOUND);
+        assert_eq!(get(&mine[1]).await, StatusCode::OK);
+        assert_eq!(get(&mine[2]).await, StatusCode::OK);
+        // Fourteen more clients fill the server's 16; the next client is refused, and every
+        // board made before is still there.
+        for i in 2..16 {
+            let (status, v) = new_board(&s, &format!("10.1.0.{i}")).await;
+            assert_eq!(status, StatusCode::CREATED, "{v}");
+        }
+        let r = new_board(&s, "10.1.0.99").await;
+        assert_eq!(r.0, StatusCode::TOO_MANY_REQUESTS, "{}", r.1);
+        assert!(r.1["error"].as_str().unwrap().contains("'analysis-boards'"), "{}", r.1);
+        assert_eq!(get(&mine[1]).await, StatusCode::OK);
+        // An IPv6 client is its /64.
+        let s6 = server_with(Config {
+            behind_proxy: true,
+            ..config(temp_db())
+        });
+        for host in ["2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:1::3"] {
+            assert_eq!(new_board(&s6, host).await.0, StatusCode::CREATED);
+        }
+        assert_eq!(s6.state.analysis_boards(), 2);
+    }
+}
+
+mod imports {
+    use super::*;
+
+    /// A Standard game of `n` full moves of knights going out and back (2n actions).
+    fn shuffle(n: usize) -> String {
+        let mut t = String::from("[Board \"Standard\"]\n");
+        for i in 0..n {
+            let m = 2 * i + 1;
+            t.push_str(&format!("{m}. Nf3 / Nf6 {}. Ng1 / Ng8\n", m + 1));
+        }
+        t
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn imports_are_capped_in_bytes_and_actions() {
+        let s = server();
+        // Within the limits: accepted.
+        let r = post(&s.app, "/api/games", json!({ "import": shuffle(10) })).await;
+        assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+        assert_eq!(r.1["action_count"], 40, "{}", r.1);
+        // 2,200 actions (under 32 KiB): refused by the count of actions, for every door.
+        let long = shuffle(550);
+        assert!(long.len() < 32 * 1024);
+        for (path, body) in [
+            ("/api/games", json!({ "import": long })),
+            ("/api/analysis", json!({ "import": long })),
+            ("/api/user-puzzles", json!({ "import": long, "mate_in": 1 })),
+        ] {
+            let r = post(&s.app, path, body).await;
+            assert_error(&r, StatusCode::PAYLOAD_TOO_LARGE, "limit 'import-actions'");
+        }
+        // A longer text is refused before it is read.
+        let text = shuffle(2000);
+        assert!(text.len() > 32 * 1024 && text.len() < 256 * 1024);
+        let r = post(&s.app, "/api/games", json!({ "import": text })).await;
+        assert_error(&r, StatusCode::PAYLOAD_TOO_LARGE, "limit 'import-bytes'");
+        assert_eq!(s.state.games_in_memory(), 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_timed_out_import_makes_no_game() {
+        let s = server_with(Config {
+            request_timeout: Duration::from_millis(30),
+            ..config(temp_db())
+        });
+        let r = post(&s.app, "/api/games", json!({ "import": shuffle(480) })).await;
+        assert_eq!(r.0, StatusCode::REQUEST_TIMEOUT, "{}", r.1);
+        // The import goes on reading on its thread; when it ends, it makes nothing.
+        for _ in 0..40 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            assert_eq!(s.state.games_in_memory(), 0, "a game was made after the 408");
+        }
+    }
+}
+
+#[test]
+fn every_limit_is_documented_and_set_by_name() {
+    let api = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/API.md")).unwrap();
+    for l in chess5d_server::limits::LIMITS {
+        assert!(
+            api.contains(&format!("| `{}` |", l.name)),
+            "API.md does not document '{}'",
+            l.name
+        );
+        let mut limits = chess5d_server::Limits::default();
+        limits.set(&format!("{}=7", l.name)).unwrap();
+        assert_ne!(limits, chess5d_server::Limits::default(), "{}", l.name);
+    }
+}
+
+mod sockets {
+    use super::online::listen;
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// Makes a game on a server listening at `addr`: its id.
+    async fn game_at(addr: std::net::SocketAddr) -> i64 {
+        let mut c = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+        );
+        c.write_all(req.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        c.read_to_string(&mut answer).await.unwrap();
+        answer
+            .split("\"id\":")
+            .nth(1)
+            .and_then(|t| t.split(',').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("no id in {answer}"))
+    }
+
+    /// Opens a WebSocket on `path`: the stream after the 101, or the refusal's head.
+    async fn upgrade(addr: std::net::SocketAddr, path: &str) -> Result<tokio::net::TcpStream, String> {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            head.push(s.read_u8().await.unwrap());
+        }
+        if head.starts_with(b"HTTP/1.1 101") {
+            Ok(s)
+        } else {
+            Err(String::from_utf8_lossy(&head).to_string())
+        }
+    }
+
+    /// Reads (and drops) frames until the server closes the connection: whether it did within
+    /// `secs`.
+    async fn closed_within(s: &mut tokio::net::TcpStream, secs: u64) -> bool {
+        let mut buf = [0u8; 1024];
+        let end = tokio::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            match tokio::time::timeout_at(end, s.read(&mut buf)).await {
+                Err(_) => return false,
+                Ok(Ok(0)) | Ok(Err(_)) => return true,
+                Ok(Ok(_)) => {}
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_oversized_frame_is_refused_from_its_header() {
+        let (addr, _stop) = listen(config(temp_db())).await;
+        let id = game_at(addr).await;
+        let mut s = upgrade(addr, &format!("/api/games/{id}/ws")).await.unwrap();
+        // A masked text frame announcing 16 MiB; no payload follows.
+        let mut head = vec![0x81, 0x80 | 127];
+        head.extend_from_slice(&(16u64 << 20).to_be_bytes());
+        head.extend_from_slice(&[1, 2, 3, 4]);
+        s.write_all(&head).await.unwrap();
+        assert!(closed_within(&mut s, 10).await, "the server waits for 16 MiB");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_idle_socket_is_pinged_then_closed() {
+        let mut cfg = config(temp_db());
+        cfg.limits.socket_idle_secs = 1;
+        let (addr, _stop) = listen(cfg).await;
+        let id = game_at(addr).await;
+        let mut s = upgrade(addr, &format!("/api/games/{id}/ws")).await.unwrap();
+        // This client never answers (not even the pings): closed after a second or so.
+        assert!(closed_within(&mut s, 10).await, "an idle socket stays open");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sockets_and_connections_are_capped_per_client() {
+        let mut cfg = config(temp_db());
+        cfg.limits.sockets_per_client = 2;
+        cfg.limits.connections_per_client = 4;
+        let (addr, _stop) = listen(cfg).await;
+        let id = game_at(addr).await;
+        let path = format!("/api/games/{id}/ws");
+        let _a = upgrade(addr, &path).await.unwrap();
+        let _b = upgrade(addr, &path).await.unwrap();
+        let refused = upgrade(addr, &path).await.unwrap_err();
+        assert!(refused.starts_with("HTTP/1.1 429"), "{refused}");
+        // Four idle connections (an upgraded socket counts as a socket only): the fifth is
+        // answered 429 at once.
+        let mut idle = Vec::new();
+        for _ in 0..4 {
+            idle.push(tokio::net::TcpStream::connect(addr).await.unwrap());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let mut e = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let mut answer = String::new();
+        tokio::time::timeout(Duration::from_secs(10), e.read_to_string(&mut answer))
+            .await
+            .expect("an answer at once")
+            .unwrap();
+        assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+        assert!(answer.contains("connections-per-client"), "{answer}");
+    }
+}
+
+mod engine_games {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn engine_players_are_capped_per_client_and_given_back_on_delete() {
+        let s = server();
+        let both =
+            json!({ "white": {"type": "engine", "movetime_ms": 10}, "black": {"type": "engine", "movetime_ms": 10} });
+        let a = new_game(&s.app, both.clone()).await;
+        new_game(&s.app, both.clone()).await;
+        assert_eq!(s.state.engine_players(), 4);
+        // A fifth engine player from the same client: refused, nothing made.
+        let r = post(&s.app, "/api/games", json!({ "white": {"type": "engine"} })).await;
+        assert_error(&r, StatusCode::TOO_MANY_REQUESTS, "limit 'engines-per-client'");
+        assert_eq!(s.state.engine_players(), 4);
+        // Games between people are not limited by it.
+        new_game(&s.app, json!({})).await;
+        // Deleting a game gives its engines back.
+        let r = call(&s.app, "DELETE", &format!("/api/games/{a}"), None).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        assert_eq!(s.state.engine_players(), 2);
+        new_game(&s.app, json!({ "white": {"type": "engine"} })).await;
+    }
+}
+
+mod truth {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_move_whose_write_fails_changes_nothing() {
+        let s = server();
+        let id = new_game(&s.app, json!({})).await;
+        // The disk refuses every change of a game (as a full disk or a read-only file would).
+        let c = rusqlite::Connection::open(&s.db).unwrap();
+        c.execute_batch("CREATE TRIGGER refuse BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
+            .unwrap();
+        let r = post(
+            &s.app,
+            &format!("/api/games/{id}/move"),
+            json!({ "move": "(0T1)e2(0T1)e4" }),
+        )
+        .await;
+        assert_eq!(r.0, StatusCode::INTERNAL_SERVER_ERROR, "{}", r.1);
+        let (_, v) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(
+            v["pending"].as_array().map(Vec::len),
+            Some(0),
+            "the refused move is shown: {v}"
+        );
+        // Once the disk takes writes again, the move is played (from the same state).
+        c.execute_batch("DROP TRIGGER refuse;").unwrap();
+        let r = post(
+            &s.app,
+            &format!("/api/games/{id}/move"),
+            json!({ "move": "(0T1)e2(0T1)e4" }),
+        )
+        .await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        assert_eq!(r.1["pending"].as_array().map(Vec::len), Some(1), "{}", r.1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_deleted_game_is_gone_for_every_request_after_the_delete() {
+        let s = server();
+        let mut ghosts = 0;
+        for _ in 0..40 {
+            let id = new_game(&s.app, json!({})).await;
+            let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let readers: Vec<_> = (0..3)
+                .map(|_| {
+                    let (app, stop) = (s.app.clone(), stop.clone());
+                    tokio::spawn(async move {
+                        while !stop.load(Ordering::SeqCst) {
+                            call(&app, "GET", &format!("/api/games/{id}"), None).await;
+                        }
+                    })
+                })
+                .collect();
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            let r = call(&s.app, "DELETE", &format!("/api/games/{id}"), None).await;
+            assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+            stop.store(true, Ordering::SeqCst);
+            for r in readers {
+                r.await.unwrap();
+            }
+            let get = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
+            let mv = post(
+                &s.app,
+                &format!("/api/games/{id}/move"),
+                json!({ "move": "(0T1)e2(0T1)e4" }),
+            )
+            .await;
+            if get.0 != StatusCode::NOT_FOUND || mv.0 != StatusCode::NOT_FOUND {
+                ghosts += 1;
+            }
+        }
+        assert_eq!(ghosts, 0, "deleted games answering after their DELETE, of 40");
+    }
+}
+
+mod strict {
+    use super::online::listen;
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_promised_400s() {
+        let s = server();
+        for (body, needle) in [
+            ("[]", "must be a JSON object"),
+            ("  [\"Standard\"]", "must be a JSON object"),
+            (
+                r#"{"white": {"type": "human", "name": "A", "rating": 3000}}"#,
+                "unknown field `rating`",
+            ),
+            (
+                r#"{"black": {"type": "engine", "cmd": "rm -rf /"}}"#,
+                "unknown field `cmd`",
+            ),
+            (r#"{"variant": "Standard\u0000"}"#, "variant"),
+            (
+                r#"{"white": {"type": "human", "name": "Eve\nEvent"}}"#,
+                "control characters",
+            ),
+            (r#"{"white": {"type": "human", "name": "Eve\r"}}"#, "control characters"),
+            (
+                r#"{"white": {"type": "human", "name": "Eve\u0000"}}"#,
+                "control characters",
+            ),
+            (
+                r#"{"white": {"type": "human", "name": "abc\u202Edef"}}"#,
+                "bidirectional",
+            ),
+        ] {
+            let r = call(&s.app, "POST", "/api/games", Some(body)).await;
+            assert_error(&r, StatusCode::BAD_REQUEST, needle);
+        }
+        assert_eq!(s.state.games_in_memory(), 0);
+        // A name in any script is fine.
+        let id = new_game(&s.app, json!({"white": {"type": "human", "name": "Émile 李"}})).await;
+        assert!(id > 0);
+        let r = call_as(
+            &s.app.router,
+            "GET",
+            "/api/info",
+            None,
+            &[("host", "evil.example".to_string())],
+        )
+        .await;
+        assert_error(&r, StatusCode::BAD_REQUEST, "more than one Host header");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_declared_oversized_body_is_refused_at_once() {
+        let (addr, _stop) = listen(config(temp_db())).await;
+        let mut c = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let head = format!(
+            "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n{{"
+        );
+        c.write_all(head.as_bytes()).await.unwrap();
+        let mut buf = vec![0u8; 4096];
+        // Long before the 30 s request timeout.
+        let n = tokio::time::timeout(Duration::from_secs(10), c.read(&mut buf))
+            .await
+            .expect("an answer at once")
+            .unwrap();
+        let answer = String::from_utf8_lossy(&buf[..n]);
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        assert!(answer.contains("at most 262144 bytes"), "{answer}");
+    }
+}
