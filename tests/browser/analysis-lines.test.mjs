@@ -81,7 +81,7 @@ test('three lines with their scores, best first; a click on a line plays its fir
   await submitted;
   await page.locator('#analysis-tried', { hasText: '1 action tried' }).waitFor();
   assert.equal(await page.locator('#analysis-line li').first().textContent(), played);
-  const st = await apiGet(BASE, `/api/analysis/${aid}`);
+  const st = await apiGet(BASE, `/api/analysis/${aid}`, { seat: { token: await page.evaluate(() => window.__chess5dAnalysisSeat()) } });
   assert.equal(st.action_count, 1);
   assert.equal(st.to_move, 'black');
   assert.equal(st.actions[0].text.replace(/[+#]$/, ''), played.replace(/[+#]$/, ''));

@@ -17,6 +17,12 @@ before(async () => {
 
 after(() => closeSession(session));
 
+/** The page's analysis board as the API gives it to its maker (with the board's token). */
+async function boardState(page) {
+  const [id, seat] = await page.evaluate(() => [window.__chess5dAnalysis(), window.__chess5dAnalysisSeat()]);
+  return fetch(`${BASE}/api/analysis/${id}`, { headers: { 'X-Chess5d-Seat': seat } }).then((r) => r.json());
+}
+
 test('Analyse: eval and best line within 3 s, preview, scratch moves, export, stop and discard', async () => {
   const g = await fetch(`${BASE}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json());
   await page.goto(seatLink(BASE, g));
@@ -63,23 +69,23 @@ test('Analyse: eval and best line within 3 s, preview, scratch moves, export, st
   // Stop: the engine is idle (the board says so, the counts stop) and can start again.
   await page.getByRole('button', { name: 'Stop engine', exact: true }).click();
   await page.locator('#analysis[data-engine="stopped"]').waitFor();
-  const boards = await fetch(`${BASE}/api/analysis/${await page.evaluate(() => window.__chess5dAnalysis())}`).then((r) => r.json());
+  const boards = await boardState(page);
   assert.equal(boards.engine.running, false);
   const nodes = boards.engine.nodes;
   await page.waitForTimeout(500);
-  const again = await fetch(`${BASE}/api/analysis/${await page.evaluate(() => window.__chess5dAnalysis())}`).then((r) => r.json());
+  const again = await boardState(page);
   assert.equal(again.engine.nodes, nodes, 'no search after stop');
   await page.getByRole('button', { name: 'Start engine', exact: true }).click();
   await page.locator('#analysis[data-engine="running"]').waitFor();
   await page.waitForFunction(() => document.querySelector('[data-eval]').dataset.eval !== '', null, { timeout: 3000 });
 
   // Discard: back to the game's own position; the analysis board is gone.
-  const aid = await page.evaluate(() => window.__chess5dAnalysis());
+  const [aid, seat] = await page.evaluate(() => [window.__chess5dAnalysis(), window.__chess5dAnalysisSeat()]);
   await page.getByRole('button', { name: 'Discard analysis', exact: true }).click();
   await page.locator('#analysis').waitFor({ state: 'hidden' });
   await page.waitForFunction(() => !document.querySelector('#world .board[data-l="0"][data-t="1"][data-color="black"]'));
   await page.waitForTimeout(200);
-  assert.equal((await fetch(`${BASE}/api/analysis/${aid}`)).status, 404);
+  assert.equal((await fetch(`${BASE}/api/analysis/${aid}`, { headers: { 'X-Chess5d-Seat': seat } })).status, 404);
 });
 
 test('Analyse on a reviewed position starts from that position', async () => {
@@ -90,7 +96,7 @@ test('Analyse on a reviewed position starts from that position', async () => {
   await page.waitForFunction(() => document.querySelector('#play').dataset.review === '2');
   await page.getByRole('button', { name: 'Analyse', exact: true }).click();
   await page.waitForFunction(() => window.__chess5dAnalysis() !== null && document.querySelector('[data-pv]').dataset.pv !== '', null, { timeout: 3000 });
-  const st = await fetch(`${BASE}/api/analysis/${await page.evaluate(() => window.__chess5dAnalysis())}`).then((r) => r.json());
+  const st = await boardState(page);
   assert.equal(st.action_count, 2);
   assert.equal(st.to_move, 'white');
   // An action tried there: in the board's own move list, exported as a variation of the whole
@@ -113,7 +119,7 @@ test('Analyse on a reviewed position starts from that position', async () => {
   assert.equal(back.status, 201, await back.text());
   await page.getByRole('button', { name: 'Take back', exact: true }).click();
   await page.waitForFunction(() => document.querySelectorAll('#analysis-line li').length === 0 && document.querySelector('#btn-takeback').disabled);
-  const after = await fetch(`${BASE}/api/analysis/${await page.evaluate(() => window.__chess5dAnalysis())}`).then((r) => r.json());
+  const after = await boardState(page);
   assert.equal(after.action_count, 2, JSON.stringify(after.analysis));
   await page.getByRole('button', { name: 'Analyse', exact: true }).click();
   await page.locator('#analysis').waitFor({ state: 'hidden' });

@@ -31,7 +31,10 @@ export SERVER_CMD
 
 tmp="$(mktemp -d)"
 # shellcheck disable=SC2086
-$SERVER_CMD --addr 127.0.0.1:0 --db "$tmp/games.db" > "$tmp/server.log" 2>&1 &
+# The tests make many engine games and analysis boards from one address: the per-client
+# limits are raised (each limit has its own test in the server's suite).
+$SERVER_CMD --addr 127.0.0.1:0 --db "$tmp/games.db" --limit engines-per-client=1000 --limit engines=1000 \
+  --limit analysis-boards-per-client=1000 --limit analysis-boards=1000 > "$tmp/server.log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT

@@ -28,6 +28,7 @@ export async function startAnalysis() {
   // A browser's WebSocket carries no header: the board's token goes in the query.
   const token = st.analysis.token ? `?token=${st.analysis.token}` : '';
   a.token = token;
+  a.seat = st.analysis.token || null;
   a.unwatch = backend.watch(`/api/analysis/${st.analysis.id}/ws${token}`, (d) => {
     if (app.analysis !== a || !d.engine) return;
     a.info = d.engine;
@@ -41,6 +42,8 @@ export async function startAnalysis() {
 
 /** The id of the analysis board open in the page, or null (for scripts). */
 window.__chess5dAnalysis = () => app.analysis?.id ?? null;
+// The board's token (tests read the board's state with it, as its maker).
+window.__chess5dAnalysisSeat = () => app.analysis?.seat ?? null;
 
 export function endAnalysis() {
   const a = app.analysis;
