@@ -27,9 +27,10 @@ fn options(args: &[String]) -> Result<ServeOptions, String> {
             ("--addr", Some(v)) => o.addr = Some(v.clone()),
             ("--db", Some(v)) => o.db = Some(v.into()),
             ("--engine", Some(v)) => o.engines.push(v.clone()),
+            ("--limit", Some(v)) => o.limits.push(v.clone()),
             (flag, _) => {
                 return Err(format!(
-                    "usage: serve [--addr ADDR] [--db FILE] [--engine NAME=CMD]... (at '{flag}')"
+                    "usage: serve [--addr ADDR] [--db FILE] [--engine NAME=CMD]... [--limit NAME=N]... (at '{flag}')"
                 ))
             }
         }
