@@ -11,7 +11,7 @@
 //! - boards are named once a game has two timelines, or with the `superphysical` token;
 //!   in games with an even number of starting timelines, new timelines have no `+` (`(1T3)`);
 //! - `~` marks every jump that makes an active timeline; the `timeline` token adds `(>L1)`
-//!   after it (the `active` token is read; its `(~T2)` is not written yet);
+//!   after it, and the `active` token `(~T3)` after a branch that wakes an older timeline;
 //! - the princess is `S`.
 //!
 //! ```
@@ -201,14 +201,7 @@ fn present_token(before: &Position, after: &Position, made: i32) -> Option<i32> 
     if woken_end + 1 >= made_end {
         return None;
     }
-    let zero = after
-        .timelines()
-        .filter_map(|l| after.timeline_start(l))
-        .min()
-        .unwrap_or(2)
-        < 2;
-    let slot = if zero { woken_end } else { woken_end - 2 };
-    Some((slot + 2).div_euclid(2))
+    Some((half_turn_slot(woken_end, starts_at_turn_zero(after)) + 2).div_euclid(2))
 }
 
 fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
@@ -421,17 +414,29 @@ fn raw_timeline(number: i32) -> i32 {
     }
 }
 
-/// The position drawn as the library's `print()` draws it: who moves and the action number,
-/// then a row of boards per timeline (from the most negative number to the most positive,
-/// an empty row where a number has no timeline), each board boxed with its raw timeline and
-/// half-turn (`╔2,1═════╗`), pieces as letters (`.` empty).
-pub fn diagram(pos: &Position, action_number: i32) -> String {
-    diagram_with_stack(pos, action_number, &[])
+/// The library's slot of half-turn `t` (ours: T1 White is 2) in its timeline arrays: counted
+/// from T0 White in a game whose boards start at turn 0 (`zero`, see [`starts_at_turn_zero`]),
+/// else from T1 White.
+fn half_turn_slot(t: i32, zero: bool) -> i32 {
+    if zero {
+        t
+    } else {
+        t - 2
+    }
 }
 
-/// [`diagram`] with the moves under way listed under `Move Stack:` as the library lists them
-/// (`stack`: each move's [`stack_text`], in the order played).
-pub fn diagram_with_stack(pos: &Position, action_number: i32, stack: &[String]) -> String {
+/// Whether a board of the position stands before T1 White (Turn Zero and the like).
+fn starts_at_turn_zero(pos: &Position) -> bool {
+    pos.timelines().filter_map(|l| pos.timeline_start(l)).min().unwrap_or(2) < 2
+}
+
+/// The position drawn as the library's `print()` draws it: who moves and the action number,
+/// the moves under way under `Move Stack:` (`stack`: each move's [`stack_text`], in the order
+/// played; none, no section), then a row of boards per timeline number (from the farthest
+/// negative reach to the last positive one, an empty row where a number has no timeline),
+/// each board boxed with its raw timeline and half-turn slot (`╔2,1═════╗`), pieces as
+/// letters (`.` empty).
+pub fn diagram(pos: &Position, action_number: i32, stack: &[String]) -> String {
     // The library draws every board as 8x8 (the squares off a smaller board empty) and knows
     // the letters of the standard pieces and the princess only.
     const SIDE: usize = 8;
@@ -450,10 +455,8 @@ pub fn diagram_with_stack(pos: &Position, action_number: i32, stack: &[String]) 
             let _ = writeln!(out, "  {text}");
         }
     }
-    // Its half-turns count from the first board of a game that starts at turn 0, else from
-    // turn 1 White.
-    let zero = pos.timelines().filter_map(|l| pos.timeline_start(l)).min().unwrap_or(2) < 2;
-    let half_turn = |t: i32| if zero { t } else { t - 2 };
+    let zero = starts_at_turn_zero(pos);
+    let half_turn = |t: i32| half_turn_slot(t, zero);
     // One row per timeline number from the farthest negative reach (as far as the farthest
     // timeline on either side) to the last positive one: a number without a timeline is an
     // empty row.

@@ -953,7 +953,7 @@ impl Library {
                 stack.push(chessjs::stack_text(&pos, m));
                 pos.play_unchecked(m);
             }
-            chessjs::diagram_with_stack(self.game.position(), shown, &stack)
+            chessjs::diagram(self.game.position(), shown, &stack)
         }
     }
 

@@ -102,10 +102,9 @@ impl PgnGame {
     /// play, an empty action before `/` (`1. / e5`) and an action numbered as the next turn
     /// while Black is to move (`1. e4 / 2. d4`) are read as passes ([`Game::pass`]), but for
     /// the last action of the main line, whose moves stay under way (the library writes its
-    /// move buffer there). A pass
-    /// at the very end cannot be told from a turn not played yet (the library ends its
-    /// records with `2. ` or `2. e4 / ` either way): it is not read. 5DPGN has no pass:
-    /// [`play`](Self::play) refuses them.
+    /// move buffer there). A pass at the very end cannot be told from a turn not played yet
+    /// (the library ends its records with `2. ` or `2. e4 / ` either way): it is not read.
+    /// 5DPGN has no pass: [`play`](Self::play) refuses them.
     pub fn play_passing(&self) -> Result<LoadedGame, Error> {
         self.play_with(true)
     }
@@ -229,19 +228,12 @@ impl Player<'_> {
                 })
             });
             match played {
-                // The last action of the record, unfinished: its moves stay under way (the
-                // library writes its move buffer as the last action).
-                Err(e)
-                    if self.passes
-                        && main
-                        && i + 1 == actions.len()
-                        && matches!(e.reason, Reason::Submit(_))
-                        && game.position().action_len() > 0 =>
-                {
-                    break;
-                }
-                // Moves that leave boards to play, then a pass.
+                // Moves that leave boards to play: a pass, but for the last action of the
+                // record, whose moves stay under way (the library writes its move buffer there).
                 Err(e) if self.passes && matches!(e.reason, Reason::Submit(_)) && game.position().action_len() > 0 => {
+                    if main && i + 1 == actions.len() {
+                        break;
+                    }
                     game.pass().map_err(|_| Error::Resolve(e))?;
                 }
                 other => other?,
