@@ -159,6 +159,15 @@ export class Game {
     }
   }
 
+  /** `f` on a copy of theirs with their mate and stalemate search skipped (skipDetection). */
+  theirsWithoutVerdict(f) {
+    return outcome(() => {
+      const c = this.t.copy();
+      c.skipDetection = true;
+      return f(c);
+    });
+  }
+
   /** The game's hash, with and without the moves under way (an export may leave them out). */
   gameHashes() {
     const out = [this.t.hash];
@@ -280,23 +289,13 @@ export class Game {
     this.fn('undoable');
     // Their submittable() includes their verdict search: whether it says yes without it.
     this.both('submittable', [], (lib) => callOf(lib, 'submittable'), () => ({
-      theirsSubmittableWithoutVerdict:
-        outcome(() => {
-          const c = this.t.copy();
-          c.skipDetection = true;
-          return c.submittable();
-        }).value === true,
+      theirsSubmittableWithoutVerdict: this.theirsWithoutVerdict((c) => c.submittable()).value === true,
     }));
     // Their passable() tries the pass on a copy(): whether that copy fails is noted.
     this.both('passable', [], (lib) => callOf(lib, 'passable'), () => ({
       theirsCopyThrows: outcome(() => this.t.copy()).status === 'throws',
       // Whether their pass succeeds once their verdict search is skipped (skipDetection).
-      theirsPassWithoutVerdict:
-        outcome(() => {
-          const c = this.t.copy();
-          c.skipDetection = true;
-          c.pass();
-        }).status === 'ok',
+      theirsPassWithoutVerdict: this.theirsWithoutVerdict((c) => c.pass()).status === 'ok',
     }));
     this.movesObj = {};
     this.movesCall([]);
