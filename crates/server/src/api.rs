@@ -6,7 +6,8 @@
 use crate::clocks;
 use crate::create::{AcceptReq, ChallengeReq};
 use crate::error::ServerError;
-use crate::extract::{BodyText, Client, JsonBody, JsonText, BODY_LIMIT};
+use crate::extract::{BodyText, Client, JsonBody, JsonText};
+use crate::limits::BODY_LIMIT;
 use crate::puzzles::{Puzzle, PUZZLES};
 use crate::seats::SeatToken;
 use crate::security::{self, Guard};

@@ -14,9 +14,6 @@ use axum::Json;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-/// Largest request body accepted.
-pub const BODY_LIMIT: usize = 256 * 1024;
-
 /// An error's HTTP status: the game service's one table ([`ErrorKind::http_status`], which the
 /// static site's door reads too).
 pub(crate) fn status(kind: ErrorKind) -> StatusCode {
@@ -117,7 +114,7 @@ impl<S: Send + Sync> FromRequest<S> for BodyText {
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let bytes = Bytes::from_request(req, state).await.map_err(|e| {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ServerError::TooLarge(format!("request body larger than {BODY_LIMIT} bytes"))
+                ServerError::TooLarge(format!("request body larger than {} bytes", crate::limits::BODY_LIMIT))
             } else {
                 ServerError::BadRequest(format!("cannot read the request body: {}", e.body_text()))
             }

@@ -11,6 +11,10 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
+/// Largest request body accepted (the HTTP layer's limit; a declared larger one is refused
+/// before it is read).
+pub const BODY_LIMIT: usize = 256 * 1024;
+
 /// The limits, each a setting (see [`LIMITS`] for their names and meaning).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {

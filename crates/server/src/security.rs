@@ -139,13 +139,10 @@ pub async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if let Some(n) = declared.filter(|&n| n > crate::extract::BODY_LIMIT as u64) {
+    if let Some(n) = declared.filter(|&n| n > crate::limits::BODY_LIMIT as u64) {
         return json_error(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "request body of {n} bytes; at most {} bytes",
-                crate::extract::BODY_LIMIT
-            ),
+            format!("request body of {n} bytes; at most {} bytes", crate::limits::BODY_LIMIT),
         );
     }
     let Some(host) = g.host(h) else {
