@@ -297,9 +297,21 @@ fn run(games: usize, secs: u64, pace: Option<Duration>) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let db = dir.join("games.db");
+    // Every player connects from this one address: the per-client caps are lifted as the
+    // rate limits are (their own tests are in the server's suite).
+    let mut limits = chess5d_server::limits::Limits::default();
+    for l in [
+        "connections-per-client=1000000",
+        "connections=1000000",
+        "sockets-per-client=1000000",
+        "sockets=1000000",
+    ] {
+        limits.set(l)?;
+    }
     let config = chess5d_server::Config {
         db: db.clone(),
         rate_limit: None,
+        limits,
         ..chess5d_server::Config::default()
     };
     // The server and the players run on runtimes of their own (the players' legal-action
