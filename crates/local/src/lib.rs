@@ -8,7 +8,7 @@
 
 use chess5d_engine::{Bot, Engine, EngineOptions, Limits};
 use chess5d_notation::long;
-use chess5d_play::request::{self, Action, AnalysisReq, CreateReq, PuzzleReq, Source, StartReq};
+use chess5d_play::request::{self, Action, AnalysisReq, CreateReq, PuzzleReq, Query, Source, StartReq};
 use chess5d_play::seats::Rights;
 use chess5d_play::{proof, Effects, Play, PlayError, Player, Record};
 use chess5d_rules::{Color, VARIANTS};
@@ -129,19 +129,6 @@ fn fen(p: &Play) -> String {
     let mut game = p.game.clone();
     while game.undo_move().is_some() {}
     chess5d_notation::write_5dfen(game.position())
-}
-
-fn num(q: &BTreeMap<String, String>, k: &str) -> Result<i32, PlayError> {
-    let v = q.get(k).ok_or_else(|| PlayError::BadField {
-        field: "query",
-        expected: format!("the parameter '{k}'"),
-        got: "nothing".into(),
-    })?;
-    v.parse().map_err(|_| PlayError::BadField {
-        field: "query",
-        expected: format!("an integer '{k}'"),
-        got: format!("'{v}'"),
-    })
 }
 
 #[wasm_bindgen]
@@ -363,11 +350,7 @@ impl Backend {
 
     fn route(&mut self, method: &str, path: &str, body: &str, now: &str, out: &mut Out) -> Result<Answer, PlayError> {
         let (p, query) = path.split_once('?').unwrap_or((path, ""));
-        let q: BTreeMap<String, String> = query
-            .split('&')
-            .filter_map(|kv| kv.split_once('='))
-            .map(|(k, v)| (k.to_string(), v.replace("%20", " ")))
-            .collect();
+        let q = Query::parse(query);
         let parts: Vec<&str> = p
             .trim_start_matches("/api/")
             .split('/')
@@ -393,14 +376,7 @@ impl Backend {
                 Answer::Created(v)
             }
             ("GET", ["games", id]) => {
-                let at = match q.get("at") {
-                    Some(a) => Some(a.parse::<usize>().map_err(|_| PlayError::BadField {
-                        field: "at",
-                        expected: "an action count".into(),
-                        got: format!("'{a}'"),
-                    })?),
-                    None => None,
-                };
+                let at = q.at()?;
                 let (n, p) = self.game(id)?;
                 json(view_of(p, n, at))
             }
@@ -413,10 +389,9 @@ impl Backend {
                 json(json!({ "deleted": n }))
             }
             ("GET", ["games", id, "moves"]) => {
-                let (l, t) = (num(&q, "l")?, num(&q, "t")?);
-                let square = q.get("square").cloned().unwrap_or_default();
+                let q = q.square()?;
                 let (_, p) = self.game(id)?;
-                json(p.moves_from(l, t, &square)?)
+                json(p.moves_from(q.l, q.t, &q.square)?)
             }
             ("GET", ["games", id, "pgn"]) => Answer::Text(self.game(id)?.1.pgn()),
             ("POST", ["games", id, "retry-engine"]) => {
@@ -505,9 +480,8 @@ impl Backend {
                 json(json!({ "deleted": n }))
             }
             ("GET", ["analysis", id, "moves"]) => {
-                let (l, t) = (num(&q, "l")?, num(&q, "t")?);
-                let square = q.get("square").cloned().unwrap_or_default();
-                json(self.board(id)?.1.play.moves_from(l, t, &square)?)
+                let q = q.square()?;
+                json(self.board(id)?.1.play.moves_from(q.l, q.t, &q.square)?)
             }
             ("GET", ["analysis", id, "pgn"]) => {
                 let (_, b) = self.board(id)?;
@@ -547,7 +521,7 @@ impl Backend {
                     request::parse::<request::Empty>(body)?;
                     b.play.take_back(b.base)?;
                 } else {
-                    let action = Action::read(what, body).ok_or_else(none)??;
+                    let action = Action::read_on_board(what, body).ok_or_else(none)??;
                     let _ = b.play.act(ALL, 0, action)?;
                 }
                 b.info = idle_info();

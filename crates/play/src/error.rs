@@ -2,7 +2,7 @@
 //! doors decide what a refusal becomes (an HTTP status through [`ErrorKind`], a `{kind, code,
 //! message}` object in the browser); the text is written here, by `Display`, once.
 
-use crate::color_name;
+use crate::terms::color_name;
 use chess5d_rules::Color;
 use std::fmt;
 
@@ -119,7 +119,7 @@ pub enum PlayError {
         /// The name asked for.
         name: String,
     },
-    /// A player name longer than [`crate::MAX_NAME`] characters.
+    /// A player name longer than [`crate::terms::MAX_NAME`] characters.
     NameTooLong,
     /// The seat asked for is an engine's side.
     SeatIsEngine {
@@ -177,7 +177,7 @@ pub enum PlayError {
     UnfinishedAction,
     /// A puzzle without a goal.
     NoGoal,
-    /// A goal "mate in `n`" beyond 1 to [`crate::proof::MAX_MATE_IN`].
+    /// A goal "mate in `n`" beyond 1 to [`crate::terms::MAX_MATE_IN`].
     GoalOutOfRange {
         /// The goal asked for.
         n: usize,
@@ -214,6 +214,15 @@ pub enum PlayError {
     NoPuzzle {
         /// The id as given.
         id: String,
+    },
+    /// A query parameter is missing or not of its shape (`?l=0&t=1&square=e2`, `?at=3`).
+    BadQuery {
+        /// The parameter.
+        param: &'static str,
+        /// What it accepts.
+        expected: &'static str,
+        /// What it got (`None`: the parameter is missing).
+        got: Option<String>,
     },
     /// A request this door does not answer.
     NoRequest {
@@ -320,6 +329,7 @@ impl PlayError {
         match self {
             BadBody { .. } => "bad_body",
             BadField { .. } => "bad_field",
+            BadQuery { .. } => "bad_query",
             EitherOr { .. } => "either_or",
             GoesWith { .. } => "goes_with",
             UnknownVariant { .. } => "unknown_variant",
@@ -392,7 +402,7 @@ impl fmt::Display for PlayError {
             }
             NoEngine => f.write_str("no engine is configured here"),
             UnknownBot { name } => write!(f, "unknown bot '{name}'; use random, greedy or alphabeta"),
-            NameTooLong => write!(f, "player names are at most {} characters", crate::MAX_NAME),
+            NameTooLong => write!(f, "player names are at most {} characters", crate::terms::MAX_NAME),
             SeatIsEngine { color } => write!(f, "seat: {} is an engine, not a seat", color_name(*color)),
             EmptyImport => f.write_str("nothing to import: the text is empty"),
             CannotImport { reason } => write!(f, "cannot import: {reason}"),
@@ -409,7 +419,7 @@ impl fmt::Display for PlayError {
             GoalOutOfRange { n } => write!(
                 f,
                 "the goal must be mate in 1 to {}, not {n}",
-                crate::proof::MAX_MATE_IN
+                crate::terms::MAX_MATE_IN
             ),
             IllegalPosition => f.write_str(
                 "not saved: the side not to move is in check (a royal piece can be taken), so the position is not legal",
@@ -431,11 +441,15 @@ impl fmt::Display for PlayError {
             NoGame { id } => write!(f, "no game with id {id}"),
             NoAnalysisBoard { id } => write!(f, "no analysis board {id}"),
             NoPuzzle { id } => write!(f, "no puzzle '{id}'"),
+            BadQuery { param, got: None, .. } => write!(f, "missing query parameter '{param}'"),
+            BadQuery { param, expected, got: Some(got) } => {
+                write!(f, "query parameter '{param}' must be {expected}, got '{got}'")
+            }
             NoRequest { method, path } => write!(f, "{method} {path} is not available here"),
             NotSeated { game } => write!(
                 f,
                 "this needs the seat token of a player of game {game} (header {})",
-                crate::seats::TOKEN_HEADER
+                crate::terms::TOKEN_HEADER
             ),
             NotYourTurn { held, to_move } => write!(
                 f,

@@ -1,14 +1,15 @@
 //! The proof of a puzzle's goal, "mate in N for the side to move": every legal action of both
 //! sides is tried (for the puzzle maker, on the server and in the browser's worker).
 
-use crate::PlayError;
+use crate::error::PlayError;
+use crate::terms::{color_name, MAX_NAME};
+use crate::text::movetext;
 use chess5d_notation::LoadedGame;
 use chess5d_rules::{Budget, Position};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The longest mate a saved puzzle may ask for (the proof tries every action of both sides).
-pub const MAX_MATE_IN: usize = 3;
+pub use crate::terms::MAX_MATE_IN;
 
 /// The budget of each list of legal actions in the puzzle maker's proof.
 pub const BUDGET: u64 = 200_000;
@@ -156,14 +157,14 @@ pub fn make_within(
     let n = mate_in.or(goal).ok_or(PlayError::NoGoal)?;
     let name = name
         .or(record_name)
-        .map(|n| n.trim().chars().take(crate::MAX_NAME).collect::<String>())
+        .map(|n| n.trim().chars().take(MAX_NAME).collect::<String>())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| format!("My puzzle (mate in {n})"));
     let pgn = prove_within(pos, n, &name, work)?;
     Ok(Made {
         name,
         mate_in: n,
-        to_move: crate::color_name(pos.to_move()).to_string(),
+        to_move: color_name(pos.to_move()).to_string(),
         pgn,
     })
 }
@@ -195,7 +196,7 @@ pub fn prove(pos: &Position, n: usize, name: &str, budget: u64) -> Result<String
 /// [`prove`] within `work`.
 pub fn prove_within(pos: &Position, n: usize, name: &str, work: &Work) -> Result<String, PlayError> {
     check_goal(n)?;
-    let side = crate::color_name(pos.to_move());
+    let side = color_name(pos.to_move());
     let mut moves = Vec::new();
     for (id, _) in pos.boards() {
         if pos.is_playable(id) {
@@ -219,7 +220,7 @@ pub fn prove_within(pos: &Position, n: usize, name: &str, work: &Work) -> Result
         if side == "white" { "White" } else { "Black" }
     );
     out.push_str(&chess5d_notation::write_5dfen(pos));
-    out.push_str(&format!("\n({})\n*\n", crate::movetext(pos, &line)));
+    out.push_str(&format!("\n({})\n*\n", movetext(pos, &line)));
     Ok(out)
 }
 

@@ -2,14 +2,16 @@
 //! for both doors: the server reads them from HTTP bodies, the static site from the page's calls.
 //! Every body refuses unknown fields.
 
-use crate::{Clock, Play, PlayError, Player, PuzzleRun};
+use crate::error::PlayError;
+use crate::game::{Clock, Play, Player, PuzzleRun};
+use crate::terms::{color_name, ANALYSIS_LINES, MAX_ANALYSIS_LINES};
 use chess5d_engine::Bot;
 use chess5d_notation::LoadedGame;
 use chess5d_rules::{Color, Variant, VARIANTS};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use crate::MAX_NAME;
+pub use crate::terms::MAX_NAME;
 /// The longest move text accepted.
 pub const MAX_MOVE: usize = 100;
 /// An engine's time per action without a clock, in milliseconds.
@@ -340,6 +342,15 @@ impl Action {
         })
     }
 
+    /// The action a request of this name asks of an analysis board, which has moves and no
+    /// players: `move`, `undo` or `submit` (as [`Action::read`]); `None` for another name.
+    pub fn read_on_board(what: &str, body: &str) -> Option<Result<Action, PlayError>> {
+        match what {
+            "move" | "undo" | "submit" => Action::read(what, body),
+            _ => None,
+        }
+    }
+
     /// What the requester must hold.
     pub fn need(&self) -> crate::seats::Need {
         use crate::seats::Need;
@@ -420,7 +431,7 @@ fn source(
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StartReq {
-    /// 1 to [`crate::MAX_ANALYSIS_LINES`] ([`crate::ANALYSIS_LINES`] if not given).
+    /// 1 to [`MAX_ANALYSIS_LINES`] ([`ANALYSIS_LINES`] if not given).
     #[serde(default)]
     pub multipv: Option<Value>,
 }
@@ -428,7 +439,7 @@ pub struct StartReq {
 impl StartReq {
     /// The number of lines asked for, checked.
     pub fn multipv(&self) -> Result<usize, PlayError> {
-        crate::analysis_multipv(self.multipv.as_ref())
+        analysis_multipv(self.multipv.as_ref())
     }
 }
 
@@ -486,7 +497,7 @@ pub fn puzzle_game(loaded: LoadedGame, id: &str, name: &str, engine: Player, cre
         name: name.to_string(),
         setup_actions: loaded.game.actions().len(),
         mate_in: crate::proof::mate_in_of(&loaded),
-        solver: crate::color_name(solver).to_string(),
+        solver: color_name(solver).to_string(),
         status: "playing".into(),
     };
     let human = Player::Human { name: None };
@@ -499,4 +510,96 @@ pub fn puzzle_game(loaded: LoadedGame, id: &str, name: &str, engine: Player, cre
     play.headers.push(("Event".into(), format!("Puzzle: {name}")));
     play.after_change(true);
     play
+}
+
+/// The number of lines asked of an analysis (`multipv` of a request): 1 to
+/// [`MAX_ANALYSIS_LINES`], [`ANALYSIS_LINES`] when not given; anything else is refused with a
+/// message that says what is accepted.
+pub fn analysis_multipv(asked: Option<&Value>) -> Result<usize, PlayError> {
+    let Some(v) = asked.filter(|v| !v.is_null()) else {
+        return Ok(ANALYSIS_LINES);
+    };
+    match v.as_u64() {
+        Some(n) if (1..=MAX_ANALYSIS_LINES as u64).contains(&n) => Ok(n as usize),
+        _ => Err(PlayError::BadField {
+            field: "multipv",
+            expected: format!("a whole number from 1 to {MAX_ANALYSIS_LINES}"),
+            got: v.to_string(),
+        }),
+    }
+}
+
+/// The query string of a request (`?at=3`, `?l=0&t=1&square=e2`), read once for both doors:
+/// the server hands it the raw query, the static site the part of the path after `?`.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    pairs: Vec<(String, String)>,
+}
+
+/// The board and square of a moves request (`GET .../moves?l=0&t=1&square=e2`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SquareQuery {
+    /// The timeline.
+    pub l: i32,
+    /// The turn's board index (as the view's boards number it).
+    pub t: i32,
+    /// The square, as the page names it (`e2`).
+    pub square: String,
+}
+
+impl Query {
+    /// Reads a query string (without its `?`; percent and `+` escapes decoded).
+    pub fn parse(text: &str) -> Query {
+        Query {
+            pairs: form_urlencoded::parse(text.as_bytes()).into_owned().collect(),
+        }
+    }
+
+    /// The first value of `name`, if given.
+    fn get(&self, name: &str) -> Option<&str> {
+        self.pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// `token`: an analysis board's token where no header can carry it (a browser's WebSocket,
+    /// a download link).
+    pub fn token(&self) -> Option<&str> {
+        self.get("token")
+    }
+
+    /// `at`: the action count a game is shown at (review), `None` when not given (live).
+    pub fn at(&self) -> Result<Option<usize>, PlayError> {
+        self.get("at")
+            .map(|a| {
+                a.parse().map_err(|_| PlayError::BadQuery {
+                    param: "at",
+                    expected: "an action count",
+                    got: Some(a.to_string()),
+                })
+            })
+            .transpose()
+    }
+
+    /// `l`, `t` and `square`: the piece whose moves are asked for.
+    pub fn square(&self) -> Result<SquareQuery, PlayError> {
+        let need = |param: &'static str| {
+            self.get(param).ok_or(PlayError::BadQuery {
+                param,
+                expected: "given",
+                got: None,
+            })
+        };
+        let int = |param: &'static str| {
+            let v = need(param)?;
+            v.parse().map_err(|_| PlayError::BadQuery {
+                param,
+                expected: "an integer",
+                got: Some(v.to_string()),
+            })
+        };
+        Ok(SquareQuery {
+            l: int("l")?,
+            t: int("t")?,
+            square: need("square")?.to_string(),
+        })
+    }
 }

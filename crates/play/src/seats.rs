@@ -1,13 +1,12 @@
 //! Who may do what in a game: the rights a requester holds (the sides of its seat), what each
 //! request needs, and who is looking ([`Viewer`]: what each one may see is decided by
-//! [`crate::Play::view_for`]). Tokens and their hashes are the server's (it keeps them); a door
+//! [`crate::game::Play::view_for`]). Tokens and their hashes are the server's (it keeps them); a door
 //! without seats (the static site) gives every request [`Rights::ALL`].
 
-use crate::PlayError;
+use crate::error::PlayError;
 use chess5d_rules::Color;
 
-/// The header that carries a seat token (on the server).
-pub const TOKEN_HEADER: &str = "x-chess5d-seat";
+pub use crate::terms::TOKEN_HEADER;
 
 /// What the holder of a seat may do in one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

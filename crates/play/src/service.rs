@@ -4,9 +4,11 @@
 //! effects out with SQLite, engine processes and WebSockets, the static site with IndexedDB and a
 //! Web Worker.
 
+use crate::error::PlayError;
+use crate::game::{Clock, Play, Player, PuzzleRun};
 use crate::request::Action;
 use crate::seats::{Need, Rights, Viewer};
-use crate::{color_name, Clock, Play, PlayError, Player, PuzzleRun};
+use crate::terms::color_name;
 use chess5d_notation::long;
 use chess5d_rules::{Color, Move};
 use serde::{Deserialize, Serialize};

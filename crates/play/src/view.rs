@@ -4,72 +4,17 @@
 //! and then writing a `Value` took over half the server's time). The parts that change only
 //! when an action is submitted (the action list, the last action) are kept written out.
 
+use crate::cache::{empty_list, raw, CoordView, MoveView, PieceCache};
+use crate::game::Play;
 use crate::seats::Viewer;
-use crate::{color_name, Play};
-use chess5d_rules::{Board, BoardId, Color, Coord, Move, MoveKind, Position, Square};
+use crate::terms::color_name;
+use chess5d_rules::{BoardId, Color, Move, Position};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-
-/// A square's coordinates with the names the page shows.
-#[derive(Debug, Serialize)]
-struct CoordView {
-    l: i32,
-    t: i32,
-    label: String,
-    turn: i32,
-    #[serde(serialize_with = "as_text")]
-    sq: Square,
-    name: String,
-}
-
-impl CoordView {
-    fn new(pos: &Position, c: Coord) -> CoordView {
-        CoordView {
-            l: c.board.l,
-            t: c.board.t,
-            label: pos.timeline_label(c.board.l),
-            turn: c.board.turn(),
-            sq: c.square,
-            name: pos.coord_name(c),
-        }
-    }
-}
-
-/// A move as the API writes it.
-#[derive(Debug, Serialize)]
-pub(crate) struct MoveView {
-    from: CoordView,
-    to: CoordView,
-    long: String,
-    promotion: Option<char>,
-    kind: &'static str,
-    capture: bool,
-}
-
-impl MoveView {
-    pub(crate) fn new(pos: &Position, m: &Move) -> MoveView {
-        MoveView {
-            from: CoordView::new(pos, m.from),
-            to: CoordView::new(pos, m.to),
-            long: chess5d_notation::long::write_move(m, pos.even()),
-            promotion: m.promotion.map(|r| r.letter()),
-            kind: match m.kind {
-                MoveKind::Normal | MoveKind::DoubleStep => "normal",
-                MoveKind::EnPassant => "en-passant",
-                MoveKind::Castle { .. } => "castle",
-                MoveKind::Hop => "hop",
-                MoveKind::Branch => "branch",
-            },
-            capture: m.captured.is_some(),
-        }
-    }
-}
+use std::sync::atomic::Ordering;
 
 /// An arrow from one square to another (a check).
 #[derive(Debug, Serialize)]
@@ -89,77 +34,6 @@ struct BoardView<'a> {
     playable: bool,
     mandatory: bool,
     pieces: &'a RawValue,
-}
-
-/// One piece on a board.
-#[derive(Debug, Serialize)]
-struct PieceView {
-    #[serde(serialize_with = "as_text")]
-    sq: Square,
-    p: char,
-    c: &'static str,
-}
-
-/// The pieces of the boards shown, written out once per board: a board never changes once it
-/// is in the multiverse, and writing the pieces of every board took most of a view's time.
-/// Kept by board id with the board itself, since the board at an id changes when moves of the
-/// action being built are taken back and played otherwise.
-#[derive(Debug, Default)]
-pub(crate) struct PieceCache {
-    boards: Mutex<HashMap<BoardId, (Board, Box<RawValue>)>>,
-    /// The length of the last view written (the next one is written into that much room).
-    last_len: AtomicUsize,
-}
-
-/// A copy starts empty (a cache: the copy writes its boards again when asked).
-impl Clone for PieceCache {
-    fn clone(&self) -> PieceCache {
-        PieceCache::default()
-    }
-}
-
-impl PieceCache {
-    /// Writes the boards of `pos` with their cached pieces (adding what is missing).
-    fn write<S: Serializer>(
-        &self,
-        pos: &Position,
-        s: S,
-        board: impl Fn(BoardId, &RawValue) -> BoardView<'_>,
-    ) -> Result<S::Ok, S::Error> {
-        let mut cache = self.boards.lock().unwrap_or_else(|e| e.into_inner());
-        let mut seq = s.serialize_seq(None)?;
-        let mut shown = 0;
-        for (id, b) in pos.boards() {
-            let entry = cache.entry(id).or_insert_with(|| (b.clone(), pieces(b)));
-            if entry.0 != *b {
-                *entry = (b.clone(), pieces(b));
-            }
-            seq.serialize_element(&board(id, &entry.1))?;
-            shown += 1;
-        }
-        // Boards taken back (the game's or a reviewed position's) are forgotten now and then.
-        if cache.len() > 2 * shown + 64 {
-            cache.clear();
-        }
-        seq.end()
-    }
-}
-
-/// The pieces of a board as the page reads them.
-fn pieces(b: &Board) -> Box<RawValue> {
-    let list: Vec<PieceView> = b
-        .pieces()
-        .map(|(sq, p)| PieceView {
-            sq,
-            p: p.role().letter(),
-            c: color_name(p.color()),
-        })
-        .collect();
-    raw(&list)
-}
-
-fn as_text<S: Serializer>(v: &impl std::fmt::Display, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(v)
 }
 
 #[derive(Debug, Serialize)]
@@ -189,7 +63,7 @@ struct Size {
 struct PlayerView<'a> {
     display: String,
     engine: bool,
-    config: &'a crate::Player,
+    config: &'a crate::game::Player,
 }
 
 #[derive(Debug, Serialize)]
@@ -249,7 +123,7 @@ pub struct View<'a> {
     review: Option<usize>,
     pgn: &'a str,
     clock: Option<ClockView>,
-    puzzle: &'a Option<crate::PuzzleRun>,
+    puzzle: &'a Option<crate::game::PuzzleRun>,
     engine_busy: bool,
     engine_error: &'a Option<String>,
     engine_info: &'a Option<String>,
@@ -277,57 +151,18 @@ struct Boards<'a> {
 impl Serialize for Boards<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let pos = &*self.pos;
-        self.cache.write(pos, s, |id, pieces| BoardView {
-            l: id.l,
-            t: id.t,
-            label: pos.timeline_label(id.l),
-            turn: id.turn(),
-            color: color_name(id.color()),
-            playable: self.open && pos.is_playable(id) && !self.played.contains(&id),
-            mandatory: self.open && self.mandatory.contains(&id),
-            pieces,
+        self.cache.write(pos, s, |id, pieces, seq| {
+            seq.serialize_element(&BoardView {
+                l: id.l,
+                t: id.t,
+                label: pos.timeline_label(id.l),
+                turn: id.turn(),
+                color: color_name(id.color()),
+                playable: self.open && pos.is_playable(id) && !self.played.contains(&id),
+                mandatory: self.open && self.mandatory.contains(&id),
+                pieces,
+            })
         })
-    }
-}
-
-/// `[]` as a raw JSON value.
-fn empty_list() -> Box<RawValue> {
-    RawValue::from_string("[]".into()).expect("[] is JSON")
-}
-
-/// Writes `v` as a raw JSON value.
-pub(crate) fn raw(v: &impl Serialize) -> Box<RawValue> {
-    serde_json::value::to_raw_value(v).unwrap_or_else(|_| empty_list())
-}
-
-/// The cached texts of a game's actions: the list the page shows and the moves of the last
-/// action, both written out once per submitted action.
-#[derive(Clone, Debug)]
-pub(crate) struct ActionTexts {
-    /// The entries of the list, written and joined by commas.
-    entries: String,
-    pub(crate) list: Box<RawValue>,
-    pub(crate) last: Box<RawValue>,
-}
-
-impl Default for ActionTexts {
-    fn default() -> Self {
-        ActionTexts {
-            entries: String::new(),
-            list: empty_list(),
-            last: empty_list(),
-        }
-    }
-}
-
-impl ActionTexts {
-    /// Appends an entry to the list.
-    pub(crate) fn push(&mut self, entry: &Value) {
-        if !self.entries.is_empty() {
-            self.entries.push(',');
-        }
-        self.entries.push_str(&entry.to_string());
-        self.list = RawValue::from_string(format!("[{}]", self.entries)).unwrap_or_else(|_| empty_list());
     }
 }
 

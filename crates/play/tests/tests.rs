@@ -419,3 +419,30 @@ fn each_error_kind_has_its_http_status() {
         assert_eq!((kind.name(), kind.http_status()), (name, status));
     }
 }
+
+#[test]
+fn a_query_is_read_once_for_both_doors() {
+    use chess5d_play::request::{Query, SquareQuery};
+    let q = Query::parse("l=-1&t=3&square=e%32&token=a+b");
+    assert_eq!(
+        q.square().unwrap(),
+        SquareQuery {
+            l: -1,
+            t: 3,
+            square: "e2".into()
+        }
+    );
+    assert_eq!(q.token(), Some("a b"));
+    assert_eq!(q.at().unwrap(), None);
+    assert_eq!(Query::parse("at=4").at().unwrap(), Some(4));
+    let bad = Query::parse("at=-4").at().unwrap_err();
+    assert_eq!((bad.kind(), bad.code()), (ErrorKind::Invalid, "bad_query"));
+    assert_eq!(
+        bad.to_string(),
+        "query parameter 'at' must be an action count, got '-4'"
+    );
+    let missing = Query::parse("l=0&t=1").square().unwrap_err();
+    assert_eq!(missing.to_string(), "missing query parameter 'square'");
+    let not_int = Query::parse("l=0&t=x&square=e2").square().unwrap_err();
+    assert_eq!(not_int.to_string(), "query parameter 't' must be an integer, got 'x'");
+}

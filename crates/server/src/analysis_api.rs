@@ -8,20 +8,18 @@ use crate::extract::{BodyText, Client, JsonBody};
 use crate::seats::SeatToken;
 use crate::session::{Player, Session};
 use crate::state::{blocking, lock, AppState};
-use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use chess5d_notation::LoadedGame;
-use chess5d_play::request::{Action, AnalysisReq, Source, StartReq};
+use chess5d_play::request::{Action, AnalysisReq, Query, Source, StartReq};
 use chess5d_play::seats::Rights;
 use chess5d_play::{Play, PlayError};
 use serde_json::json;
-use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -33,10 +31,9 @@ pub fn routes() -> Router<AppState> {
         .route("/api/analysis", post(create))
         .route("/api/analysis/:id", get(view).delete(delete))
         .route("/api/analysis/:id/moves", get(moves))
-        .route("/api/analysis/:id/move", post(play))
-        .route("/api/analysis/:id/undo", post(undo))
         .route("/api/analysis/:id/takeback", post(take_back))
-        .route("/api/analysis/:id/submit", post(submit))
+        // move, undo, submit: the service reads the name (`Action::read_on_board`).
+        .route("/api/analysis/:id/:action", post(act))
         .route("/api/analysis/:id/start", post(start))
         .route("/api/analysis/:id/stop", post(stop))
         .route("/api/analysis/:id/pgn", get(export))
@@ -57,16 +54,9 @@ fn parse_board_id(s: &str) -> Result<u64, ServerError> {
 
 /// Board `id` for the request's token (the header's, else the `token` query parameter, which
 /// a browser's WebSocket and download links can carry).
-fn board(
-    st: &AppState,
-    id: &str,
-    token: &SeatToken,
-    query: Option<&HashMap<String, String>>,
-) -> Result<Arc<Board>, ServerError> {
+fn board(st: &AppState, id: &str, token: &SeatToken, query: Option<&Query>) -> Result<Arc<Board>, ServerError> {
     let id = parse_board_id(id)?;
-    let t = token
-        .get()
-        .or_else(|| query.and_then(|q| q.get("token")).map(String::as_str));
+    let t = token.get().or_else(|| query.and_then(Query::token));
     st.analyses().get(id, t)
 }
 
@@ -167,31 +157,15 @@ async fn delete(State(st): State<AppState>, Path(id): Path<String>, token: SeatT
     Ok(Json(json!({ "deleted": id })).into_response())
 }
 
-type Q = Result<Query<HashMap<String, String>>, QueryRejection>;
-
-/// An integer query parameter.
-fn parse_query_num(q: &HashMap<String, String>, k: &str) -> Result<i32, ServerError> {
-    let v = q
-        .get(k)
-        .ok_or_else(|| ServerError::BadRequest(format!("missing query parameter '{k}'")))?;
-    v.parse()
-        .map_err(|_| ServerError::BadRequest(format!("query parameter '{k}' must be an integer, got '{v}'")))
-}
-
 async fn moves(
     State(st): State<AppState>,
     Path(id): Path<String>,
     token: SeatToken,
-    q: Q,
+    RawQuery(q): RawQuery,
 ) -> Result<Response, ServerError> {
     let board = board(&st, &id, &token, None)?;
-    let Query(q) = q.map_err(|e| ServerError::BadRequest(format!("bad query string: {}", e.body_text())))?;
-    let (l, t) = (parse_query_num(&q, "l")?, parse_query_num(&q, "t")?);
-    let square = q
-        .get("square")
-        .cloned()
-        .ok_or_else(|| ServerError::BadRequest("missing query parameter 'square'".into()))?;
-    let v = blocking(move || lock(&board.session).moves_from(l, t, &square)).await?;
+    let q = Query::parse(q.as_deref().unwrap_or("")).square()?;
+    let v = blocking(move || lock(&board.session).moves_from(q.l, q.t, &q.square)).await?;
     Ok(Json(v).into_response())
 }
 
@@ -217,14 +191,14 @@ async fn change(
 
 /// Plays, takes back or submits on the board (read by the game service from the body; one
 /// person plays both sides there).
+/// `POST /api/analysis/:id/:action`: a move, undo or submit on the board, read by the service.
 async fn act(
-    st: AppState,
-    id: String,
+    State(st): State<AppState>,
+    Path((id, what)): Path<(String, String)>,
     token: SeatToken,
-    what: &'static str,
-    body: &str,
+    BodyText(body): BodyText,
 ) -> Result<Response, ServerError> {
-    let action = Action::read(what, body).unwrap_or_else(|| {
+    let action = Action::read_on_board(&what, &body).unwrap_or_else(|| {
         Err(PlayError::NoRequest {
             method: "POST".into(),
             path: format!("/api/analysis/{id}/{what}"),
@@ -237,24 +211,6 @@ async fn act(
     .await
 }
 
-async fn play(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    token: SeatToken,
-    BodyText(b): BodyText,
-) -> Result<Response, ServerError> {
-    act(st, id, token, "move", &b).await
-}
-
-async fn undo(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    token: SeatToken,
-    BodyText(b): BodyText,
-) -> Result<Response, ServerError> {
-    act(st, id, token, "undo", &b).await
-}
-
 async fn take_back(
     State(st): State<AppState>,
     Path(id): Path<String>,
@@ -262,15 +218,6 @@ async fn take_back(
 ) -> Result<Response, ServerError> {
     let floor = board(&st, &id, &token, None)?.base_actions;
     change(st, id, token, move |s| Ok(s.take_back(floor)?)).await
-}
-
-async fn submit(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    token: SeatToken,
-    BodyText(b): BodyText,
-) -> Result<Response, ServerError> {
-    act(st, id, token, "submit", &b).await
 }
 
 async fn start(
@@ -313,10 +260,10 @@ async fn export(
     State(st): State<AppState>,
     Path(id): Path<String>,
     token: SeatToken,
-    q: Q,
+    RawQuery(q): RawQuery,
 ) -> Result<Response, ServerError> {
-    let q = q.ok().map(|Query(q)| q);
-    let board = board(&st, &id, &token, q.as_ref())?;
+    let q = Query::parse(q.as_deref().unwrap_or(""));
+    let board = board(&st, &id, &token, Some(&q))?;
     let text = blocking(move || board.export()).await?;
     Ok(([(axum::http::header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
@@ -326,11 +273,11 @@ async fn ws(
     Path(id): Path<String>,
     token: SeatToken,
     Client(client): Client,
-    q: Q,
+    RawQuery(q): RawQuery,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ServerError> {
-    let q = q.ok().map(|Query(q)| q);
-    let board = board(&st, &id, &token, q.as_ref())?;
+    let q = Query::parse(q.as_deref().unwrap_or(""));
+    let board = board(&st, &id, &token, Some(&q))?;
     let upgrade =
         upgrade.map_err(|e| ServerError::BadRequest(format!("not a WebSocket request: {}", e.body_text())))?;
     let (upgrade, permit) = crate::extract::socket_limits(&st, client, upgrade)?;

@@ -13,16 +13,15 @@ use crate::seats::SeatToken;
 use crate::security::{self, Guard};
 use crate::session::{color_name, Session};
 use crate::state::{blocking, lock, parse_id, AppState, Slot};
-use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Json, Router};
 use chess5d_engine::Bot;
-use chess5d_play::request::{Action, CreateReq, Empty};
+use chess5d_play::request::{Action, CreateReq, Empty, Query};
 use chess5d_play::seats::Viewer;
 use chess5d_play::PlayError;
 use chess5d_rules::VARIANTS;
@@ -88,12 +87,8 @@ pub fn router(state: AppState) -> Router {
     let mut acting = Router::new()
         .route("/api/games/:id", get(get_game).delete(delete_game))
         .route("/api/games/:id/moves", get(game_moves))
-        .route("/api/games/:id/move", post(play_move))
-        .route("/api/games/:id/undo", post(undo))
-        .route("/api/games/:id/submit", post(submit))
-        .route("/api/games/:id/resign", post(resign))
-        .route("/api/games/:id/draw", post(draw))
-        .route("/api/games/:id/abort", post(abort))
+        // move, undo, submit, resign, draw, abort: the service reads the name (`Action::read`).
+        .route("/api/games/:id/:action", post(game_action))
         .route("/api/games/:id/retry-engine", post(retry_engine))
         .route("/api/games/:id/join", post(join))
         .route("/api/games/:id/invite", post(new_invite))
@@ -186,23 +181,14 @@ async fn create_game(
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
-type Q = Result<Query<HashMap<String, String>>, QueryRejection>;
-
-fn query(q: Q) -> Result<HashMap<String, String>, ServerError> {
-    q.map(|Query(q)| q)
-        .map_err(|e| ServerError::BadRequest(format!("bad query string: {}", e.body_text())))
-}
-
-async fn get_game(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, q: Q) -> ApiResult {
+async fn get_game(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    seat: SeatToken,
+    RawQuery(q): RawQuery,
+) -> ApiResult {
     let id = parse_id(&id)?;
-    let q = query(q)?;
-    let at = match q.get("at") {
-        Some(a) => Some(
-            a.parse::<usize>()
-                .map_err(|_| ServerError::BadRequest(format!("'at' must be an action count, got '{a}'")))?,
-        ),
-        None => None,
-    };
+    let at = Query::parse(q.as_deref().unwrap_or("")).at()?;
     let view = blocking(move || {
         let slot = st.slot(id)?;
         let s = lock(&slot.session);
@@ -219,25 +205,13 @@ async fn delete_game(State(st): State<AppState>, Path(id): Path<String>, seat: S
     Ok(Json(json!({ "deleted": id })).into_response())
 }
 
-async fn game_moves(State(st): State<AppState>, Path(id): Path<String>, q: Q) -> ApiResult {
+async fn game_moves(State(st): State<AppState>, Path(id): Path<String>, RawQuery(q): RawQuery) -> ApiResult {
     let id = parse_id(&id)?;
-    let q = query(q)?;
-    let num = |k: &str| -> Result<i32, ServerError> {
-        let v = q
-            .get(k)
-            .ok_or_else(|| ServerError::BadRequest(format!("missing query parameter '{k}'")))?;
-        v.parse()
-            .map_err(|_| ServerError::BadRequest(format!("query parameter '{k}' must be an integer, got '{v}'")))
-    };
-    let (l, t) = (num("l")?, num("t")?);
-    let square = q
-        .get("square")
-        .cloned()
-        .ok_or_else(|| ServerError::BadRequest("missing query parameter 'square'".into()))?;
+    let q = Query::parse(q.as_deref().unwrap_or("")).square()?;
     let v = blocking(move || {
         let slot = st.slot(id)?;
         let s = lock(&slot.session);
-        s.moves_from(l, t, &square)
+        s.moves_from(q.l, q.t, &q.square)
     })
     .await?;
     Ok(Json(v).into_response())
@@ -245,9 +219,16 @@ async fn game_moves(State(st): State<AppState>, Path(id): Path<String>, q: Q) ->
 
 /// Acts on a game (`what`: move, undo, submit, resign, draw, abort, read by the game service
 /// from the body); answers with the requester's view.
-async fn act(st: AppState, id: &str, seat: SeatToken, what: &'static str, body: &str) -> ApiResult {
-    let id = parse_id(id)?;
-    let action = Action::read(what, body).unwrap_or_else(|| {
+/// `POST /api/games/:id/:action`: an action of a player (`move`, `undo`, `submit`, `resign`,
+/// `draw`, `abort`), read by the service.
+async fn game_action(
+    State(st): State<AppState>,
+    Path((id, what)): Path<(String, String)>,
+    seat: SeatToken,
+    BodyText(body): BodyText,
+) -> ApiResult {
+    let id = parse_id(&id)?;
+    let action = Action::read(&what, &body).unwrap_or_else(|| {
         Err(PlayError::NoRequest {
             method: "POST".into(),
             path: format!("/api/games/{id}/{what}"),
@@ -255,50 +236,6 @@ async fn act(st: AppState, id: &str, seat: SeatToken, what: &'static str, body: 
     })?;
     let v = blocking(move || st.act(id, &seat, action)).await?;
     Ok(JsonText(v).into_response())
-}
-
-async fn play_move(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    seat: SeatToken,
-    BodyText(b): BodyText,
-) -> ApiResult {
-    act(st, &id, seat, "move", &b).await
-}
-
-async fn undo(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, BodyText(b): BodyText) -> ApiResult {
-    act(st, &id, seat, "undo", &b).await
-}
-
-async fn submit(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    seat: SeatToken,
-    BodyText(b): BodyText,
-) -> ApiResult {
-    act(st, &id, seat, "submit", &b).await
-}
-
-async fn resign(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    seat: SeatToken,
-    BodyText(b): BodyText,
-) -> ApiResult {
-    act(st, &id, seat, "resign", &b).await
-}
-
-async fn draw(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, BodyText(b): BodyText) -> ApiResult {
-    act(st, &id, seat, "draw", &b).await
-}
-
-async fn abort(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-    seat: SeatToken,
-    BodyText(b): BodyText,
-) -> ApiResult {
-    act(st, &id, seat, "abort", &b).await
 }
 
 /// Anything else. The page's own addresses typed without `#` (`/game/12`, `/editor`) lead to
