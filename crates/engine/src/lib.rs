@@ -296,19 +296,59 @@ impl Engine {
             node_cap: cap,
             root_cap: cap.saturating_mul(4).max(64),
             node_budget: Budget::tests(self.opts.node_budget),
+            first_depth: 1,
             o: self.opts.clone(),
         };
         let stop = Arc::clone(&self.stop);
-        let mut s = Searcher::new(&mut self.tt, &stop, params, start);
-        let found = s.root(pos, on_info);
-        SearchResult {
-            best: found.best,
-            score: search::to_score(found.score),
-            depth: found.depth,
-            nodes: s.nodes,
-            actions: s.actions,
-            time: start.elapsed(),
-            pv: found.pv,
+        // Lazy SMP: helper threads search the same position with the shared table until the
+        // main thread is done; what they store orders and cuts the main thread's search. The
+        // answer, its line and the reports are the main thread's.
+        let helpers = self.threads() - 1;
+        let done = AtomicBool::new(false);
+        let tt = &self.tt;
+        std::thread::scope(|scope| {
+            let running: Vec<_> = (1..=helpers)
+                .map(|i| {
+                    let mut p = params.clone();
+                    p.soft = None;
+                    p.first_depth = 1 + (i as u32 % 2);
+                    let done = &done;
+                    scope.spawn(move || {
+                        let mut h = Searcher::new(tt, done, p, start);
+                        h.root(pos, &mut |_| {});
+                        (h.nodes, h.actions)
+                    })
+                })
+                .collect();
+            let mut s = Searcher::new(tt, &stop, params, start);
+            let found = s.root(pos, on_info);
+            done.store(true, Ordering::Relaxed);
+            let (mut nodes, mut actions) = (s.nodes, s.actions);
+            for h in running {
+                // A helper that panicked leaves the main thread's answer standing.
+                if let Ok((n, a)) = h.join() {
+                    nodes += n;
+                    actions += a;
+                }
+            }
+            SearchResult {
+                best: found.best,
+                score: search::to_score(found.score),
+                depth: found.depth,
+                nodes,
+                actions,
+                time: start.elapsed(),
+                pv: found.pv,
+            }
+        })
+    }
+
+    /// The threads a search uses (`Threads`): one in WebAssembly, which has no threads here.
+    fn threads(&self) -> usize {
+        if cfg!(target_arch = "wasm32") {
+            1
+        } else {
+            self.opts.threads.max(1)
         }
     }
 

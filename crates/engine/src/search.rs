@@ -532,6 +532,7 @@ fn score_from_tt(v: i32, ply: usize) -> i32 {
 }
 
 /// The knobs of one search.
+#[derive(Clone)]
 pub(crate) struct Params {
     /// No new node after this.
     pub deadline: Option<Instant>,
@@ -545,13 +546,16 @@ pub(crate) struct Params {
     pub node_cap: usize,
     pub root_cap: usize,
     pub node_budget: Budget,
+    /// The first depth of the iterative deepening: 1, or 2 for every other helper thread of a
+    /// parallel search, so that helpers are not all at the main thread's depth.
+    pub first_depth: u32,
     /// The engine's options: the search reads its switches, margins and shares from them.
     pub o: EngineOptions,
 }
 
 /// The state of one search.
 pub(crate) struct Searcher<'a> {
-    tt: &'a mut Table,
+    tt: &'a Table,
     stop: &'a AtomicBool,
     p: Params,
     start: Instant,
@@ -617,7 +621,7 @@ pub(crate) struct Found {
 const ORDER_CHECKS_MAX_TIMELINES: usize = 12;
 
 impl<'a> Searcher<'a> {
-    pub fn new(tt: &'a mut Table, stop: &'a AtomicBool, p: Params, start: Instant) -> Searcher<'a> {
+    pub fn new(tt: &'a Table, stop: &'a AtomicBool, p: Params, start: Instant) -> Searcher<'a> {
         Searcher {
             tt,
             stop,
@@ -1105,7 +1109,7 @@ impl<'a> Searcher<'a> {
             self.extend_soft(critical);
         }
         let mut last: Option<(u64, i32)> = None;
-        for depth in 1..=self.p.max_depth as i32 {
+        for depth in self.p.first_depth.max(1) as i32..=self.p.max_depth as i32 {
             if let (Some((key, score)), true) = (last, critical > 0 && depth > 3) {
                 let best = found.best.as_deref().map_or(0, action_set_key);
                 if key != best || found.score < score - 60 {
@@ -1374,6 +1378,7 @@ mod tests {
             node_cap: o.action_cap,
             root_cap: o.action_cap * 4,
             node_budget: Budget::DEFAULT,
+            first_depth: 1,
             o,
         }
     }
@@ -1403,8 +1408,8 @@ mod tests {
         };
         let stop = AtomicBool::new(false);
         let generated = |fill: u32| {
-            let mut tt = Table::new(1);
-            let mut s = Searcher::new(&mut tt, &stop, params(fill), Instant::now());
+            let tt = Table::new(1);
+            let mut s = Searcher::new(&tt, &stop, params(fill), Instant::now());
             s.gen(&pos, false)
         };
         let (quick, _) = generated(0);

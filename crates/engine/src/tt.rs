@@ -3,6 +3,8 @@
 //! generating the position's actions (often it alone refutes the position).
 
 use chess5d_rules::Move;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 /// What the stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,64 +47,104 @@ const EMPTY: Entry = Entry {
     age: 0,
 };
 
+/// A share of the table's slots behind one lock: the threads of a search (Lazy SMP) share
+/// the table, and a slot's entry and its action's moves change together.
 #[derive(Debug)]
-pub(crate) struct Table {
+struct Stripe {
     slots: Vec<Entry>,
     /// The moves of each slot's best action (empty if none), in a playable order.
     actions: Vec<Vec<Move>>,
-    age: u8,
+}
+
+/// The most stripes (locks) of a table: with a few threads, two rarely want the same one.
+const STRIPES: usize = 1024;
+
+#[derive(Debug)]
+pub(crate) struct Table {
+    stripes: Vec<Mutex<Stripe>>,
+    /// Slots per stripe (the last one may hold fewer).
+    per: usize,
+    /// Slots in all: a key's slot depends on it alone, not on the number of stripes.
+    len: usize,
+    age: AtomicU8,
 }
 
 impl Table {
     /// A table of about `mb` megabytes (at least one slot).
     pub fn new(mb: usize) -> Table {
         let per_slot = std::mem::size_of::<Entry>() + std::mem::size_of::<Vec<Move>>();
-        let n = (mb.max(1) * 1024 * 1024 / per_slot).max(1);
+        let len = (mb.max(1) * 1024 * 1024 / per_slot).max(1);
+        let per = len.div_ceil(STRIPES.min(len));
+        let stripes = (0..len.div_ceil(per))
+            .map(|k| {
+                let n = per.min(len - k * per);
+                Mutex::new(Stripe {
+                    slots: vec![EMPTY; n],
+                    actions: vec![Vec::new(); n],
+                })
+            })
+            .collect();
         Table {
-            slots: vec![EMPTY; n],
-            actions: vec![Vec::new(); n],
-            age: 0,
+            stripes,
+            per,
+            len,
+            age: AtomicU8::new(0),
         }
     }
 
     pub fn clear(&mut self) {
-        self.slots.fill(EMPTY);
-        self.actions.iter_mut().for_each(Vec::clear);
-        self.age = 0;
+        for stripe in &mut self.stripes {
+            let stripe = stripe.get_mut().unwrap_or_else(|e| e.into_inner());
+            stripe.slots.fill(EMPTY);
+            stripe.actions.iter_mut().for_each(Vec::clear);
+        }
+        *self.age.get_mut() = 0;
     }
 
-    pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
     }
 
+    fn age(&self) -> u8 {
+        self.age.load(Ordering::Relaxed)
+    }
+
+    /// The stripe of `key`'s slot, locked, and the slot's index in it.
     #[inline]
-    fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+    fn slot(&self, key: u64) -> (MutexGuard<'_, Stripe>, usize) {
+        let i = ((key as u128 * self.len as u128) >> 64) as usize;
+        // A thread that panicked holding a stripe left whole entries (they are written at once).
+        let stripe = self.stripes[i / self.per].lock().unwrap_or_else(|e| e.into_inner());
+        (stripe, i % self.per)
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.slots[self.index(key)];
+        let (stripe, i) = self.slot(key);
+        let e = stripe.slots[i];
         (e.key == key && e.depth >= 0).then_some(e)
     }
 
     /// The moves of the best action stored for `key`, if any.
-    pub fn action(&self, key: u64) -> Option<&[Move]> {
-        let i = self.index(key);
-        let e = &self.slots[i];
-        (e.key == key && e.depth >= 0 && e.best != 0 && !self.actions[i].is_empty()).then(|| &self.actions[i][..])
+    pub fn action(&self, key: u64) -> Option<Vec<Move>> {
+        let (stripe, i) = self.slot(key);
+        let e = &stripe.slots[i];
+        (e.key == key && e.depth >= 0 && e.best != 0 && !stripe.actions[i].is_empty())
+            .then(|| stripe.actions[i].clone())
     }
 
     /// Stores a search's result; `action` is the best action's moves (`best` its key), if any.
-    pub fn store(&mut self, key: u64, best: u64, action: Option<&[Move]>, score: i32, depth: i32, bound: Bound) {
-        let i = self.index(key);
-        let old = &mut self.slots[i];
-        if old.key != key && old.age == self.age && old.depth as i32 > depth {
+    pub fn store(&self, key: u64, best: u64, action: Option<&[Move]>, score: i32, depth: i32, bound: Bound) {
+        let age = self.age();
+        let (mut guard, i) = self.slot(key);
+        let stripe = &mut *guard;
+        let old = &mut stripe.slots[i];
+        if old.key != key && old.age == age && old.depth as i32 > depth {
             return;
         }
         let keep = best == 0 && old.key == key;
         let best = if keep { old.best } else { best };
         if !keep {
-            let moves = &mut self.actions[i];
+            let moves = &mut stripe.actions[i];
             moves.clear();
             if best != 0 {
                 moves.extend_from_slice(action.unwrap_or_default());
@@ -114,17 +156,67 @@ impl Table {
             score,
             depth: depth.clamp(0, i16::MAX as i32) as i16,
             bound,
-            age: self.age,
+            age,
         };
     }
 
     /// Permille of slots filled by the current search.
     pub fn hashfull(&self) -> u32 {
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
-            .iter()
-            .filter(|e| e.depth >= 0 && e.age == self.age)
-            .count();
+        let age = self.age();
+        let n = self.len.min(1000);
+        let mut used = 0;
+        let mut seen = 0;
+        for stripe in &self.stripes {
+            let stripe = stripe.lock().unwrap_or_else(|e| e.into_inner());
+            for e in stripe.slots.iter().take(n - seen) {
+                used += usize::from(e.depth >= 0 && e.age == age);
+            }
+            seen += stripe.slots.len().min(n - seen);
+            if seen == n {
+                break;
+            }
+        }
         (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key finds its slot whatever the table's size (the last stripe may be short), and
+    /// threads storing at once leave whole entries.
+    #[test]
+    fn stripes_cover_every_slot_and_threads_share_them() {
+        for mb in [1, 3, 7] {
+            let t = Table::new(mb);
+            assert_eq!(t.stripes.iter().map(|s| s.lock().unwrap().slots.len()).sum::<usize>(), t.len);
+            for key in [0, 1, u64::MAX, u64::MAX / 3, 0x9e37_79b9_7f4a_7c15] {
+                t.store(key, 0, None, 7, 3, Bound::Exact);
+                let e = t.probe(key).expect("stored");
+                assert_eq!((e.score, e.depth, e.bound), (7, 3, Bound::Exact));
+            }
+        }
+        let t = Table::new(1);
+        std::thread::scope(|s| {
+            for th in 0..2u64 {
+                let t = &t;
+                s.spawn(move || {
+                    for k in 0..20_000u64 {
+                        let key = k.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                        t.store(key, 0, None, (th as i32) * 1000 + 1, 1, Bound::Lower);
+                    }
+                });
+            }
+        });
+        let mut filled = 0;
+        for stripe in &t.stripes {
+            for e in stripe.lock().unwrap().slots.iter().filter(|e| e.depth >= 0) {
+                assert!(e.score == 1 || e.score == 1001, "{e:?}");
+                assert_eq!((e.depth, e.bound), (1, Bound::Lower));
+                filled += 1;
+            }
+        }
+        assert!(filled > 10_000, "{filled} slots filled");
     }
 }

@@ -182,6 +182,35 @@ mod mates {
         }
     }
 
+    /// Lazy SMP: with helper threads sharing the table, the answer is still the main thread's
+    /// proven mate, and the helpers' work is counted in the nodes.
+    #[test]
+    fn a_search_with_helper_threads_finds_the_same_mates() {
+        for case in cases() {
+            let depth = Limits::depth(2 * case.mate_in as u32);
+            let mut engine = Engine::default();
+            engine.set_option("Threads", "3").unwrap();
+            let (mut reports, mut main_nodes) = (0, 0);
+            let r = engine.search(&case.pos, &depth, &mut |i| {
+                reports += 1;
+                main_nodes = i.nodes;
+            });
+            assert_eq!(r.score, Score::Mate(case.mate_in), "{}", case.name);
+            assert!(reports > 0, "{}: the main thread reports", case.name);
+            let after = play(&case.pos, &r.best.expect("an action"));
+            if case.mate_in == 1 {
+                assert_eq!(after.outcome(Budget::DEFAULT), Outcome::Checkmate, "{}", case.name);
+            }
+            assert!(
+                r.nodes >= main_nodes,
+                "{}: {} nodes in all, {} reported",
+                case.name,
+                r.nodes,
+                main_nodes
+            );
+        }
+    }
+
     /// The corpus puzzles (5DPGN), with several timelines and time travel, solved at a fixed
     /// depth (no clock): the best action mates, or leaves the opponent mated next.
     #[test]
