@@ -109,6 +109,23 @@ test('a position with two legal actions shows two lines', async () => {
   await page.getByRole('button', { name: 'Discard analysis', exact: true }).click();
 });
 
+test('lines are numbered as the notation panel numbers the game, after time travel too', async () => {
+  // Five turns with a jump back: the present is T4, the game's next action is White's 6th.
+  const pgn = '[Board "Standard"]\n\n1. e4 / a5\n2. Nf3 / b5\n3. (0T3)Nf3>>(0T1)f4~ / (1T1)a5\n'
+    + '4. (1T2)e4 / (1T2)b5\n5. (1T3)Nf4>>(0T3)f6 / (1T3)c5 (0T3)c5\n';
+  const g = await createGame(BASE, { import: pgn });
+  await page.goto(seatLink(BASE, g));
+  await page.locator('#world .board').first().waitFor();
+  const st = await apiGet(BASE, `/api/games/${g.id}`);
+  const last = st.actions[st.actions.length - 1];
+  assert.deepEqual([last.number, last.color], [5, 'black']);
+  await page.getByRole('button', { name: 'Analyse', exact: true }).click();
+  await page.waitForFunction(() => document.querySelectorAll('#pv .pv-line').length >= 1, null, { timeout: 15000 });
+  const lines = await shownLines();
+  assert.ok(lines.every((l) => l.num === '6.'), JSON.stringify(lines));
+  await page.getByRole('button', { name: 'Discard analysis', exact: true }).click();
+});
+
 test('no console errors', () => {
   assert.deepEqual(errors.filter((e) => !/Failed to load resource.*(400|409)/.test(e)), []);
 });

@@ -190,7 +190,10 @@ mod tests {
     fn stripes_cover_every_slot_and_threads_share_them() {
         for mb in [1, 3, 7] {
             let t = Table::new(mb);
-            assert_eq!(t.stripes.iter().map(|s| s.lock().unwrap().slots.len()).sum::<usize>(), t.len);
+            assert_eq!(
+                t.stripes.iter().map(|s| s.lock().unwrap().slots.len()).sum::<usize>(),
+                t.len
+            );
             for key in [0, 1, u64::MAX, u64::MAX / 3, 0x9e37_79b9_7f4a_7c15] {
                 t.store(key, 0, None, 7, 3, Bound::Exact);
                 let e = t.probe(key).expect("stored");

@@ -625,7 +625,7 @@ pub fn engine_analyse(start: &str, actions: &str, movetime_ms: u32, multipv: u32
     let limits = Limits::movetime(Duration::from_millis(u64::from(movetime_ms.max(10))));
     let mut lines = chess5d_play::AnalysisLines::default();
     let r = engine.search(pos, &limits, &mut |i| {
-        lines.update(pos, i.multipv, i.depth, i.score, &i.pv);
+        lines.update(&loaded.game, i.multipv, i.depth, i.score, &i.pv);
     });
     let white = pos.to_move() == Color::White;
     let (depth, score, pv) = match lines.best() {

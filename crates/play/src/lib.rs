@@ -25,6 +25,7 @@ pub use request::analysis_multipv;
 pub use service::{Effects, Record, Think, ThinkBudget};
 pub use terms::{color_name, ANALYSIS_LINES, MAX_ANALYSIS_LINES, MAX_NAME};
 pub use text::{
-    eval_text, export_variation, move_json, movetext, pv_json, variant_name, white_score, AnalysisLine, AnalysisLines,
+    eval_text, export_variation, game_movetext, move_json, movetext, pv_json, variant_name, white_score, AnalysisLine,
+    AnalysisLines,
 };
 pub use view::{view_text, view_value, View};

@@ -69,7 +69,7 @@ pub struct AnalysisLine {
     first: Vec<Move>,
     /// Its actions as [`pv_json`] writes them.
     pub pv: Vec<Value>,
-    /// The line in numbered SAN (`1. e4 / e5 2. Nf3`), as [`movetext`] writes it.
+    /// The line in numbered SAN (`1. e4 / e5 2. Nf3`), as [`game_movetext`] writes it.
     pub text: String,
 }
 
@@ -85,10 +85,11 @@ pub struct AnalysisLines {
 }
 
 impl AnalysisLines {
-    /// The engine's report of line `rank` (1 is the best; `None` from a search of one line) in
-    /// `pos` (between actions): its depth, its score from the side to move's point of view and
+    /// The engine's report of line `rank` (1 is the best; `None` from a search of one line)
+    /// after `game`'s last action (between actions): its depth, its score from the side to move's point of view and
     /// its actions. A report without a line is left out.
-    pub fn update(&mut self, pos: &Position, rank: Option<u32>, depth: u32, score: Score, pv: &[Vec<Move>]) {
+    pub fn update(&mut self, game: &Game, rank: Option<u32>, depth: u32, score: Score, pv: &[Vec<Move>]) {
+        let pos = game.position();
         let Some(first) = pv.first() else { return };
         let rank = rank.unwrap_or(1).max(1);
         let same = |a: &[Move]| a.len() == first.len() && a.iter().all(|m| first.contains(m));
@@ -108,7 +109,7 @@ impl AnalysisLines {
             score: white_score(score, pos.to_move() == Color::White),
             first: first.clone(),
             pv: pv_json(pos, pv),
-            text: movetext(pos, pv),
+            text: game_movetext(game, pv),
         });
         self.lines.sort_by_key(|l| l.rank);
     }
@@ -151,6 +152,15 @@ impl AnalysisLines {
 pub fn movetext(pos: &Position, actions: &[Vec<Move>]) -> String {
     let numbering = GameTree::new(pos.clone());
     numbered(pos, actions, |i| numbering.serial(i))
+}
+
+/// Numbered SAN of `actions` played after `game`'s last action, numbered as the game's own
+/// actions are (5DPGN's turn numbers, counted from the game's start, as the notation panel
+/// shows them): the line of an analysis of the game.
+pub fn game_movetext(game: &Game, actions: &[Vec<Move>]) -> String {
+    let numbering = GameTree::new(game.start().clone());
+    let played = game.actions().len();
+    numbered(game.position(), actions, |i| numbering.serial(played + i))
 }
 
 /// SAN of `actions` played from `pos`, the `i`-th numbered `serial(i)`; a line starting with

@@ -355,17 +355,18 @@ mod analysis_lines {
             line(&pos, "(0T1)g1(0T1)f3"),
             line(&pos, "(0T1)c2(0T1)c4"),
         );
+        let game = chess5d_rules::Game::new(pos.clone());
         let mut l = AnalysisLines::default();
-        l.update(&pos, Some(1), 3, Score::Cp(30), &e4);
-        l.update(&pos, Some(2), 3, Score::Cp(20), &d4);
-        l.update(&pos, Some(3), 3, Score::Cp(10), &nf3);
+        l.update(&game, Some(1), 3, Score::Cp(30), &e4);
+        l.update(&game, Some(2), 3, Score::Cp(20), &d4);
+        l.update(&game, Some(3), 3, Score::Cp(10), &nf3);
         let want = |v: &[(u32, &str)]| v.iter().map(|(r, t)| (*r, t.to_string())).collect::<Vec<_>>();
         assert_eq!(firsts(&l), want(&[(1, "e4"), (2, "d4"), (3, "Nf3")]));
         // A cut depth: its new best was the third line; the old best takes the third place.
-        l.update(&pos, Some(1), 4, Score::Cp(35), &nf3);
+        l.update(&game, Some(1), 4, Score::Cp(35), &nf3);
         assert_eq!(firsts(&l), want(&[(1, "Nf3"), (2, "d4"), (3, "e4")]));
         // A new action enters: the line of its rank goes.
-        l.update(&pos, Some(2), 4, Score::Cp(25), &c4);
+        l.update(&game, Some(2), 4, Score::Cp(25), &c4);
         assert_eq!(firsts(&l), want(&[(1, "Nf3"), (2, "c4"), (3, "e4")]));
         let v = l.json();
         assert_eq!(v[0]["rank"], 1);
@@ -374,14 +375,20 @@ mod analysis_lines {
         assert_eq!(v[0]["score"], json!({ "cp": 35 }));
         assert_eq!(v[0]["text"], "1. Nf3");
         // A report without a line changes nothing.
-        l.update(&pos, Some(3), 5, Score::Cp(0), &[]);
+        l.update(&game, Some(3), 5, Score::Cp(0), &[]);
         assert_eq!(l.lines().len(), 3);
         // Black to move: scores are turned to White's view and the text starts with "1b.".
-        let mut black = pos.clone();
-        black.play(&e4[0][0]).unwrap();
+        let mut black = game.clone();
+        black.make_move(&e4[0][0]).unwrap();
         black.submit().unwrap();
         let mut b = AnalysisLines::default();
-        b.update(&black, None, 2, Score::Mate(3), &line(&black, "(0T1)e7(0T1)e5"));
+        b.update(
+            &black,
+            None,
+            2,
+            Score::Mate(3),
+            &line(black.position(), "(0T1)e7(0T1)e5"),
+        );
         assert_eq!(b.json()[0]["score"], json!({ "mate": -3 }));
         assert_eq!(b.json()[0]["eval"], "mate -3");
         assert_eq!(b.json()[0]["text"], "1b. e5");
@@ -445,4 +452,24 @@ fn a_query_is_read_once_for_both_doors() {
     assert_eq!(missing.to_string(), "missing query parameter 'square'");
     let not_int = Query::parse("l=0&t=x&square=e2").square().unwrap_err();
     assert_eq!(not_int.to_string(), "query parameter 't' must be an integer, got 'x'");
+}
+
+/// Analysis lines are numbered as the notation panel numbers the game's actions (5DPGN's turn
+/// numbers, counted from the game's start), not from the present, which time travel moves back.
+#[test]
+fn analysis_lines_continue_the_games_numbering() {
+    let text = "[Board \"Standard\"]\n\n1. e4 / a5\n2. Nf3 / b5\n3. (0T3)Nf3>>(0T1)f4~ / (1T1)a5\n\
+                4. (1T2)e4 / (1T2)b5\n5. (1T3)Nf4>>(0T3)f6 / (1T3)c5 (0T3)c5\n";
+    let game = chess5d_notation::load(text).expect("game").game;
+    let pos = game.position();
+    assert!(pos.present_turn() < 5, "the present moved back");
+    let mut engine = chess5d_engine::Engine::default();
+    let r = engine.search(pos, &chess5d_engine::Limits::depth(2), &mut |_| {});
+    let mut lines = chess5d_play::AnalysisLines::default();
+    lines.update(&game, None, r.depth, r.score, &r.pv);
+    let text = &lines.best().expect("a line").text;
+    assert!(text.starts_with("6. "), "{text}");
+    if r.pv.len() > 1 {
+        assert!(text.contains(" / "), "{text}");
+    }
 }

@@ -241,7 +241,7 @@ impl Board {
                     if stop.load(Ordering::SeqCst) {
                         flag.store(true, Ordering::SeqCst);
                     }
-                    self.report(&pos, i.multipv, i.depth, Some(i.score), i.nodes, i.nps(), &i.pv);
+                    self.report(game, i.multipv, i.depth, Some(i.score), i.nodes, i.nps(), &i.pv);
                 };
                 let limits = Limits {
                     infinite: true,
@@ -299,7 +299,7 @@ impl Board {
                     let first = line.split_whitespace().next().unwrap_or("");
                     if first == "info" {
                         if let Some(i) = parse_info(&line, pos) {
-                            self.report(pos, i.multipv, i.depth, i.score, i.nodes, i.nps, &i.pv);
+                            self.report(game, i.multipv, i.depth, i.score, i.nodes, i.nps, &i.pv);
                         }
                     } else if first == "bestmove" || first == "nobestmove" {
                         // The engine ended the search by itself (nothing more to find).
@@ -318,7 +318,7 @@ impl Board {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn report(
         &self,
-        pos: &Position,
+        game: &Game,
         rank: Option<u32>,
         depth: u32,
         score: Option<Score>,
@@ -326,6 +326,7 @@ impl Board {
         nps: u64,
         pv: &[Vec<Move>],
     ) {
+        let pos = game.position();
         let white = pos.to_move() == Color::White;
         let mut info = lock(&self.info);
         info.nodes = nodes;
@@ -338,7 +339,7 @@ impl Board {
             }
         }
         if let Some(s) = score {
-            info.lines.update(pos, rank, depth, s, pv);
+            info.lines.update(game, rank, depth, s, pv);
         }
         drop(info);
         self.publish();
