@@ -4,6 +4,7 @@
 // back-end (rules, games and engine in WebAssembly: crates/local; games in IndexedDB), the
 // built-in puzzles as JSON, and config.js selecting the local back-end. Nothing calls /api/.
 // The wasm32 target comes from rustup when installed, else from Debian's toolchain (as build.mjs).
+import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +40,8 @@ let html = readFileSync(join(site, 'index.html'), 'utf8');
 html = html.replace(/(src|href)="\/(?!\/)/g, '$1="./');
 const firstScript = html.indexOf('<script');
 html = html.slice(0, firstScript) + '<script src="./config.js"></script>\n' + html.slice(firstScript);
+// An installable app: its manifest (the browser offers "Install" with it and the worker below).
+html = html.replace('</head>', '<link rel="manifest" href="./manifest.webmanifest">\n<meta name="theme-color" content="#26324a">\n</head>');
 writeFileSync(join(site, 'index.html'), html);
 cpSync(join(here, 'site-src', 'config.js'), join(site, 'config.js'));
 
@@ -51,6 +54,31 @@ const puzzles = [...src.matchAll(/puzzle!\("([^"]+)",\s*"([^"]+)"\)/g)].map(([, 
 }));
 if (!puzzles.length) throw new Error('no puzzles found in crates/server/src/puzzles.rs');
 writeFileSync(join(site, 'puzzles.json'), JSON.stringify({ puzzles }));
+
+// 5. The web app manifest, and the service worker that keeps every file of this build for
+// offline use (sw.js from site-src, with this build's file list and a hash of their contents).
+writeFileSync(join(site, 'manifest.webmanifest'), JSON.stringify({
+  name: 'chess5d: 5D Chess With Multiverse Time Travel',
+  short_name: 'chess5d',
+  description: 'Play, analyse and review 5D chess in the browser, offline: rules and engine in WebAssembly.',
+  start_url: './',
+  scope: './',
+  display: 'standalone',
+  background_color: '#1b2233',
+  theme_color: '#26324a',
+  icons: [{ src: './favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+}, null, 2));
+const files = (d, base = '') => readdirSync(d).sort().flatMap((f) => {
+  const p = join(d, f);
+  return statSync(p).isDirectory() ? files(p, `${base}${f}/`) : [`${base}${f}`];
+});
+const list = files(site);
+const hash = createHash('sha256');
+for (const f of list) hash.update(f).update(readFileSync(join(site, f)));
+const sw = readFileSync(join(here, 'site-src', 'sw.js'), 'utf8')
+  .replace('__VERSION__', hash.digest('hex').slice(0, 16))
+  .replace('__FILES__', JSON.stringify(['./', ...list.map((f) => `./${f}`)]));
+writeFileSync(join(site, 'sw.js'), sw);
 
 const size = (d) => readdirSync(d).reduce((n, f) => { const p = join(d, f); const s = statSync(p); return n + (s.isDirectory() ? size(p) : s.size); }, 0);
 say(`wrote ${site} (${(size(site) / 1024).toFixed(0)} KiB, wasm ${(statSync(join(site, 'pkg', 'chess5d_local_bg.wasm')).size / 1024).toFixed(0)} KiB, ${puzzles.length} puzzles)`);

@@ -4,6 +4,10 @@
 // describes it). The page itself never calls /api/. For scripts written against the served API
 // (and the browser tests' helpers), fetch('/api/...') is answered here by the same back-end.
 window.CHESS5D_BACKEND = 'local';
+// Offline use: the service worker (sw.js) keeps every file of the site once it has been opened.
+if ('serviceWorker' in navigator && location.protocol.startsWith('http')) {
+  navigator.serviceWorker.register('./sw.js').catch((e) => console.warn('chess5d: no offline copy:', e.message));
+}
 (function () {
   'use strict';
   const backend = import('./backend/local.js').then((m) => m.backend);
