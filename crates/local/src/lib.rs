@@ -7,7 +7,7 @@
 #![deny(missing_docs)]
 
 use chess5d_engine::{Bot, Engine, EngineOptions, Limits};
-use chess5d_notation::long;
+use chess5d_notation::{long, Games};
 use chess5d_play::request::{self, Action, AnalysisReq, CreateReq, PuzzleReq, Query, Source, StartReq};
 use chess5d_play::seats::Rights;
 use chess5d_play::{proof, Effects, Play, PlayError, Player, Record};
@@ -35,6 +35,9 @@ fn refusal(e: &PlayError) -> Value {
         "status": e.kind().http_status(),
     })
 }
+
+/// The most games one restore makes (a backup of a player's own games is far smaller).
+const MAX_RESTORED_GAMES: usize = 5000;
 
 /// `GET /api/info` of the static site.
 #[wasm_bindgen]
@@ -177,6 +180,39 @@ impl Backend {
             Ok(Answer::Text(t)) => out.json(Value::String(t), true, 200),
             Err(e) => json!({ "error": refusal(&e) }).to_string(),
         }
+    }
+
+    /// A backup restored: every game of a multi-game 5DPGN (as "Back up games" writes it, one
+    /// record per game), each made as `POST /api/games {import}` makes it (with the result and
+    /// termination it records: a resignation, a draw by agreement). JSON
+    /// `{ok: {created: [ids], failed: [{game, line, message}]}, effects}`; a game that cannot be
+    /// read is reported and the others are made.
+    pub fn import_games(&mut self, text: &str, now: &str) -> String {
+        let mut out = Out::default();
+        let (mut created, mut failed) = (Vec::new(), Vec::new());
+        let mut fail = |number: usize, line: usize, message: String| {
+            failed.push(json!({ "game": number, "line": line, "message": message }));
+        };
+        for g in Games::new(text.as_bytes()).take(MAX_RESTORED_GAMES) {
+            let g = match g {
+                Ok(g) => g,
+                Err(e) => {
+                    fail(e.number, e.line, e.message);
+                    continue;
+                }
+            };
+            let body = json!({ "import": g.text }).to_string();
+            let id = match self.route("POST", "/api/games", &body, now, &mut out) {
+                Ok(Answer::Created(v)) => v["id"].as_i64(),
+                Ok(_) => None,
+                Err(e) => {
+                    fail(g.number, g.line, e.to_string());
+                    continue;
+                }
+            };
+            created.extend(id);
+        }
+        out.json(json!({ "created": created, "failed": failed }), false, 200)
     }
 
     /// The engine's answer for game `game` asked at `version`: its moves (long form, one a line)

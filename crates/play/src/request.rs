@@ -147,9 +147,14 @@ impl CreateReq {
             }
         }
         let result = loaded.result.clone().filter(|r| r != "*");
+        // How the record says it ended (`resignation`...), if it says it in a short plain text.
+        let termination = loaded
+            .header("Termination")
+            .filter(|t| !t.is_empty() && t.chars().count() <= 40 && !t.chars().any(is_forbidden_char))
+            .map(str::to_string);
         let mut play = Play::new(loaded, players, clock, None, created);
         if let Some(r) = result {
-            play.finish(&r, "imported result");
+            play.finish(&r, termination.as_deref().unwrap_or("imported result"));
         }
         Ok(NewGame { play, seat })
     }

@@ -473,3 +473,24 @@ fn analysis_lines_continue_the_games_numbering() {
         assert!(text.contains(" / "), "{text}");
     }
 }
+
+/// An imported record that ends without a decisive position keeps its result and says how it
+/// ended as the record says (a backup restored shows a resignation as a resignation).
+#[test]
+fn an_imported_result_keeps_the_records_termination() {
+    use chess5d_play::request::{parse, CreateReq};
+    let make = |pgn: &str| {
+        let body = serde_json::json!({ "import": pgn }).to_string();
+        let req: CreateReq = parse(&body).unwrap();
+        req.check(&[], "2026-11-27 00:00:00".into()).unwrap().play
+    };
+    let resigned = make("[Board \"Standard\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\n1. e4 / e5\n0-1\n");
+    assert_eq!(
+        (resigned.result.as_deref(), resigned.termination.as_deref()),
+        (Some("0-1"), Some("resignation"))
+    );
+    let bare = make("[Board \"Standard\"]\n[Result \"1/2-1/2\"]\n\n1. e4 / e5\n1/2-1/2\n");
+    assert_eq!(bare.termination.as_deref(), Some("imported result"));
+    let odd = make("[Board \"Standard\"]\n[Result \"1-0\"]\n[Termination \"a\u{202e}b\"]\n\n1. e4\n1-0\n");
+    assert_eq!(odd.termination.as_deref(), Some("imported result"));
+}

@@ -156,6 +156,15 @@ async function exportAll() {
   return texts.join('\n\n') + '\n';
 }
 
+/** A backup restored (the multi-game 5DPGN of exportAll): `{created: [ids], failed: [{game,
+ * line, message}]}`; each game is saved as it is made. */
+async function importGames(text) {
+  const s = await service;
+  const r = JSON.parse(s.import_games(text, now()));
+  await carry(r.effects);
+  return r.ok;
+}
+
 /** The interface's request (see remote.js; no seats here, so headers are ignored), as
  * `{ok, text, status}`. Each answer is also told as a `chess5d-api` event ({method, path, kind})
  * on the window: tests wait for it where they would wait for the server's HTTP response. */
@@ -173,7 +182,7 @@ async function answered(method, path, body) {
 
 export const backend = {
   kind: 'local',
-  features: { online: false, invites: false, lobby: false, archive: false, analysis: true, puzzleMaker: true },
+  features: { online: false, invites: false, lobby: false, archive: false, analysis: true, puzzleMaker: true, backup: true },
   request: async (method, path, body) => (await answered(method, path, body)).ok,
   /** The answer with its HTTP status, as the server gives it (for scripts' `fetch`). */
   respond: answered,
@@ -200,6 +209,7 @@ export const backend = {
     };
   },
   exportAll,
+  importGames,
   lastEngineMs: null,
 };
 export default backend;

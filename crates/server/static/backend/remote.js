@@ -8,7 +8,10 @@
 // The interface:
 //   backend.kind        'remote' or 'local'.
 //   backend.features    what the back-end offers: { online, invites, lobby, archive, analysis,
-//                       puzzleMaker } (booleans; the page hides what is false).
+//                       puzzleMaker, backup } (booleans; the page hides what is false). backup:
+//                       exportAll() -> Promise<string> (every game, one multi-game 5DPGN) and
+//                       importGames(text) -> Promise<{created, failed}> (the games of a backup:
+//                       the static site's games live in one browser, a backup moves them).
 //   backend.request(method, path, body?, headers?) -> Promise
 //                       an API call ('/api/...'): the answer's JSON (or its text when it is not
 //                       JSON, e.g. a 5DPGN export); rejects with an Error whose .kind is the
@@ -69,7 +72,7 @@ function watch(path, onMessage, { onOpen, reconnect = true } = {}) {
 
 export const backend = {
   kind: 'remote',
-  features: { online: true, invites: true, lobby: true, archive: true, analysis: true, puzzleMaker: true },
+  features: { online: true, invites: true, lobby: true, archive: true, analysis: true, puzzleMaker: true, backup: false },
   request,
   text,
   watch,

@@ -91,6 +91,39 @@ export async function refreshPuzzles() {
     <p class="muted">${solved} of ${puzzles.length} solved.</p>` : '<p>No puzzles yet.</p>';
 }
 
+// ---------- backup (the static site: its games live in this browser) ----------
+
+$('#games-backup').classList.toggle('hidden', !backend.features.backup);
+const backupStatus = (text) => {
+  $('#games-backup-status').textContent = text;
+  $('#games-backup-status').classList.toggle('hidden', !text);
+};
+$('#btn-backup').addEventListener('click', async () => {
+  const text = await backend.exportAll();
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  a.download = `chess5d-games-${new Date().toISOString().slice(0, 10)}.5dpgn`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  const n = (text.match(/^\[White /gm) || []).length;
+  backupStatus(`${n} game${n === 1 ? '' : 's'} written to ${a.download}.`);
+});
+$('#btn-restore').addEventListener('click', () => $('#restore-file').click());
+$('#restore-file').addEventListener('change', async () => {
+  const file = $('#restore-file').files[0];
+  $('#restore-file').value = '';
+  if (!file) return;
+  try {
+    const { created, failed } = await backend.importGames(await file.text());
+    const bad = failed.map((f) => `game ${f.game} (line ${f.line}): ${f.message}`).join('; ');
+    backupStatus(`${created.length} game${created.length === 1 ? '' : 's'} restored from ${file.name}${failed.length ? `; ${failed.length} not read: ${bad}` : '.'}`);
+  } catch (e) {
+    backupStatus(`${file.name} was not restored: ${e.message}`);
+  }
+  await refreshGames();
+});
+
 $('#games-table').addEventListener('click', async (ev) => {
   const b = ev.target.closest('button');
   if (!b) return;
