@@ -673,7 +673,8 @@ export class Game {
     const label = call === 'move' || call === 'action' ? `(${ctx.form}) during play` : '() during play';
     const t = outcome(() => callOf(this.t, call, ...args));
     const o = outcome(() => callOf(this.o, call, ...args));
-    this.cmp(call, label, { status: t.status, value: null, error: t.error }, { status: o.status, value: null, error: o.error }, { input: args[0], ...ctx });
+    // (with their times: a submit that ran into their search's timeout is noted as such)
+    this.cmp(call, label, { status: t.status, value: null, error: t.error, ms: t.ms }, { status: o.status, value: null, error: o.error, ms: o.ms }, { input: args[0], ...ctx });
     if (t.status !== 'ok') return false;
     this.stats.ops = (this.stats.ops || 0) + 1;
     return true;

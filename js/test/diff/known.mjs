@@ -85,12 +85,17 @@ export const KNOWN = [
     id: 'timed-out-verdict',
     heading: 'their bug',
     reason:
-      '5d-chess-js 1.2.1 reports checkmate (and stalemate) when its search hits checkmateTimeout, and then lists no moves; a verdict reached after the timeout is no verdict (/work/shared/oracle/README.md, checkmateTimedOut).',
+      '5d-chess-js 1.2.1 reports checkmate (and stalemate) when its search hits checkmateTimeout, and then lists no moves and refuses submit() and pass() (an action submittable() accepted a moment before: "Action is not complete"); a verdict reached after the timeout is no verdict (/work/shared/oracle/README.md, checkmateTimedOut).',
     match: (d) =>
       d.ctx.theirsTimedOut === true &&
       ((['inCheckmate', 'inStalemate'].includes(d.call) && d.kind === 'value' && d.theirs === 'true') ||
         (d.call === 'moves' && isEmptyList(d.ctx.theirsOutcome)) ||
-        (d.call === 'state' && d.path === '.moves' && d.kind === 'type' && /^array \[\]$/.test(String(d.theirs)))),
+        (d.call === 'state' && d.path === '.moves' && d.kind === 'type' && /^array \[\]$/.test(String(d.theirs))) ||
+        // Their submit() and pass() ask the verdict again: timed out, it says mate, and the
+        // action that submittable() accepted a moment before is refused.
+        (['submit', 'pass'].includes(d.call) &&
+          d.kind === 'throws-theirs-only' &&
+          /Action is not complete|currently in (checkmate|stalemate)/.test(String(d.theirs)))),
   },
   {
     id: 'promotion-pieces',
