@@ -68,6 +68,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/ui/pointer.js", JS, include_str!("../static/ui/pointer.js")),
     ("/ui/review.js", JS, include_str!("../static/ui/review.js")),
     ("/ui/state.js", JS, include_str!("../static/ui/state.js")),
+    ("/ui/settings.js", JS, include_str!("../static/ui/settings.js")),
 ];
 
 type ApiResult = Result<Response, ServerError>;

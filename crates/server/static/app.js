@@ -9,6 +9,7 @@
 //   1 basics   ui/dom.js      DOM helpers, escaping, the error line, which page is shown
 //              ui/pieces.js   piece glyphs, board geometry
 //              ui/state.js    the page's state object, a state's present, API calls (back-end)
+//              ui/settings.js the player's settings (sounds, theme, board palette) and the sounds
 //   2 drawing  ui/boards.js   drawing the boards (culling, levels of detail, caching)
 //              ui/panel.js    the side panel: players, clocks, status, notation, analysis panel
 //              ui/dialogs.js  import / export, saving and proving puzzles

@@ -3,6 +3,7 @@
 // (submit, undo, resign, retry engine).
 import { $, showError, showPage } from './dom.js';
 import { app, base, api } from './state.js';
+import { play, soundOf } from './settings.js';
 import { backend } from '../backend/index.js';
 import { online } from '../online.js';
 import { resetDrawing } from './boards.js';
@@ -78,6 +79,7 @@ export function connectWs(id) {
 export function setState(s) {
   if (app.state && app.state.id === s.id && s.version < app.state.version && s.action_count <= app.state.action_count) return;
   const changed = !app.state || app.state.id !== s.id || app.state.version !== s.version;
+  if (changed) { const sound = soundOf(app.state, s); if (sound) play(sound); }
   app.state = s;
   app.clockBase = { t: performance.now(), white: s.clock?.white_ms, black: s.clock?.black_ms };
   if (app.analysis) { renderSide(); return; }

@@ -1,0 +1,98 @@
+// Layer 1 (basics): the player's settings, remembered in this browser (localStorage): sounds on
+// or off, the light or dark theme, the board palette; and the sounds themselves, made with Web
+// Audio (no sound files to load). The top bar's Settings menu changes them.
+import { $ } from './dom.js';
+
+const KEY = 'chess5d.settings';
+const DEFAULTS = { sound: true, theme: 'dark', palette: 'wood' };
+const THEMES = ['dark', 'light'];
+const PALETTES = ['wood', 'blue'];
+
+function load() {
+  try {
+    const s = { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY) || '{}') };
+    return {
+      sound: s.sound !== false,
+      theme: THEMES.includes(s.theme) ? s.theme : DEFAULTS.theme,
+      palette: PALETTES.includes(s.palette) ? s.palette : DEFAULTS.palette,
+    };
+  } catch {
+    return { ...DEFAULTS };
+  }
+}
+
+export const settings = load();
+
+function apply() {
+  document.documentElement.dataset.theme = settings.theme;
+  document.documentElement.dataset.palette = settings.palette;
+  $('#set-sound').checked = settings.sound;
+  $('#set-theme').value = settings.theme;
+  $('#set-palette').value = settings.palette;
+}
+
+function save() {
+  try { localStorage.setItem(KEY, JSON.stringify(settings)); } catch { /* private mode: this page only */ }
+  apply();
+}
+
+$('#set-sound').addEventListener('change', (e) => { settings.sound = e.target.checked; save(); });
+$('#set-theme').addEventListener('change', (e) => { settings.theme = e.target.value; save(); });
+$('#set-palette').addEventListener('change', (e) => { settings.palette = e.target.value; save(); });
+// The menu closes on a click elsewhere.
+document.addEventListener('click', (e) => {
+  if (!e.target.closest('#settings')) $('#settings').open = false;
+});
+apply();
+
+// ---------- sounds ----------
+
+// Each sound a few short tones: [frequency Hz, start s, length s, type].
+const TONES = {
+  move: [[520, 0, 0.07, 'triangle']],
+  capture: [[330, 0, 0.05, 'square'], [220, 0.05, 0.09, 'triangle']],
+  check: [[660, 0, 0.08, 'triangle'], [880, 0.09, 0.12, 'triangle']],
+  end: [[523, 0, 0.18, 'sine'], [659, 0.12, 0.18, 'sine'], [784, 0.24, 0.32, 'sine']],
+};
+
+let audio = null;
+/** The sounds played, in order (`move`, `capture`, `check`, `end`): for scripts and tests. */
+export const played = [];
+window.__chess5dSounds = played;
+
+/** Plays sound `name` if sounds are on. */
+export function play(name) {
+  if (!settings.sound || !TONES[name]) return;
+  played.push(name);
+  try {
+    audio ??= new AudioContext();
+    const t0 = audio.currentTime + 0.01;
+    for (const [f, at, len, type] of TONES[name]) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = type;
+      osc.frequency.value = f;
+      gain.gain.setValueAtTime(0.0001, t0 + at);
+      gain.gain.exponentialRampToValueAtTime(0.18, t0 + at + 0.01);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t0 + at + len);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t0 + at);
+      osc.stop(t0 + at + len + 0.02);
+    }
+  } catch { /* no audio here: silence */ }
+}
+
+/** The sound for a game going from state `a` to state `b` (the same game), if any: the end of
+ * the game, a check, a capture or a move (an action submitted, or a move tried). */
+export function soundOf(a, b) {
+  if (!a || a.id !== b.id) return null;
+  const over = (s) => !!s.result && s.result !== '*';
+  if (!over(a) && over(b)) return 'end';
+  const moved = b.action_count > a.action_count ? b.last_action
+    : b.pending.length > a.pending.length ? b.pending.slice(a.pending.length) : null;
+  if (!moved || !moved.length) return null;
+  if (b.check) return 'check';
+  // This page's own moves, submitted: they sounded when they were tried.
+  if (b.action_count > a.action_count && a.pending.length === b.last_action.length && a.pending.length > 0) return null;
+  return moved.some((m) => m.capture) ? 'capture' : 'move';
+}
