@@ -43,10 +43,9 @@ pub struct ReviewArgs {
     /// Search each position this many nodes (at most).
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Search threads (the engine's Threads option; the search is single-threaded today, so
-    /// the value is accepted and a review uses one core).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
+    /// Search threads (the engine's Threads option: a Lazy SMP search) [default: every core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Option<u32>,
     /// Write the engine's line of a classed action as a variation (Branched 5DPGN, as lichess
     /// writes PGN) rather than at the end of its comment. Our reader and other readers of
     /// variations read it; 5d-chess-js 1.2.1 plays variations as the main line.
@@ -60,7 +59,10 @@ pub struct ReviewArgs {
 pub fn run(a: &ReviewArgs) -> Result<()> {
     let game = crate::load_one_game(&a.file, a.game, "--game N")?;
     let name = if a.file == "-" { "<stdin>" } else { a.file.as_str() };
-    let mut settings = vec![("Threads".to_string(), a.threads.to_string())];
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32));
+    let mut settings = vec![("Threads".to_string(), threads.to_string())];
     if let Some(h) = a.hash {
         settings.push(("Hash".to_string(), h.to_string()));
     }

@@ -464,8 +464,9 @@ impl Game {
     /// variations if ``variations``). ``progress(searched, positions)`` is called after each
     /// position; returning ``False`` stops the review (the actions reviewed so far are
     /// returned, ``cancelled`` true), and an exception it raises (Ctrl-C too) stops it and is
-    /// raised. ``threads`` is the engine's Threads option (the search is single-threaded).
-    #[pyo3(signature = (movetime = None, depth = None, nodes = None, threads = 1, variations = false, progress = None))]
+    /// raised. ``threads``: the engine's Threads option (a Lazy SMP search), every core by
+    /// default.
+    #[pyo3(signature = (movetime = None, depth = None, nodes = None, threads = None, variations = false, progress = None))]
     #[allow(clippy::too_many_arguments)]
     fn review(
         &self,
@@ -473,7 +474,7 @@ impl Game {
         movetime: Option<f64>,
         depth: Option<u32>,
         nodes: Option<u64>,
-        threads: u32,
+        threads: Option<u32>,
         variations: bool,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Py<PyAny>> {
@@ -496,6 +497,7 @@ impl Game {
         if depth == Some(0) {
             return Err(PyValueError::new_err("depth must be 1 or more"));
         }
+        let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32));
         options.engine = chess5d_engine::uci::engine_options(&[("Threads".to_string(), threads.to_string())])
             .map_err(PyValueError::new_err)?;
         let mut reviewer = Reviewer::new(options);

@@ -162,7 +162,7 @@ class Game:
         movetime: Optional[float] = None,
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
-        threads: int = 1,
+        threads: Optional[int] = None,
         variations: bool = False,
         progress: Optional[Callable[[int, int], Optional[bool]]] = None,
     ) -> Dict[str, Any]:
