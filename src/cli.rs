@@ -46,8 +46,7 @@ pub enum Command {
     Match(Box<crate::matches::MatchArgs>),
     /// Serve the web GUI.
     Serve(crate::serve::ServeArgs),
-    /// Review a game with the computer: each action's evaluation before and after, the best
-    /// action where it differs, inaccuracies, mistakes and blunders, each side's accuracy.
+    /// Review a game with the computer (evaluations, best actions, blunders, accuracy).
     Review(crate::review::ReviewArgs),
     /// Fit the evaluation's weights on games (Texel tuning) and print them as Rust source.
     Tune(crate::tune::TuneArgs),
