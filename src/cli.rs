@@ -46,6 +46,8 @@ pub enum Command {
     Match(Box<crate::matches::MatchArgs>),
     /// Serve the web GUI.
     Serve(crate::serve::ServeArgs),
+    /// Review a game with the computer (evaluations, best actions, blunders, accuracy).
+    Review(crate::review::ReviewArgs),
     /// Fit the evaluation's weights on games (Texel tuning) and print them as Rust source.
     Tune(crate::tune::TuneArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -205,7 +207,7 @@ pub struct EngineArgs {
 }
 
 /// Parses `--game N`, a game number from 1.
-fn game_number(s: &str) -> Result<usize, String> {
+pub(crate) fn game_number(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(format!("a game number from 1, not '{s}'")),

@@ -7,6 +7,7 @@ mod cli;
 mod matches;
 mod out;
 mod reference;
+mod review;
 mod serve;
 mod show;
 mod signature;
@@ -60,6 +61,7 @@ fn run(command: Command, matches: &clap::ArgMatches) -> Result<()> {
             matches::run(&a, m)
         }
         Command::Serve(a) => serve::run(&a),
+        Command::Review(a) => review::run(&a),
         Command::Tune(a) => tune::run(&a),
         Command::Completions { shell } => {
             let mut out = Vec::new();

@@ -7,3 +7,4 @@ mod many_timelines;
 mod oracle;
 mod readme;
 mod reference;
+mod review;

@@ -33,6 +33,7 @@
 mod eval;
 mod options;
 mod report;
+pub mod review;
 mod search;
 mod terms;
 mod tt;

@@ -5,6 +5,7 @@ use chess5d_engine::{Bot, Engine, EngineOptions, Limits, Score};
 use chess5d_rules::{parse_timeline, Board, BoardId, Budget, Color, Move, Outcome, Position, Role, Setup, Size};
 use std::time::{Duration, Instant};
 
+mod review;
 mod uci;
 
 /// Reads `[pieces:L:T:c]` blocks into a position.

@@ -53,7 +53,7 @@ pub use long::LongMove;
 pub use multi::{GameText, Games};
 pub use pgn::PgnGame;
 pub use san::{RelativeBoard, SanMove};
-pub use tree::{GameTree, NodeId, Walk};
+pub use tree::{serial, GameTree, NodeId, Walk};
 
 use chess5d_rules::{Game, Position};
 

@@ -19,6 +19,9 @@ struct Node {
     result: Option<String>,
     /// Comments written with the action: `(k, text)` follows its `k`-th move (from 1).
     comments: Vec<(usize, String)>,
+    /// Annotation glyphs written on the action's moves (`!`, `?`, `?!`...): `(k, glyph)` is on
+    /// its `k`-th move (from 1).
+    glyphs: Vec<(usize, String)>,
 }
 
 /// A game with variations: the start position and a tree of actions.
@@ -48,6 +51,7 @@ impl GameTree {
                 children: Vec::new(),
                 result: None,
                 comments: Vec::new(),
+                glyphs: Vec::new(),
             }],
         }
     }
@@ -116,6 +120,17 @@ impl GameTree {
     /// Sets the comments written with a node's action (see [`GameTree::comments`]).
     pub fn set_comments(&mut self, node: NodeId, comments: Vec<(usize, String)>) {
         self.nodes[node].comments = comments;
+    }
+
+    /// The annotation glyphs written on a node's action (`!`, `?`, `!?`, `?!`, `??`...):
+    /// `(k, glyph)` is written on its `k`-th move (counted from 1).
+    pub fn glyphs(&self, node: NodeId) -> &[(usize, String)] {
+        &self.nodes[node].glyphs
+    }
+
+    /// Sets the annotation glyphs of a node's action (see [`GameTree::glyphs`]).
+    pub fn set_glyphs(&mut self, node: NodeId, glyphs: Vec<(usize, String)>) {
+        self.nodes[node].glyphs = glyphs;
     }
 
     /// Sets the result written after a node.
@@ -218,6 +233,7 @@ impl GameTree {
             children: Vec::new(),
             result: None,
             comments: Vec::new(),
+            glyphs: Vec::new(),
         });
         self.nodes[parent].children.insert(children_index, id);
         (id, true)
@@ -262,8 +278,9 @@ impl Iterator for Walk<'_> {
     }
 }
 
-/// The turn number and player of the action played `depth` actions after `start`.
-pub(crate) fn serial(start: &Position, depth: usize) -> (u32, Color) {
+/// The turn number (as a record writes it, `N.`) and player of the action played `depth`
+/// actions after `start`.
+pub fn serial(start: &Position, depth: usize) -> (u32, Color) {
     let k = depth + usize::from(start.to_move() == Color::Black);
     let turn = (start.present_turn().max(0) as u32).saturating_add((k / 2) as u32);
     (turn, if k & 1 == 0 { Color::White } else { Color::Black })

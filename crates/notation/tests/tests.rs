@@ -449,8 +449,10 @@ mod pgn {
         let g = load(&read("corpus/notation/test/game-2.5dpgn")).unwrap();
         let w = write_5dpgn(&g);
         assert!(w.contains("1. c4 / g6\n"), "{w}");
+        // Annotation glyphs are kept on their moves.
+        assert!(w.contains("6. h3? / Qf4!\n"), "{w}");
         assert!(
-            w.contains("7. e3 / (0T7)Qf4>>x(0T4)c4~\n8. (-1T5)Ba3 (0T8)hxg4 / (-1T5)Bh6\n"),
+            w.contains("7. e3?? / (0T7)Qf4>>x(0T4)c4~\n8. (-1T5)Ba3 (0T8)hxg4 / (-1T5)Bh6\n"),
             "{w}"
         );
         assert!(w.contains("9. (-1T6)e3 / (-1T6)Qxf1+\n"), "{w}");

@@ -7,6 +7,7 @@ use chess5d_notation::{start, Format, LoadedGame, Reason};
 use chess5d_rules::{
     ActionCount, Board, BoardId, Budget, Color, Convention, Game as RulesGame, LegalActions, Move, Outcome, Position,
 };
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyType};
 use std::borrow::Cow;
@@ -449,6 +450,87 @@ impl Game {
             record.result = Some(r.to_string());
         }
         chess5d_notation::write_5dpgn(&record)
+    }
+
+    /// A computer review of the game (its submitted actions), as ``chess5d review`` makes it:
+    /// every position searched for ``movetime`` seconds and/or to ``depth`` actions and/or
+    /// ``nodes`` nodes (by default depth 4, at most 1.2 s), the GIL released meanwhile.
+    /// Returns a dict: ``actions`` (per action: ``played``, the evaluations ``before`` and
+    /// ``after`` from White's view, ``{"cp": 35}`` or ``{"mate": -2}``..., ``best`` and
+    /// ``line`` in 5DPGN when the engine preferred another action, ``class``: ``None``,
+    /// ``"inaccuracy"``, ``"mistake"`` or ``"blunder"``, ``accuracy``...), ``white`` and
+    /// ``black`` (``accuracy`` and counts), ``cancelled``, and ``pgn``: the game as 5DPGN with
+    /// lichess's comments (``{[%eval 0.35]}``, ``?!``/``?``/``??``; the engine's lines as
+    /// variations if ``variations``). ``progress(searched, positions)`` is called after each
+    /// position; returning ``False`` stops the review (the actions reviewed so far are
+    /// returned, ``cancelled`` true), and an exception it raises (Ctrl-C too) stops it and is
+    /// raised. ``threads``: the engine's Threads option (a Lazy SMP search), every core by
+    /// default.
+    #[pyo3(signature = (movetime = None, depth = None, nodes = None, threads = None, variations = false, progress = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn review(
+        &self,
+        py: Python<'_>,
+        movetime: Option<f64>,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        threads: Option<u32>,
+        variations: bool,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        use chess5d_engine::review::{annotate, ReviewOptions, Reviewer};
+        let mut options = ReviewOptions::default();
+        if movetime.is_some() || depth.is_some() || nodes.is_some() {
+            options.movetime = movetime
+                .map(|s| {
+                    std::time::Duration::try_from_secs_f64(s)
+                        .ok()
+                        .filter(|d| !d.is_zero())
+                        .ok_or_else(|| {
+                            PyValueError::new_err(format!("movetime must be a number of seconds > 0, not {s}"))
+                        })
+                })
+                .transpose()?;
+            options.depth = depth;
+            options.nodes = nodes;
+        }
+        if depth == Some(0) {
+            return Err(PyValueError::new_err("depth must be 1 or more"));
+        }
+        let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32));
+        options.engine = chess5d_engine::uci::engine_options(&[("Threads".to_string(), threads.to_string())])
+            .map_err(PyValueError::new_err)?;
+        let mut reviewer = Reviewer::new(options);
+        let cancel = reviewer.canceller();
+        let loaded = &self.loaded;
+        let mut failure: Option<PyErr> = None;
+        let review = py.detach(|| {
+            reviewer.review(loaded, &mut |p| {
+                let Some(f) = &progress else { return };
+                if failure.is_some() {
+                    return;
+                }
+                Python::attach(|py| {
+                    let answer = py.check_signals().and_then(|()| f.call1(py, (p.searched, p.positions)));
+                    match answer {
+                        Ok(v) if v.bind(py).is(&*pyo3::types::PyBool::new(py, false)) => cancel.cancel(),
+                        Ok(_) => {}
+                        Err(e) => {
+                            failure = Some(e);
+                            cancel.cancel();
+                        }
+                    }
+                });
+            })
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let mut json = review.json();
+        json["pgn"] = chess5d_notation::write_5dpgn(&annotate(loaded, &review, variations)).into();
+        py.import("json")?
+            .call_method1("loads", (json.to_string(),))
+            .map(Bound::unbind)
     }
 
     /// The current position (every board, moves of the current action included) as 5DFEN

@@ -4,7 +4,7 @@ mod parse;
 mod write;
 
 pub use parse::is_result;
-pub use write::{write, write_tree, Movetext};
+pub use write::{is_glyph, write, write_line, write_tree, Movetext};
 
 use crate::coords::Timeline;
 use crate::error::{Error, ParseError, Reason, ResolveError, Span};
@@ -247,6 +247,7 @@ impl Player<'_> {
             fresh = new;
             if new {
                 self.tree.set_comments(child, comments_of(action));
+                self.tree.set_glyphs(child, glyphs_of(action));
             }
             if !new && i == 0 && !main {
                 if let Some(m) = action.moves.first() {
@@ -421,6 +422,15 @@ fn comments_of(action: &PgnAction) -> Vec<(usize, String)> {
     }
     out.extend(action.comments.iter().map(|c| (action.moves.len(), c.clone())));
     out
+}
+
+/// The annotation glyphs of an action's moves (`?!` on its `k`-th move is `(k, "?!")`).
+fn glyphs_of(action: &PgnAction) -> Vec<(usize, String)> {
+    let glyphs = action.moves.iter().enumerate();
+    glyphs
+        .filter(|(_, m)| !m.san.suffix.annotation.is_empty())
+        .map(|(i, m)| (i + 1, m.san.suffix.annotation.clone()))
+        .collect()
 }
 
 fn serial_name((turn, color): (u32, Color)) -> String {

@@ -134,6 +134,38 @@ impl Movetext {
     }
 }
 
+/// A line of actions played from `pos` as 5DPGN movetext, its first action numbered `first`
+/// (a turn and its player, as [`GameTree::serial`] numbers the actions of a game): `12. a / b
+/// 13. c`, or `12b. b 13. c` when the line starts with Black's action. The last action is
+/// marked `#` if it mates. Actions that are not legal in turn are not checked: the line is
+/// written as far as given.
+pub fn write_line(pos: &Position, first: (u32, Color), actions: &[Vec<chess5d_rules::Move>]) -> String {
+    let mut pos = pos.clone();
+    let (mut turn, mut color) = first;
+    let mut out = String::new();
+    for (i, moves) in actions.iter().enumerate() {
+        let serial = match color {
+            Color::White => format!("{turn}. "),
+            Color::Black if i == 0 => format!("{turn}b. "),
+            Color::Black => "/ ".to_string(),
+        };
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&serial);
+        let last = i + 1 == actions.len();
+        let texts = action_text(&mut pos, moves, |p| {
+            last && p.outcome(Budget::DEFAULT) == Outcome::Checkmate
+        });
+        out.push_str(&texts.join(" "));
+        if color == Color::Black {
+            turn = turn.saturating_add(1);
+        }
+        color = color.other();
+    }
+    out
+}
+
 struct Writer<'t> {
     tree: &'t GameTree,
     out: String,
@@ -187,6 +219,12 @@ impl Writer<'_> {
         let mut texts = action_text(pos, &self.tree.action(node).moves, |p| {
             leaf && p.outcome(Budget::DEFAULT) == Outcome::Checkmate
         });
+        for (k, glyph) in self.tree.glyphs(node) {
+            // Only the glyphs a reader takes back as one (`!`, `?`, and their pairs).
+            if let Some(text) = texts.get_mut(k.saturating_sub(1)).filter(|_| is_glyph(glyph)) {
+                text.push_str(glyph);
+            }
+        }
         for (k, comment) in self.tree.comments(node) {
             // Braces cannot nest in a comment: a stray closing one would end it early.
             let comment = comment.replace('}', ")");
@@ -197,6 +235,12 @@ impl Writer<'_> {
         }
         self.out.push_str(&format!("{serial} {}", texts.join(" ")));
     }
+}
+
+/// Whether a text is an annotation glyph as 5DPGN writes it after a move: one or two of `!`
+/// and `?`.
+pub fn is_glyph(text: &str) -> bool {
+    (1..=2).contains(&text.len()) && text.chars().all(|c| matches!(c, '!' | '?'))
 }
 
 impl Writer<'_> {

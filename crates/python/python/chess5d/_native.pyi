@@ -1,7 +1,7 @@
 """Type stubs of the extension module (the `chess5d` package re-exports everything)."""
 
 import os
-from typing import IO, AnyStr, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypedDict, Union, final
+from typing import IO, Any, AnyStr, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypedDict, Union, final
 
 __all__ = [
     "Game",
@@ -157,6 +157,19 @@ class Game:
     def hash(self) -> str: ...
     def to_pgn(self) -> str:
         """5DPGN: `headers`, the actions, and the result when the game is decided."""
+    def review(
+        self,
+        movetime: Optional[float] = None,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        threads: Optional[int] = None,
+        variations: bool = False,
+        progress: Optional[Callable[[int, int], Optional[bool]]] = None,
+    ) -> Dict[str, Any]:
+        """A computer review (as `chess5d review`): `actions` (each with `played`, `before`,
+        `after`, `best`, `line`, `class`, `accuracy`...), `white`/`black` accuracies, `pgn` (the
+        game with lichess's `{[%eval 0.35]}` comments and `?!`/`?`/`??`). `progress(searched,
+        positions)` after each position; returning False stops the review."""
     def to_fen(self) -> str: ...
     def copy(self) -> "Game": ...
     def __copy__(self) -> "Game": ...
