@@ -108,6 +108,10 @@ impl AppState {
     ) -> Result<Value, ServerError> {
         let limits = &self.inner.config.limits;
         crate::limits::check_import_text(req.import.as_deref(), limits)?;
+        let _reading = match req.import {
+            Some(_) => Some(limits.start_import(&self.inner.quotas, &self.inner.buckets, client)?),
+            None => None,
+        };
         let new = req.check(&engine::names(&self.inner.config.engines), db::now())?;
         crate::limits::check_import_actions(new.play.game.actions().len(), limits)?;
         // Each engine player is a process while the game is in memory.

@@ -62,6 +62,12 @@ pub struct Limits {
     pub puzzles_per_hour: u64,
     /// `page-size`: the most entries of one page of a shared list (lobby, puzzles).
     pub page_size: u64,
+    /// `imports-per-client`: imports (games, analysis boards) one client may have read at once.
+    pub imports_per_client: u64,
+    /// `imports`: imports being read at once, in all.
+    pub imports: u64,
+    /// `imports-per-minute`: imports one client may ask for per minute.
+    pub imports_per_minute: u64,
     /// `state-bytes-per-sec`: bytes of game states and records one client may read by `GET`
     /// per second, on average (bursts of 8 s worth).
     pub state_bytes_per_sec: u64,
@@ -92,6 +98,9 @@ impl Default for Limits {
             puzzles_per_hour: 60,
             page_size: 100,
             state_bytes_per_sec: 1 << 20,
+            imports_per_client: 1,
+            imports: 2,
+            imports_per_minute: 6,
         }
     }
 }
@@ -213,6 +222,21 @@ pub const LIMITS: &[Limit] = &[
         name: "page-size",
         doc: "most entries of one page of a shared list (the lobby, the puzzles)",
         field: |l| &mut l.page_size,
+    },
+    Limit {
+        name: "imports-per-client",
+        doc: "imports (of games and analysis boards) one client may have read at once",
+        field: |l| &mut l.imports_per_client,
+    },
+    Limit {
+        name: "imports",
+        doc: "imports being read at once, all clients together",
+        field: |l| &mut l.imports,
+    },
+    Limit {
+        name: "imports-per-minute",
+        doc: "imports (of games and analysis boards) one client may ask for per minute",
+        field: |l| &mut l.imports_per_minute,
     },
     Limit {
         name: "state-bytes-per-sec",
@@ -371,6 +395,8 @@ pub struct Quotas {
     pub connections: Quota,
     /// Engine players of games in memory.
     pub engines: Quota,
+    /// Imports being read.
+    pub imports: Quota,
 }
 
 impl Default for Quotas {
@@ -381,6 +407,7 @@ impl Default for Quotas {
             sockets: Quota::new("WebSockets"),
             connections: Quota::new("connections"),
             engines: Quota::new("engine players"),
+            imports: Quota::new("imports"),
         }
     }
 }
@@ -438,6 +465,8 @@ pub struct Buckets {
     pub proofs: Bucket,
     /// Bytes of game states read (`state-bytes-per-sec`).
     pub reads: Bucket,
+    /// Imports asked for (`imports-per-minute`).
+    pub imports: Bucket,
 }
 
 impl Default for Buckets {
@@ -445,6 +474,7 @@ impl Default for Buckets {
         Buckets {
             proofs: Bucket::new("puzzle proofs", "puzzles-per-hour"),
             reads: Bucket::new("bytes of game states read", "state-bytes-per-sec"),
+            imports: Bucket::new("imports", "imports-per-minute"),
         }
     }
 }
@@ -456,6 +486,18 @@ impl Limits {
         buckets
             .proofs
             .spend(client, 1.0, 1.0, per_hour / 3600.0, (per_hour / 4.0).max(1.0))
+    }
+
+    /// An import of `client` (a text to read into a game or an analysis board): refused (429)
+    /// over `imports-per-minute` (a burst of all of it) or while the client has
+    /// `imports-per-client` being read (`imports` in all); the permit is held while it is read.
+    pub fn start_import(&self, quotas: &Quotas, buckets: &Buckets, client: IpAddr) -> Result<Permit, ServerError> {
+        let permit = quotas
+            .imports
+            .take(client, self.imports_per_client, self.imports, "imports")?;
+        let per_min = self.imports_per_minute as f64;
+        buckets.imports.spend(client, 1.0, 1.0, per_min / 60.0, per_min)?;
+        Ok(permit)
     }
 
     /// Refuses a `GET` of a game state while `client`'s reading budget is spent.
