@@ -305,6 +305,23 @@ mod imports {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn imports_are_rate_limited_per_client() {
+        let s = server();
+        let mut statuses = Vec::new();
+        for _ in 0..8 {
+            let r = post(&s.app, "/api/games", json!({ "import": shuffle(2) })).await;
+            if r.0 == StatusCode::TOO_MANY_REQUESTS {
+                assert!(r.1["error"].as_str().unwrap().contains("imports-per-minute"), "{}", r.1);
+            }
+            statuses.push(r.0);
+        }
+        let made = statuses.iter().filter(|&&s| s == StatusCode::CREATED).count();
+        assert_eq!(made, 6, "{statuses:?}");
+        // Games that import nothing are not counted.
+        new_game(&s.app, json!({})).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_timed_out_import_makes_no_game() {
         let s = server_with(Config {
             request_timeout: Duration::from_millis(30),
