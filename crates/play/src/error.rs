@@ -220,7 +220,7 @@ pub enum PlayError {
         /// The parameter.
         param: &'static str,
         /// What it accepts.
-        expected: &'static str,
+        expected: String,
         /// What it got (`None`: the parameter is missing).
         got: Option<String>,
     },

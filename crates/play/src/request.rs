@@ -577,19 +577,39 @@ impl Query {
             .map(|a| {
                 a.parse().map_err(|_| PlayError::BadQuery {
                     param: "at",
-                    expected: "an action count",
+                    expected: "an action count".into(),
                     got: Some(a.to_string()),
                 })
             })
             .transpose()
     }
 
+    /// `offset` and `limit`: the page of a list asked for, as (offset, count); `limit` at most
+    /// `page_size`, which is the count when not given.
+    pub fn page(&self, page_size: usize) -> Result<(usize, usize), PlayError> {
+        let num = |param: &'static str, min: usize, max: usize| {
+            self.get(param)
+                .map(|v| match v.parse::<usize>() {
+                    Ok(n) if (min..=max).contains(&n) => Ok(n),
+                    _ => Err(PlayError::BadQuery {
+                        param,
+                        expected: format!("a whole number from {min} to {max}"),
+                        got: Some(v.to_string()),
+                    }),
+                })
+                .transpose()
+        };
+        let offset = num("offset", 0, u32::MAX as usize)?.unwrap_or(0);
+        let count = num("limit", 1, page_size.max(1))?.unwrap_or(page_size.max(1));
+        Ok((offset, count))
+    }
+
     /// `l`, `t` and `square`: the piece whose moves are asked for.
     pub fn square(&self) -> Result<SquareQuery, PlayError> {
         let need = |param: &'static str| {
-            self.get(param).ok_or(PlayError::BadQuery {
+            self.get(param).ok_or_else(|| PlayError::BadQuery {
                 param,
-                expected: "given",
+                expected: "given".into(),
                 got: None,
             })
         };
@@ -597,7 +617,7 @@ impl Query {
             let v = need(param)?;
             v.parse().map_err(|_| PlayError::BadQuery {
                 param,
-                expected: "an integer",
+                expected: "an integer".into(),
                 got: Some(v.to_string()),
             })
         };

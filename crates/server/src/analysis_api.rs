@@ -67,8 +67,13 @@ async fn create(
 ) -> Result<Response, ServerError> {
     let limits = st.limits().clone();
     crate::limits::check_import_text(req.import.as_deref(), &limits)?;
+    let reading = match req.import {
+        Some(_) => Some(limits.start_import(st.quotas(), &st.inner.buckets, client)?),
+        None => None,
+    };
     let token = crate::seats::new_token()?;
     let v = blocking(move || {
+        let _reading = reading;
         let (loaded, game_pgn, from_game) = match req.source()? {
             Source::Import(loaded) => {
                 let pgn = chess5d_notation::write_5dpgn(&loaded);

@@ -6,7 +6,7 @@
 use crate::clocks;
 use crate::create::{AcceptReq, ChallengeReq};
 use crate::error::ServerError;
-use crate::extract::{BodyText, Client, JsonBody, JsonText};
+use crate::extract::{BodyText, Client, JsonBody, JsonText, Visitor};
 use crate::limits::BODY_LIMIT;
 use crate::puzzles::{Puzzle, PUZZLES};
 use crate::seats::SeatToken;
@@ -182,21 +182,28 @@ async fn create_game(
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
+/// `GET /api/games/:id`, under the client's budget of bytes read (`state-bytes-per-sec`).
 async fn get_game(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    Client(client): Client,
     seat: SeatToken,
     RawQuery(q): RawQuery,
 ) -> ApiResult {
     let id = parse_id(&id)?;
+    let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
+    limits.may_read(buckets, client)?;
+    let st2 = st.clone();
     let at = Query::parse(q.as_deref().unwrap_or("")).at()?;
     let view = blocking(move || {
-        let slot = st.slot(id)?;
+        let slot = st2.slot(id)?;
         let s = lock(&slot.session);
-        let v = s.view_text(s.viewer(seat.get(), st.inner.config.public), at);
+        let v = s.view_text(s.viewer(seat.get(), st2.inner.config.public), at);
         Ok(v)
     })
     .await?;
+    let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
+    limits.charge_read(buckets, client, view.len());
     Ok(JsonText(view).into_response())
 }
 
@@ -322,12 +329,17 @@ async fn my_games(State(st): State<AppState>, JsonBody(req): JsonBody<TokensReq>
     Ok(Json(v).into_response())
 }
 
-async fn list_challenges(State(st): State<AppState>) -> ApiResult {
-    Ok(Json(blocking(move || st.challenges()).await?).into_response())
+async fn list_challenges(State(st): State<AppState>, RawQuery(q): RawQuery) -> ApiResult {
+    let (offset, count) = st.inner.config.limits.page(&Query::parse(q.as_deref().unwrap_or("")))?;
+    Ok(Json(blocking(move || st.challenges(offset, count)).await?).into_response())
 }
 
-async fn create_challenge(State(st): State<AppState>, JsonBody(req): JsonBody<ChallengeReq>) -> ApiResult {
-    let v = blocking(move || st.create_challenge(req)).await?;
+async fn create_challenge(
+    State(st): State<AppState>,
+    Client(client): Client,
+    JsonBody(req): JsonBody<ChallengeReq>,
+) -> ApiResult {
+    let v = blocking(move || st.create_challenge(req, client)).await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
@@ -355,14 +367,20 @@ async fn accept_challenge(
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
-async fn pgn(State(st): State<AppState>, Path(id): Path<String>) -> ApiResult {
+/// `GET /api/games/:id/pgn`, under the client's budget of bytes read (`state-bytes-per-sec`).
+async fn pgn(State(st): State<AppState>, Path(id): Path<String>, Client(client): Client) -> ApiResult {
     let id = parse_id(&id)?;
+    let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
+    limits.may_read(buckets, client)?;
+    let st2 = st.clone();
     let text = blocking(move || {
-        let slot = st.slot(id)?;
+        let slot = st2.slot(id)?;
         let t = lock(&slot.session).pgn();
         Ok(t)
     })
     .await?;
+    let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
+    limits.charge_read(buckets, client, text.len());
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
@@ -490,14 +508,29 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
     }
 }
 
-async fn list_puzzles(State(st): State<AppState>) -> ApiResult {
-    let (statuses, made) =
-        blocking(move || Ok((st.inner.db.puzzle_statuses()?, crate::puzzle_maker::list(&st)?))).await?;
+/// `GET /api/puzzles?offset=&limit=`: a page of the puzzles (the built-in ones, then those made
+/// by players, oldest first), each with the visitor's status.
+async fn list_puzzles(State(st): State<AppState>, visitor: Visitor, RawQuery(q): RawQuery) -> ApiResult {
+    let (offset, count) = st.inner.config.limits.page(&Query::parse(q.as_deref().unwrap_or("")))?;
+    let (fresh, hash) = (visitor.fresh(), visitor.hash());
+    let (statuses, made, total_made) = blocking(move || {
+        if fresh {
+            st.inner.db.claim_legacy_progress(&hash)?;
+        }
+        let built_in = PUZZLES.len();
+        let skip = offset.saturating_sub(built_in);
+        let take = count.saturating_sub(built_in.saturating_sub(offset));
+        let (made, total) = crate::puzzle_maker::page(&st, skip, take)?;
+        Ok((st.inner.db.puzzle_statuses(&hash)?, made, total))
+    })
+    .await?;
     let statuses: HashMap<String, String> = statuses.into_iter().collect();
     let status = |id: &str| statuses.get(id).cloned().unwrap_or_else(|| "unsolved".into());
     let made = crate::puzzle_maker::list_json(made, status);
     let mut list: Vec<Value> = PUZZLES
         .iter()
+        .skip(offset)
+        .take(count)
         .map(|p| {
             let loaded = p.load().ok();
             json!({
@@ -509,10 +542,20 @@ async fn list_puzzles(State(st): State<AppState>) -> ApiResult {
         })
         .collect();
     list.extend(made);
-    Ok(Json(json!({ "puzzles": list })).into_response())
+    let page = crate::limits::page_json("puzzles", list, PUZZLES.len() + total_made, offset);
+    Ok(visitor.set_on(Json(page).into_response()))
 }
 
-async fn start_puzzle(State(st): State<AppState>, Path(pid): Path<String>, _: JsonBody<Empty>) -> ApiResult {
+/// `POST /api/puzzles/:id`: a puzzle game for this visitor (its end is the visitor's progress);
+/// its defending engine counts in the client's engines (`engines-per-client`) until it ends.
+async fn start_puzzle(
+    State(st): State<AppState>,
+    Path(pid): Path<String>,
+    Client(client): Client,
+    visitor: Visitor,
+    _: JsonBody<Empty>,
+) -> ApiResult {
+    let hash = visitor.hash();
     let v = blocking(move || {
         // A built-in puzzle or one made by a player (puzzle_maker): id, name and record.
         let (id, name, text) = match Puzzle::by_id(&pid) {
@@ -521,10 +564,10 @@ async fn start_puzzle(State(st): State<AppState>, Path(pid): Path<String>, _: Js
                 .map(|p| (p.id, p.name, p.text))
                 .ok_or_else(|| ServerError::NotFound(format!("no puzzle '{pid}'")))?,
         };
-        st.start_puzzle(&id, &name, &text)
+        st.start_puzzle(&id, &name, &text, hash, client)
     })
     .await?;
-    Ok((StatusCode::CREATED, Json(v)).into_response())
+    Ok(visitor.set_on((StatusCode::CREATED, Json(v)).into_response()))
 }
 
 #[cfg(test)]

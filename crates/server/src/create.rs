@@ -108,6 +108,10 @@ impl AppState {
     ) -> Result<Value, ServerError> {
         let limits = &self.inner.config.limits;
         crate::limits::check_import_text(req.import.as_deref(), limits)?;
+        let _reading = match req.import {
+            Some(_) => Some(limits.start_import(&self.inner.quotas, &self.inner.buckets, client)?),
+            None => None,
+        };
         let new = req.check(&engine::names(&self.inner.config.engines), db::now())?;
         crate::limits::check_import_actions(new.play.game.actions().len(), limits)?;
         // Each engine player is a process while the game is in memory.
@@ -129,8 +133,22 @@ impl AppState {
         self.open_game(Session::wrap(new.play), new.seat, held)
     }
 
-    /// `POST /api/puzzles/:id`: the solver is the creator, the defence the first engine.
-    pub(crate) fn start_puzzle(&self, id: &str, name: &str, text: &str) -> Result<Value, ServerError> {
+    /// `POST /api/puzzles/:id`: the solver is the creator, the defence the first engine (one of
+    /// the client's engine players); the game's end is `visitor`'s progress.
+    pub(crate) fn start_puzzle(
+        &self,
+        id: &str,
+        name: &str,
+        text: &str,
+        visitor: String,
+        client: std::net::IpAddr,
+    ) -> Result<Value, ServerError> {
+        let limits = &self.inner.config.limits;
+        let held = self
+            .inner
+            .quotas
+            .engines
+            .take(client, limits.engines_per_client, limits.engines, "engines")?;
         let loaded = chess5d_notation::load(text).map_err(|e| ServerError::Internal(format!("puzzle {id}: {e}")))?;
         let engine = Player::Engine {
             engine: Some(engine::find(&self.inner.config.engines, None)?.name.clone()),
@@ -138,7 +156,9 @@ impl AppState {
             movetime_ms: Some(500),
         };
         let play = request::puzzle_game(loaded, id, name, engine, db::now());
-        self.open_game(Session::wrap(play), None, Vec::new())
+        let mut session = Session::wrap(play);
+        session.visitor = Some(visitor);
+        self.open_game(session, None, vec![held])
     }
 
     /// `POST /api/my-games`: the games where these tokens hold a seat.
@@ -162,7 +182,8 @@ impl AppState {
 
     /// `POST /api/challenges`: a new open challenge; the answer carries the challenger's token,
     /// which becomes their seat when someone accepts.
-    pub(crate) fn create_challenge(&self, req: ChallengeReq) -> Result<Value, ServerError> {
+    /// At most `challenges-per-client` open challenges per client.
+    pub(crate) fn create_challenge(&self, req: ChallengeReq, client: std::net::IpAddr) -> Result<Value, ServerError> {
         let v = variant(req.variant)?;
         let clock = check_clock(req.clock)?;
         let token = seats::new_token()?;
@@ -182,16 +203,30 @@ impl AppState {
                 row.color
             )));
         }
-        let id = self.inner.db.insert_challenge(&row)?;
+        let limits = &self.inner.config.limits;
+        let since = db::ago(limits.challenge_secs);
+        let cap = limits.challenges_per_client;
+        let id = self
+            .inner
+            .db
+            .insert_challenge(&row, &client.to_string(), &since, cap)?
+            .ok_or_else(|| {
+                ServerError::Limited(format!(
+                    "too many open challenges from your address: at most {cap} (limit 'challenges-per-client'); \
+                     cancel one, or wait until one is accepted or expires"
+                ))
+            })?;
         let mut v = challenge_json(&ChallengeRow { id, ..row });
         v["token"] = json!(token);
         Ok(v)
     }
 
-    /// `GET /api/challenges`.
-    pub(crate) fn challenges(&self) -> Result<Value, ServerError> {
-        let list: Vec<Value> = self.inner.db.open_challenges()?.iter().map(challenge_json).collect();
-        Ok(json!({ "challenges": list }))
+    /// `GET /api/challenges?offset=&limit=`: a page of the open challenges not expired.
+    pub(crate) fn challenges(&self, offset: usize, count: usize) -> Result<Value, ServerError> {
+        let since = db::ago(self.inner.config.limits.challenge_secs);
+        let (rows, total) = self.inner.db.open_challenges(&since, offset, count)?;
+        let list: Vec<Value> = rows.iter().map(challenge_json).collect();
+        Ok(crate::limits::page_json("challenges", list, total, offset))
     }
 
     /// `GET /api/challenges/:id` (with `game` once accepted).
@@ -199,11 +234,20 @@ impl AppState {
         Ok(challenge_json(&self.find_challenge(id)?))
     }
 
+    /// A challenge; one never accepted that has expired (limit `challenge-secs`) is gone.
     fn find_challenge(&self, id: i64) -> Result<ChallengeRow, ServerError> {
-        self.inner
+        let ch = self
+            .inner
             .db
             .challenge(id)?
-            .ok_or_else(|| ServerError::NotFound(format!("no challenge with id {id}")))
+            .ok_or_else(|| ServerError::NotFound(format!("no challenge with id {id}")))?;
+        let secs = self.inner.config.limits.challenge_secs;
+        if ch.game.is_none() && ch.created < db::ago(secs) {
+            return Err(ServerError::NotFound(format!(
+                "challenge {id} expired: nobody accepted it within {secs} s (limit 'challenge-secs')"
+            )));
+        }
+        Ok(ch)
     }
 
     /// `DELETE /api/challenges/:id`: only with the challenger's token, while open.

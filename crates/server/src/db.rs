@@ -329,6 +329,31 @@ const MIGRATIONS: &[&str] = &[
     // Invites are claimed once (a seat from before this step counts as claimed).
     "ALTER TABLE seats ADD COLUMN invite INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE seats ADD COLUMN used_invite TEXT;",
+    // Shared lists that cannot be flooded: who made each challenge and puzzle (the client's key,
+    // for the caps per client); puzzle progress per visitor (the server-wide progress of before
+    // is kept for the first visitor to come, `legacy`), and the visitor of each puzzle game.
+    "ALTER TABLE challenges ADD COLUMN client TEXT;
+    CREATE TABLE IF NOT EXISTS user_puzzles (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        created TEXT NOT NULL,
+        mate_in INTEGER NOT NULL,
+        to_move TEXT NOT NULL,
+        text TEXT NOT NULL
+    );
+    ALTER TABLE user_puzzles ADD COLUMN client TEXT;
+    CREATE INDEX user_puzzles_client ON user_puzzles (client);
+    CREATE TABLE puzzle_progress (
+        visitor TEXT NOT NULL,
+        puzzle TEXT NOT NULL,
+        status TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        PRIMARY KEY (visitor, puzzle)
+    );
+    INSERT INTO puzzle_progress (visitor, puzzle, status, updated)
+        SELECT 'legacy', puzzle, status, updated FROM puzzle_status;
+    DROP TABLE puzzle_status;
+    CREATE TABLE puzzle_games (game INTEGER PRIMARY KEY, visitor TEXT NOT NULL);",
 ];
 
 /// An open challenge of the lobby, as a row.
@@ -508,13 +533,15 @@ impl Db {
     pub fn delete(&self, id: i64) -> Result<bool, ServerError> {
         self.write(move |c| {
             c.execute("DELETE FROM seats WHERE game = ?1", [id])?;
+            c.execute("DELETE FROM puzzle_games WHERE game = ?1", [id])?;
             Ok(c.execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
         })
     }
 
     /// Inserts a new game with its seats (one transaction); returns its id.
-    pub fn insert_with_seats(&self, g: &GameRow, seats: &[Seat]) -> Result<i64, ServerError> {
-        let (g, seats) = (g.clone(), seats.to_vec());
+    /// A puzzle game's visitor (the hash of its id) is stored with it, for its progress.
+    pub fn insert_with_seats(&self, g: &GameRow, seats: &[Seat], visitor: Option<&str>) -> Result<i64, ServerError> {
+        let (g, seats, visitor) = (g.clone(), seats.to_vec(), visitor.map(str::to_string));
         self.write(move |c| {
             c.execute(
                 "INSERT INTO games (created, updated, variant, start, headers, white, black, actions, n_actions, result, termination, clock, puzzle)
@@ -528,7 +555,18 @@ impl Db {
             for s in &seats {
                 insert_seat(c, id, s)?;
             }
+            if let Some(v) = &visitor {
+                c.execute("INSERT INTO puzzle_games (game, visitor) VALUES (?1, ?2)", params![id, v])?;
+            }
             Ok(id)
+        })
+    }
+
+    /// The visitor (the hash of its id) who started a puzzle game, if any.
+    pub fn puzzle_visitor(&self, game: i64) -> Result<Option<String>, ServerError> {
+        self.with(|c| {
+            c.query_row("SELECT visitor FROM puzzle_games WHERE game = ?1", [game], |r| r.get(0))
+                .optional()
         })
     }
 
@@ -575,15 +613,35 @@ impl Db {
         })
     }
 
-    /// Adds a challenge to the lobby; returns its id.
-    pub fn insert_challenge(&self, ch: &ChallengeRow) -> Result<i64, ServerError> {
-        let ch = ch.clone();
+    /// Adds a challenge of `client` to the lobby unless that client has `cap` open challenges
+    /// made since `since` already (then `None`); expired challenges (made before `since`, never
+    /// accepted) are removed first. Returns its id.
+    pub fn insert_challenge(
+        &self,
+        ch: &ChallengeRow,
+        client: &str,
+        since: &str,
+        cap: u64,
+    ) -> Result<Option<i64>, ServerError> {
+        let (ch, client, since) = (ch.clone(), client.to_string(), since.to_string());
         self.write(move |c| {
             c.execute(
-                "INSERT INTO challenges (created, variant, clock, color, name, token_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![ch.created, ch.variant, ch.clock, ch.color, ch.name, ch.token_hash],
+                "DELETE FROM challenges WHERE game IS NULL AND created < ?1",
+                [&since],
             )?;
-            Ok(c.last_insert_rowid())
+            let open: i64 = c.query_row(
+                "SELECT COUNT(*) FROM challenges WHERE game IS NULL AND client = ?1",
+                [&client],
+                |r| r.get(0),
+            )?;
+            if open as u64 >= cap {
+                return Ok(None);
+            }
+            c.execute(
+                "INSERT INTO challenges (created, variant, clock, color, name, token_hash, client) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![ch.created, ch.variant, ch.clock, ch.color, ch.name, ch.token_hash, client],
+            )?;
+            Ok(Some(c.last_insert_rowid()))
         })
     }
 
@@ -599,15 +657,26 @@ impl Db {
         })
     }
 
-    /// The open challenges (not accepted), oldest first.
-    pub fn open_challenges(&self) -> Result<Vec<ChallengeRow>, ServerError> {
+    /// A page of the open challenges (not accepted, made since `since`), oldest first: at most
+    /// `count` from `offset`, and how many there are in all.
+    pub fn open_challenges(
+        &self,
+        since: &str,
+        offset: usize,
+        count: usize,
+    ) -> Result<(Vec<ChallengeRow>, usize), ServerError> {
         self.with(|c| {
+            let total: i64 = c.query_row(
+                "SELECT COUNT(*) FROM challenges WHERE game IS NULL AND created >= ?1",
+                [since],
+                |r| r.get(0),
+            )?;
             let mut st = c.prepare(
                 "SELECT id, created, variant, clock, color, name, token_hash, game FROM challenges \
-                 WHERE game IS NULL ORDER BY id LIMIT 200",
+                 WHERE game IS NULL AND created >= ?1 ORDER BY id LIMIT ?2 OFFSET ?3",
             )?;
-            let rows = st.query_map([], challenge_of)?;
-            rows.collect()
+            let rows = st.query_map(params![since, count as i64, offset as i64], challenge_of)?;
+            Ok((rows.collect::<rusqlite::Result<Vec<_>>>()?, total as usize))
         })
     }
 
@@ -626,27 +695,55 @@ impl Db {
         self.write(move |c| Ok(c.execute("DELETE FROM challenges WHERE id = ?1", [id])? > 0))
     }
 
-    /// Records a puzzle's status (`solved` wins over `failed`).
-    pub fn set_puzzle_status(&self, puzzle: &str, status: &str, now: &str) -> Result<(), ServerError> {
-        let (puzzle, status, now) = (puzzle.to_string(), status.to_string(), now.to_string());
+    /// Records a visitor's status of a puzzle (`solved` wins over `failed`).
+    pub fn set_puzzle_status(&self, visitor: &str, puzzle: &str, status: &str, now: &str) -> Result<(), ServerError> {
+        let (visitor, puzzle, status, now) = (
+            visitor.to_string(),
+            puzzle.to_string(),
+            status.to_string(),
+            now.to_string(),
+        );
         self.write(move |c| {
             c.execute(
-                "INSERT INTO puzzle_status (puzzle, status, updated) VALUES (?1, ?2, ?3)
-                 ON CONFLICT(puzzle) DO UPDATE SET status = CASE WHEN puzzle_status.status = 'solved' THEN 'solved' ELSE excluded.status END,
+                "INSERT INTO puzzle_progress (visitor, puzzle, status, updated) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(visitor, puzzle) DO UPDATE SET status = CASE WHEN puzzle_progress.status = 'solved' THEN 'solved' ELSE excluded.status END,
                  updated = excluded.updated",
-                params![puzzle, status, now],
+                params![visitor, puzzle, status, now],
             )?;
             Ok(())
         })
     }
 
-    /// Every puzzle's status.
-    pub fn puzzle_statuses(&self) -> Result<Vec<(String, String)>, ServerError> {
+    /// A visitor's status of every puzzle it tried.
+    pub fn puzzle_statuses(&self, visitor: &str) -> Result<Vec<(String, String)>, ServerError> {
         self.with(|c| {
-            let mut st = c.prepare("SELECT puzzle, status FROM puzzle_status")?;
-            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let mut st = c.prepare_cached("SELECT puzzle, status FROM puzzle_progress WHERE visitor = ?1")?;
+            let rows = st.query_map([visitor], |r| Ok((r.get(0)?, r.get(1)?)))?;
             rows.collect()
         })
+    }
+
+    /// Gives the progress of before visitors (server-wide, `legacy`) to `visitor`, a new one, if
+    /// nobody took it yet.
+    pub fn claim_legacy_progress(&self, visitor: &str) -> Result<(), ServerError> {
+        let any: bool = self.with(|c| {
+            c.query_row(
+                "SELECT EXISTS (SELECT 1 FROM puzzle_progress WHERE visitor = 'legacy')",
+                [],
+                |r| r.get(0),
+            )
+        })?;
+        if any {
+            let visitor = visitor.to_string();
+            self.write(move |c| {
+                c.execute(
+                    "UPDATE puzzle_progress SET visitor = ?1 WHERE visitor = 'legacy'",
+                    [visitor],
+                )?;
+                Ok(())
+            })?;
+        }
+        Ok(())
     }
 }
 
@@ -674,10 +771,16 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
 
 /// The current UTC time as `YYYY-MM-DD HH:MM:SS`.
 pub fn now() -> String {
+    ago(0)
+}
+
+/// The UTC time `secs` seconds ago as `YYYY-MM-DD HH:MM:SS` (such times sort as text).
+pub fn ago(secs: u64) -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
+        .unwrap_or(0)
+        .saturating_sub(i64::try_from(secs).unwrap_or(i64::MAX));
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -739,11 +842,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("dir");
         let db = Db::open(&dir.join("g.db")).expect("open");
-        let id = db.insert_with_seats(&GameRow::default(), &[]).expect("insert");
+        let id = db.insert_with_seats(&GameRow::default(), &[], None).expect("insert");
         let bad = db.write(|c| c.execute("INSERT INTO no_such_table VALUES (1)", []));
         assert!(bad.is_err_and(|e| e.to_string().contains("no_such_table")));
         let again = db
-            .insert_with_seats(&GameRow::default(), &[])
+            .insert_with_seats(&GameRow::default(), &[], None)
             .expect("insert after a failure");
         assert_eq!(again, id + 1);
         assert!(db.get(id).expect("get").is_some());

@@ -15,9 +15,10 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The 5DUCI limits of a search and how long to wait for its answer.
-fn limits(budget: ThinkBudget, side: chess5d_rules::Color) -> (Go, Duration) {
-    match budget {
+/// The 5DUCI limits of a search and how long to wait for its answer: its time, and its work
+/// (`nodes`, the limit `engine-nodes`), whichever ends it first.
+fn limits(budget: ThinkBudget, side: chess5d_rules::Color, nodes: u64) -> (Go, Duration) {
+    let (go, wait) = match budget {
         ThinkBudget::Clock {
             remaining_ms,
             increment_ms,
@@ -39,7 +40,14 @@ fn limits(budget: ThinkBudget, side: chess5d_rules::Color) -> (Go, Duration) {
             Go::movetime(Duration::from_millis(ms)),
             Duration::from_millis(ms) + Duration::from_secs(10),
         ),
-    }
+    };
+    (
+        Go {
+            nodes: Some(nodes),
+            ..go
+        },
+        wait,
+    )
 }
 
 impl AppState {
@@ -81,7 +89,7 @@ impl AppState {
                 }
                 (s.game.clone(), s.players.iter().all(chess5d_play::Player::is_engine))
             };
-            let (go, timeout) = limits(think.budget, think.side);
+            let (go, timeout) = limits(think.budget, think.side, self.inner.config.limits.engine_nodes);
             let started = std::time::Instant::now();
             let answer = {
                 let mut engines = lock(&slot.engines);
@@ -105,12 +113,25 @@ impl AppState {
             }
             let next = {
                 let mut s = lock(&slot.session);
+                let before = s.play.clone();
                 let effects = s.engine_answer(think.version, answer);
                 if s.engine_error.is_some() {
                     lock(&slot.engines)[ci] = None;
                 }
+                // As for a player's move: an action whose write fails is undone in memory before
+                // anyone sees it, and the game says why the engine stopped (`retry-engine` asks
+                // again).
                 if let Err(e) = self.persist(&s) {
-                    s.engine_error = Some(e.to_string());
+                    s.play = before;
+                    s.engine_busy = false;
+                    s.engine_error = Some(format!("the engine's action could not be stored: {e}"));
+                    s.bump();
+                    drop(s);
+                    let _ = slot.tx.send(());
+                    return;
+                }
+                if effects.think.is_none() && s.is_over() {
+                    crate::state::end_engines(slot);
                 }
                 effects.think
             };

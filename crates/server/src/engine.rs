@@ -35,9 +35,14 @@ impl Runner {
             }))));
         }
         let err = |e: chess5d_protocol::EngineError| ServerError::Internal(format!("engine '{}': {e}", cfg.name));
-        let mut p = EngineProcess::start(&cfg.command, Duration::from_secs(10)).map_err(err)?;
+        let mut p = EngineProcess::start(&niced(&cfg.command), Duration::from_secs(10)).map_err(err)?;
         if p.id().options.iter().any(|o| o.contains("name Bot ")) {
             p.set_option("Bot", bot.name()).map_err(err)?;
+        }
+        // Each engine player is a process of its own: a small hash table (as the built-in
+        // engine's 8 MB), so that the `engines` of a server fit in its memory.
+        if p.id().options.iter().any(|o| o.contains("name Hash ")) {
+            p.set_option("Hash", "16").map_err(err)?;
         }
         p.new_game(Duration::from_secs(10)).map_err(err)?;
         Ok(Runner::Process(Box::new(p)))
@@ -61,6 +66,21 @@ impl Runner {
             },
         }
     }
+}
+
+/// How nice engine processes are: their searches yield the CPU to the server's requests.
+const ENGINE_NICE: u32 = 10;
+
+/// An engine's command run at [`ENGINE_NICE`] (`exec nice -n 10 sh -c 'CMD'`) where `nice` is
+/// found, else as it is.
+fn niced(command: &str) -> String {
+    let found = ["/usr/bin/nice", "/bin/nice"]
+        .iter()
+        .any(|p| std::path::Path::new(p).exists());
+    if !found {
+        return command.to_string();
+    }
+    format!("exec nice -n {ENGINE_NICE} sh -c '{}'", command.replace('\'', "'\\''"))
 }
 
 /// A game as 5DUCI's `position` command gives it: the variant (or 5DFEN) and the actions.

@@ -104,6 +104,67 @@ impl FromRequestParts<crate::state::AppState> for Client {
     }
 }
 
+/// The cookie naming a visitor (whose puzzle progress is its own).
+pub(crate) const VISITOR_COOKIE: &str = "chess5d_visitor";
+
+/// The visitor of a request: the id of its cookie `chess5d_visitor` (32 hex digits), or a new
+/// one (a cookie that is missing or malformed is replaced), which the answer sets.
+pub(crate) struct Visitor {
+    id: String,
+    fresh: bool,
+}
+
+impl Visitor {
+    /// What is stored of the visitor: the SHA-256 of its id.
+    pub(crate) fn hash(&self) -> String {
+        crate::seats::hash_token(&self.id)
+    }
+
+    /// Whether the id was made for this request.
+    pub(crate) fn fresh(&self) -> bool {
+        self.fresh
+    }
+
+    /// Sets the cookie on the answer if the id is new (a year; the page's scripts never read it).
+    pub(crate) fn set_on(&self, mut res: Response) -> Response {
+        if self.fresh {
+            let cookie = format!(
+                "{VISITOR_COOKIE}={}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax",
+                self.id
+            );
+            if let Ok(v) = axum::http::HeaderValue::from_str(&cookie) {
+                res.headers_mut().append(axum::http::header::SET_COOKIE, v);
+            }
+        }
+        res
+    }
+}
+
+#[async_trait]
+impl<S: Send + Sync> FromRequestParts<S> for Visitor {
+    type Rejection = ServerError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        let found = parts
+            .headers
+            .get_all(axum::http::header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|c| c.trim().split_once('='))
+            .find(|(k, _)| *k == VISITOR_COOKIE)
+            .map(|(_, v)| v.trim().to_ascii_lowercase())
+            .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()));
+        Ok(match found {
+            Some(id) => Visitor { id, fresh: false },
+            None => Visitor {
+                id: crate::seats::new_token()?,
+                fresh: true,
+            },
+        })
+    }
+}
+
 /// A request body as text, for the game service to read (its requests are typed there).
 pub(crate) struct BodyText(pub(crate) String);
 

@@ -49,6 +49,28 @@ pub struct Limits {
     pub engines_per_client: u64,
     /// `engines`: engine players of games made by clients, in all.
     pub engines: u64,
+    /// `engine-nodes`: the work of one engine turn of a game, in nodes (besides its time).
+    pub engine_nodes: u64,
+    /// `challenge-secs`: seconds an open challenge stays in the lobby.
+    pub challenge_secs: u64,
+    /// `challenges-per-client`: open challenges one client may have in the lobby.
+    pub challenges_per_client: u64,
+    /// `puzzles-per-client`: puzzles one client may have made (they are kept for good).
+    pub puzzles_per_client: u64,
+    /// `puzzles-per-hour`: puzzle proofs (`POST /api/user-puzzles`) one client may ask for per
+    /// hour (each costs up to `proof-budget`).
+    pub puzzles_per_hour: u64,
+    /// `page-size`: the most entries of one page of a shared list (lobby, puzzles).
+    pub page_size: u64,
+    /// `imports-per-client`: imports (games, analysis boards) one client may have read at once.
+    pub imports_per_client: u64,
+    /// `imports`: imports being read at once, in all.
+    pub imports: u64,
+    /// `imports-per-minute`: imports one client may ask for per minute.
+    pub imports_per_minute: u64,
+    /// `state-bytes-per-sec`: bytes of game states and records one client may read by `GET`
+    /// per second, on average (bursts of 8 s worth).
+    pub state_bytes_per_sec: u64,
 }
 
 impl Default for Limits {
@@ -69,6 +91,16 @@ impl Default for Limits {
             connections: 768,
             engines_per_client: 4,
             engines: 32,
+            engine_nodes: 2_000_000,
+            challenge_secs: 3600,
+            challenges_per_client: 4,
+            puzzles_per_client: 20,
+            puzzles_per_hour: 60,
+            page_size: 100,
+            state_bytes_per_sec: 1 << 20,
+            imports_per_client: 1,
+            imports: 2,
+            imports_per_minute: 6,
         }
     }
 }
@@ -160,6 +192,56 @@ pub const LIMITS: &[Limit] = &[
         name: "engines",
         doc: "engine players of games made by clients, all together",
         field: |l| &mut l.engines,
+    },
+    Limit {
+        name: "engine-nodes",
+        doc: "work of one engine turn of a game, in nodes searched (the turn ends at its time or at this, whichever comes first)",
+        field: |l| &mut l.engine_nodes,
+    },
+    Limit {
+        name: "challenge-secs",
+        doc: "seconds an open challenge stays in the lobby (then it expires: not listed, cannot be accepted)",
+        field: |l| &mut l.challenge_secs,
+    },
+    Limit {
+        name: "challenges-per-client",
+        doc: "open challenges one client may have in the lobby",
+        field: |l| &mut l.challenges_per_client,
+    },
+    Limit {
+        name: "puzzles-per-client",
+        doc: "puzzles one client may have made (kept for good)",
+        field: |l| &mut l.puzzles_per_client,
+    },
+    Limit {
+        name: "puzzles-per-hour",
+        doc: "puzzle proofs one client may ask for per hour",
+        field: |l| &mut l.puzzles_per_hour,
+    },
+    Limit {
+        name: "page-size",
+        doc: "most entries of one page of a shared list (the lobby, the puzzles)",
+        field: |l| &mut l.page_size,
+    },
+    Limit {
+        name: "imports-per-client",
+        doc: "imports (of games and analysis boards) one client may have read at once",
+        field: |l| &mut l.imports_per_client,
+    },
+    Limit {
+        name: "imports",
+        doc: "imports being read at once, all clients together",
+        field: |l| &mut l.imports,
+    },
+    Limit {
+        name: "imports-per-minute",
+        doc: "imports (of games and analysis boards) one client may ask for per minute",
+        field: |l| &mut l.imports_per_minute,
+    },
+    Limit {
+        name: "state-bytes-per-sec",
+        doc: "bytes of game states and records one client may read by GET per second, on average",
+        field: |l| &mut l.state_bytes_per_sec,
     },
 ];
 
@@ -313,6 +395,8 @@ pub struct Quotas {
     pub connections: Quota,
     /// Engine players of games in memory.
     pub engines: Quota,
+    /// Imports being read.
+    pub imports: Quota,
 }
 
 impl Default for Quotas {
@@ -323,8 +407,138 @@ impl Default for Quotas {
             sockets: Quota::new("WebSockets"),
             connections: Quota::new("connections"),
             engines: Quota::new("engine players"),
+            imports: Quota::new("imports"),
         }
     }
+}
+
+/// A per-client budget that refills with time (a token bucket of `rate` per second, holding at
+/// most `burst`): requests spend it, and a client whose budget is spent is refused until it
+/// has refilled. A spending may run into debt (a large answer charged after it was made): the
+/// client then waits longer.
+#[derive(Debug)]
+pub struct Bucket {
+    what: &'static str,
+    setting: &'static str,
+    left: Mutex<HashMap<IpAddr, (f64, std::time::Instant)>>,
+}
+
+impl Bucket {
+    /// A budget of `what` ("puzzle proofs"...), set by the limit `setting`.
+    pub fn new(what: &'static str, setting: &'static str) -> Bucket {
+        Bucket {
+            what,
+            setting,
+            left: Mutex::default(),
+        }
+    }
+
+    /// Spends `cost` of `client`'s budget (`rate` per second, at most `burst` saved), or
+    /// refuses (429) if less than `need` is left (the budget is then not spent).
+    pub fn spend(&self, client: IpAddr, cost: f64, need: f64, rate: f64, burst: f64) -> Result<(), ServerError> {
+        let client = client_key(client);
+        let now = std::time::Instant::now();
+        let mut m = crate::sync::lock(&self.left);
+        if m.len() > 100_000 {
+            // Forget the clients whose budget is whole again.
+            m.retain(|_, (left, at)| *left + now.duration_since(*at).as_secs_f64() * rate < burst);
+        }
+        let (left, at) = m.entry(client).or_insert((burst, now));
+        *left = (*left + now.duration_since(*at).as_secs_f64() * rate).min(burst);
+        *at = now;
+        if *left < need {
+            let wait = ((need - *left) / rate).ceil().max(1.0);
+            return Err(ServerError::Limited(format!(
+                "too many {} from your address: wait {wait} s (limit '{}')",
+                self.what, self.setting
+            )));
+        }
+        *left -= cost;
+        Ok(())
+    }
+}
+
+/// The budgets of a server.
+#[derive(Debug)]
+pub struct Buckets {
+    /// Puzzle proofs asked for (`puzzles-per-hour`).
+    pub proofs: Bucket,
+    /// Bytes of game states read (`state-bytes-per-sec`).
+    pub reads: Bucket,
+    /// Imports asked for (`imports-per-minute`).
+    pub imports: Bucket,
+}
+
+impl Default for Buckets {
+    fn default() -> Buckets {
+        Buckets {
+            proofs: Bucket::new("puzzle proofs", "puzzles-per-hour"),
+            reads: Bucket::new("bytes of game states read", "state-bytes-per-sec"),
+            imports: Bucket::new("imports", "imports-per-minute"),
+        }
+    }
+}
+
+impl Limits {
+    /// Charges a puzzle proof to `client` (`puzzles-per-hour`: a burst of a quarter of it).
+    pub fn spend_proof(&self, buckets: &Buckets, client: IpAddr) -> Result<(), ServerError> {
+        let per_hour = self.puzzles_per_hour as f64;
+        buckets
+            .proofs
+            .spend(client, 1.0, 1.0, per_hour / 3600.0, (per_hour / 4.0).max(1.0))
+    }
+
+    /// An import of `client` (a text to read into a game or an analysis board): refused (429)
+    /// over `imports-per-minute` (a burst of all of it) or while the client has
+    /// `imports-per-client` being read (`imports` in all); the permit is held while it is read.
+    pub fn start_import(&self, quotas: &Quotas, buckets: &Buckets, client: IpAddr) -> Result<Permit, ServerError> {
+        let permit = quotas
+            .imports
+            .take(client, self.imports_per_client, self.imports, "imports")?;
+        let per_min = self.imports_per_minute as f64;
+        buckets.imports.spend(client, 1.0, 1.0, per_min / 60.0, per_min)?;
+        Ok(permit)
+    }
+
+    /// Refuses a `GET` of a game state while `client`'s reading budget is spent.
+    pub fn may_read(&self, buckets: &Buckets, client: IpAddr) -> Result<(), ServerError> {
+        let rate = self.state_bytes_per_sec as f64;
+        buckets.reads.spend(client, 0.0, 0.0, rate, rate * 8.0)
+    }
+
+    /// Charges `bytes` read to `client` (after the answer was made).
+    pub fn charge_read(&self, buckets: &Buckets, client: IpAddr, bytes: usize) {
+        let rate = self.state_bytes_per_sec as f64;
+        let _ = buckets.reads.spend(client, bytes as f64, f64::MIN, rate, rate * 8.0);
+    }
+
+    /// The page asked for by `offset` and `limit` (query parameters): (offset, count), the
+    /// count `page-size` if not given; a bad one is a 400 that says why.
+    pub fn page(&self, q: &chess5d_play::request::Query) -> Result<(usize, usize), ServerError> {
+        use chess5d_play::PlayError;
+        q.page(usize::try_from(self.page_size).unwrap_or(usize::MAX))
+            .map_err(|e| match e {
+                // The bound is this server's setting: say which.
+                PlayError::BadQuery {
+                    param: "limit",
+                    expected,
+                    got,
+                } => PlayError::BadQuery {
+                    param: "limit",
+                    expected: format!("{expected} (limit 'page-size')"),
+                    got,
+                },
+                e => e,
+            })
+            .map_err(ServerError::from)
+    }
+}
+
+/// A page of a list: `{<name>: [...], total, offset, next}` (`next`: the offset of the next
+/// page, null on the last).
+pub fn page_json(name: &str, list: Vec<serde_json::Value>, total: usize, offset: usize) -> serde_json::Value {
+    let next = (offset + list.len() < total && !list.is_empty()).then_some(offset + list.len());
+    serde_json::json!({ name: list, "total": total, "offset": offset, "next": next })
 }
 
 /// A flag set when dropped: held by a request's future, read by its blocking work, so that the

@@ -25,15 +25,6 @@ use chess5d_play::request::{PuzzleReq, Source};
 use rusqlite::{params, OptionalExtension};
 use serde_json::{json, Value};
 
-const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS user_puzzles (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL,
-    created TEXT NOT NULL,
-    mate_in INTEGER NOT NULL,
-    to_move TEXT NOT NULL,
-    text TEXT NOT NULL
-)";
-
 /// A saved puzzle made by a player.
 #[derive(Clone, Debug)]
 pub struct UserPuzzle {
@@ -53,12 +44,14 @@ fn number(id: &str) -> Option<i64> {
     id.strip_prefix("user-")?.parse().ok()
 }
 
-/// Every saved puzzle, oldest first.
-pub fn list(st: &AppState) -> Result<Vec<UserPuzzle>, ServerError> {
+/// A page of the saved puzzles, oldest first (`count` from `offset`), and how many there are.
+pub fn page(st: &AppState, offset: usize, count: usize) -> Result<(Vec<UserPuzzle>, usize), ServerError> {
     st.db().with(|c| {
-        c.execute(SCHEMA, [])?;
-        let mut q = c.prepare("SELECT id, name, mate_in, to_move, text FROM user_puzzles ORDER BY id")?;
-        let rows = q.query_map([], |r| {
+        let total: i64 = c.query_row("SELECT COUNT(*) FROM user_puzzles", [], |r| r.get(0))?;
+        let mut q = c.prepare_cached(
+            "SELECT id, name, mate_in, to_move, text FROM user_puzzles ORDER BY id LIMIT ?1 OFFSET ?2",
+        )?;
+        let rows = q.query_map(params![count as i64, offset as i64], |r| {
             Ok(UserPuzzle {
                 id: format!("user-{}", r.get::<_, i64>(0)?),
                 name: r.get(1)?,
@@ -67,15 +60,25 @@ pub fn list(st: &AppState) -> Result<Vec<UserPuzzle>, ServerError> {
                 text: r.get(4)?,
             })
         })?;
-        rows.collect()
+        Ok((rows.collect::<rusqlite::Result<Vec<_>>>()?, total as usize))
     })
+}
+
+/// How many puzzles `client` has made.
+fn made_by(st: &AppState, client: &str) -> Result<u64, ServerError> {
+    st.db()
+        .with(|c| {
+            c.query_row("SELECT COUNT(*) FROM user_puzzles WHERE client = ?1", [client], |r| {
+                r.get::<_, i64>(0)
+            })
+        })
+        .map(|n| n as u64)
 }
 
 /// One saved puzzle by id (`user-<n>`).
 pub fn find(st: &AppState, id: &str) -> Result<Option<UserPuzzle>, ServerError> {
     let Some(n) = number(id) else { return Ok(None) };
     st.db().with(|c| {
-        c.execute(SCHEMA, [])?;
         c.query_row(
             "SELECT name, mate_in, to_move, text FROM user_puzzles WHERE id = ?1",
             [n],
@@ -100,9 +103,10 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// Makes a puzzle: a budgeted job. The proof runs within the `proof-budget` limit, one at a
-/// time per client (`proofs-per-client`, `proofs` in all), and stops when the request times
-/// out or its client goes away (the request's future holds the [`Cancel`]); a stopped or
-/// spent proof is refused as unknown and nothing is saved.
+/// time per client (`proofs-per-client`, `proofs` in all), at most `puzzles-per-hour` per
+/// client, and stops when the request times out or its client goes away (the request's future
+/// holds the [`Cancel`]); a stopped or spent proof is refused as unknown and nothing is saved.
+/// A client keeps at most `puzzles-per-client` puzzles.
 pub(crate) async fn create(
     State(st): State<AppState>,
     Client(client): Client,
@@ -110,6 +114,18 @@ pub(crate) async fn create(
 ) -> Result<Response, ServerError> {
     let limits = st.limits().clone();
     crate::limits::check_import_text(req.import.as_deref(), &limits)?;
+    let key = client.to_string();
+    let cap = limits.puzzles_per_client;
+    let full = move || {
+        ServerError::Limited(format!(
+            "your address has made {cap} puzzles, the most one client may keep (limit 'puzzles-per-client')"
+        ))
+    };
+    let (st2, key2) = (st.clone(), key.clone());
+    if blocking(move || made_by(&st2, &key2)).await? >= cap {
+        return Err(full());
+    }
+    limits.spend_proof(&st.inner.buckets, client)?;
     let permit = st
         .quotas()
         .proofs
@@ -145,11 +161,14 @@ pub(crate) async fn create(
             to_move,
             pgn: text,
         } = made;
+        // One proof at a time per client: the count cannot have grown since it was read.
+        if made_by(&st2, &key)? >= cap {
+            return Err(full());
+        }
         let id = st2.db().with(|c| {
-            c.execute(SCHEMA, [])?;
             c.execute(
-                "INSERT INTO user_puzzles (name, created, mate_in, to_move, text) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![name, crate::db::now(), n as i64, to_move, text],
+                "INSERT INTO user_puzzles (name, created, mate_in, to_move, text, client) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![name, crate::db::now(), n as i64, to_move, text, key],
             )?;
             Ok(c.last_insert_rowid())
         })?;

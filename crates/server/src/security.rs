@@ -49,9 +49,10 @@ impl Guard {
         }
     }
 
-    /// The host the client asked for (`X-Forwarded-Host` behind a proxy, else `Host`), with its
-    /// port, lower-cased.
-    fn host(&self, h: &HeaderMap) -> Option<String> {
+    /// The host the client asked for (`X-Forwarded-Host` behind a proxy, else `Host`, else the
+    /// URI's authority: HTTP/2's `:authority`, which replaces `Host` there), with its port,
+    /// lower-cased.
+    fn host(&self, h: &HeaderMap, uri: &axum::http::Uri) -> Option<String> {
         let fwd = if self.behind_proxy {
             h.get("x-forwarded-host")
                 .and_then(|v| v.to_str().ok())
@@ -60,6 +61,7 @@ impl Guard {
             None
         };
         fwd.or_else(|| h.get(header::HOST).and_then(|v| v.to_str().ok()))
+            .or_else(|| uri.authority().map(|a| a.as_str()))
             .map(|s| s.trim().to_ascii_lowercase())
     }
 
@@ -145,7 +147,7 @@ pub async fn guard(State(g): State<Arc<Guard>>, req: Request, next: Next) -> Res
             format!("request body of {n} bytes; at most {} bytes", crate::limits::BODY_LIMIT),
         );
     }
-    let Some(host) = g.host(h) else {
+    let Some(host) = g.host(h, req.uri()) else {
         return json_error(StatusCode::BAD_REQUEST, "the request has no Host header");
     };
     if !g.host_allowed(&host) {

@@ -26,6 +26,8 @@ pub struct Session {
     pub online: [u32; 2],
     /// Bumped when `online` changes (watchers resend; the engine driver ignores it).
     pub presence: u64,
+    /// A puzzle game's visitor (the hash of its id), whose progress its end is.
+    pub visitor: Option<String>,
 }
 
 impl Deref for Session {
@@ -51,6 +53,7 @@ impl Session {
             seats: Vec::new(),
             online: [0, 0],
             presence: 0,
+            visitor: None,
         }
     }
 

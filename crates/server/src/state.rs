@@ -58,6 +58,8 @@ pub struct Inner {
     pub deleted: Mutex<std::collections::HashSet<i64>>,
     /// What clients hold at once (proofs running...).
     pub quotas: crate::limits::Quotas,
+    /// What clients may spend per unit of time (puzzle proofs, bytes of states read).
+    pub buckets: crate::limits::Buckets,
 }
 
 /// The server's shared state: configuration, database and the games in memory.
@@ -82,6 +84,7 @@ impl AppState {
                 analyses: Default::default(),
                 deleted: Default::default(),
                 quotas: Default::default(),
+                buckets: Default::default(),
             }),
         })
     }
@@ -212,6 +215,9 @@ impl AppState {
             .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoGame { id: id.to_string() }))?;
         let mut session = Session::from_row(&row)?;
         session.seats = self.inner.db.seats(id)?;
+        if session.puzzle.is_some() {
+            session.visitor = self.inner.db.puzzle_visitor(id)?;
+        }
         let mut map = lock(&self.inner.sessions);
         // Deleted since it was read: gone (the DELETE marks it under this same lock).
         if lock(&self.inner.deleted).contains(&id) {
@@ -226,7 +232,10 @@ impl AppState {
     }
 
     pub(crate) fn insert(&self, mut session: Session) -> Result<Arc<Slot>, ServerError> {
-        let id = self.inner.db.insert_with_seats(&session.row(), &session.seats)?;
+        let id = self
+            .inner
+            .db
+            .insert_with_seats(&session.row(), &session.seats, session.visitor.as_deref())?;
         session.id = id;
         let slot = Arc::new(Slot::new(session));
         lock(&self.inner.sessions).insert(id, slot.clone());
@@ -243,9 +252,9 @@ impl AppState {
     /// for after it (so readers and other requests of the game do not wait for the disk).
     pub(crate) fn queue_persist(&self, s: &Session) -> Result<db::Stored, ServerError> {
         let stored = self.inner.db.queue_update(s.row())?;
-        if let Some(p) = &s.puzzle {
+        if let (Some(p), Some(visitor)) = (&s.puzzle, &s.visitor) {
             if p.status != "playing" {
-                self.inner.db.set_puzzle_status(&p.id, &p.status, &db::now())?;
+                self.inner.db.set_puzzle_status(visitor, &p.id, &p.status, &db::now())?;
             }
         }
         Ok(stored)
@@ -264,17 +273,8 @@ impl AppState {
             lock(&self.inner.deleted).insert(id);
             map.remove(&id);
         }
-        lock(&slot.held).clear();
         let _ = slot.tx.send(());
-        // Its engines end (after the search under way, which holds them).
-        let engines = Arc::clone(&slot);
-        std::thread::spawn(move || {
-            for r in lock(&engines.engines).iter_mut() {
-                if let Some(Runner::Process(p)) = r.take() {
-                    p.quit(Duration::from_millis(300));
-                }
-            }
-        });
+        end_engines(&slot);
         if !self.inner.db.delete(id)? {
             return Err(ServerError::from(chess5d_play::PlayError::NoGame {
                 id: id.to_string(),
@@ -322,6 +322,9 @@ impl AppState {
                     return Err(e);
                 }
             }
+            if effects.store && s.is_over() && s.players.iter().any(chess5d_play::Player::is_engine) {
+                end_engines(&slot);
+            }
             let viewer = s.viewer(token.get(), self.inner.config.public);
             (s.view_text(viewer, None), effects)
         };
@@ -333,6 +336,22 @@ impl AppState {
         }
         Ok(view)
     }
+}
+
+/// A game deleted or over needs its engines no more: its places in the quotas of engines are
+/// given back at once, and its engine processes told to quit (after the search under way,
+/// which holds them).
+pub(crate) fn end_engines(slot: &Arc<Slot>) {
+    let held = std::mem::take(&mut *lock(&slot.held));
+    drop(held);
+    let engines = Arc::clone(slot);
+    std::thread::spawn(move || {
+        for r in lock(&engines.engines).iter_mut() {
+            if let Some(Runner::Process(p)) = r.take() {
+                p.quit(Duration::from_millis(300));
+            }
+        }
+    });
 }
 
 pub fn parse_id(s: &str) -> Result<i64, ServerError> {

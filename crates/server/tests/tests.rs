@@ -680,29 +680,40 @@ mod play {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn puzzles_load_and_solve() {
         let s = server();
-        let (_, list) = call(&s.app, "GET", "/api/puzzles", None).await;
+        // One visitor (the page's cookie): its progress is its own.
+        let visitor = vec![
+            ("content-type", "application/json".to_string()),
+            ("cookie", "chess5d_visitor=00112233445566778899aabbccddeeff".to_string()),
+        ];
+        let (_, list) = call_as(&s.app.router, "GET", "/api/puzzles", None, &visitor).await;
         let list = list["puzzles"].as_array().unwrap();
         assert!(list.len() >= 6);
         for p in list {
             assert!(p["mate_in"].is_number(), "puzzle does not load: {p}");
             assert_eq!(p["status"], "unsolved");
         }
-        let (status, v) = call(&s.app, "POST", "/api/puzzles/rook-tactics-1", None).await;
-        assert_eq!(status, StatusCode::CREATED, "{v}");
-        let id = v["id"].as_i64().unwrap();
+        let start = |pid: &'static str| {
+            let (app, visitor) = (s.app.clone(), visitor.clone());
+            async move {
+                let r = call_as(&app.router, "POST", &format!("/api/puzzles/{pid}"), None, &visitor).await;
+                assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+                app.keep(&r.1);
+                r.1["id"].as_i64().unwrap()
+            }
+        };
+        let id = start("rook-tactics-1").await;
         play(&s.app, id, &["(0T3)e1(0T3)e5"]).await;
         let v = submit(&s.app, id).await;
         assert_eq!(v["puzzle"]["status"], "solved");
         // A wrong answer fails.
-        let (_, v) = call(&s.app, "POST", "/api/puzzles/brawn-tactics-1", None).await;
-        let id = v["id"].as_i64().unwrap();
+        let id = start("brawn-tactics-1").await;
         play(&s.app, id, &["(0T3)a1(0T3)a2"]).await;
         let v = submit(&s.app, id).await;
         assert_eq!(v["puzzle"]["status"], "failed");
         // A failed puzzle is over without counting as a lost game.
         assert_eq!(v["result"], "*");
         assert_eq!(v["termination"], "puzzle failed");
-        let (_, list) = call(&s.app, "GET", "/api/puzzles", None).await;
+        let (_, list) = call_as(&s.app.router, "GET", "/api/puzzles", None, &visitor).await;
         let status = |pid: &str| {
             list["puzzles"]
                 .as_array()
@@ -1365,7 +1376,16 @@ mod royalless {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn imports_are_accepted_and_judged_by_the_rules() {
-        let s = server();
+        // Many imports in a row from one client: its per-minute limit lifted (tested in abuse).
+        let mut cfg = config(temp_db());
+        cfg.limits.set("imports-per-minute=1000").unwrap();
+        let db = cfg.db.clone();
+        let state = AppState::open(cfg).unwrap();
+        let s = Server {
+            app: Api::new(router(state.clone())),
+            state,
+            db,
+        };
         let cases = cases();
         assert!(cases.len() >= 12);
         for (name, text, expect) in cases {

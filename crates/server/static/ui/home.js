@@ -77,18 +77,30 @@ export async function refreshGames() {
     || '<tr><td colspan="8">No saved games yet.</td></tr>';
 }
 
-export async function refreshPuzzles() {
-  const { puzzles } = await api('GET', '/api/puzzles');
-  $('#puzzles-table tbody').innerHTML = puzzles.map((p) => `<tr data-puzzle="${esc(p.id)}">
+const puzzleRow = (p) => `<tr data-puzzle="${esc(p.id)}">
     <td>${esc(p.name)}</td><td>${esc(p.to_move)}</td><td>${p.mate_in ?? '?'}</td><td class="status-${esc(p.status)}">${esc(p.status)}</td>
-    <td><button type="button" data-puzzle-start="${esc(p.id)}" aria-label="Start puzzle ${esc(p.name)}">Start</button><button type="button" data-puzzle-export="${esc(p.id)}" aria-label="Export puzzle ${esc(p.name)}">Export</button></td></tr>`).join('');
+    <td><button type="button" data-puzzle-start="${esc(p.id)}" aria-label="Start puzzle ${esc(p.name)}">Start</button><button type="button" data-puzzle-export="${esc(p.id)}" aria-label="Export puzzle ${esc(p.name)}">Export</button></td></tr>`;
+
+// The list is paged (the server answers `next`, the offset of the next page, while there is one).
+let puzzlesNext = null;
+function puzzlesMore(next) {
+  puzzlesNext = next ?? null;
+  $('#puzzles-more').classList.toggle('hidden', puzzlesNext === null);
+}
+
+export async function refreshPuzzles() {
+  const page = await api('GET', '/api/puzzles');
+  const { puzzles } = page;
+  $('#puzzles-table tbody').innerHTML = puzzles.map(puzzleRow).join('');
+  puzzlesMore(page.next);
   // The puzzle to start: the first one not solved yet.
   const next = puzzles.find((p) => p.status !== 'solved') ?? puzzles[0];
   const solved = puzzles.filter((p) => p.status === 'solved').length;
+  const of = page.next == null ? `${puzzles.length}` : `the first ${puzzles.length}`;
   $('#puzzle-next').innerHTML = next ? `<p class="puzzle-name">${esc(next.name)}</p>
     <p>${esc(cap(next.to_move))} to play and mate in ${next.mate_in ?? '?'}.</p>
     <button type="button" class="primary big" data-puzzle-start="${esc(next.id)}" aria-label="Solve puzzle ${esc(next.name)}">Solve this puzzle</button>
-    <p class="muted">${solved} of ${puzzles.length} solved.</p>` : '<p>No puzzles yet.</p>';
+    <p class="muted">${solved} of ${of} solved.</p>` : '<p>No puzzles yet.</p>';
 }
 
 // ---------- backup (the static site: its games live in this browser) ----------
@@ -122,6 +134,15 @@ $('#restore-file').addEventListener('change', async () => {
     backupStatus(`${file.name} was not restored: ${e.message}`);
   }
   await refreshGames();
+});
+
+$('#puzzles-more').addEventListener('click', async () => {
+  if (puzzlesNext === null) return;
+  try {
+    const page = await api('GET', `/api/puzzles?offset=${puzzlesNext}`);
+    $('#puzzles-table tbody').insertAdjacentHTML('beforeend', page.puzzles.map(puzzleRow).join(''));
+    puzzlesMore(page.next);
+  } catch (e) { alert(e.message); }
 });
 
 $('#games-table').addEventListener('click', async (ev) => {

@@ -39,16 +39,36 @@ async function createFriendGame(ev) {
 
 const fmtClock = (c) => (c ? `${Math.round(c.initial_ms / 60000)}+${Math.round(c.increment_ms / 1000)}` : '—');
 
-async function refreshLobby() {
-  if ($('#home').classList.contains('hidden')) return;
-  const { challenges } = await call('GET', '/api/challenges');
-  const own = load(CHALLENGES);
-  $('#lobby-table tbody').innerHTML = challenges.map((c) => `<tr data-challenge="${c.id}">
+const challengeRow = (c, own) => `<tr data-challenge="${c.id}">
     <td>${c.id}</td><td>${esc(c.name || 'Anonymous')}</td><td>${esc(c.variant)}</td><td>${fmtClock(c.clock)}</td><td>${esc(c.color)}</td>
     <td>${own[c.id] ? `<button type="button" data-cancel="${c.id}" aria-label="Cancel challenge ${c.id}">Cancel</button>`
-      : `<button type="button" data-accept="${c.id}" aria-label="Accept challenge ${c.id}">Accept</button>`}</td></tr>`).join('')
-    || '<tr><td colspan="6">No open challenges.</td></tr>';
+      : `<button type="button" data-accept="${c.id}" aria-label="Accept challenge ${c.id}">Accept</button>`}</td></tr>`;
+
+// The lobby is paged (the server answers `next`, the offset of the next page, while there is one).
+let lobbyNext = null;
+function lobbyMore(next) {
+  lobbyNext = next ?? null;
+  $('#lobby-more').classList.toggle('hidden', lobbyNext === null);
 }
+
+async function refreshLobby() {
+  if ($('#home').classList.contains('hidden')) return;
+  const page = await call('GET', '/api/challenges');
+  const own = load(CHALLENGES);
+  $('#lobby-table tbody').innerHTML = page.challenges.map((c) => challengeRow(c, own)).join('')
+    || '<tr><td colspan="6">No open challenges.</td></tr>';
+  lobbyMore(page.next);
+}
+
+$('#lobby-more').addEventListener('click', async () => {
+  if (lobbyNext === null) return;
+  try {
+    const page = await call('GET', `/api/challenges?offset=${lobbyNext}`);
+    const own = load(CHALLENGES);
+    $('#lobby-table tbody').insertAdjacentHTML('beforeend', page.challenges.map((c) => challengeRow(c, own)).join(''));
+    lobbyMore(page.next);
+  } catch (e) { alert(e.message); }
+});
 
 async function refreshMine() {
   const seats = load(SEATS);

@@ -305,6 +305,23 @@ mod imports {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn imports_are_rate_limited_per_client() {
+        let s = server();
+        let mut statuses = Vec::new();
+        for _ in 0..8 {
+            let r = post(&s.app, "/api/games", json!({ "import": shuffle(2) })).await;
+            if r.0 == StatusCode::TOO_MANY_REQUESTS {
+                assert!(r.1["error"].as_str().unwrap().contains("imports-per-minute"), "{}", r.1);
+            }
+            statuses.push(r.0);
+        }
+        let made = statuses.iter().filter(|&&s| s == StatusCode::CREATED).count();
+        assert_eq!(made, 6, "{statuses:?}");
+        // Games that import nothing are not counted.
+        new_game(&s.app, json!({})).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_timed_out_import_makes_no_game() {
         let s = server_with(Config {
             request_timeout: Duration::from_millis(30),
@@ -613,5 +630,420 @@ mod strict {
         let answer = String::from_utf8_lossy(&buf[..n]);
         assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
         assert!(answer.contains("at most 262144 bytes"), "{answer}");
+    }
+}
+
+/// Sets a limit by its name (as `--limit` does); one this server does not know is reported, and
+/// the test goes on, failing on the behaviour (so that these tests run on servers from before).
+fn limit(cfg: &mut Config, assignment: &str) {
+    if let Err(e) = cfg.limits.set(assignment) {
+        eprintln!("{e}");
+    }
+}
+
+/// Attack 7: shared lists that cannot be flooded.
+mod lists {
+    use super::*;
+
+    fn from(client: &str) -> Vec<(&'static str, String)> {
+        vec![
+            ("content-type", "application/json".to_string()),
+            ("x-forwarded-for", client.to_string()),
+        ]
+    }
+
+    fn proxied() -> Server {
+        server_with(Config {
+            behind_proxy: true,
+            ..config(temp_db())
+        })
+    }
+
+    async fn challenge(s: &Server, client: &str) -> (StatusCode, Value) {
+        call_as(&s.app.router, "POST", "/api/challenges", Some("{}"), &from(client)).await
+    }
+
+    fn ids(page: &Value, list: &str) -> Vec<Value> {
+        page[list]
+            .as_array()
+            .unwrap_or_else(|| panic!("no list in {page}"))
+            .iter()
+            .map(|c| c["id"].clone())
+            .collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn open_challenges_expire() {
+        let s = proxied();
+        let (status, old) = challenge(&s, "10.2.0.1").await;
+        assert_eq!(status, StatusCode::CREATED, "{old}");
+        let (_, fresh) = challenge(&s, "10.2.0.2").await;
+        // The first was made long ago (more than the default hour).
+        let c = rusqlite::Connection::open(&s.db).unwrap();
+        c.execute(
+            "UPDATE challenges SET created = '2000-01-01 00:00:00' WHERE id = ?1",
+            [old["id"].as_i64().unwrap()],
+        )
+        .unwrap();
+        let (_, lobby) = call(&s.app, "GET", "/api/challenges", None).await;
+        assert_eq!(ids(&lobby, "challenges"), vec![fresh["id"].clone()], "{lobby}");
+        let oid = old["id"].as_i64().unwrap();
+        for (method, path, body) in [
+            ("POST", format!("/api/challenges/{oid}/accept"), Some("{}")),
+            ("GET", format!("/api/challenges/{oid}"), None),
+        ] {
+            let r = call_as(&s.app.router, method, &path, body, &from("10.2.0.3")).await;
+            assert_error(&r, StatusCode::NOT_FOUND, "expired");
+            assert!(r.1["error"].as_str().unwrap().contains("challenge-secs"), "{}", r.1);
+        }
+        // An expired challenge no longer counts in its maker's open challenges.
+        for _ in 0..4 {
+            assert_eq!(challenge(&s, "10.2.0.1").await.0, StatusCode::CREATED);
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn open_challenges_are_capped_per_client() {
+        let s = proxied();
+        // The issue's flood: 201 challenges from 20 addresses before an honest one.
+        let mut made = 0;
+        for i in 0..201 {
+            let (status, v) = challenge(&s, &format!("10.3.0.{}", i % 20)).await;
+            match status {
+                StatusCode::CREATED => made += 1,
+                StatusCode::TOO_MANY_REQUESTS => {
+                    assert!(v["error"].as_str().unwrap().contains("challenges-per-client"), "{v}")
+                }
+                _ => panic!("{status} {v}"),
+            }
+        }
+        assert_eq!(made, 20 * 4, "four open challenges per client");
+        let (status, honest) = challenge(&s, "10.3.1.1").await;
+        assert_eq!(status, StatusCode::CREATED, "{honest}");
+        let (_, lobby) = call(&s.app, "GET", "/api/challenges", None).await;
+        assert!(ids(&lobby, "challenges").contains(&honest["id"]), "{lobby}");
+        assert_eq!(lobby["total"], 81, "{lobby}");
+        // A client whose challenge is cancelled may make another.
+        let (_, mine) = challenge(&s, "10.3.1.1").await;
+        let mut h = from("10.3.1.1");
+        h.push((TOKEN_HEADER, mine["token"].as_str().unwrap().to_string()));
+        let path = format!("/api/challenges/{}", mine["id"]);
+        assert_eq!(
+            call_as(&s.app.router, "DELETE", &path, None, &h).await.0,
+            StatusCode::OK
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_lobby_and_the_puzzles_are_paged() {
+        let s = proxied();
+        for i in 0..5 {
+            assert_eq!(challenge(&s, &format!("10.4.0.{i}")).await.0, StatusCode::CREATED);
+        }
+        let (_, page) = call(&s.app, "GET", "/api/challenges?limit=2", None).await;
+        assert_eq!(ids(&page, "challenges").len(), 2, "{page}");
+        assert_eq!((page["total"].clone(), page["next"].clone()), (json!(5), json!(2)));
+        let (_, last) = call(&s.app, "GET", "/api/challenges?offset=4&limit=2", None).await;
+        assert_eq!(ids(&last, "challenges").len(), 1, "{last}");
+        assert!(last["next"].is_null(), "{last}");
+        // Without a limit: the page size (100), never more.
+        let (_, all) = call(&s.app, "GET", "/api/challenges", None).await;
+        assert_eq!(ids(&all, "challenges").len(), 5);
+        for q in ["limit=0", "limit=101", "limit=abc", "offset=-1"] {
+            let r = call(&s.app, "GET", &format!("/api/challenges?{q}"), None).await;
+            assert_error(&r, StatusCode::BAD_REQUEST, "must be a whole number");
+            let r = call(&s.app, "GET", &format!("/api/puzzles?{q}"), None).await;
+            assert_error(&r, StatusCode::BAD_REQUEST, "must be a whole number");
+        }
+        let r = call(&s.app, "GET", "/api/puzzles?limit=101", None).await;
+        assert_error(&r, StatusCode::BAD_REQUEST, "limit 'page-size'");
+        // Puzzles: the built-in ones, then those made by players.
+        let (_, before) = call(&s.app, "GET", "/api/puzzles", None).await;
+        let builtin = before["total"].as_u64().unwrap_or_else(|| panic!("no total: {before}")) as usize;
+        for i in 0..3 {
+            let body = json!({ "import": MATE_IN_ONE, "mate_in": 1 }).to_string();
+            let r = call_as(
+                &s.app.router,
+                "POST",
+                "/api/user-puzzles",
+                Some(&body),
+                &from(&format!("10.4.1.{i}")),
+            )
+            .await;
+            assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+        }
+        let (_, first) = call(&s.app, "GET", "/api/puzzles?limit=5", None).await;
+        assert_eq!(ids(&first, "puzzles").len(), 5, "{first}");
+        assert_eq!(first["total"], builtin + 3);
+        let (_, tail) = call(
+            &s.app,
+            "GET",
+            &format!("/api/puzzles?offset={}&limit=2", builtin - 1),
+            None,
+        )
+        .await;
+        assert_eq!(
+            ids(&tail, "puzzles")[1..],
+            [json!("user-1")],
+            "a page across both kinds: {tail}"
+        );
+        assert_eq!(tail["next"], builtin + 1);
+        let (_, end) = call(&s.app, "GET", &format!("/api/puzzles?offset={}", builtin + 1), None).await;
+        assert_eq!(ids(&end, "puzzles"), [json!("user-2"), json!("user-3")]);
+        assert!(end["next"].is_null());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn user_puzzles_are_capped_per_client_and_rate_limited() {
+        let mut cfg = Config {
+            behind_proxy: true,
+            ..config(temp_db())
+        };
+        limit(&mut cfg, "puzzles-per-client=3");
+        let s = server_with(cfg);
+        let make = |client: &'static str| {
+            let router = s.app.router.clone();
+            async move {
+                let body = json!({ "import": MATE_IN_ONE, "mate_in": 1 }).to_string();
+                call_as(&router, "POST", "/api/user-puzzles", Some(&body), &from(client)).await
+            }
+        };
+        for _ in 0..3 {
+            assert_eq!(make("10.5.0.1").await.0, StatusCode::CREATED);
+        }
+        let r = make("10.5.0.1").await;
+        assert_error(&r, StatusCode::TOO_MANY_REQUESTS, "limit 'puzzles-per-client'");
+        assert_eq!(make("10.5.0.2").await.0, StatusCode::CREATED);
+        // Proofs asked for, saved or not: 60 an hour (a burst of 15), whatever the general rate
+        // limit (off here).
+        let mut cfg = Config {
+            behind_proxy: true,
+            ..config(temp_db())
+        };
+        limit(&mut cfg, "puzzles-per-client=1000");
+        let s = server_with(cfg);
+        let mut statuses = Vec::new();
+        for _ in 0..20 {
+            let body = json!({ "import": MATE_IN_ONE, "mate_in": 1 }).to_string();
+            let r = call_as(
+                &s.app.router,
+                "POST",
+                "/api/user-puzzles",
+                Some(&body),
+                &from("10.5.1.1"),
+            )
+            .await;
+            if r.0 == StatusCode::TOO_MANY_REQUESTS {
+                assert!(r.1["error"].as_str().unwrap().contains("puzzles-per-hour"), "{}", r.1);
+            }
+            statuses.push(r.0);
+        }
+        let created = statuses.iter().filter(|&&s| s == StatusCode::CREATED).count();
+        assert_eq!(created, 15, "{statuses:?}");
+        let (_, list) = call(&s.app, "GET", "/api/puzzles", None).await;
+        assert_eq!(user_puzzles(&list), 15);
+    }
+
+    fn visitor(id: &str) -> Vec<(&'static str, String)> {
+        vec![
+            ("content-type", "application/json".to_string()),
+            ("cookie", format!("theme=dark; chess5d_visitor={id}")),
+        ]
+    }
+
+    async fn statuses(s: &Server, id: &str) -> HashMap<String, String> {
+        let (_, list) = call_as(&s.app.router, "GET", "/api/puzzles", None, &visitor(id)).await;
+        list["puzzles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["id"].as_str().unwrap().to_string(),
+                    p["status"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn puzzle_progress_is_per_visitor() {
+        let s = server();
+        let (ann, bob) = ("a".repeat(32), "b".repeat(32));
+        // Ann fails a puzzle.
+        let r = call_as(
+            &s.app.router,
+            "POST",
+            "/api/puzzles/brawn-tactics-1",
+            None,
+            &visitor(&ann),
+        )
+        .await;
+        assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+        s.app.keep(&r.1);
+        let id = r.1["id"].as_i64().unwrap();
+        play(&s.app, id, &["(0T3)a1(0T3)a2"]).await;
+        assert_eq!(submit(&s.app, id).await["puzzle"]["status"], "failed");
+        assert_eq!(statuses(&s, &ann).await["brawn-tactics-1"], "failed");
+        // Bob, and anyone else, has not tried it.
+        assert_eq!(statuses(&s, &bob).await["brawn-tactics-1"], "unsolved");
+        let (_, anyone) = call(&s.app, "GET", "/api/puzzles", None).await;
+        assert!(anyone["puzzles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["status"] == "unsolved"));
+        // A visitor without the cookie is given one.
+        let req = axum::http::Request::builder()
+            .uri("/api/puzzles")
+            .header("host", "127.0.0.1")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let res = tower::ServiceExt::oneshot(s.app.router.clone(), req).await.unwrap();
+        let cookie = res.headers()["set-cookie"].to_str().unwrap().to_string();
+        assert!(cookie.starts_with("chess5d_visitor="), "{cookie}");
+        assert!(cookie.contains("HttpOnly"), "{cookie}");
+        // The progress outlives a restart (it is stored with the visitor).
+        drop(s.state);
+        let state = AppState::open(config(s.db.clone())).unwrap();
+        let s2 = Server {
+            app: Api::new(router(state.clone())),
+            state,
+            db: s.db.clone(),
+        };
+        assert_eq!(statuses(&s2, &ann).await["brawn-tactics-1"], "failed");
+    }
+}
+
+/// Item 2 of the issue: the quotas left.
+mod quotas {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reading_big_states_is_rate_limited_per_client() {
+        let mut cfg = Config {
+            behind_proxy: true,
+            ..config(temp_db())
+        };
+        limit(&mut cfg, "state-bytes-per-sec=20000");
+        let s = server_with(cfg);
+        let id = new_game(&s.app, json!({})).await;
+        let get = |client: &'static str, path: String| {
+            let router = s.app.router.clone();
+            async move {
+                let h = vec![("x-forwarded-for", client.to_string())];
+                call_as(&router, "GET", &path, None, &h).await
+            }
+        };
+        // A state of some 10 kB: 8 s worth of reading (160 kB) is spent in a burst, then refused.
+        let mut ok = 0;
+        let mut refused = None;
+        for _ in 0..100 {
+            let r = get("10.6.0.1", format!("/api/games/{id}")).await;
+            if r.0 == StatusCode::OK {
+                ok += 1;
+            } else {
+                refused = Some(r);
+                break;
+            }
+        }
+        let refused = refused.unwrap_or_else(|| panic!("{ok} reads of the state, none refused"));
+        assert_error(&refused, StatusCode::TOO_MANY_REQUESTS, "limit 'state-bytes-per-sec'");
+        assert!(ok >= 5, "refused after {ok} reads");
+        let r = get("10.6.0.1", format!("/api/games/{id}/pgn")).await;
+        assert_error(&r, StatusCode::TOO_MANY_REQUESTS, "state-bytes-per-sec");
+        // Another client reads on.
+        assert_eq!(get("10.6.0.2", format!("/api/games/{id}")).await.0, StatusCode::OK);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn puzzle_engines_count_in_the_engine_cap() {
+        let s = server();
+        let mut games = Vec::new();
+        for _ in 0..4 {
+            let (status, v) = call(&s.app, "POST", "/api/puzzles/brawn-tactics-1", None).await;
+            assert_eq!(status, StatusCode::CREATED, "{v}");
+            games.push(v["id"].as_i64().unwrap());
+        }
+        assert_eq!(s.state.engine_players(), 4);
+        let r = call(&s.app, "POST", "/api/puzzles/brawn-tactics-1", None).await;
+        assert_error(&r, StatusCode::TOO_MANY_REQUESTS, "limit 'engines-per-client'");
+        // A puzzle that ends gives its engine back.
+        play(&s.app, games[0], &["(0T3)a1(0T3)a2"]).await;
+        assert_eq!(submit(&s.app, games[0]).await["puzzle"]["status"], "failed");
+        assert_eq!(s.state.engine_players(), 3);
+        let r = call(&s.app, "POST", "/api/puzzles/brawn-tactics-1", None).await;
+        assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_engine_turn_has_a_work_budget() {
+        let mut cfg = config(temp_db());
+        limit(&mut cfg, "engine-nodes=3000");
+        let s = server_with(cfg);
+        // A minute an action, but 3,000 nodes: the engine answers long before the minute.
+        let id = new_game(
+            &s.app,
+            json!({ "white": {"type": "engine", "engine": "fast", "bot": "alphabeta", "movetime_ms": 60000} }),
+        )
+        .await;
+        let v = tokio::time::timeout(
+            Duration::from_secs(20),
+            wait_for(&s.app, id, |v| v["action_count"] == 1),
+        )
+        .await
+        .expect("the engine's turn is bounded by its nodes");
+        assert!(v["engine_error"].is_null(), "{v}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_engine_action_whose_write_fails_changes_nothing() {
+        let s = server();
+        let id = new_game(
+            &s.app,
+            json!({ "white": {"type": "engine", "engine": "fast", "bot": "greedy", "movetime_ms": 1500} }),
+        )
+        .await;
+        // While the engine thinks, the disk starts refusing every change of a game.
+        let c = rusqlite::Connection::open(&s.db).unwrap();
+        c.execute_batch("CREATE TRIGGER refuse BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
+            .unwrap();
+        let v = wait_for(&s.app, id, |v| !v["engine_error"].is_null()).await;
+        assert_eq!(v["action_count"], 0, "the action that was not stored is shown: {v}");
+        assert!(
+            v["engine_error"].as_str().unwrap().contains("could not be stored"),
+            "{v}"
+        );
+        assert_eq!(v["engine_busy"], false, "{v}");
+        // Once the disk takes writes again, the engine is asked again and its action stored.
+        c.execute_batch("DROP TRIGGER refuse;").unwrap();
+        let r = post(&s.app, &format!("/api/games/{id}/retry-engine"), json!({})).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        wait_for(&s.app, id, |v| v["action_count"] == 1).await;
+        let stored: i64 = c
+            .query_row("SELECT n_actions FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .unwrap();
+        assert_eq!(stored, 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn h2c_is_served() {
+        let s = server();
+        // An HTTP/2 request names its host in `:authority` (the URI), without a Host header.
+        let req = axum::http::Request::builder()
+            .version(axum::http::Version::HTTP_2)
+            .uri("http://127.0.0.1:8080/api/info")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let res = tower::ServiceExt::oneshot(s.app.router.clone(), req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        // A foreign one is refused as over HTTP/1.1.
+        let req = axum::http::Request::builder()
+            .version(axum::http::Version::HTTP_2)
+            .uri("http://evil.example/api/info")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let res = tower::ServiceExt::oneshot(s.app.router.clone(), req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::MISDIRECTED_REQUEST);
     }
 }

@@ -586,6 +586,16 @@ async fn an_old_database_is_upgraded_in_place() {
         .find(|x| x["id"] == "rook-tactics-1")
         .unwrap();
     assert_eq!(solved["status"], "solved");
+    // That progress was server-wide: it went to the first visitor; another has solved nothing.
+    let (_, p) = call(&app, "GET", "/api/puzzles", None).await;
+    assert!(
+        p["puzzles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["status"] == "unsolved"),
+        "{p}"
+    );
     // On loopback a game from before seats stays playable without one...
     let json = vec![("content-type", "application/json".to_string())];
     let (status, _) = call_as(
@@ -603,7 +613,7 @@ async fn an_old_database_is_upgraded_in_place() {
     state.shutdown();
     let conn = rusqlite::Connection::open(&db).unwrap();
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 3);
+    assert_eq!(version, 4);
     let seats: i64 = conn
         .query_row("SELECT COUNT(*) FROM seats WHERE game = 2", [], |r| r.get(0))
         .unwrap();

@@ -1,0 +1,854 @@
+//! Soak under attack: honest paced games beside one hostile client doing the issue's attacks 1-5
+//! at its limits, against a real server process (killed with SIGKILL in the middle and started
+//! again); prints the honest players' latency and refusals, the server's RSS and CPU over time,
+//! and checks that no acknowledged action was lost.
+//!
+//! ```sh
+//! cargo build --release -p chess5d-server --example serve --example soak
+//! target/release/examples/soak --games 200 --secs 300 --kill-at 150
+//! ```
+//!
+//! The server is `--server PATH` (default: the `serve` example beside this one) on a free port
+//! with a fresh database and its default limits. Each honest game is one client (its own
+//! loopback address, 127.0.1.x / 127.0.2.x...: two connections, the White and Black seat
+//! holders), playing one action every `--interval` seconds (2). The hostile client is 127.0.0.2:
+//! endless puzzle proofs (attack 1), analysis boards searching with MultiPV 8 (2), imports of
+//! the most actions allowed and reads of their state (3), WebSockets kept idle or sent frames
+//! announcing 16 MiB, idle TCP connections (4), and engine-vs-engine games of a minute an
+//! action (5), each over and over at once. `--kill-at S` kills the server (SIGKILL) after S
+//! seconds and starts it again on the same file: requests cut by the kill are not counted as
+//! refusals (the players find out from the game whether their action went through), and at
+//! the end the database must hold every acknowledged action of every game.
+
+use chess5d_rules::{Budget, Game, Variant};
+use serde_json::{json, Value};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpSocket, TcpStream};
+
+/// A connection from a chosen loopback address.
+async fn connect(from: Ipv4Addr, to: SocketAddr) -> std::io::Result<TcpStream> {
+    let s = TcpSocket::new_v4()?;
+    s.bind(SocketAddr::new(IpAddr::V4(from), 0))?;
+    let c = s.connect(to).await?;
+    c.set_nodelay(true)?;
+    Ok(c)
+}
+
+/// A keep-alive HTTP/1.1 connection; any failure of the transport is an `Err` (the caller
+/// reconnects).
+struct Conn {
+    from: Ipv4Addr,
+    addr: SocketAddr,
+    io: Option<BufReader<TcpStream>>,
+}
+
+impl Conn {
+    fn new(from: Ipv4Addr, addr: SocketAddr) -> Conn {
+        Conn { from, addr, io: None }
+    }
+
+    /// One request: (status, body). A connection closed while idle is opened again once.
+    async fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &str,
+    ) -> Result<(u16, Vec<u8>), String> {
+        for attempt in 0..2 {
+            if self.io.is_none() {
+                let s = connect(self.from, self.addr)
+                    .await
+                    .map_err(|e| format!("connect: {e}"))?;
+                self.io = Some(BufReader::new(s));
+            }
+            match self.send(method, path, token, body).await {
+                Ok(r) => return Ok(r),
+                Err(e) => {
+                    self.io = None;
+                    if attempt == 1 || !e.starts_with("closed") {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        unreachable!()
+    }
+
+    async fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &str,
+    ) -> Result<(u16, Vec<u8>), String> {
+        let io = self.io.as_mut().ok_or("closed")?;
+        let seat = token.map(|t| format!("X-Chess5d-Seat: {t}\r\n")).unwrap_or_default();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n{seat}Content-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        io.get_mut()
+            .write_all(head.as_bytes())
+            .await
+            .map_err(|e| format!("closed: {e}"))?;
+        let mut line = String::new();
+        if io.read_line(&mut line).await.unwrap_or(0) == 0 {
+            return Err("closed before the answer".into());
+        }
+        let status: u16 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| format!("bad status line '{line}'"))?;
+        let mut len = 0usize;
+        let mut close = false;
+        loop {
+            line.clear();
+            io.read_line(&mut line).await.map_err(|e| format!("cut: {e}"))?;
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = l.split_once(':') {
+                if k.eq_ignore_ascii_case("content-length") {
+                    len = v.trim().parse().map_err(|_| format!("bad length '{v}'"))?;
+                }
+                if k.eq_ignore_ascii_case("connection") && v.trim().eq_ignore_ascii_case("close") {
+                    close = true;
+                }
+            }
+        }
+        let mut buf = vec![0u8; len];
+        io.read_exact(&mut buf).await.map_err(|e| format!("cut: {e}"))?;
+        if close {
+            self.io = None;
+        }
+        Ok((status, buf))
+    }
+}
+
+fn json_of(b: &[u8]) -> Value {
+    serde_json::from_slice(b).unwrap_or(Value::Null)
+}
+
+/// What the honest players share: latencies, refusals, the acknowledged actions of each game.
+#[derive(Default)]
+struct Honest {
+    lat: Mutex<Vec<(Instant, Duration)>>,
+    refused: Mutex<Vec<String>>,
+    cut: AtomicU64,
+    /// (game id, actions acknowledged) of every game, updated as they are.
+    acked: Mutex<std::collections::HashMap<i64, usize>>,
+}
+
+const VARIANTS: [&str; 4] = ["Standard", "Very Small", "Small", "Standard - Two Timelines"];
+
+/// The address of honest client `g` (127.0.1.0 and up, one per game slot).
+fn honest_ip(g: usize) -> Ipv4Addr {
+    Ipv4Addr::new(127, 0, 1 + (g / 250) as u8, (g % 250) as u8 + 1)
+}
+
+/// Waits until the server answers again (after a kill), at most a minute.
+async fn until_up(from: Ipv4Addr, addr: SocketAddr) {
+    let end = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < end {
+        let mut c = Conn::new(from, addr);
+        if let Ok((200, _)) = c.request("GET", "/api/info", None, "").await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// One honest client: plays games (White and Black on two connections), one action every `pace`.
+async fn honest(addr: SocketAddr, g: usize, deadline: Instant, pace: Duration, h: Arc<Honest>) -> Result<(), String> {
+    let ip = honest_ip(g);
+    let mut next = Instant::now() + pace.mul_f64((g % 1000) as f64 / 1000.0);
+    let mut conns = [Conn::new(ip, addr), Conn::new(ip, addr)];
+    let mut n = 0;
+    // A request the honest client counts: its latency, a refusal (a status over 299), or a cut
+    // (the transport failed: the server was killed) after which the caller resyncs.
+    async fn timed(
+        h: &Honest,
+        c: &mut Conn,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &str,
+    ) -> Result<Result<Vec<u8>, ()>, String> {
+        let t = Instant::now();
+        match c.request(method, path, token, body).await {
+            Ok((s, b)) if s < 300 => {
+                h.lat.lock().unwrap().push((t, t.elapsed()));
+                Ok(Ok(b))
+            }
+            Ok((s, b)) => {
+                h.refused
+                    .lock()
+                    .unwrap()
+                    .push(format!("{method} {path}: {s} {}", String::from_utf8_lossy(&b)));
+                Err(format!("refused {s}"))
+            }
+            Err(_) => {
+                h.cut.fetch_add(1, Ordering::Relaxed);
+                Ok(Err(()))
+            }
+        }
+    }
+    'games: while Instant::now() < deadline {
+        let variant = VARIANTS[(g + n) % VARIANTS.len()];
+        n += 1;
+        let body = json!({ "variant": variant, "seat": "white" }).to_string();
+        let Ok(created) = timed(&h, &mut conns[0], "POST", "/api/games", None, &body).await? else {
+            until_up(ip, addr).await;
+            continue;
+        };
+        let v = json_of(&created);
+        let id = v["id"].as_i64().ok_or("no id")?;
+        let invite = v["invite"]["token"].as_str().ok_or("no invite")?.to_string();
+        let white = v["seat"]["token"].as_str().ok_or("no seat")?.to_string();
+        let black = {
+            match timed(
+                &h,
+                &mut conns[1],
+                "POST",
+                &format!("/api/games/{id}/join"),
+                Some(&invite),
+                "{}",
+            )
+            .await?
+            {
+                Ok(j) => json_of(&j)["seat"]["token"].as_str().ok_or("no seat")?.to_string(),
+                Err(()) => {
+                    until_up(ip, addr).await;
+                    // The join may have gone through: that invite opens nothing now.
+                    continue 'games;
+                }
+            }
+        };
+        h.acked.lock().unwrap().insert(id, 0);
+        let tokens = [white, black];
+        let mut mirror = Game::new(Variant::by_name(variant).ok_or("variant")?.position());
+        let mut done = 0usize;
+        while Instant::now() < deadline {
+            tokio::time::sleep_until(next.into()).await;
+            next += pace;
+            if Instant::now() >= deadline {
+                break;
+            }
+            let pos = mirror.position().clone();
+            let side = pos.to_move().index();
+            let actions: Vec<_> = pos.legal_actions(Budget::tests(50_000)).take(8).collect();
+            let Some(action) = actions.get((g + done) % actions.len().max(1)).cloned() else {
+                break;
+            };
+            let c = &mut conns[side];
+            let mut cut = false;
+            for m in &action {
+                let text = chess5d_notation::long::write_move(m, pos.even());
+                let body = json!({ "move": text }).to_string();
+                if timed(
+                    &h,
+                    c,
+                    "POST",
+                    &format!("/api/games/{id}/move"),
+                    Some(&tokens[side]),
+                    &body,
+                )
+                .await?
+                .is_err()
+                {
+                    cut = true;
+                    break;
+                }
+            }
+            let mut over = false;
+            if !cut {
+                match timed(
+                    &h,
+                    c,
+                    "POST",
+                    &format!("/api/games/{id}/submit"),
+                    Some(&tokens[side]),
+                    "{}",
+                )
+                .await?
+                {
+                    Ok(b) => {
+                        mirror.play_action(&action).map_err(|e| e.to_string())?;
+                        done += 1;
+                        h.acked.lock().unwrap().insert(id, done);
+                        over = !json_of(&b)["result"].is_null();
+                    }
+                    Err(()) => cut = true,
+                }
+            }
+            if cut {
+                // The server was killed: after the restart, the game says whether the action
+                // went through; the moves of one that did not are taken back.
+                until_up(ip, addr).await;
+                let mut got = Err(String::new());
+                for _ in 0..3 {
+                    got = c
+                        .request("GET", &format!("/api/games/{id}"), Some(&tokens[side]), "")
+                        .await;
+                    if got.is_ok() {
+                        break;
+                    }
+                }
+                let (s, b) = got?;
+                let v = json_of(&b);
+                if s != 200 {
+                    return Err(format!("game {id} after the restart: {s} {v}"));
+                }
+                let count = v["action_count"].as_u64().unwrap_or(0) as usize;
+                if count < done {
+                    return Err(format!(
+                        "game {id}: {done} actions acknowledged, {count} after the restart"
+                    ));
+                }
+                if count == done + 1 {
+                    mirror.play_action(&action).map_err(|e| e.to_string())?;
+                    done += 1;
+                    h.acked.lock().unwrap().insert(id, done);
+                } else {
+                    for _ in 0..v["pending"].as_array().map_or(0, Vec::len) {
+                        let (s, b) = c
+                            .request("POST", &format!("/api/games/{id}/undo"), Some(&tokens[side]), "{}")
+                            .await?;
+                        if s != 200 {
+                            return Err(format!("undo after the restart: {s} {}", String::from_utf8_lossy(&b)));
+                        }
+                    }
+                }
+            }
+            if over {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The hostile client's tallies: requests made, refused (4xx), and what they were refused for.
+#[derive(Default)]
+struct Hostile {
+    sent: AtomicU64,
+    refused: AtomicU64,
+    sockets_closed: AtomicU64,
+}
+
+const HOSTILE: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 2);
+
+/// A Standard game of 2n actions of knights going out and back (the longest import allowed
+/// with n = 500).
+fn shuffle(n: usize) -> String {
+    let mut t = String::from("[Board \"Standard\"]\n");
+    for i in 0..n {
+        let m = 2 * i + 1;
+        t.push_str(&format!("{m}. Nf3 / Nf6 {}. Ng1 / Ng8\n", m + 1));
+    }
+    t
+}
+
+async fn hostile_request(
+    h: &Hostile,
+    c: &mut Conn,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> Option<Value> {
+    h.sent.fetch_add(1, Ordering::Relaxed);
+    match c.request(method, path, token, body).await {
+        Ok((s, b)) if s < 300 => Some(json_of(&b)),
+        Ok(_) => {
+            h.refused.fetch_add(1, Ordering::Relaxed);
+            // Refused: wait a little, as a client hammering at its limits.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            None
+        }
+        Err(_) => {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            None
+        }
+    }
+}
+
+/// Attacks 1-5 at once, each over and over.
+fn hostile(
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    h: Arc<Hostile>,
+    attacks: &[u32],
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let mut tasks = Vec::new();
+    let on = |a: u32| attacks.contains(&a);
+    // 1. Endless puzzle proofs, two at a time (one is allowed).
+    for _ in 0..2 * usize::from(on(1)) {
+        let (stop2, h) = (stop.clone(), h.clone());
+        let body = json!({ "import": "[Board \"Standard - Two Timelines\"]\n", "mate_in": 3 }).to_string();
+        tasks.push(tokio::spawn(async move {
+            let mut c = Conn::new(HOSTILE, addr);
+            while !stop2.load(Ordering::Relaxed) {
+                hostile_request(&h, &mut c, "POST", "/api/user-puzzles", None, &body).await;
+            }
+        }));
+    }
+    // 2. Analysis boards searching with MultiPV 8 (a new one ends the client's oldest).
+    if on(2) {
+        let (stop2, h) = (stop.clone(), h.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut c = Conn::new(HOSTILE, addr);
+            while !stop2.load(Ordering::Relaxed) {
+                let body = json!({ "import": "[Board \"Standard\"]\n1. e4 / e5 2. Nf3 / Nc6\n" }).to_string();
+                if let Some(v) = hostile_request(&h, &mut c, "POST", "/api/analysis", None, &body).await {
+                    let id = v["analysis"]["id"].as_i64().unwrap_or(0);
+                    let token = v["analysis"]["token"].as_str().unwrap_or("").to_string();
+                    hostile_request(
+                        &h,
+                        &mut c,
+                        "POST",
+                        &format!("/api/analysis/{id}/start"),
+                        Some(&token),
+                        r#"{"multipv": 8}"#,
+                    )
+                    .await;
+                }
+                tokio::time::sleep(Duration::from_secs(5)).await;
+            }
+        }));
+    }
+    // 3. Imports of the most actions allowed, and reads of their state.
+    if on(3) {
+        let (stop2, h) = (stop.clone(), h.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut c = Conn::new(HOSTILE, addr);
+            let body = json!({ "import": shuffle(500) }).to_string();
+            let mut last = None;
+            while !stop2.load(Ordering::Relaxed) {
+                if let Some(v) = hostile_request(&h, &mut c, "POST", "/api/games", None, &body).await {
+                    last = v["id"].as_i64();
+                }
+                if let Some(id) = last {
+                    for _ in 0..5 {
+                        hostile_request(&h, &mut c, "GET", &format!("/api/games/{id}"), None, "").await;
+                    }
+                }
+            }
+        }));
+    }
+    // 4. WebSockets (idle, or a frame announcing 16 MiB) and idle connections.
+    if on(4) {
+        let (stop2, h) = (stop.clone(), h.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut held: Vec<TcpStream> = Vec::new();
+            while !stop2.load(Ordering::Relaxed) {
+                // Drop the ones the server closed.
+                let mut open = Vec::new();
+                for s in held.drain(..) {
+                    let mut b = [0u8; 1];
+                    match s.try_read(&mut b) {
+                        Ok(0) => {
+                            h.sockets_closed.fetch_add(1, Ordering::Relaxed);
+                        }
+                        _ => open.push(s),
+                    }
+                }
+                held = open;
+                for k in 0..24 {
+                    let Ok(mut s) = connect(HOSTILE, addr).await else { break };
+                    h.sent.fetch_add(1, Ordering::Relaxed);
+                    if k % 3 == 0 {
+                        held.push(s); // an idle connection
+                        continue;
+                    }
+                    let req = format!(
+                        "GET /api/games/1/ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+                         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+                    );
+                    if s.write_all(req.as_bytes()).await.is_err() {
+                        continue;
+                    }
+                    let mut head = [0u8; 12];
+                    let _ = tokio::time::timeout(Duration::from_secs(2), s.read(&mut head)).await;
+                    if !head.starts_with(b"HTTP/1.1 101") {
+                        h.refused.fetch_add(1, Ordering::Relaxed);
+                        continue;
+                    }
+                    if k % 3 == 1 {
+                        let mut f = vec![0x81, 0x80 | 127];
+                        f.extend_from_slice(&(16u64 << 20).to_be_bytes());
+                        f.extend_from_slice(&[1, 2, 3, 4]);
+                        let _ = s.write_all(&f).await;
+                    }
+                    held.push(s);
+                }
+                tokio::time::sleep(Duration::from_secs(2)).await;
+            }
+        }));
+    }
+    // 5. Engine-vs-engine games of a minute an action, as many as allowed.
+    if on(5) {
+        let (stop2, h) = (stop.clone(), h.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut c = Conn::new(HOSTILE, addr);
+            let body = json!({ "white": {"type": "engine", "movetime_ms": 60000}, "black": {"type": "engine", "movetime_ms": 60000} })
+                .to_string();
+            while !stop2.load(Ordering::Relaxed) {
+                hostile_request(&h, &mut c, "POST", "/api/games", None, &body).await;
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }));
+    }
+    tasks
+}
+
+/// The server process: started, killed, started again on the same file.
+struct ServerProc {
+    bin: std::path::PathBuf,
+    addr: SocketAddr,
+    db: std::path::PathBuf,
+    child: std::process::Child,
+}
+
+impl ServerProc {
+    fn start(bin: &std::path::Path, addr: SocketAddr, db: &std::path::Path) -> Result<ServerProc, String> {
+        let child = std::process::Command::new(bin)
+            .args(["--addr", &addr.to_string(), "--db"])
+            .arg(db)
+            .env("RUST_LOG", "warn")
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+        let p = ServerProc {
+            bin: bin.to_path_buf(),
+            addr,
+            db: db.to_path_buf(),
+            child,
+        };
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(addr).is_ok() {
+                return Ok(p);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Err("the server did not start".into())
+    }
+
+    fn restart_after_kill(&mut self) -> Result<(), String> {
+        self.child.kill().map_err(|e| e.to_string())?; // SIGKILL
+        let _ = self.child.wait();
+        *self = ServerProc::start(&self.bin, self.addr, &self.db)?;
+        Ok(())
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+/// RSS (KiB) and CPU time (clock ticks) of a process.
+fn usage(pid: u32) -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let rss = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // Fields 14 and 15 (utime, stime) are the 12th and 13th after the name.
+    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some((rss, ticks))
+}
+
+/// RSS and CPU of the server and its descendants (the engine processes), summed.
+fn tree_usage(pid: u32) -> (u64, u64) {
+    let mut parent = std::collections::HashMap::new();
+    if let Ok(dir) = std::fs::read_dir("/proc") {
+        for e in dir.flatten() {
+            let Ok(p) = e.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else {
+                continue;
+            };
+            if let Some(pp) = stat
+                .rsplit_once(')')
+                .and_then(|(_, r)| r.split_whitespace().nth(1)?.parse::<u32>().ok())
+            {
+                parent.insert(p, pp);
+            }
+        }
+    }
+    let mut total = (0, 0);
+    for &p in parent.keys() {
+        let mut q = p;
+        let mut depth = 0;
+        while q != pid && depth < 16 {
+            match parent.get(&q) {
+                Some(&pp) => q = pp,
+                None => break,
+            }
+            depth += 1;
+        }
+        if q == pid {
+            if let Some((r, t)) = usage(p) {
+                total.0 += r;
+                total.1 += t;
+            }
+        }
+    }
+    total
+}
+
+fn main() -> std::process::ExitCode {
+    match soak() {
+        Ok(true) => std::process::ExitCode::SUCCESS,
+        Ok(false) => std::process::ExitCode::from(1),
+        Err(e) => {
+            eprintln!("soak: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
+const USAGE: &str =
+    "usage: soak [--games 200] [--secs 300] [--interval 2] [--kill-at SECS] [--no-hostile] [--server PATH]";
+
+fn soak() -> Result<bool, String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (mut games, mut secs, mut interval, mut kill_at, mut hostile_on) = (200usize, 300u64, 2u64, None, true);
+    let mut bin = std::env::current_exe()
+        .map_err(|e| e.to_string())?
+        .with_file_name("serve");
+    let mut attacks = vec![1, 2, 3, 4, 5];
+    let mut i = 0;
+    while i < args.len() {
+        let num = || {
+            args.get(i + 1)
+                .and_then(|v| v.parse::<u64>().ok())
+                .ok_or(format!("{} needs a number; {USAGE}", args[i]))
+        };
+        match args[i].as_str() {
+            "--games" => games = num()? as usize,
+            "--secs" => secs = num()?,
+            "--interval" => interval = num()?.max(1),
+            "--kill-at" => kill_at = Some(num()?),
+            "--no-hostile" => {
+                hostile_on = false;
+                i += 1;
+                continue;
+            }
+            "--server" => bin = args.get(i + 1).ok_or(USAGE)?.into(),
+            "--attacks" => {
+                attacks = args
+                    .get(i + 1)
+                    .ok_or(USAGE)?
+                    .split(',')
+                    .map(|a| {
+                        a.trim()
+                            .parse::<u32>()
+                            .map_err(|_| format!("--attacks: '{a}' is not a number; {USAGE}"))
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(true);
+            }
+            other => return Err(format!("unknown argument '{other}'; {USAGE}")),
+        }
+        i += 2;
+    }
+    let dir = std::env::temp_dir().join(format!("chess5d-soak-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let db = dir.join("games.db");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let addr: SocketAddr = ([127, 0, 0, 1], port).into();
+    let server = Arc::new(Mutex::new(ServerProc::start(&bin, addr, &db)?));
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(secs);
+    let honest_state = Arc::new(Honest::default());
+    let hostile_state = Arc::new(Hostile::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    // The monitor: the server's RSS and CPU every 5 s; the kill.
+    let samples = Arc::new(Mutex::new(Vec::<(u64, u64, f64)>::new()));
+    let monitor = {
+        let (server, samples, stop) = (server.clone(), samples.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let tick = 100.0; // clock ticks per second (Linux's USER_HZ)
+            let mut last = (Instant::now(), tree_usage(server.lock().unwrap().pid()).1);
+            let mut killed = false;
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_secs(5));
+                let t = start.elapsed().as_secs();
+                if let (Some(k), false) = (kill_at, killed) {
+                    if t >= k {
+                        killed = true;
+                        let mut s = server.lock().unwrap();
+                        let at = Instant::now();
+                        match s.restart_after_kill() {
+                            Ok(()) => eprintln!(
+                                "{t} s: server killed (SIGKILL) and started again in {:.1} s",
+                                at.elapsed().as_secs_f64()
+                            ),
+                            Err(e) => eprintln!("{t} s: restart failed: {e}"),
+                        }
+                        last = (Instant::now(), 0);
+                        continue;
+                    }
+                }
+                let (rss, ticks) = tree_usage(server.lock().unwrap().pid());
+                let cpu = (ticks.saturating_sub(last.1)) as f64 / tick / last.0.elapsed().as_secs_f64() * 100.0;
+                last = (Instant::now(), ticks);
+                samples.lock().unwrap().push((t, rss, cpu));
+            }
+        })
+    };
+    let results = rt.block_on(async {
+        let hostile_tasks = if hostile_on {
+            hostile(addr, stop.clone(), hostile_state.clone(), &attacks)
+        } else {
+            Vec::new()
+        };
+        let tasks: Vec<_> = (0..games)
+            .map(|g| {
+                tokio::spawn(honest(
+                    addr,
+                    g,
+                    deadline,
+                    Duration::from_secs(interval),
+                    honest_state.clone(),
+                ))
+            })
+            .collect();
+        let mut errors = Vec::new();
+        for t in tasks {
+            if let Err(e) = t.await.map_err(|e| e.to_string()).and_then(|r| r) {
+                errors.push(e);
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        for t in hostile_tasks {
+            t.abort();
+        }
+        errors
+    });
+    stop.store(true, Ordering::Relaxed);
+    let _ = monitor.join();
+    let mut server = Arc::try_unwrap(server)
+        .map_err(|_| "the monitor holds the server")?
+        .into_inner()
+        .unwrap();
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    // Nothing lost: every acknowledged action is in the database.
+    let conn = rusqlite::Connection::open(&db).map_err(|e| e.to_string())?;
+    let acked = honest_state.acked.lock().unwrap().clone();
+    let mut lost = Vec::new();
+    let mut actions = 0;
+    for (id, n) in &acked {
+        let stored: i64 = conn
+            .query_row("SELECT n_actions FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .unwrap_or(-1);
+        if stored < *n as i64 {
+            lost.push(format!("game {id}: {n} acknowledged, {stored} stored"));
+        }
+        actions += n;
+    }
+    let mut lat: Vec<Duration> = honest_state.lat.lock().unwrap().iter().map(|&(_, d)| d).collect();
+    lat.sort();
+    let pct = |p: f64| {
+        lat.get(((lat.len() as f64 * p) as usize).min(lat.len().saturating_sub(1)))
+            .map_or(0.0, |d| d.as_secs_f64() * 1e3)
+    };
+    let refused = honest_state.refused.lock().unwrap().clone();
+    let samples = samples.lock().unwrap().clone();
+    let max_rss = samples.iter().map(|s| s.1).max().unwrap_or(0);
+    let mean_cpu = samples.iter().map(|s| s.2).sum::<f64>() / samples.len().max(1) as f64;
+    let max_cpu = samples.iter().map(|s| s.2).fold(0.0, f64::max);
+    println!(
+        "soak: {games} honest games ({}s, one action every {interval} s each), hostile client {}, kill -9 at {}",
+        secs,
+        if hostile_on {
+            format!("doing attacks {attacks:?}")
+        } else {
+            "off".into()
+        },
+        kill_at.map_or("none".into(), |k| format!("{k} s"))
+    );
+    println!(
+        "honest: {} requests, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; refused {}; cut by the kill {}; {} games, {actions} actions acknowledged; lost {}",
+        lat.len(),
+        pct(0.5),
+        pct(0.99),
+        lat.last().map_or(0.0, |d| d.as_secs_f64() * 1e3),
+        refused.len(),
+        honest_state.cut.load(Ordering::Relaxed),
+        acked.len(),
+        lost.len()
+    );
+    println!(
+        "hostile: {} requests or connections, {} refused, {} of its sockets closed by the server",
+        hostile_state.sent.load(Ordering::Relaxed),
+        hostile_state.refused.load(Ordering::Relaxed),
+        hostile_state.sockets_closed.load(Ordering::Relaxed)
+    );
+    println!(
+        "server (with its engine processes): max RSS {:.0} MiB, CPU mean {mean_cpu:.0}%, max {max_cpu:.0}% (of one core)",
+        max_rss as f64 / 1024.0
+    );
+    let over_time: Vec<String> = samples
+        .iter()
+        .map(|(t, rss, cpu)| format!("{t}s {:.0}MiB {cpu:.0}%", *rss as f64 / 1024.0))
+        .collect();
+    println!("  over time: {}", over_time.join(", "));
+    // The honest p99 over time.
+    let timed = honest_state.lat.lock().unwrap().clone();
+    let span = (secs / 10).max(1);
+    let mut slices = Vec::new();
+    for k in 0..secs.div_ceil(span) {
+        let (from, to) = (Duration::from_secs(k * span), Duration::from_secs((k + 1) * span));
+        let mut l: Vec<Duration> = timed
+            .iter()
+            .filter(|(t, _)| (from..to).contains(&t.duration_since(start)))
+            .map(|&(_, d)| d)
+            .collect();
+        l.sort();
+        let p = l
+            .get(((l.len() as f64 * 0.99) as usize).min(l.len().saturating_sub(1)))
+            .map_or(0.0, |d| d.as_secs_f64() * 1e3);
+        slices.push(format!("{}-{}s {p:.0}ms", from.as_secs(), to.as_secs()));
+    }
+    println!("  honest p99 over time: {}", slices.join(", "));
+    for r in refused.iter().take(5) {
+        println!("  refused: {r}");
+    }
+    for e in results.iter().take(5) {
+        println!("  player error: {e}");
+    }
+    for l in lost.iter().take(5) {
+        println!("  LOST: {l}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(refused.is_empty() && lost.is_empty() && results.is_empty())
+}
