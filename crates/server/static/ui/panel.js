@@ -107,8 +107,14 @@ export function renderSide() {
   if (html !== app.notationHtml) {
     app.notationHtml = html;
     $('#notation').innerHTML = html;
-    const curEl = $('#notation .current');
-    if (curEl) curEl.scrollIntoView({ block: 'nearest' });
+    // The current action in view inside the list (not by scrollIntoView, which would scroll the
+    // page too: on a phone it pushed the boards out of the window).
+    const list = $('#notation'), curEl = $('#notation .current');
+    if (curEl) {
+      const lr = list.getBoundingClientRect(), er = curEl.getBoundingClientRect();
+      if (er.top < lr.top) list.scrollTop -= lr.top - er.top;
+      else if (er.bottom > lr.bottom) list.scrollTop += er.bottom - lr.bottom;
+    }
   }
   window.chess5dOnline?.onState(s); // hook: seat, links, draw offers; spectators' buttons off
 }
