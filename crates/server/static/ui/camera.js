@@ -43,6 +43,7 @@ export function applyViewBox() {
   const v = app.vb;
   $('#view').setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
   drawBoards(visibleRect());
+  updateOverlays();
 }
 
 export function setViewBox() {
@@ -57,7 +58,8 @@ export function setViewBox() {
   });
 }
 
-/** Keeps the overlays in step with the camera: the frame of the overview, the "Next board to play" control, and the labels of the timelines in
+/** Keeps the overlays in step with the camera (every frame of a camera move included): the
+ * frame of the overview, the "Next board to play" control, and the labels of the timelines in
  * view along the left edge, where their own labels (at each timeline's first board) have
  * scrolled out of sight. */
 export function updateOverlays() {
@@ -67,13 +69,15 @@ export function updateOverlays() {
   if ($('#view').dataset.camera !== 'moving') updateInsets();
   if (!s || !L || !v) { rail.replaceChildren(); rail.dataset.key = ''; return; }
   const { w: vw, h: vh } = viewSize();
-  const scale = vw / v.w;
+  // Where the view box is drawn: scaled uniformly and centred (the letterbox of
+  // preserveAspectRatio's meet when its shape is not the view's).
+  const r = visibleRect();
   const labels = [];
   for (const tl of s.timelines) {
-    const y = (L.row(tl.l) + L.h / 2 - v.y) * scale;
+    const y = (L.row(tl.l) + L.h / 2 - r.y) * r.scale;
     if (y < 48 || y > vh - 8) continue; // (not under the view tools)
     // Its own label is in view: no need for a second one.
-    const own = (L.left + L.col(tl.start) - 22 - v.x) * scale;
+    const own = (L.left + L.col(tl.start) - 22 - r.x) * r.scale;
     if (own > 40 && own < vw) continue;
     labels.push({ l: tl.l, text: `L${tl.label}`, active: tl.active, top: Math.round(y - 8) });
   }
