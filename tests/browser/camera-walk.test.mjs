@@ -247,6 +247,43 @@ test('boards to play too far apart to be readable together: one shown, the contr
   }
   assert.equal(shown.size, must.length, `every board to play shown by stepping: ${[...shown].join(' ')}`);
   await page.screenshot({ path: join(SHOTS, '62-camera-next-board-1280.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.getByRole('button', { name: 'Go to present', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('#view').dataset.camera !== 'moving');
+    await assertToPlay('far apart, phone', best, { again: true });
+    await page.screenshot({ path: join(SHOTS, '62-camera-next-board-390.png') });
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+});
+
+test('three boards to play too far apart for one view: the others as insets; a click on one goes there', async () => {
+  // Game 1 after 17 actions: (-2T5), (2T5) and (3T5) to play, six rows apart.
+  const g = await createGame(BASE, { import: prefix(games('camera-selfplay.5dpgn')[0], 17) });
+  const must = g.boards.filter((b) => b.mandatory);
+  assert.deepEqual(must.map((b) => `(${b.label}T${b.turn})`), ['(-2T5)', '(2T5)', '(3T5)']);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    try {
+      await open(g);
+      const r = await seen(must);
+      assert.ok(r.every((x) => x.ok), JSON.stringify(r));
+      assert.ok(r.some((x) => x.how === 'view') && r.some((x) => x.how === 'inset'), JSON.stringify(r));
+      await page.screenshot({ path: join(SHOTS, `64-camera-insets-${width}.png`) });
+      // A click on an inset: its board comes into the view.
+      const inset = r.find((x) => x.how === 'inset');
+      const b = must.find((m) => `(${m.label}T${m.turn})${m.color[0]}` === inset.id);
+      await page.locator(`#insets [data-inset="${b.label},${b.turn},${b.color}"]`).click();
+      await page.waitForFunction(() => document.querySelector('#view').dataset.camera !== 'moving');
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const after = await seen(must);
+      assert.equal(after.find((x) => x.id === inset.id).how, 'view', JSON.stringify(after));
+      assert.ok(after.every((x) => x.ok), JSON.stringify(after));
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  }
 });
 
 test('no console errors', () => {

@@ -66,7 +66,10 @@ export function updateOverlays() {
   const s = app.shown, L = app.layout, v = app.vb;
   const rail = $('#tl-rail');
   updateNextBoard();
-  if ($('#view').dataset.camera !== 'moving') updateInsets();
+  if ($('#view').dataset.camera !== 'moving') {
+    updateInsets();
+    app.toolsTop = toolsReserve(); // (read when the camera is still: no layout read per frame)
+  }
   if (!s || !L || !v) { rail.replaceChildren(); rail.dataset.key = ''; return; }
   const { w: vw, h: vh } = viewSize();
   // Where the view box is drawn: scaled uniformly and centred (the letterbox of
@@ -75,7 +78,8 @@ export function updateOverlays() {
   const labels = [];
   for (const tl of s.timelines) {
     const y = (L.row(tl.l) + L.h / 2 - r.y) * r.scale;
-    if (y < 48 || y > vh - 8) continue; // (not under the view tools)
+    // (not under the view's tools, which wrap on a phone, nor under the insets)
+    if (y < Math.max(48, app.toolsTop || 0, app.insetsBottom || 0) || y > vh - 8) continue;
     // Its own label is in view: no need for a second one.
     const own = (L.left + L.col(tl.start) - 22 - r.x) * r.scale;
     if (own > 40 && own < vw) continue;
@@ -359,7 +363,7 @@ export function updateInsets() {
   const key = list.map((b) => `${b.l},${b.t},${draw.piecesKey.get(`${b.l},${b.t}`)},${draw.inactive.has(b.l)}`).join(' ') + `|${app.flip}`;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
-  if (!list.length) { box.replaceChildren(); box.classList.add('hidden'); return; }
+  if (!list.length) { box.replaceChildren(); box.classList.add('hidden'); app.insetsBottom = 0; return; }
   const k = INSET_PX / SQ, padX = 14, padTop = 16, padBottom = 14;
   box.replaceChildren(...list.map((b) => {
     const x = L.left + L.col(b.t), y = L.row(b.l);
@@ -384,6 +388,7 @@ export function updateInsets() {
   // Below the view's tools (which wrap on a narrow screen).
   const wrap = $('#view-wrap').getBoundingClientRect(), tools = $('#view-tools').getBoundingClientRect();
   box.style.top = `${Math.round(tools.bottom - wrap.top + 8)}px`;
+  app.insetsBottom = box.getBoundingClientRect().bottom - $('#view').getBoundingClientRect().top;
 }
 
 export function nextBoardToPlay() {
