@@ -148,6 +148,8 @@ pub struct Play {
     pub(crate) public_at: u64,
     /// Whether an engine is searching for this game.
     pub engine_busy: bool,
+    /// Since when (set whenever the engine is given its turn; read only while `engine_busy`).
+    pub thinking_since: Option<Instant>,
     /// The last engine failure.
     pub engine_error: Option<String>,
     /// The last message of the engine search (score, depth).
@@ -232,6 +234,7 @@ impl Play {
             version: 1,
             public_at: 1,
             engine_busy: false,
+            thinking_since: None,
             engine_error: None,
             engine_info: None,
             check: None,

@@ -162,6 +162,7 @@ impl Play {
             return None;
         }
         self.engine_busy = true;
+        self.thinking_since = Some(Instant::now());
         self.bump();
         let side = self.to_move();
         let player = self.players[side.index()].clone();

@@ -125,6 +125,7 @@ pub struct View<'a> {
     clock: Option<ClockView>,
     puzzle: &'a Option<crate::game::PuzzleRun>,
     engine_busy: bool,
+    thinking_ms: Option<u64>,
     engine_error: &'a Option<String>,
     engine_info: &'a Option<String>,
     draw_offer: Option<&'static str>,
@@ -309,6 +310,9 @@ impl Play {
             }),
             puzzle: &self.puzzle,
             engine_busy: self.engine_busy,
+            thinking_ms: self
+                .engine_busy
+                .then(|| self.thinking_since.map_or(0, |t| t.elapsed().as_millis() as u64)),
             engine_error: &self.engine_error,
             engine_info: &self.engine_info,
             draw_offer: self.draw_offer.map(color_name),

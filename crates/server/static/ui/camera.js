@@ -1,10 +1,13 @@
 // Layer 2 (drawing), above boards.js: the camera: the view box (present / fit / free), animated
 // moves, zoom, from a pointer event the board and square under it, and the overlays that follow
-// the view (the timeline labels at its left edge, the overview's frame).
-import { $ } from './dom.js';
+// the view (the timeline labels at its left edge, the overview's frame, the "Next board to play"
+// control and the insets of the boards to play out of view). The rule of the present view: every
+// board the side to move must play is in the window, readable (squares of READ_PX or more), or,
+// when more than three cannot be shown together, one is and the control steps to the others.
+import { $, esc } from './dom.js';
 import { SQ, FILES } from './pieces.js';
 import { app, presentOf } from './state.js';
-import { draw, existing, drawBoards } from './boards.js';
+import { draw, existing, drawBoards, boardMarkup } from './boards.js';
 
 /** The size of the view in pixels, read once and then kept up to date by a ResizeObserver (so
  * that drawing never forces a layout to read it). */
@@ -40,6 +43,7 @@ export function applyViewBox() {
   const v = app.vb;
   $('#view').setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
   drawBoards(visibleRect());
+  updateOverlays();
 }
 
 export function setViewBox() {
@@ -54,21 +58,30 @@ export function setViewBox() {
   });
 }
 
-/** Keeps the overlays in step with the camera: the frame of the overview, and the labels of
- * the timelines in view along the left edge, where their own labels (at each timeline's first
- * board) have scrolled out of sight. */
+/** Keeps the overlays in step with the camera (every frame of a camera move included): the
+ * frame of the overview, the "Next board to play" control, and the labels of the timelines in
+ * view along the left edge, where their own labels (at each timeline's first board) have
+ * scrolled out of sight. */
 export function updateOverlays() {
   const s = app.shown, L = app.layout, v = app.vb;
   const rail = $('#tl-rail');
+  updateNextBoard();
+  if ($('#view').dataset.camera !== 'moving') {
+    updateInsets();
+    app.toolsTop = toolsReserve(); // (read when the camera is still: no layout read per frame)
+  }
   if (!s || !L || !v) { rail.replaceChildren(); rail.dataset.key = ''; return; }
   const { w: vw, h: vh } = viewSize();
-  const scale = vw / v.w;
+  // Where the view box is drawn: scaled uniformly and centred (the letterbox of
+  // preserveAspectRatio's meet when its shape is not the view's).
+  const r = visibleRect();
   const labels = [];
   for (const tl of s.timelines) {
-    const y = (L.row(tl.l) + L.h / 2 - v.y) * scale;
-    if (y < 48 || y > vh - 8) continue; // (not under the view tools)
+    const y = (L.row(tl.l) + L.h / 2 - r.y) * r.scale;
+    // (not under the view's tools, which wrap on a phone, nor under the insets)
+    if (y < Math.max(48, app.toolsTop || 0, app.insetsBottom || 0) || y > vh - 8) continue;
     // Its own label is in view: no need for a second one.
-    const own = (L.left + L.col(tl.start) - 22 - v.x) * scale;
+    const own = (L.left + L.col(tl.start) - 22 - r.x) * r.scale;
     if (own > 40 && own < vw) continue;
     labels.push({ l: tl.l, text: `L${tl.label}`, active: tl.active, top: Math.round(y - 8) });
   }
@@ -95,6 +108,7 @@ export function updateOverlays() {
 export const MIN_PX = 28;   // the smallest square (pixels) of the default views: labels stay readable
 export const MAX_PX = 64;   // and the largest (one board does not fill the screen)
 export const REVIEW_PX = 44; // the largest when showing an action's boards (some context around them)
+export const READ_PX = 16;  // the smallest square at which a board to play still counts as readable
 
 /** The view box showing the world rectangle r (plus a margin), keeping the aspect ratio. */
 export function boxAround(r, margin = 0.04) {
@@ -114,11 +128,54 @@ export function boxAt(cx, cy, px) {
 
 export function fitView() { return app.bounds ? boxAround(app.bounds, 0.02) : app.vb; }
 
+/** The boards the side to move must still play (the mandatory boards), nearest timeline 0
+ * first; where the camera must look. */
+export function boardsToPlay(s = app.shown) {
+  if (!s) return [];
+  return s.boards.filter((b) => b.mandatory).sort((a, b) => Math.abs(a.l) - Math.abs(b.l) || a.l - b.l || a.t - b.t);
+}
+
+/** The world rectangle of a list of boards, with room for their labels and frames. */
+function boardsRect(list, L) {
+  const xs = list.map((b) => L.left + L.col(b.t)), ys = list.map((b) => L.row(b.l));
+  const x = Math.min(...xs) - L.gx * 0.6, y = Math.min(...ys) - L.gy * 0.7;
+  return { x, y, w: Math.max(...xs) + L.w + L.gx * 0.6 - x, h: Math.max(...ys) + L.h + L.gy * 0.5 - y };
+}
+
+/** The height (px) at the top of the view under its tools (more on a narrow screen, where they
+ * wrap), which a view of the boards to play keeps clear. */
+export function toolsReserve() {
+  const view = $('#view').getBoundingClientRect(), tools = $('#view-tools').getBoundingClientRect();
+  if (!view.height || !tools.height) return 0;
+  return Math.max(0, Math.min(view.height / 3, tools.bottom - view.top + 4));
+}
+
+/** The square size (px) at which a world rectangle fits the view (below its tools). */
+function fitPxOf(r) {
+  const { w: vw, h: vh } = viewSize();
+  return Math.min(vw / r.w, (vh - toolsReserve()) / r.h) * SQ;
+}
+
+/** What the camera aims at when the boards to play do not all fit a readable view: all of them
+ * when they fit with squares of READ_PX or more (`all`), else one of them at a time (the
+ * "Next board to play" control steps through them: `app.toPlayStep`). */
+export function toPlayPlan(s = app.shown) {
+  const L = app.layout;
+  const must = boardsToPlay(s);
+  if (!must.length || !L) return { must, all: true, focus: must, step: 0 };
+  if (fitPxOf(boardsRect(must, L)) >= READ_PX) return { must, all: true, focus: must, step: 0 };
+  const step = ((app.toPlayStep || 0) % must.length + must.length) % must.length;
+  return { must, all: false, focus: [must[step]], step };
+}
+
 /** The default view of a position: all of it if it is small enough to be readable whole; else
  * the boards to play (the present column up to the latest board of every active timeline, with
- * up to two columns before the present for context) if their
- * squares can be at least MIN_PX; otherwise the boards to play around the active timeline
- * nearest to timeline 0, at MIN_PX. */
+ * up to two columns before the present for context) if their squares can be at least MIN_PX;
+ * otherwise the boards the side to move must play (every one when they fit with squares of
+ * READ_PX or more, else the one the "Next board to play" control is at), with as many whole rows
+ * around them as fit at MIN_PX (or at the size that fits them), the past to their left. Every
+ * board that must be played is in this view, readable, or (when they cannot all be) one of them
+ * is and the control steps to the others. */
 export function presentView(s = app.shown) {
   const L = app.layout;
   if (!s || !L) return app.vb;
@@ -144,23 +201,48 @@ export function presentView(s = app.shown) {
       return boxAt(Math.max((left + right) / 2, right - w / 2), (top + bottom) / 2, px);
     }
   }
-  // Too many timelines for one readable view: the active timeline nearest timeline 0.
-  // Whole rows: as many as fit, around that timeline; across, its board to play (or its board at
-  // the present).
-  const toPlay = s.boards.filter((b) => b.mandatory || b.playable);
-  const pick = toPlay.length ? toPlay.reduce((a, b) => (Math.abs(b.l) < Math.abs(a.l) ? b : a), toPlay[0]) : null;
-  const near = pick ? tls.find((tl) => tl.l === pick.l) || tls[0] : tls.reduce((a, tl) => (Math.abs(tl.l) < Math.abs(a.l) ? tl : a), tls[0]);
-  const sorted = [...new Set(rows)].sort((a, b) => a - b);
-  const worldH = vh / (MIN_PX / SQ), k = Math.max(1, Math.floor((worldH - L.gy) / (L.h + L.gy)));
-  const at = sorted.indexOf(L.row(near.l));
-  let i0 = Math.max(0, Math.min(at - Math.floor((k - 1) / 2), sorted.length - k));
-  let i1 = Math.min(sorted.length - 1, i0 + k - 1);
-  while (i1 > i0 && sorted[i1] + L.h - sorted[i0] > worldH - L.gy) { if (i1 > at) i1--; else i0++; }
-  const v = boxAt(0, (sorted[i0] + sorted[i1] + L.h) / 2, MIN_PX);
+  // Too many timelines or turns for one readable view: the boards that must be played (else
+  // the playable board nearest timeline 0, else that timeline at the present).
+  const plan = toPlayPlan(s);
+  let focus = plan.focus;
+  if (!focus.length) {
+    const playable = s.boards.filter((b) => b.playable);
+    if (playable.length) focus = [playable.reduce((a, b) => (Math.abs(b.l) < Math.abs(a.l) ? b : a), playable[0])];
+    else {
+      const near = tls.reduce((a, tl) => (Math.abs(tl.l) < Math.abs(a.l) ? tl : a), tls[0]);
+      const bt = Math.min(Math.max(t, near.start), near.end);
+      focus = [s.boards.find((b) => b.l === near.l && b.t === bt) || { l: near.l, t: bt }];
+    }
+  }
+  const fr = boardsRect(focus, L);
+  // With insets (the other boards to play, drawn small at the left edge: updateInsets), the
+  // focus keeps clear of them.
+  const insets = !plan.all && plan.must.length <= 3;
+  const strip = insets ? (L.w + 28) * (INSET_PX / SQ) + 20 : 0;
+  const reserve = toolsReserve();
+  const px = Math.max(Math.min(MIN_PX, Math.min((vw - strip) / fr.w, (vh - reserve) / fr.h) * SQ), READ_PX);
+  const scale = px / SQ, worldW = vw / scale, worldH = (vh - reserve) / scale;
+  // Whole rows: those of the focus, then as many around them as fit.
+  const pitch = L.h + L.gy;
+  const ri = focus.map((b) => Math.round(L.row(b.l) / pitch));
+  let i0 = Math.min(...ri), i1 = Math.max(...ri);
+  const nRows = L.maxL - L.minL + 1;
+  const fits = (a, b) => (b - a) * pitch + L.h + L.gy * 1.2 <= worldH;
+  for (let grew = true; grew;) {
+    grew = false;
+    if (i1 + 1 < nRows && fits(i0, i1 + 1)) { i1++; grew = true; }
+    if (i0 > 0 && fits(i0 - 1, i1)) { i0--; grew = true; }
+  }
+  // (centred in the part of the view below its tools)
+  const cy = (i0 * pitch + i1 * pitch + L.h) / 2 - reserve / scale / 2;
+  // Across: the present up to the last board when that fits, else the focus with the past to
+  // its left.
   const left = xAt(t);
-  const focusT = pick ? pick.t : Math.min(Math.max(t, near.start), near.end);
-  const cx = right - left <= v.w ? Math.max((left + right) / 2, right - v.w / 2) : Math.min(L.left + L.col(focusT) + L.w + L.gx * 0.8, L.left + L.col(focusT) - L.gx + v.w) - v.w / 2;
-  return { ...v, x: cx - v.w / 2 };
+  const fx0 = fr.x, fx1 = fr.x + fr.w;
+  const cx = !insets && right - left <= worldW && left <= fx0 && fx1 <= right
+    ? Math.max((left + right) / 2, right - worldW / 2)
+    : (fx1 - fx0 >= worldW ? (fx0 + fx1) / 2 : Math.min(fx1, fx0 + worldW) - worldW / 2);
+  return boxAt(cx, cy, px);
 }
 
 /** The view showing the boards of a list (centred on their box, squares >= MIN_PX when they fit,
@@ -203,7 +285,7 @@ export function moveTo(target, animate = true) {
     const cy = from.y + from.h / 2 + (target.y + target.h / 2 - from.y - from.h / 2) * e;
     app.vb = k < 1 ? { x: cx - w / 2, y: cy - h / 2, w, h } : target;
     applyViewBox();
-    if (k < 1) app.anim = requestAnimationFrame(step); else view.dataset.camera = 'still';
+    if (k < 1) app.anim = requestAnimationFrame(step); else { view.dataset.camera = 'still'; updateInsets(); }
   };
   app.anim = requestAnimationFrame(step);
 }
@@ -230,6 +312,90 @@ export function showTouched() {
 
 export function fitAll() { app.cam = 'fit'; moveTo(fitView()); }
 export function goPresent() { app.cam = 'present'; moveTo(presentView()); }
+
+/** Whether the boards to play are in view, readable (squares of READ_PX or more): every one of
+ * them when they can all be, else one. */
+export function toPlayInView() {
+  const L = app.layout, plan = toPlayPlan();
+  if (!plan.must.length || !L) return true;
+  const r = visibleRect();
+  if (SQ * r.scale < READ_PX) return false;
+  return plan.all ? plan.must.every((b) => boardInside(b, L, r)) : plan.must.some((b) => boardInside(b, L, r));
+}
+
+/** The "Next board to play" control: shown while the boards the side to move must play cannot
+ * all be shown readably at once; each click goes to the next of them. */
+export function updateNextBoard() {
+  const btn = $('#btn-next-board');
+  const plan = app.shown && app.layout ? toPlayPlan() : { all: true, must: [] };
+  const show = !plan.all && plan.must.length > 1;
+  btn.classList.toggle('hidden', !show);
+  if (show) {
+    const text = `Next board to play (${plan.step + 1} of ${plan.must.length})`;
+    if (btn.textContent !== text) btn.textContent = text;
+  }
+}
+
+/** Whether board b is wholly inside the world rectangle r (a visibleRect). */
+function boardInside(b, L, r) {
+  const x = L.left + L.col(b.t), y = L.row(b.l);
+  return x >= r.x && x + L.w <= r.x + r.w && y >= r.y && y + L.h <= r.y + r.h;
+}
+
+export const INSET_PX = 17; // the squares of an inset
+
+/** The insets: while the camera follows the present and up to three boards must be played
+ * that one readable view cannot hold together, each of them out of the view is drawn small
+ * (squares of INSET_PX) at the view's left edge, below its tools; a click on one brings the
+ * camera to it. */
+export function updateInsets() {
+  const box = $('#insets');
+  const s = app.shown, L = app.layout;
+  let list = [];
+  if (s && L && app.cam === 'present') {
+    const plan = toPlayPlan();
+    if (!plan.all && plan.must.length <= 3) {
+      const r = visibleRect();
+      const readable = SQ * r.scale >= READ_PX;
+      list = plan.must.filter((b) => !(readable && boardInside(b, L, r)));
+    }
+  }
+  const key = list.map((b) => `${b.l},${b.t},${draw.piecesKey.get(`${b.l},${b.t}`)},${draw.inactive.has(b.l)}`).join(' ') + `|${app.flip}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  if (!list.length) { box.replaceChildren(); box.classList.add('hidden'); app.insetsBottom = 0; return; }
+  const k = INSET_PX / SQ, padX = 14, padTop = 16, padBottom = 14;
+  box.replaceChildren(...list.map((b) => {
+    const x = L.left + L.col(b.t), y = L.row(b.l);
+    const btn = document.createElement('button');
+    btn.type = 'button';
+    btn.className = 'inset';
+    btn.dataset.inset = `${b.label},${b.turn},${b.color}`;
+    btn.setAttribute('aria-label', `Show board (${b.label}T${b.turn}), still to play`);
+    btn.title = `(${b.label}T${b.turn}): still to play (click to go there)`;
+    // The board as the view draws it, without the hooks of the view's boards (data-l...).
+    const markup = boardMarkup(s, b, L, 'mid', null, draw.inactive.has(b.l))
+      .replace(/^<g class="board"[^>]*?transform=/, '<g class="inset-board" transform=');
+    btn.innerHTML = `<span class="inset-label">(${esc(b.label)}T${b.turn}) to play</span><svg xmlns="http://www.w3.org/2000/svg" viewBox="${x - padX} ${y - padTop} ${L.w + 2 * padX} ${L.h + padTop + padBottom}" width="${(L.w + 2 * padX) * k}" height="${(L.h + padTop + padBottom) * k}">${markup}</svg>`;
+    btn.addEventListener('click', () => {
+      const i = toPlayPlan().must.findIndex((m) => m.l === b.l && m.t === b.t);
+      if (i >= 0) app.toPlayStep = i;
+      goPresent();
+    });
+    return btn;
+  }));
+  box.classList.remove('hidden');
+  // Below the view's tools (which wrap on a narrow screen).
+  const wrap = $('#view-wrap').getBoundingClientRect(), tools = $('#view-tools').getBoundingClientRect();
+  box.style.top = `${Math.round(tools.bottom - wrap.top + 8)}px`;
+  app.insetsBottom = box.getBoundingClientRect().bottom - $('#view').getBoundingClientRect().top;
+}
+
+export function nextBoardToPlay() {
+  const plan = toPlayPlan();
+  app.toPlayStep = plan.step + 1;
+  goPresent();
+}
 
 /** Centres the view on the board (l, t) (timeline and half-turn indices) at a readable size. */
 export function showBoard(l, t) {

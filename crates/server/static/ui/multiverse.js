@@ -6,7 +6,7 @@ import { $, esc } from './dom.js';
 import { SQ } from './pieces.js';
 import { app, presentOf } from './state.js';
 import { draw, layout, squareXY, existing, drawBoards } from './boards.js';
-import { viewSize, visibleRect, MIN_PX, boxAt, camera, moveTo, fitAll, goPresent, zoomStep } from './camera.js';
+import { viewSize, visibleRect, MIN_PX, boxAt, camera, moveTo, fitAll, goPresent, zoomStep, boardsToPlay, toPlayInView, nextBoardToPlay } from './camera.js';
 import { renderSide } from './panel.js';
 
 export function center(s, L, c) {
@@ -89,8 +89,14 @@ export function render() {
   app.layoutKey = key;
   computeHighlights();
   // The camera follows the present (or keeps everything in view) only if the player left it
-  // there; a view the player moved stays put. The first view of a game is not animated.
+  // there; a view the player moved stays put. The first view of a game is not animated. A move
+  // that leaves boards to play out of the present view (played on the one shown) moves it on.
+  const mustKey = boardsToPlay(s).map((b) => `${b.l},${b.t}`).join(' ');
+  const aim = mustKey !== app.mustKey;
+  app.mustKey = mustKey;
+  if (moved) app.toPlayStep = 0;
   if (first) { camera(false); } else if (moved && app.cam !== 'free') camera(true);
+  else if (aim && app.cam === 'present' && !toPlayInView()) camera(true);
   drawMinimap(s, L);
   drawBoards(visibleRect());
   renderSide();
@@ -128,6 +134,7 @@ $('#minimap').addEventListener('click', (ev) => {
 $('#btn-flip').addEventListener('click', () => { app.flip = !app.flip; render(); camera(false); });
 $('#btn-fit').addEventListener('click', fitAll);
 $('#btn-present').addEventListener('click', goPresent);
+$('#btn-next-board').addEventListener('click', nextBoardToPlay);
 $('#btn-zoom-in').addEventListener('click', () => zoomStep(0.8));
 $('#btn-zoom-out').addEventListener('click', () => zoomStep(1.25));
 $('#btn-panel').addEventListener('click', () => $('#side').scrollIntoView({ behavior: 'smooth' }));

@@ -21,7 +21,17 @@ export function renderClocks() {
     $(`#p-${side} .clock`).textContent = fmtClock(ms);
   }
 }
-setInterval(renderClocks, 250);
+/** The seconds the engine of the side to move has been thinking: the state's `thinking_ms`
+ * (when it was written) counted on from when it came. */
+export function thinkingSeconds(s) {
+  return Math.floor(((s.thinking_ms ?? 0) + (performance.now() - (app.clockBase?.t ?? performance.now()))) / 1000);
+}
+
+setInterval(() => {
+  renderClocks();
+  // "… is thinking… 3 s": ticks on while the engine thinks.
+  if (app.thinking) { const text = app.thinking(); if ($('#status').textContent !== text) $('#status').textContent = text; }
+}, 250);
 
 export function renderSide() {
   const s = app.state, shown = app.shown;
@@ -46,7 +56,7 @@ export function renderSide() {
   }
   // The status line: whose move, the present, what must still be played; in review, which
   // action is shown. Engine output never goes here (it is in the analysis panel).
-  let status;
+  let status, thinking = null;
   const shownState = app.analysis ? c : shown || s;
   const where = presentText(shownState);
   if (app.analysis) {
@@ -60,13 +70,19 @@ export function renderSide() {
   } else if (s.result) {
     status = 'Game over.';
   } else if (s.engine_busy && !s.human_to_move) {
-    status = `${cap(s.to_move)} (engine) is thinking… ${where}`;
+    thinking = () => `${cap(s.to_move)} (engine) is thinking… ${thinkingSeconds(s)} s. ${where}`;
+    status = thinking();
   } else {
     status = `${cap(s.to_move)} to move. ${where}`;
     if (s.check) status += ' Check!';
     if (s.human_to_move) status += stillToPlay(s);
   }
-  if (s.puzzle && !app.analysis) status = `Puzzle “${s.puzzle.name}”: ${cap(s.puzzle.solver)} mates in ${s.puzzle.mate_in}. ` + status;
+  if (s.puzzle && !app.analysis) {
+    const puzzle = `Puzzle “${s.puzzle.name}”: ${cap(s.puzzle.solver)} mates in ${s.puzzle.mate_in}. `;
+    status = puzzle + status;
+    if (thinking) { const t = thinking; thinking = () => puzzle + t(); }
+  }
+  app.thinking = thinking;
   $('#status').textContent = status;
   // An engine that failed (crash, timeout, illegal answer): say so and offer a restart.
   const ep = $('#engine-problem');
@@ -107,8 +123,14 @@ export function renderSide() {
   if (html !== app.notationHtml) {
     app.notationHtml = html;
     $('#notation').innerHTML = html;
-    const curEl = $('#notation .current');
-    if (curEl) curEl.scrollIntoView({ block: 'nearest' });
+    // The current action in view inside the list (not by scrollIntoView, which would scroll the
+    // page too: on a phone it pushed the boards out of the window).
+    const list = $('#notation'), curEl = $('#notation .current');
+    if (curEl) {
+      const lr = list.getBoundingClientRect(), er = curEl.getBoundingClientRect();
+      if (er.top < lr.top) list.scrollTop -= lr.top - er.top;
+      else if (er.bottom > lr.bottom) list.scrollTop += er.bottom - lr.bottom;
+    }
   }
   window.chess5dOnline?.onState(s); // hook: seat, links, draw offers; spectators' buttons off
 }

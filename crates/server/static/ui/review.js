@@ -3,7 +3,7 @@
 import { $, showError } from './dom.js';
 import { app, api } from './state.js';
 import { render, applyHighlights } from './multiverse.js';
-import { camera, showTouched, fitAll, goPresent, zoomStep } from './camera.js';
+import { camera, showTouched, fitAll, goPresent, zoomStep, nextBoardToPlay } from './camera.js';
 import { hidePromotion } from './pointer.js';
 
 export async function setReview(n) {
@@ -42,6 +42,7 @@ document.addEventListener('keydown', (ev) => {
   const k = ev.key;
   if (k === 'f') { ev.preventDefault(); fitAll(); return; }
   if (k === 'p') { ev.preventDefault(); goPresent(); return; }
+  if (k === 'n') { ev.preventDefault(); nextBoardToPlay(); return; }
   if (k === '+' || k === '=') { ev.preventDefault(); zoomStep(0.8); return; }
   if (k === '-' || k === '_') { ev.preventDefault(); zoomStep(1.25); return; }
   if (k === 'Escape') { app.selected = null; app.dests.clear(); applyHighlights(); hidePromotion(); return; }
