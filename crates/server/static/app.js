@@ -51,5 +51,10 @@ function route() {
   else showHome();
 }
 
-window.addEventListener('hashchange', route);
+// A dialog belongs to the page it was opened on: when the page changes under it (the back
+// button, a link, a game that ends elsewhere), it closes.
+window.addEventListener('hashchange', () => {
+  for (const d of document.querySelectorAll('dialog[open]')) d.close();
+  route();
+});
 route();

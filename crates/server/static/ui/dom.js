@@ -19,4 +19,12 @@ export function showPage(id) {
   for (const p of ['home', 'play', 'notfound']) $(`#${p}`).classList.toggle('hidden', p !== id);
 }
 
+/** The clock of a form's `PREFIX-minutes` and `PREFIX-inc` fields, as the API takes it (none
+ * for 0 minutes). */
+export function clockOf(prefix) {
+  const min = Number($(`#${prefix}-minutes`).value);
+  if (!min) return undefined;
+  return { initial_ms: Math.round(min * 60000), increment_ms: Math.round(Number($(`#${prefix}-inc`).value || 0) * 1000) };
+}
+
 export function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }

@@ -2,7 +2,7 @@
 // (level, colour, variant, one button), play a friend (ui/lobby.js; served only), a puzzle to
 // start; then the saved games, the lobby, a custom game (every option: engines on both sides,
 // clocks) and every puzzle.
-import { $, esc, cap, showPage } from './dom.js';
+import { $, esc, cap, clockOf, showPage } from './dom.js';
 import { app, api } from './state.js';
 import { backend } from '../backend/index.js';
 import { showExport, openPuzzleDialog } from './dialogs.js';
@@ -55,6 +55,8 @@ $('#computer-form').addEventListener('submit', async (ev) => {
   if (color === 'random') color = Math.random() < 0.5 ? 'white' : 'black';
   const computer = { type: 'engine', engine: app.info.engines[0], bot: level.bot, movetime_ms: level.ms };
   const body = { variant: $('#pc-variant').value, white: color === 'white' ? { type: 'human' } : computer, black: color === 'black' ? { type: 'human' } : computer };
+  const clock = clockOf('pc');
+  if (clock) body.clock = clock;
   try {
     const g = await api('POST', '/api/games', body);
     location.hash = `#/game/${g.id}`;

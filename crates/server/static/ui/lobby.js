@@ -1,7 +1,7 @@
 // Layer 3 (actions), used by home.js: the home page's online cards (served only: backend.features says what the back-end offers):
 // play a friend (an invite link), the lobby of open challenges, and the games this browser holds
 // a seat in. A challenge of ours that someone accepted opens its game (checked every 1.5 s).
-import { $ } from './dom.js';
+import { $, clockOf } from './dom.js';
 import { backend } from '../backend/index.js';
 import { online, call, load, save, esc, keepSeat, shared, SEATS, CHALLENGES } from '../online.js';
 
@@ -9,11 +9,6 @@ function variantOptions() {
   return (shared.info?.variants || []).map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
 }
 
-function clockOf(prefix) {
-  const min = Number($(`#${prefix}-minutes`).value);
-  if (!min) return undefined;
-  return { initial_ms: Math.round(min * 60000), increment_ms: Math.round(Number($(`#${prefix}-inc`).value || 0) * 1000) };
-}
 
 /** Fills the variant lists once the server's info is known. */
 function fillVariants() {
@@ -23,10 +18,21 @@ function fillVariants() {
   }
 }
 
+// The player's name, remembered in this browser for the next invite.
+const NAME_KEY = 'chess5d.name';
+function rememberName(name) {
+  try { if (name) localStorage.setItem(NAME_KEY, name); else localStorage.removeItem(NAME_KEY); } catch { /* private mode */ }
+}
+try { $('#fr-name').value = localStorage.getItem(NAME_KEY) ?? ''; } catch { /* private mode */ }
+
 async function createFriendGame(ev) {
   ev.preventDefault();
   const text = $('#fr-import').value.trim();
-  const body = { white: { type: 'human' }, black: { type: 'human' }, seat: $('#fr-side').value };
+  const side = $('#fr-side').value;
+  const name = $('#fr-name').value.trim();
+  rememberName(name);
+  const body = { white: { type: 'human' }, black: { type: 'human' }, seat: side };
+  if (name) body[side] = { type: 'human', name };
   if (text) body.import = text; else body.variant = $('#fr-variant').value;
   const clock = clockOf('fr');
   if (clock) body.clock = clock;
