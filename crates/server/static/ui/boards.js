@@ -193,3 +193,33 @@ export function resetDrawing() {
   draw.cache.clear();
 }
 
+// ---------- arrows (moves, checks, lines) in the world's coordinates ----------
+
+/** The centre of square c (an API coordinate) in the world. */
+export function center(s, L, c) {
+  c = existing(s, c);
+  const [x, y] = squareXY(s, c.sq);
+  return [L.left + L.col(c.t) + x + SQ / 2, L.row(c.l) + y + SQ / 2];
+}
+
+/** An arrow for move m (from, to), of class cls with its marker. */
+export function arrow(s, L, m, cls, marker) {
+  const [x1, y1] = center(s, L, m.from), [x2, y2] = center(s, L, m.to);
+  if (m.from.l === m.to.l && m.from.t === m.to.t) {
+    return `<path class="arrow ${cls}" d="M${x1} ${y1} L${x2} ${y2}" marker-end="url(#${marker})"/>`;
+  }
+  const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+  const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
+  const bend = Math.min(80, len * 0.25);
+  const cx = mx - (dy / len) * bend, cy = my + (dx / len) * bend;
+  return `<path class="arrow ${cls}" d="M${x1} ${y1} Q${cx} ${cy} ${x2} ${y2}" marker-end="url(#${marker})"/>`;
+}
+
+
+/** Every check of a state (at a mate there may be several; one arrow would make a defence look
+ * possible). */
+export function checksOf(s) {
+  if (s.checks && s.checks.length) return s.checks;
+  return s.check ? [s.check] : [];
+}
+

@@ -7,7 +7,7 @@
 import { $, esc } from './dom.js';
 import { SQ, FILES } from './pieces.js';
 import { app, presentOf } from './state.js';
-import { draw, existing, drawBoards, boardMarkup } from './boards.js';
+import { draw, existing, drawBoards, boardMarkup, arrow, center, checksOf } from './boards.js';
 
 /** The size of the view in pixels, read once and then kept up to date by a ResizeObserver (so
  * that drawing never forces a layout to read it). */
@@ -68,6 +68,7 @@ export function updateOverlays() {
   updateNextBoard();
   if ($('#view').dataset.camera !== 'moving') {
     updateInsets();
+    updateChecks();
     app.toolsTop = toolsReserve(); // (read when the camera is still: no layout read per frame)
   }
   if (!s || !L || !v) { rail.replaceChildren(); rail.dataset.key = ''; return; }
@@ -285,7 +286,7 @@ export function moveTo(target, animate = true) {
     const cy = from.y + from.h / 2 + (target.y + target.h / 2 - from.y - from.h / 2) * e;
     app.vb = k < 1 ? { x: cx - w / 2, y: cy - h / 2, w, h } : target;
     applyViewBox();
-    if (k < 1) app.anim = requestAnimationFrame(step); else { view.dataset.camera = 'still'; updateInsets(); }
+    if (k < 1) app.anim = requestAnimationFrame(step); else { view.dataset.camera = 'still'; updateInsets(); updateChecks(); }
   };
   app.anim = requestAnimationFrame(step);
 }
@@ -389,6 +390,62 @@ export function updateInsets() {
   const wrap = $('#view-wrap').getBoundingClientRect(), tools = $('#view-tools').getBoundingClientRect();
   box.style.top = `${Math.round(tools.bottom - wrap.top + 8)}px`;
   app.insetsBottom = box.getBoundingClientRect().bottom - $('#view').getBoundingClientRect().top;
+}
+
+/** The checks as the view shows them: a check whose piece and king are both in the view is an
+ * arrow (no long arrows across it to boards out of sight); a king in check out of the view gets
+ * a marker at the view's edge, in its direction, that brings its board into view when clicked.
+ * Redrawn when the camera comes to rest and for every new state. */
+export function updateChecks() {
+  const layer = $('#check-layer'), edges = $('#check-edges');
+  const s = app.shown, L = app.layout;
+  if (!s || !L || !app.vb) { layer.replaceChildren(); edges.replaceChildren(); edges.dataset.key = ''; return; }
+  const r = visibleRect();
+  const inView = ([x, y]) => x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h;
+  const arrows = [], kings = new Map();
+  for (const c of checksOf(s)) {
+    const king = center(s, L, c.to);
+    if (!inView(king)) kings.set(`${c.to.l},${c.to.t}`, { c: existing(s, c.to), at: king });
+    else if (inView(center(s, L, c.from))) arrows.push(arrow(s, L, { from: c.from, to: c.to }, 'check', 'arrow-check'));
+  }
+  const html = arrows.join('');
+  if (layer.dataset.key !== html) { layer.dataset.key = html; layer.innerHTML = html; }
+  // The markers, where the line from the view's centre to the king leaves the view.
+  const { w: vw, h: vh } = viewSize();
+  const top = Math.max(48, app.toolsTop || 0) + 14, pad = 18;
+  const marks = [...kings.values()].map(({ c, at: [kx, ky] }) => {
+    const sx = (kx - r.x) * r.scale, sy = (ky - r.y) * r.scale, cx = vw / 2, cy = (vh + top) / 2;
+    const dx = sx - cx, dy = sy - cy;
+    const k = Math.min(dx ? (dx > 0 ? vw - pad - cx : pad - cx) / dx : Infinity, dy ? (dy > 0 ? vh - pad - cy : top - cy) / dy : Infinity, 1);
+    return { c, x: Math.round(cx + dx * k), y: Math.round(cy + dy * k), deg: Math.round((Math.atan2(dy, dx) * 180) / Math.PI) };
+  });
+  const key = marks.map((m) => `${m.c.l},${m.c.t},${m.x},${m.y}`).join(' ');
+  if (edges.dataset.key === key) return;
+  edges.dataset.key = key;
+  edges.replaceChildren(...marks.map((m) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'check-edge';
+    b.dataset.king = `${m.c.l},${m.c.t}`;
+    // (the board the king stands on: a check is given from the next board, not made yet)
+    const board = draw.boards.get(`${m.c.l},${m.c.t}`);
+    const name = board ? `(${board.label}T${board.turn}${board.color === 'black' ? 'b' : ''})` : `(${m.c.label}T${m.c.turn})`;
+    b.setAttribute('aria-label', `King in check on ${name}: show it`);
+    b.title = `King in check on ${name}: click to show it`;
+    b.textContent = `+ ${name}`;
+    // Positioned through the CSSOM (the Content-Security-Policy refuses style attributes).
+    b.style.left = `${m.x}px`;
+    b.style.top = `${m.y}px`;
+    b.style.setProperty('--dir', `${m.deg}deg`);
+    b.addEventListener('click', () => showBoard(m.c.l, m.c.t));
+    return b;
+  }));
+  // Each marker wholly inside the view (measured once drawn).
+  for (const b of edges.children) {
+    const w = b.offsetWidth, h = b.offsetHeight;
+    b.style.left = `${Math.round(Math.min(Math.max(parseFloat(b.style.left) - w / 2, 4), vw - w - 4))}px`;
+    b.style.top = `${Math.round(Math.min(Math.max(parseFloat(b.style.top) - h / 2, top - 10), vh - h - 4))}px`;
+  }
 }
 
 export function nextBoardToPlay() {

@@ -5,27 +5,9 @@
 import { $, esc } from './dom.js';
 import { SQ } from './pieces.js';
 import { app, presentOf } from './state.js';
-import { draw, layout, squareXY, existing, drawBoards } from './boards.js';
-import { viewSize, visibleRect, MIN_PX, boxAt, camera, moveTo, fitAll, goPresent, zoomStep, boardsToPlay, toPlayInView, nextBoardToPlay } from './camera.js';
+import { draw, layout, existing, drawBoards, arrow, checksOf } from './boards.js';
+import { viewSize, visibleRect, MIN_PX, boxAt, camera, moveTo, fitAll, goPresent, zoomStep, boardsToPlay, toPlayInView, nextBoardToPlay, updateChecks } from './camera.js';
 import { renderSide } from './panel.js';
-
-export function center(s, L, c) {
-  c = existing(s, c);
-  const [x, y] = squareXY(s, c.sq);
-  return [L.left + L.col(c.t) + x + SQ / 2, L.row(c.l) + y + SQ / 2];
-}
-
-export function arrow(s, L, m, cls, marker) {
-  const [x1, y1] = center(s, L, m.from), [x2, y2] = center(s, L, m.to);
-  if (m.from.l === m.to.l && m.from.t === m.to.t) {
-    return `<path class="arrow ${cls}" d="M${x1} ${y1} L${x2} ${y2}" marker-end="url(#${marker})"/>`;
-  }
-  const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
-  const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy) || 1;
-  const bend = Math.min(80, len * 0.25);
-  const cx = mx - (dy / len) * bend, cy = my + (dx / len) * bend;
-  return `<path class="arrow ${cls}" d="M${x1} ${y1} Q${cx} ${cy} ${x2} ${y2}" marker-end="url(#${marker})"/>`;
-}
 
 /** Redraws everything for a new state (or flip): layout, background, arrows, then the boards. */
 export function render() {
@@ -79,8 +61,8 @@ export function render() {
     }
   }
   for (const m of s.pending) arrows.push(arrow(s, L, m, 'pending', 'arrow-pending'));
-  // Every check (at a mate there may be several; one arrow would make a defence look possible).
-  for (const c of checksOf(s)) arrows.push(arrow(s, L, { from: c.from, to: c.to }, 'check', 'arrow-check'));
+  // The checks are drawn for the view (camera.js, updateChecks): those whose piece and king are
+  // both in it as arrows, a king out of it as a marker at the view's edge.
   $('#arrow-layer').innerHTML = arrows.join('');
   app.bounds = { x: -20, y: -L.gy - 10, w: L.left + L.col(L.maxT) + L.w + L.gx + 20, h: rows * (L.h + L.gy) + L.gy };
   const first = !app.layoutKey;
@@ -99,6 +81,7 @@ export function render() {
   else if (aim && app.cam === 'present' && !toPlayInView()) camera(true);
   drawMinimap(s, L);
   drawBoards(visibleRect());
+  updateChecks();
   renderSide();
 }
 
@@ -140,11 +123,6 @@ $('#btn-zoom-out').addEventListener('click', () => zoomStep(1.25));
 $('#btn-panel').addEventListener('click', () => $('#side').scrollIntoView({ behavior: 'smooth' }));
 
 /** The checks to draw: every one the server lists, else the one it names. */
-export function checksOf(s) {
-  if (s.checks && s.checks.length) return s.checks;
-  return s.check ? [s.check] : [];
-}
-
 /** The highlighted squares of each board: check, last action, pending moves, selection. */
 export function computeHighlights() {
   const s = app.shown;
