@@ -76,7 +76,7 @@ test('`+` and `#` in the move list; at a double-check mate both checks are drawn
   await submit(page);
   await page.locator('#gameover').filter({ hasText: 'Checkmate' }).waitFor();
   assert.equal(await page.locator('#notation .act').first().textContent(), 'Nc4#');
-  await page.waitForFunction(() => document.querySelectorAll('#arrow-layer .arrow.check').length === 2);
+  await page.waitForFunction(() => document.querySelectorAll('#check-layer .arrow.check').length === 2);
   await page.screenshot({ path: join(SHOTS, 'player-double-check.png') });
 });
 
