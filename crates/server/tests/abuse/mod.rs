@@ -999,15 +999,17 @@ mod quotas {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_engine_action_whose_write_fails_changes_nothing() {
         let s = server();
+        // Before the engine answers (the greedy bot answers at once: a trigger made after the
+        // game could come too late), the disk starts refusing every change of a game; making
+        // one (an insert) still works.
+        let c = rusqlite::Connection::open(&s.db).unwrap();
+        c.execute_batch("CREATE TRIGGER refuse BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
+            .unwrap();
         let id = new_game(
             &s.app,
             json!({ "white": {"type": "engine", "engine": "fast", "bot": "greedy", "movetime_ms": 1500} }),
         )
         .await;
-        // While the engine thinks, the disk starts refusing every change of a game.
-        let c = rusqlite::Connection::open(&s.db).unwrap();
-        c.execute_batch("CREATE TRIGGER refuse BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
-            .unwrap();
         let v = wait_for(&s.app, id, |v| !v["engine_error"].is_null()).await;
         assert_eq!(v["action_count"], 0, "the action that was not stored is shown: {v}");
         assert!(
