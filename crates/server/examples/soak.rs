@@ -572,8 +572,9 @@ fn usage(pid: u32) -> Option<(u64, u64)> {
     Some((rss, ticks))
 }
 
-/// RSS and CPU of the server and its descendants (the engine processes), summed.
-fn tree_usage(pid: u32) -> (u64, u64) {
+/// RSS of the server process itself and of its descendants (the engine processes), and the CPU
+/// of them all: (server KiB, engines KiB, ticks, engine processes).
+fn tree_usage(pid: u32) -> (u64, u64, u64, u64) {
     let mut parent = std::collections::HashMap::new();
     if let Ok(dir) = std::fs::read_dir("/proc") {
         for e in dir.flatten() {
@@ -591,7 +592,7 @@ fn tree_usage(pid: u32) -> (u64, u64) {
             }
         }
     }
-    let mut total = (0, 0);
+    let mut total = (0, 0, 0, 0);
     for &p in parent.keys() {
         let mut q = p;
         let mut depth = 0;
@@ -604,12 +605,33 @@ fn tree_usage(pid: u32) -> (u64, u64) {
         }
         if q == pid {
             if let Some((r, t)) = usage(p) {
-                total.0 += r;
-                total.1 += t;
+                if p == pid {
+                    total.0 += r;
+                } else {
+                    total.1 += r;
+                    // `sh` wrappers hold almost nothing: count the processes that do.
+                    if r > 4096 {
+                        total.3 += 1;
+                    }
+                }
+                total.2 += t;
             }
         }
     }
     total
+}
+
+/// The server's `/api/info` `memory` (games, analysis boards, engine players in memory), by a
+/// plain blocking request from the monitor.
+fn memory_info(addr: SocketAddr) -> Option<Value> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    write!(s, "GET /api/info HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").ok()?;
+    let mut out = String::new();
+    s.read_to_string(&mut out).ok()?;
+    let body = out.split_once("\r\n\r\n")?.1;
+    Some(serde_json::from_str::<Value>(body).ok()?["memory"].clone())
 }
 
 fn main() -> std::process::ExitCode {
@@ -691,12 +713,13 @@ fn soak() -> Result<bool, String> {
     let hostile_state = Arc::new(Hostile::default());
     let stop = Arc::new(AtomicBool::new(false));
     // The monitor: the server's RSS and CPU every 5 s; the kill.
-    let samples = Arc::new(Mutex::new(Vec::<(u64, u64, f64)>::new()));
+    // (second, server KiB, engines KiB, CPU %, engine processes, games in memory)
+    let samples = Arc::new(Mutex::new(Vec::<(u64, u64, u64, f64, u64, u64)>::new()));
     let monitor = {
         let (server, samples, stop) = (server.clone(), samples.clone(), stop.clone());
         std::thread::spawn(move || {
             let tick = 100.0; // clock ticks per second (Linux's USER_HZ)
-            let mut last = (Instant::now(), tree_usage(server.lock().unwrap().pid()).1);
+            let mut last = (Instant::now(), tree_usage(server.lock().unwrap().pid()).2);
             let mut killed = false;
             while !stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_secs(5));
@@ -717,10 +740,11 @@ fn soak() -> Result<bool, String> {
                         continue;
                     }
                 }
-                let (rss, ticks) = tree_usage(server.lock().unwrap().pid());
+                let (rss, engines, ticks, procs) = tree_usage(server.lock().unwrap().pid());
                 let cpu = (ticks.saturating_sub(last.1)) as f64 / tick / last.0.elapsed().as_secs_f64() * 100.0;
                 last = (Instant::now(), ticks);
-                samples.lock().unwrap().push((t, rss, cpu));
+                let games = memory_info(addr).and_then(|m| m["games"].as_u64()).unwrap_or(0);
+                samples.lock().unwrap().push((t, rss, engines, cpu, procs, games));
             }
         })
     };
@@ -783,9 +807,13 @@ fn soak() -> Result<bool, String> {
     };
     let refused = honest_state.refused.lock().unwrap().clone();
     let samples = samples.lock().unwrap().clone();
-    let max_rss = samples.iter().map(|s| s.1).max().unwrap_or(0);
-    let mean_cpu = samples.iter().map(|s| s.2).sum::<f64>() / samples.len().max(1) as f64;
-    let max_cpu = samples.iter().map(|s| s.2).fold(0.0, f64::max);
+    let max_rss = samples.iter().map(|s| s.1 + s.2).max().unwrap_or(0);
+    let max_server = samples.iter().map(|s| s.1).max().unwrap_or(0);
+    let max_engines = samples.iter().map(|s| s.2).max().unwrap_or(0);
+    let max_procs = samples.iter().map(|s| s.4).max().unwrap_or(0);
+    let max_games = samples.iter().map(|s| s.5).max().unwrap_or(0);
+    let mean_cpu = samples.iter().map(|s| s.3).sum::<f64>() / samples.len().max(1) as f64;
+    let max_cpu = samples.iter().map(|s| s.3).fold(0.0, f64::max);
     println!(
         "soak: {games} honest games ({}s, one action every {interval} s each), hostile client {}, kill -9 at {}",
         secs,
@@ -813,15 +841,28 @@ fn soak() -> Result<bool, String> {
         hostile_state.refused.load(Ordering::Relaxed),
         hostile_state.sockets_closed.load(Ordering::Relaxed)
     );
+    let mib = |k: u64| k as f64 / 1024.0;
     println!(
-        "server (with its engine processes): max RSS {:.0} MiB, CPU mean {mean_cpu:.0}%, max {max_cpu:.0}% (of one core)",
-        max_rss as f64 / 1024.0
+        "server (with its engine processes): max RSS {:.0} MiB (server alone max {:.0} MiB, engines max {:.0} MiB in at most {max_procs} processes), \
+         games in memory max {max_games}, CPU mean {mean_cpu:.0}%, max {max_cpu:.0}% (of one core)",
+        mib(max_rss),
+        mib(max_server),
+        mib(max_engines)
     );
     let over_time: Vec<String> = samples
         .iter()
-        .map(|(t, rss, cpu)| format!("{t}s {:.0}MiB {cpu:.0}%", *rss as f64 / 1024.0))
+        .map(|(t, rss, engines, cpu, procs, games)| {
+            format!(
+                "{t}s {:.0}+{:.0}MiB ({procs}p, {games}g) {cpu:.0}%",
+                mib(*rss),
+                mib(*engines)
+            )
+        })
         .collect();
-    println!("  over time: {}", over_time.join(", "));
+    println!(
+        "  over time (server+engines RSS, engine processes, games in memory, CPU): {}",
+        over_time.join(", ")
+    );
     // The honest p99 over time.
     let timed = honest_state.lat.lock().unwrap().clone();
     let span = (secs / 10).max(1);

@@ -148,6 +148,7 @@ impl Board {
         self: &Arc<Self>,
         engines: &[crate::config::EngineConfig],
         multipv: usize,
+        hash_mb: u64,
     ) -> Result<(), ServerError> {
         self.stop();
         let mut game = lock(&self.session).game.clone();
@@ -170,7 +171,7 @@ impl Board {
                     bot: Some("alphabeta".into()),
                     movetime_ms: None,
                 };
-                *slot = Some(Runner::start(engines, &player)?);
+                *slot = Some(Runner::start(engines, &player, hash_mb)?);
             }
             match slot.as_mut() {
                 Some(Runner::Internal(e)) => e

@@ -233,7 +233,8 @@ async fn start(
 ) -> Result<Response, ServerError> {
     let multipv = req.multipv()?;
     let engines = st.engines().to_vec();
-    engine_switch(st, id, token, move |b| b.start(&engines, multipv)).await
+    let hash_mb = st.limits().engine_hash_mb;
+    engine_switch(st, id, token, move |b| b.start(&engines, multipv, hash_mb)).await
 }
 
 async fn stop(State(st): State<AppState>, Path(id): Path<String>, token: SeatToken) -> Result<Response, ServerError> {

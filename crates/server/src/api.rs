@@ -160,6 +160,11 @@ async fn info(State(st): State<AppState>) -> Json<Value> {
         "bots": Bot::ALL.iter().map(|b| b.name()).collect::<Vec<_>>(),
         "variants": VARIANTS.iter().map(|v| json!({"name": v.name, "size": format!("{}x{}", v.width, v.height), "even": v.even})).collect::<Vec<_>>(),
         "public": c.public,
+        "memory": {
+            "games": st.games_in_memory(),
+            "analysis_boards": st.analysis_boards(),
+            "engine_players": st.engine_players(),
+        },
     }))
 }
 
@@ -179,7 +184,7 @@ async fn create_game(
     let flag = cancel.flag();
     let v = blocking(move || st.create_game(req, client, &flag)).await?;
     drop(cancel);
-    Ok((StatusCode::CREATED, Json(v)).into_response())
+    Ok((StatusCode::CREATED, JsonText(v)).into_response())
 }
 
 /// `GET /api/games/:id`, under the client's budget of bytes read (`state-bytes-per-sec`).
@@ -311,11 +316,11 @@ async fn with_seat(
     st: AppState,
     id: &str,
     seat: SeatToken,
-    f: fn(&AppState, i64, &SeatToken) -> Result<Value, ServerError>,
+    f: fn(&AppState, i64, &SeatToken) -> Result<String, ServerError>,
 ) -> ApiResult {
     let id = parse_id(id)?;
     let v = blocking(move || f(&st, id, &seat)).await?;
-    Ok(Json(v).into_response())
+    Ok(JsonText(v).into_response())
 }
 
 #[derive(Deserialize)]
@@ -567,7 +572,7 @@ async fn start_puzzle(
         st.start_puzzle(&id, &name, &text, hash, client)
     })
     .await?;
-    Ok(visitor.set_on((StatusCode::CREATED, Json(v)).into_response()))
+    Ok(visitor.set_on((StatusCode::CREATED, JsonText(v)).into_response()))
 }
 
 #[cfg(test)]

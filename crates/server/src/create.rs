@@ -65,7 +65,7 @@ impl AppState {
         mut session: Session,
         seat: Option<Color>,
         held: Vec<crate::limits::Permit>,
-    ) -> Result<Value, ServerError> {
+    ) -> Result<String, ServerError> {
         let human = [!session.players[0].is_engine(), !session.players[1].is_engine()];
         let (mine, invite) = match seat {
             Some(c) => {
@@ -92,10 +92,12 @@ impl AppState {
         }
         let slot = self.insert(session)?;
         *crate::sync::lock(&slot.held) = held;
-        let mut v = lock(&slot.session).view(Rights::from_seat(&creator.seat).viewer(), None);
-        v["seat"] = seat_json(&creator.token, &creator.seat);
-        v["invite"] = invite.map_or(Value::Null, |(i, c)| json!({ "token": i.token, "side": color_name(c) }));
-        Ok(v)
+        let extra = json!({
+            "seat": seat_json(&creator.token, &creator.seat),
+            "invite": invite.map_or(Value::Null, |(i, c)| json!({ "token": i.token, "side": color_name(c) })),
+        });
+        let text = lock(&slot.session).view_text_with(Rights::from_seat(&creator.seat).viewer(), &extra);
+        Ok(text)
     }
 
     /// `POST /api/games`.
@@ -105,7 +107,7 @@ impl AppState {
         req: CreateReq,
         client: std::net::IpAddr,
         cancelled: &std::sync::atomic::AtomicBool,
-    ) -> Result<Value, ServerError> {
+    ) -> Result<String, ServerError> {
         let limits = &self.inner.config.limits;
         crate::limits::check_import_text(req.import.as_deref(), limits)?;
         let _reading = match req.import {
@@ -142,7 +144,7 @@ impl AppState {
         text: &str,
         visitor: String,
         client: std::net::IpAddr,
-    ) -> Result<Value, ServerError> {
+    ) -> Result<String, ServerError> {
         let limits = &self.inner.config.limits;
         let held = self
             .inner
@@ -320,7 +322,7 @@ impl AppState {
     /// claimed is claimed here: its seat gets a token of its own (answered once, to this
     /// browser) and the link's token stops working. A link already used, or never made, is
     /// refused in words a player understands.
-    pub(crate) fn join(&self, id: i64, token: &SeatToken) -> Result<Value, ServerError> {
+    pub(crate) fn join(&self, id: i64, token: &SeatToken) -> Result<String, ServerError> {
         let Some(t) = token.get() else {
             return Err(ServerError::BadRequest(format!(
                 "a link to join game {id} carries a seat token (header {})",
@@ -357,7 +359,7 @@ impl AppState {
                 )
             }));
         };
-        let mut v;
+        let v;
         if s.seats[i].invite {
             let claimed = issue(s.seats[i].sides, false)?;
             let mut seat = claimed.seat;
@@ -366,13 +368,11 @@ impl AppState {
             all[i] = seat.clone();
             self.inner.db.set_seats(id, &all)?;
             s.seats = all;
-            v = s.view(Rights::from_seat(&seat).viewer(), None);
-            v["seat"] = seat_json(&claimed.token, &seat);
-            v["joined"] = json!(true);
+            let extra = json!({ "seat": seat_json(&claimed.token, &seat), "joined": true });
+            v = s.view_text_with(Rights::from_seat(&seat).viewer(), &extra);
         } else {
-            v = s.view(Rights::from_seat(&s.seats[i]).viewer(), None);
-            v["seat"] = seat_json(t, &s.seats[i]);
-            v["joined"] = json!(false);
+            let extra = json!({ "seat": seat_json(t, &s.seats[i]), "joined": false });
+            v = s.view_text_with(Rights::from_seat(&s.seats[i]).viewer(), &extra);
         }
         drop(s);
         let _ = slot.tx.send(());
@@ -382,7 +382,7 @@ impl AppState {
     /// `POST /api/games/:id/invite` (the creator only): a new invite link for the other human
     /// side. Whoever held that side (an open invite, or the player who took one) holds it no
     /// more: the creator hands the seat to someone else, or again to a player who lost it.
-    pub(crate) fn new_invite(&self, id: i64, token: &SeatToken) -> Result<Value, ServerError> {
+    pub(crate) fn new_invite(&self, id: i64, token: &SeatToken) -> Result<String, ServerError> {
         let slot = self.slot(id)?;
         let mut s = lock(&slot.session);
         s.authorize(
@@ -420,8 +420,8 @@ impl AppState {
         all.push(invite.seat.clone());
         self.inner.db.set_seats(id, &all)?;
         s.seats = all;
-        let mut v = s.view(s.viewer(token.get(), self.inner.config.public), None);
-        v["invite"] = json!({ "token": invite.token, "side": color_name(side) });
+        let extra = json!({ "invite": { "token": invite.token, "side": color_name(side) } });
+        let v = s.view_text_with(s.viewer(token.get(), self.inner.config.public), &extra);
         drop(s);
         let _ = slot.tx.send(());
         Ok(v)

@@ -11,7 +11,6 @@ use crate::seats::SeatToken;
 use crate::state::{lock, AppState, Slot};
 use chess5d_play::{Think, ThinkBudget};
 use chess5d_protocol::Go;
-use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -95,7 +94,11 @@ impl AppState {
                 let mut engines = lock(&slot.engines);
                 let runner = match engines[ci].take() {
                     Some(r) => Ok(r),
-                    None => Runner::start(&self.inner.config.engines, &think.player),
+                    None => Runner::start(
+                        &self.inner.config.engines,
+                        &think.player,
+                        self.inner.config.limits.engine_hash_mb,
+                    ),
                 };
                 match runner {
                     Ok(mut r) => {
@@ -154,7 +157,7 @@ impl AppState {
 
     /// After an engine failure: forgets the failed engine of the side to move (a new process is
     /// started) and asks again.
-    pub(crate) fn retry_engine(&self, id: i64, token: &SeatToken) -> Result<Value, ServerError> {
+    pub(crate) fn retry_engine(&self, id: i64, token: &SeatToken) -> Result<String, ServerError> {
         let slot = self.slot(id)?;
         let (effects, ci) = {
             let mut s = lock(&slot.session);
@@ -171,7 +174,7 @@ impl AppState {
             self.run_engine(&slot, t);
         }
         let s = lock(&slot.session);
-        let v = s.view(s.viewer(token.get(), self.inner.config.public), None);
+        let v = s.view_text(s.viewer(token.get(), self.inner.config.public), None);
         Ok(v)
     }
 }

@@ -20,8 +20,9 @@ pub enum Runner {
 }
 
 impl Runner {
-    /// Starts the engine configured for `player`.
-    pub fn start(engines: &[EngineConfig], player: &Player) -> Result<Runner, ServerError> {
+    /// Starts the engine configured for `player`, its hash table of `hash_mb` MB (the limit
+    /// `engine-hash-mb`).
+    pub fn start(engines: &[EngineConfig], player: &Player, hash_mb: u64) -> Result<Runner, ServerError> {
         let Player::Engine { engine, .. } = player else {
             return Err(ServerError::Internal("not an engine player".into()));
         };
@@ -30,7 +31,7 @@ impl Runner {
         if cfg.command == "@internal" {
             return Ok(Runner::Internal(Box::new(Engine::new(EngineOptions {
                 bot,
-                hash_mb: 8,
+                hash_mb: usize::try_from(hash_mb).unwrap_or(usize::MAX).max(1),
                 ..EngineOptions::default()
             }))));
         }
@@ -39,10 +40,11 @@ impl Runner {
         if p.id().options.iter().any(|o| o.contains("name Bot ")) {
             p.set_option("Bot", bot.name()).map_err(err)?;
         }
-        // Each engine player is a process of its own: a small hash table (as the built-in
-        // engine's 8 MB), so that the `engines` of a server fit in its memory.
+        // Each engine player is a process of its own: a small hash table (the limit
+        // `engine-hash-mb`), so that the `engines` and `analysis-boards` of a server fit in its
+        // memory (the built-in engine's table holds about 4 times its `Hash` in all).
         if p.id().options.iter().any(|o| o.contains("name Hash ")) {
-            p.set_option("Hash", "16").map_err(err)?;
+            p.set_option("Hash", &hash_mb.to_string()).map_err(err)?;
         }
         p.new_game(Duration::from_secs(10)).map_err(err)?;
         Ok(Runner::Process(Box::new(p)))

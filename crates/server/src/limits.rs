@@ -51,6 +51,12 @@ pub struct Limits {
     pub engines: u64,
     /// `engine-nodes`: the work of one engine turn of a game, in nodes (besides its time).
     pub engine_nodes: u64,
+    /// `engine-hash-mb`: the hash table (`Hash`, in MB) of each engine process the server
+    /// starts (games' and analysis boards'): what bounds an engine process's memory.
+    pub engine_hash_mb: u64,
+    /// `games-in-memory`: games held in memory at once; past it, the least recently used ones
+    /// that may leave (see [`crate::AppState::unload_idle`]) leave memory for the database.
+    pub games_in_memory: u64,
     /// `challenge-secs`: seconds an open challenge stays in the lobby.
     pub challenge_secs: u64,
     /// `challenges-per-client`: open challenges one client may have in the lobby.
@@ -92,6 +98,8 @@ impl Default for Limits {
             engines_per_client: 4,
             engines: 32,
             engine_nodes: 2_000_000,
+            engine_hash_mb: 2,
+            games_in_memory: 256,
             challenge_secs: 3600,
             challenges_per_client: 4,
             puzzles_per_client: 20,
@@ -197,6 +205,19 @@ pub const LIMITS: &[Limit] = &[
         name: "engine-nodes",
         doc: "work of one engine turn of a game, in nodes searched (the turn ends at its time or at this, whichever comes first)",
         field: |l| &mut l.engine_nodes,
+    },
+    Limit {
+        name: "engine-hash-mb",
+        doc: "hash table (the 5DUCI option `Hash`, in MB) of each engine process of games and analysis boards; \
+              a searching process of the built-in engine takes about 20 MiB and 4 times this",
+        field: |l| &mut l.engine_hash_mb,
+    },
+    Limit {
+        name: "games-in-memory",
+        doc: "games held in memory at once, all clients together; past it the least recently used ones leave \
+              memory (not those in use: watched, an engine at work, a clock running) and are read back from the \
+              database when asked for",
+        field: |l| &mut l.games_in_memory,
     },
     Limit {
         name: "challenge-secs",

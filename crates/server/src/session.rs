@@ -155,6 +155,22 @@ impl Session {
         chess5d_play::view_text(&self.view_of(viewer, at))
     }
 
+    /// The game state for `viewer` as JSON text with the members of `extra` (an object) added:
+    /// an answer that adds to the state without building the state as a JSON value (for a big
+    /// game, a tree of tens of MB).
+    pub fn view_text_with(&self, viewer: Viewer, extra: &Value) -> String {
+        let mut text = self.view_text(viewer, None);
+        let members = extra.to_string();
+        if let (Some(b'}'), Some(inner)) = (text.as_bytes().last(), members.strip_prefix('{')) {
+            if inner != "}" {
+                text.pop();
+                text.push(',');
+                text.push_str(inner);
+            }
+        }
+        text
+    }
+
     /// The game state for `viewer` as a JSON value, for answers that add to it.
     pub fn view(&self, viewer: Viewer, at: Option<usize>) -> Value {
         chess5d_play::view_value(&self.view_of(viewer, at))

@@ -167,35 +167,40 @@ impl AppState {
     /// so no two copies of one game can ever be changed at once.
     pub fn unload_idle(&self, idle: std::time::Duration) -> usize {
         let now = std::time::Instant::now();
-        let mut leaving = Vec::new();
-        {
+        let leaving = {
             let mut map = lock(&self.inner.sessions);
-            map.retain(|_, slot| {
-                let quiet = Arc::strong_count(slot) == 1
-                    && slot.tx.receiver_count() == 0
-                    && now.saturating_duration_since(*lock(&slot.touched)) >= idle;
-                let unloadable = quiet
-                    && slot.session.try_lock().is_ok_and(|s| {
-                        let clock_running = !s.is_over() && s.clock.as_ref().is_some_and(|c| c.turn_started.is_some());
-                        !(s.engine_busy || clock_running || s.engine_to_move() && s.engine_error.is_none())
-                    });
-                if unloadable {
-                    leaving.push(Arc::clone(slot));
-                }
-                !unloadable
-            });
-        }
-        // Engine processes of the games that left are told to quit (outside the map's lock).
-        for slot in &leaving {
-            if let Ok(mut e) = slot.engines.try_lock() {
-                for r in e.iter_mut() {
-                    if let Some(Runner::Process(p)) = r.take() {
-                        p.quit(Duration::from_millis(300));
-                    }
-                }
+            let ids: Vec<i64> = map
+                .iter()
+                .filter(|(_, slot)| now.saturating_duration_since(*lock(&slot.touched)) >= idle)
+                .map(|(&id, _)| id)
+                .collect();
+            take_unloadable(&mut map, &ids, usize::MAX)
+        };
+        let n = leaving.len();
+        quit_engines(leaving);
+        n
+    }
+
+    /// Keeps the games in memory within the limit `games-in-memory`: past it, the least
+    /// recently used of those that may leave (as [`AppState::unload_idle`] says) leave memory.
+    /// Returns how many left.
+    pub fn unload_over_limit(&self) -> usize {
+        let cap = usize::try_from(self.inner.config.limits.games_in_memory).unwrap_or(usize::MAX);
+        let leaving = {
+            let mut map = lock(&self.inner.sessions);
+            if map.len() <= cap {
+                return 0;
             }
-        }
-        leaving.len()
+            let mut by_age: Vec<(std::time::Instant, i64)> =
+                map.iter().map(|(&id, slot)| (*lock(&slot.touched), id)).collect();
+            by_age.sort_unstable();
+            let ids: Vec<i64> = by_age.into_iter().map(|(_, id)| id).collect();
+            let over = map.len() - cap;
+            take_unloadable(&mut map, &ids, over)
+        };
+        let n = leaving.len();
+        quit_engines(leaving);
+        n
     }
 
     pub(crate) fn stopping(&self) -> bool {
@@ -228,6 +233,7 @@ impl AppState {
         let slot = map.entry(id).or_insert_with(|| Arc::new(Slot::new(session))).clone();
         drop(map);
         self.kick_engine(&slot);
+        self.unload_over_limit();
         Ok(slot)
     }
 
@@ -240,6 +246,7 @@ impl AppState {
         let slot = Arc::new(Slot::new(session));
         lock(&self.inner.sessions).insert(id, slot.clone());
         self.kick_engine(&slot);
+        self.unload_over_limit();
         Ok(slot)
     }
 
@@ -335,6 +342,52 @@ impl AppState {
             self.run_engine(&slot, t);
         }
         Ok(view)
+    }
+}
+
+/// Takes out of `map` up to `most` of the games `ids` (in that order) that may leave memory:
+/// held by the map alone, unwatched, no engine at work or to move, no clock running.
+fn take_unloadable(map: &mut HashMap<i64, Arc<Slot>>, ids: &[i64], most: usize) -> Vec<Arc<Slot>> {
+    let mut leaving = Vec::new();
+    for id in ids {
+        if leaving.len() >= most {
+            break;
+        }
+        let Some(slot) = map.get(id) else { continue };
+        let unloadable = Arc::strong_count(slot) == 1
+            && slot.tx.receiver_count() == 0
+            && slot.session.try_lock().is_ok_and(|s| {
+                let clock_running = !s.is_over() && s.clock.as_ref().is_some_and(|c| c.turn_started.is_some());
+                !(s.engine_busy || clock_running || s.engine_to_move() && s.engine_error.is_none())
+            });
+        if unloadable {
+            leaving.extend(map.remove(id));
+        }
+    }
+    leaving
+}
+
+/// Tells the engine processes of games that left memory to quit (outside the map's lock, and
+/// off the request's thread: a process may take its time to go).
+fn quit_engines(leaving: Vec<Arc<Slot>>) {
+    let processes: Vec<_> = leaving
+        .iter()
+        .filter_map(|slot| slot.engines.try_lock().ok())
+        .flat_map(|mut e| {
+            e.iter_mut()
+                .filter_map(|r| match r.take() {
+                    Some(Runner::Process(p)) => Some(p),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    if !processes.is_empty() {
+        std::thread::spawn(move || {
+            for p in processes {
+                p.quit(Duration::from_millis(300));
+            }
+        });
     }
 }
 

@@ -999,15 +999,17 @@ mod quotas {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_engine_action_whose_write_fails_changes_nothing() {
         let s = server();
+        // Before the engine answers (the greedy bot answers at once: a trigger made after the
+        // game could come too late), the disk starts refusing every change of a game; making
+        // one (an insert) still works.
+        let c = rusqlite::Connection::open(&s.db).unwrap();
+        c.execute_batch("CREATE TRIGGER refuse BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
+            .unwrap();
         let id = new_game(
             &s.app,
             json!({ "white": {"type": "engine", "engine": "fast", "bot": "greedy", "movetime_ms": 1500} }),
         )
         .await;
-        // While the engine thinks, the disk starts refusing every change of a game.
-        let c = rusqlite::Connection::open(&s.db).unwrap();
-        c.execute_batch("CREATE TRIGGER refuse BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
-            .unwrap();
         let v = wait_for(&s.app, id, |v| !v["engine_error"].is_null()).await;
         assert_eq!(v["action_count"], 0, "the action that was not stored is shown: {v}");
         assert!(
@@ -1045,5 +1047,68 @@ mod quotas {
             .unwrap();
         let res = tower::ServiceExt::oneshot(s.app.router.clone(), req).await.unwrap();
         assert_eq!(res.status(), StatusCode::MISDIRECTED_REQUEST);
+    }
+}
+
+/// Memory: the games held in memory are bounded (the least recently used leave for the
+/// database), and each engine process's hash table is small.
+mod memory_bounds {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn games_in_memory_are_capped_and_read_back() {
+        let mut cfg = config(temp_db());
+        limit(&mut cfg, "games-in-memory=3");
+        let s = server_with(cfg);
+        let mut ids = Vec::new();
+        for _ in 0..6 {
+            ids.push(new_game(&s.app, json!({})).await);
+        }
+        assert!(
+            s.state.games_in_memory() <= 3,
+            "{} games in memory, at most 3 (limit 'games-in-memory')",
+            s.state.games_in_memory()
+        );
+        // The first game left memory; it is read back, whole, and can be played.
+        play(&s.app, ids[0], &["(0T1)e2(0T1)e4"]).await;
+        let v = submit(&s.app, ids[0]).await;
+        assert_eq!(v["action_count"], 1, "{v}");
+        assert!(s.state.games_in_memory() <= 3);
+        let (status, info) = call(&s.app, "GET", "/api/info", None).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(info["memory"]["games"].as_u64().is_some_and(|g| g <= 3), "{info}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn engine_processes_get_the_hash_of_the_limit() {
+        let db = temp_db();
+        let log = db.parent().unwrap().join("engine.log");
+        let mut cfg = config(db);
+        limit(&mut cfg, "engine-hash-mb=3");
+        // A 5DUCI engine that writes down what it is told and answers 1. e4.
+        cfg.engines.insert(
+            0,
+            EngineConfig {
+                name: "spy".into(),
+                command: format!(
+                    "while read -r line; do echo \"$line\" >> '{l}'; case \"$line\" in \
+                     5duci) echo 'id name spy'; echo 'option name Hash type spin default 16 min 1 max 4096'; echo 5duciok;; \
+                     isready) echo readyok;; go*) echo 'bestmove (0T1)e2(0T1)e4';; quit) exit 0;; esac; done",
+                    l = log.display()
+                ),
+            },
+        );
+        let s = server_with(cfg);
+        let id = new_game(
+            &s.app,
+            json!({ "white": {"type": "engine", "engine": "spy", "movetime_ms": 50} }),
+        )
+        .await;
+        wait_for(&s.app, id, |v| v["action_count"] == 1).await;
+        let said = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            said.lines().any(|l| l == "setoption name Hash value 3"),
+            "the engine was not given the hash of 'engine-hash-mb': {said}"
+        );
     }
 }
