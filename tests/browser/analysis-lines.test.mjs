@@ -120,9 +120,13 @@ test('lines are numbered as the notation panel numbers the game, after time trav
   const last = st.actions[st.actions.length - 1];
   assert.deepEqual([last.number, last.color], [5, 'black']);
   await page.getByRole('button', { name: 'Analyse', exact: true }).click();
-  await page.waitForFunction(() => document.querySelectorAll('#pv .pv-line').length >= 1, null, { timeout: 15000 });
+  // (the lines of this board: the panel may still show the last board's for a moment)
+  const numbered = await page.waitForFunction(() => {
+    const ls = [...document.querySelectorAll('#pv .pv-line')];
+    return ls.length >= 1 && ls.every((l) => /^(Ka4|Kb5)$/.test(l.querySelector('.pv-act.pv-first')?.textContent ?? '') === false);
+  }, null, { timeout: 15000 }).then(() => true, () => false);
   const lines = await shownLines();
-  assert.ok(lines.every((l) => l.num === '6.'), JSON.stringify(lines));
+  assert.ok(numbered && lines.every((l) => l.num === '6.'), JSON.stringify(lines));
   await page.getByRole('button', { name: 'Discard analysis', exact: true }).click();
 });
 

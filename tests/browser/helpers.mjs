@@ -70,7 +70,9 @@ export function startServer(db, extraArgs = []) {
   const cmd = process.env.SERVER_CMD;
   if (!cmd) throw new Error('SERVER_CMD is not set (run tests/browser/run.sh)');
   const parts = cmd.split(/\s+/).filter(Boolean);
-  const proc = spawn(parts[0], [...parts.slice(1), '--addr', '127.0.0.1:0', '--db', db, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The limits run.sh raises for the suite (many games from one address).
+  const limits = (process.env.SERVER_LIMITS || '').split(/\s+/).filter(Boolean);
+  const proc = spawn(parts[0], [...parts.slice(1), '--addr', '127.0.0.1:0', '--db', db, ...limits, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20000);
