@@ -266,7 +266,12 @@ impl Play {
     /// Plays a stored move of the current action (no turn checks).
     pub fn play_unchecked_text(&mut self, text: &str) -> Result<(), PlayError> {
         let mv = self.read_move(text)?;
-        self.game.make_move(&mv).map_err(|e| PlayError::IllegalMove {
+        self.make(text, &mv)
+    }
+
+    /// Makes move `mv` (read from `text`) on the game, or says why the rules refuse it.
+    fn make(&mut self, text: &str, mv: &Move) -> Result<(), PlayError> {
+        self.game.make_move(mv).map_err(|e| PlayError::IllegalMove {
             text: text.to_string(),
             reason: e.to_string(),
         })?;
@@ -420,12 +425,7 @@ impl Play {
                 ),
             });
         }
-        self.game.make_move(&mv).map_err(|e| PlayError::IllegalMove {
-            text: text.to_string(),
-            reason: e.to_string(),
-        })?;
-        self.after_change(false);
-        Ok(())
+        self.make(text, &mv)
     }
 
     /// Takes back the last move of the current action.
