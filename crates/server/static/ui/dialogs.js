@@ -1,6 +1,6 @@
 // Layer 2 (drawing): the dialogs: import a game or position, export (copy, download), save a
 // position as a puzzle (its goal proven by the back-end first) and import a puzzle.
-import { $, cap } from './dom.js';
+import { $, cap, download } from './dom.js';
 import { app, api } from './state.js';
 
 // ---------- import / export ----------
@@ -41,15 +41,7 @@ $('#export-copy').addEventListener('click', async () => {
   $('#export-copy').textContent = 'Copied';
   setTimeout(() => { $('#export-copy').textContent = 'Copy'; }, 1200);
 });
-$('#export-download').addEventListener('click', () => {
-  const blob = new Blob([$('#export-text').value], { type: 'text/plain' });
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = app.exportFile || 'chess5d.5dpgn';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-});
+$('#export-download').addEventListener('click', () => download($('#export-text').value, app.exportFile || 'chess5d.5dpgn'));
 
 // ---------- puzzles: save, prove, import ----------
 

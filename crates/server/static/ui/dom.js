@@ -27,4 +27,14 @@ export function clockOf(prefix) {
   return { initial_ms: Math.round(min * 60000), increment_ms: Math.round(Number($(`#${prefix}-inc`).value || 0) * 1000) };
 }
 
+/** Offers `text` to the browser as a download named `file`. */
+export function download(text, file) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  a.download = file;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
 export function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }

@@ -2,7 +2,7 @@
 // (level, colour, variant, one button), play a friend (ui/lobby.js; served only), a puzzle to
 // start; then the saved games, the lobby, a custom game (every option: engines on both sides,
 // clocks) and every puzzle.
-import { $, esc, cap, clockOf, showPage } from './dom.js';
+import { $, esc, cap, clockOf, download, showPage } from './dom.js';
 import { app, api } from './state.js';
 import { backend } from '../backend/index.js';
 import { showExport, openPuzzleDialog } from './dialogs.js';
@@ -114,14 +114,10 @@ const backupStatus = (text) => {
 };
 $('#btn-backup').addEventListener('click', async () => {
   const text = await backend.exportAll();
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-  a.download = `chess5d-games-${new Date().toISOString().slice(0, 10)}.5dpgn`;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
+  const file = `chess5d-games-${new Date().toISOString().slice(0, 10)}.5dpgn`;
+  download(text, file);
   const n = (text.match(/^\[White /gm) || []).length;
-  backupStatus(`${n} game${n === 1 ? '' : 's'} written to ${a.download}.`);
+  backupStatus(`${n} game${n === 1 ? '' : 's'} written to ${file}.`);
 });
 $('#btn-restore').addEventListener('click', () => $('#restore-file').click());
 $('#restore-file').addEventListener('change', async () => {
