@@ -62,7 +62,7 @@ struct Board {
 }
 
 fn idle_info() -> Value {
-    json!({ "running": false, "depth": 0, "eval": null, "nodes": 0, "nps": 0, "pv": [], "lines": [], "error": null })
+    json!({ "running": false, "depth": 0, "eval": null, "nodes": 0, "nps": 0, "pv": [], "lines": [], "error": null, "spent": false })
 }
 
 /// A built-in puzzle (the server's list, bundled at build time).

@@ -53,6 +53,8 @@ pub(crate) struct Info {
     /// The best lines (MultiPV), best first; the first is the one above.
     pub(crate) lines: AnalysisLines,
     pub(crate) error: Option<String>,
+    /// The run stopped because it searched its `analysis-nodes`.
+    pub(crate) spent: bool,
 }
 
 impl Info {
@@ -61,6 +63,7 @@ impl Info {
         json!({
             "running": self.running, "depth": self.depth, "eval": eval, "nodes": self.nodes,
             "nps": self.nps, "pv": self.pv, "lines": self.lines.json(), "error": self.error,
+            "spent": self.spent,
         })
     }
 }
@@ -143,12 +146,14 @@ impl Board {
 
     /// Starts the engine on the current position (between actions: moves of an unfinished
     /// action are left out), stopping a search already running first; it reports its best
-    /// `multipv` lines (an engine program without the `MultiPV` option reports one).
+    /// `multipv` lines (an engine program without the `MultiPV` option reports one), until
+    /// it is stopped or has searched `nodes` (the limit `analysis-nodes`).
     pub(crate) fn start(
         self: &Arc<Self>,
         engines: &[crate::config::EngineConfig],
         multipv: usize,
         hash_mb: u64,
+        nodes: u64,
     ) -> Result<(), ServerError> {
         self.stop();
         let mut game = lock(&self.session).game.clone();
@@ -199,7 +204,7 @@ impl Board {
         self.publish();
         let board = self.clone();
         let flag = stop.clone();
-        let handle = std::thread::spawn(move || board.run(&game, &flag));
+        let handle = std::thread::spawn(move || board.run(&game, &flag, nodes));
         *lock(&self.worker) = Some(Worker { stop, handle });
         Ok(())
     }
@@ -230,8 +235,9 @@ impl Board {
         }
     }
 
-    /// The worker: runs the engine until `stop` is set, publishing each `info`.
-    pub(crate) fn run(&self, game: &Game, stop: &AtomicBool) {
+    /// The worker: runs the engine until `stop` is set or it has searched `budget` nodes,
+    /// publishing each `info`.
+    pub(crate) fn run(&self, game: &Game, stop: &AtomicBool, budget: u64) {
         let pos = game.position().clone();
         let mut engine = lock(&self.engine).take();
         let result = match engine.as_mut() {
@@ -244,8 +250,9 @@ impl Board {
                     }
                     self.report(game, i.multipv, i.depth, Some(i.score), i.nodes, i.nps(), &i.pv);
                 };
+                // No time limit: the run ends when stopped or when its nodes are spent.
                 let limits = Limits {
-                    infinite: true,
+                    nodes: Some(budget.max(1)),
                     ..Limits::default()
                 };
                 // The built-in engine checks its flag while searching; a watcher sets it.
@@ -261,12 +268,12 @@ impl Board {
                             std::thread::sleep(Duration::from_millis(20));
                         }
                     });
-                    e.search(&pos, &limits, &mut on_info);
+                    let r = e.search(&pos, &limits, &mut on_info);
                     done.store(true, Ordering::SeqCst);
-                });
-                Ok(())
+                    Ok(r.nodes >= budget && !stop.load(Ordering::SeqCst))
+                })
             }
-            Some(Runner::Process(p)) => self.run_process(p, game, &pos, stop).map_err(|e| e.to_string()),
+            Some(Runner::Process(p)) => self.run_process(p, game, &pos, stop, budget).map_err(|e| e.to_string()),
         };
         if result.is_err() {
             // A failed process is not reused.
@@ -275,6 +282,7 @@ impl Board {
         *lock(&self.engine) = engine;
         let mut info = lock(&self.info);
         info.running = false;
+        info.spent = result == Ok(true);
         info.error = result.err().map(|e| format!("the engine failed: {e}"));
         drop(info);
         self.publish();
@@ -286,13 +294,18 @@ impl Board {
         game: &Game,
         pos: &Position,
         stop: &AtomicBool,
-    ) -> Result<(), EngineError> {
+        budget: u64,
+    ) -> Result<bool, EngineError> {
         p.send(&game_state(game).command(&[]))?;
+        // `go infinite`, stopped here when the nodes the engine reports reach the budget: an
+        // engine without `go nodes` is held to it too.
         p.send("go infinite")?;
+        let mut searched = 0;
         loop {
-            if stop.load(Ordering::SeqCst) {
+            let spent = searched >= budget;
+            if spent || stop.load(Ordering::SeqCst) {
                 p.stop(Duration::from_secs(5))?;
-                return Ok(());
+                return Ok(spent);
             }
             let now = Instant::now();
             match p.read_line(now + Duration::from_millis(50), now) {
@@ -300,11 +313,12 @@ impl Board {
                     let first = line.split_whitespace().next().unwrap_or("");
                     if first == "info" {
                         if let Some(i) = parse_info(&line, pos) {
+                            searched = searched.max(i.nodes);
                             self.report(game, i.multipv, i.depth, i.score, i.nodes, i.nps, &i.pv);
                         }
                     } else if first == "bestmove" || first == "nobestmove" {
                         // The engine ended the search by itself (nothing more to find).
-                        return Ok(());
+                        return Ok(false);
                     }
                 }
                 Err(EngineError::Timeout { .. }) => {}

@@ -32,6 +32,9 @@ pub struct Limits {
     pub analysis_boards_per_client: u64,
     /// `analysis-boards`: analysis boards in all.
     pub analysis_boards: u64,
+    /// `analysis-nodes`: the work of one analysis run, in nodes searched (then it stops and
+    /// says so; the page starts it again to go on).
+    pub analysis_nodes: u64,
     /// `sockets-per-client`: WebSockets one client holds open.
     pub sockets_per_client: u64,
     /// `sockets`: WebSockets open in all.
@@ -89,6 +92,7 @@ impl Default for Limits {
             import_actions: 2_000,
             analysis_boards_per_client: 2,
             analysis_boards: 16,
+            analysis_nodes: 20_000_000,
             sockets_per_client: 16,
             sockets: 512,
             socket_idle_secs: 60,
@@ -160,6 +164,12 @@ pub const LIMITS: &[Limit] = &[
         name: "analysis-boards",
         doc: "analysis boards, all clients together",
         field: |l| &mut l.analysis_boards,
+    },
+    Limit {
+        name: "analysis-nodes",
+        doc: "work of one analysis run, in nodes searched: the engine stops when it is spent and the board says so \
+              (`spent`); starting it again goes on, the table keeping what it found",
+        field: |l| &mut l.analysis_nodes,
     },
     Limit {
         name: "sockets-per-client",

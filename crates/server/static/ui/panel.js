@@ -213,7 +213,9 @@ export function renderAnalysis() {
   if (i.eval) share = i.eval.startsWith('mate') ? (Number(i.eval.slice(5)) > 0 ? 1 : 0) : 1 / (1 + Math.exp(-Number(i.eval) / 250));
   $('#eval-fill').style.height = `${Math.round(share * 100)}%`;
   $('#eval-depth').textContent = i.depth ? `depth ${i.depth}` : '';
-  $('#eval-nps').textContent = i.nps ? `${i.nps >= 1000 ? Math.round(i.nps / 1000) + 'k' : i.nps} nodes/s` : '';
+  // A server's analysis runs up to its work limit (`analysis-nodes`), then pauses until started again.
+  $('#eval-nps').textContent = i.spent && !i.running ? 'paused: work limit reached'
+    : i.nps ? `${i.nps >= 1000 ? Math.round(i.nps / 1000) + 'k' : i.nps} nodes/s` : '';
   // The engine's best lines (MultiPV: three, fewer where there are fewer legal actions), best
   // first: each its evaluation and its actions, numbered. The first action of a line plays it on
   // the board; any action previews the line up to it as arrows (hover; a click on a later action

@@ -263,6 +263,60 @@ mod analysis_boards {
         }
         assert_eq!(s6.state.analysis_boards(), 2);
     }
+
+    /// Attack 2's endless search: a run of the engine stops at `analysis-nodes` and says so.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_analysis_run_stops_when_its_nodes_are_spent() {
+        let mut cfg = Config {
+            behind_proxy: true,
+            ..config(temp_db())
+        };
+        cfg.limits.analysis_nodes = 20_000;
+        let s = server_with(cfg);
+        let (status, v) = call_as(
+            &s.app.router,
+            "POST",
+            "/api/analysis",
+            Some(&json!({ "import": "[Board \"Standard\"]\n" }).to_string()),
+            &from("10.2.0.1", None),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let id = v["analysis"]["id"].as_i64().unwrap();
+        let token = v["analysis"]["token"].as_str().unwrap().to_string();
+        let base = format!("/api/analysis/{id}");
+        let headers = from("10.2.0.1", Some(&token));
+        let r = call_as(&s.app.router, "POST", &format!("{base}/start"), Some("{}"), &headers).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        // Nothing stops it but its budget: it ends by itself (a count of work, not a time).
+        let mut engine = Value::Null;
+        for _ in 0..600 {
+            engine = call_as(&s.app.router, "GET", &base, None, &headers).await.1["engine"].clone();
+            if engine["running"] == false {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(engine["running"], false, "still running after a minute: {engine}");
+        assert_eq!(engine["spent"], true, "{engine}");
+        assert!(engine["nodes"].as_u64().unwrap() > 0, "{engine}");
+        // Started again, it goes on; stopped by hand, it is not `spent`.
+        let r = call_as(&s.app.router, "POST", &format!("{base}/start"), Some("{}"), &headers).await;
+        assert_eq!(
+            (r.1["running"].clone(), r.1["spent"].clone()),
+            (json!(true), json!(false)),
+            "{}",
+            r.1
+        );
+        let r = call_as(&s.app.router, "POST", &format!("{base}/stop"), Some("{}"), &headers).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        let engine = call_as(&s.app.router, "GET", &base, None, &headers).await.1["engine"].clone();
+        assert_eq!(
+            (engine["running"].clone(), engine["spent"].clone()),
+            (json!(false), json!(false)),
+            "{engine}"
+        );
+    }
 }
 
 mod imports {
