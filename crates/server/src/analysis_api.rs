@@ -72,7 +72,8 @@ async fn create(
         None => None,
     };
     let token = crate::seats::new_token()?;
-    let v = blocking(move || {
+    // An import is read at a lower priority (costly work a client asks for).
+    let v = crate::sync::background("import", move || {
         let _reading = reading;
         let (loaded, game_pgn, from_game) = match req.source()? {
             Source::Import(loaded) => {

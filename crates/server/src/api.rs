@@ -178,11 +178,15 @@ async fn create_game(
     Client(client): Client,
     JsonBody(req): JsonBody<CreateReq>,
 ) -> ApiResult {
-    // The import is read on a blocking thread; if the request times out meanwhile, the flag
-    // tells it to make nothing.
+    // The import is read off the async threads (an import at a lower priority, as costly work
+    // a client asks for); if the request times out meanwhile, the flag tells it to make nothing.
     let cancel = crate::limits::Cancel::default();
     let flag = cancel.flag();
-    let v = blocking(move || st.create_game(req, client, &flag)).await?;
+    let v = if req.import.is_some() {
+        crate::sync::background("import", move || st.create_game(req, client, &flag)).await?
+    } else {
+        blocking(move || st.create_game(req, client, &flag)).await?
+    };
     drop(cancel);
     Ok((StatusCode::CREATED, JsonText(v)).into_response())
 }

@@ -133,7 +133,8 @@ pub(crate) async fn create(
     let cancel = Cancel::default();
     let flag = cancel.flag();
     let st2 = st.clone();
-    let v = blocking(move || {
+    // The proof runs at a lower priority: its client's cores are those others leave idle.
+    let v = crate::sync::background("proof", move || {
         let _permit = permit;
         let work = proof::Work::new(proof::BUDGET, limits.proof_budget, Some(&flag));
         let mut req = req;
