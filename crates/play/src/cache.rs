@@ -95,6 +95,13 @@ impl Clone for PieceCache {
 }
 
 impl PieceCache {
+    /// About the bytes the cache holds: each board kept with its written pieces.
+    pub(crate) fn bytes(&self) -> usize {
+        let cache = self.boards.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = std::mem::size_of::<(BoardId, (Board, Box<RawValue>))>();
+        cache.values().map(|(_, raw)| entry + raw.get().len()).sum()
+    }
+
     /// Writes the boards of `pos` as a list, each by `board` with its cached pieces (adding what
     /// is missing).
     pub(crate) fn write<S: Serializer>(
@@ -170,6 +177,11 @@ impl Default for ActionTexts {
 }
 
 impl ActionTexts {
+    /// The bytes of its texts.
+    pub(crate) fn bytes(&self) -> usize {
+        self.entries.len() + self.list.get().len() + self.last.get().len()
+    }
+
     /// Appends an entry to the list.
     pub(crate) fn push(&mut self, entry: &Value) {
         if !self.entries.is_empty() {

@@ -174,6 +174,25 @@ pub struct Play {
 }
 
 impl Play {
+    /// About the bytes the game holds in memory: the boards of its position (kept twice, by the
+    /// rules and by the movetext writer), the boards its view keeps written out, its actions and
+    /// its texts. An estimate for a server's memory budget (`games-memory-mb`), not an
+    /// allocator's count: it grows with the game as its memory does.
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let boards = self.game.position().boards().count() + self.game.start().boards().count();
+        // Each board sits in a timeline's list (a slot and a little bookkeeping per board).
+        let board = size_of::<chess5d_rules::Board>() + 16;
+        let moves: usize = self.game.actions().iter().map(|a| a.moves.len()).sum();
+        size_of::<Play>()
+            + 2 * boards * board
+            + self.pieces.bytes()
+            + moves * size_of::<Move>() * 2
+            + 2 * self.pgn_text.len()
+            + self.long_actions.len()
+            + self.texts.bytes()
+    }
+
     /// A new game from a loaded record (its actions are kept).
     pub fn new(
         loaded: LoadedGame,

@@ -162,6 +162,7 @@ async fn info(State(st): State<AppState>) -> Json<Value> {
         "public": c.public,
         "memory": {
             "games": st.games_in_memory(),
+            "games_bytes": st.games_memory_bytes(),
             "analysis_boards": st.analysis_boards(),
             "engine_players": st.engine_players(),
         },

@@ -24,7 +24,8 @@ impl AppState {
 
 /// Runs the ticker until the server stops: every 200 ms, flag the side to move of any game in
 /// memory whose time is up; every few seconds, let idle games leave memory
-/// ([`AppState::unload_idle`] after the configured `idle_unload`).
+/// ([`AppState::unload_idle`] after the configured `idle_unload`) and keep those held within
+/// the limits ([`AppState::unload_over_limit`]).
 pub fn spawn_ticker(state: AppState) {
     tokio::spawn(async move {
         let mut iv = tokio::time::interval(Duration::from_millis(200));
@@ -44,6 +45,8 @@ pub fn spawn_ticker(state: AppState) {
                 t.tick_clocks();
                 if unload {
                     t.unload_idle(idle);
+                    // Games grow as they are played: the memory limit is checked again here.
+                    t.unload_over_limit();
                 }
             })
             .await;

@@ -60,6 +60,9 @@ pub struct Limits {
     /// `games-in-memory`: games held in memory at once; past it, the least recently used ones
     /// that may leave (see [`crate::AppState::unload_idle`]) leave memory for the database.
     pub games_in_memory: u64,
+    /// `games-memory-mb`: the memory the games held take, by their estimate
+    /// ([`chess5d_play::Play::memory_bytes`]), in MiB; past it, as past `games-in-memory`.
+    pub games_memory_mb: u64,
     /// `challenge-secs`: seconds an open challenge stays in the lobby.
     pub challenge_secs: u64,
     /// `challenges-per-client`: open challenges one client may have in the lobby.
@@ -104,6 +107,7 @@ impl Default for Limits {
             engine_nodes: 2_000_000,
             engine_hash_mb: 2,
             games_in_memory: 256,
+            games_memory_mb: 128,
             challenge_secs: 3600,
             challenges_per_client: 4,
             puzzles_per_client: 20,
@@ -228,6 +232,13 @@ pub const LIMITS: &[Limit] = &[
               memory (not those in use: watched, an engine at work, a clock running) and are read back from the \
               database when asked for",
         field: |l| &mut l.games_in_memory,
+    },
+    Limit {
+        name: "games-memory-mb",
+        doc: "memory the games held in memory take, in MiB, by each game's estimate (its boards, their written JSON, \
+              its texts: about 0.1 MiB for a game of 30 actions, 1 MiB for a game of 15 actions over 60 timelines); \
+              past it, as past `games-in-memory`, the least recently used ones leave memory",
+        field: |l| &mut l.games_memory_mb,
     },
     Limit {
         name: "challenge-secs",

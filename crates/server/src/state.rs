@@ -28,6 +28,9 @@ pub struct Slot {
     pub touched: Mutex<std::time::Instant>,
     /// The game's places in the quotas (its engine players), given back when it leaves.
     pub held: Mutex<Vec<crate::limits::Permit>>,
+    /// The game's memory as last estimated ([`chess5d_play::Play::memory_bytes`]; see
+    /// [`AppState::unload_over_limit`]).
+    pub bytes: std::sync::atomic::AtomicUsize,
 }
 
 impl Slot {
@@ -38,7 +41,16 @@ impl Slot {
             tx: broadcast::channel(16).0,
             touched: Mutex::new(std::time::Instant::now()),
             held: Mutex::new(Vec::new()),
+            bytes: std::sync::atomic::AtomicUsize::new(0),
         }
+    }
+
+    /// The game's memory: estimated again when nobody holds it, else as last estimated.
+    fn bytes(&self) -> usize {
+        if let Ok(s) = self.session.try_lock() {
+            self.bytes.store(s.memory_bytes(), Ordering::Relaxed);
+        }
+        self.bytes.load(Ordering::Relaxed)
     }
 }
 
@@ -158,6 +170,11 @@ impl AppState {
         lock(&self.inner.sessions).len()
     }
 
+    /// The memory the games held take, by their estimates (see `games-memory-mb`).
+    pub fn games_memory_bytes(&self) -> usize {
+        lock(&self.inner.sessions).values().map(|s| s.bytes()).sum()
+    }
+
     /// Lets games leave memory that no request has asked for during `idle`: those that nobody
     /// watches, whose engine is not at work and whose clock is not running (a running clock
     /// must be flagged by the ticker). The database holds them whole (the action being built
@@ -174,29 +191,42 @@ impl AppState {
                 .filter(|(_, slot)| now.saturating_duration_since(*lock(&slot.touched)) >= idle)
                 .map(|(&id, _)| id)
                 .collect();
-            take_unloadable(&mut map, &ids, usize::MAX)
+            take_unloadable(&mut map, &ids, |_| true)
         };
         let n = leaving.len();
         quit_engines(leaving);
         n
     }
 
-    /// Keeps the games in memory within the limit `games-in-memory`: past it, the least
-    /// recently used of those that may leave (as [`AppState::unload_idle`] says) leave memory.
-    /// Returns how many left.
+    /// Keeps the games in memory within the limits `games-in-memory` and `games-memory-mb`:
+    /// past either, the least recently used of those that may leave (as
+    /// [`AppState::unload_idle`] says) leave memory until both hold again (or nothing more
+    /// may leave). Returns how many left.
     pub fn unload_over_limit(&self) -> usize {
-        let cap = usize::try_from(self.inner.config.limits.games_in_memory).unwrap_or(usize::MAX);
+        let limits = &self.inner.config.limits;
+        let cap = usize::try_from(limits.games_in_memory).unwrap_or(usize::MAX);
+        let cap_bytes = usize::try_from(limits.games_memory_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
         let leaving = {
             let mut map = lock(&self.inner.sessions);
-            if map.len() <= cap {
+            let mut by_age: Vec<(std::time::Instant, i64, usize)> = map
+                .iter()
+                .map(|(&id, slot)| (*lock(&slot.touched), id, slot.bytes()))
+                .collect();
+            let bytes: usize = by_age.iter().map(|g| g.2).sum();
+            if map.len() <= cap && bytes <= cap_bytes {
                 return 0;
             }
-            let mut by_age: Vec<(std::time::Instant, i64)> =
-                map.iter().map(|(&id, slot)| (*lock(&slot.touched), id)).collect();
             by_age.sort_unstable();
-            let ids: Vec<i64> = by_age.into_iter().map(|(_, id)| id).collect();
-            let over = map.len() - cap;
-            take_unloadable(&mut map, &ids, over)
+            let ids: Vec<i64> = by_age.into_iter().map(|(_, id, _)| id).collect();
+            let (mut games, mut bytes) = (map.len(), bytes);
+            take_unloadable(&mut map, &ids, |slot| {
+                let enough = games <= cap && bytes <= cap_bytes;
+                if !enough {
+                    games -= 1;
+                    bytes = bytes.saturating_sub(slot.bytes.load(Ordering::Relaxed));
+                }
+                !enough
+            })
         };
         let n = leaving.len();
         quit_engines(leaving);
@@ -345,14 +375,16 @@ impl AppState {
     }
 }
 
-/// Takes out of `map` up to `most` of the games `ids` (in that order) that may leave memory:
-/// held by the map alone, unwatched, no engine at work or to move, no clock running.
-fn take_unloadable(map: &mut HashMap<i64, Arc<Slot>>, ids: &[i64], most: usize) -> Vec<Arc<Slot>> {
+/// Takes out of `map` the games `ids` (in that order) that may leave memory (held by the map
+/// alone, unwatched, no engine at work or to move, no clock running) while `more` says another
+/// one must (it is asked with each game that may, before it leaves).
+fn take_unloadable(
+    map: &mut HashMap<i64, Arc<Slot>>,
+    ids: &[i64],
+    mut more: impl FnMut(&Slot) -> bool,
+) -> Vec<Arc<Slot>> {
     let mut leaving = Vec::new();
     for id in ids {
-        if leaving.len() >= most {
-            break;
-        }
         let Some(slot) = map.get(id) else { continue };
         let unloadable = Arc::strong_count(slot) == 1
             && slot.tx.receiver_count() == 0
@@ -361,6 +393,9 @@ fn take_unloadable(map: &mut HashMap<i64, Arc<Slot>>, ids: &[i64], most: usize) 
                 !(s.engine_busy || clock_running || s.engine_to_move() && s.engine_error.is_none())
             });
         if unloadable {
+            if !more(slot) {
+                break;
+            }
             leaving.extend(map.remove(id));
         }
     }

@@ -1133,6 +1133,45 @@ mod memory_bounds {
         assert!(info["memory"]["games"].as_u64().is_some_and(|g| g <= 3), "{info}");
     }
 
+    /// Counting games is not enough: a client importing big multiverses (15 actions, 60
+    /// timelines, about 0.8 MiB each in memory) is held to `games-memory-mb`.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_memory_of_games_is_capped_and_they_are_read_back() {
+        let big = include_str!("../data/huge-multiverse.5dpgn");
+        let mut cfg = config(temp_db());
+        limit(&mut cfg, "games-memory-mb=2");
+        limit(&mut cfg, "imports-per-minute=1000");
+        let s = server_with(cfg);
+        let mut ids = Vec::new();
+        for _ in 0..8 {
+            ids.push(new_game(&s.app, json!({ "import": big })).await);
+            // What the view keeps written out counts too: each game is looked at.
+            let (status, _) = call(&s.app, "GET", &format!("/api/games/{}", ids.last().unwrap()), None).await;
+            assert_eq!(status, StatusCode::OK);
+            s.state.unload_over_limit(); // as the ticker does every few seconds
+            let bytes = s.state.games_memory_bytes();
+            assert!(bytes <= 2 << 20, "{bytes} bytes of games in memory, at most 2 MiB");
+        }
+        assert!(
+            s.state.games_in_memory() < 8,
+            "{} games in memory",
+            s.state.games_in_memory()
+        );
+        // The first left memory; it is read back whole.
+        let (status, v) = call(&s.app, "GET", &format!("/api/games/{}", ids[0]), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["action_count"], 15, "{}", v["action_count"]);
+        // (Its view, written after it came back, is counted at the ticker's next check.)
+        s.state.unload_over_limit();
+        let (_, info) = call(&s.app, "GET", "/api/info", None).await;
+        assert!(
+            info["memory"]["games_bytes"]
+                .as_u64()
+                .is_some_and(|b| b > 0 && b <= 2 << 20),
+            "{info}"
+        );
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn engine_processes_get_the_hash_of_the_limit() {
         let db = temp_db();
