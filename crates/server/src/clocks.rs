@@ -45,7 +45,8 @@ pub fn spawn_ticker(state: AppState) {
                 t.tick_clocks();
                 if unload {
                     t.unload_idle(idle);
-                    // Games grow as they are played: the memory limit is checked again here.
+                    // Games grow as they are played: measured again, and held to the limit.
+                    t.measure_games();
                     t.unload_over_limit();
                 }
             })

@@ -28,28 +28,25 @@ pub struct Slot {
     pub touched: Mutex<std::time::Instant>,
     /// The game's places in the quotas (its engine players), given back when it leaves.
     pub held: Mutex<Vec<crate::limits::Permit>>,
-    /// The game's memory as last estimated ([`chess5d_play::Play::memory_bytes`]; see
-    /// [`AppState::unload_over_limit`]).
+    /// The game's memory as last estimated ([`chess5d_play::Play::memory_bytes`]: when it
+    /// came into memory, then by the ticker's [`AppState::measure_games`]).
     pub bytes: std::sync::atomic::AtomicUsize,
 }
 
 impl Slot {
     fn new(session: Session) -> Slot {
         Slot {
-            session: Mutex::new(session),
             engines: Mutex::new([None, None]),
             tx: broadcast::channel(16).0,
             touched: Mutex::new(std::time::Instant::now()),
             held: Mutex::new(Vec::new()),
-            bytes: std::sync::atomic::AtomicUsize::new(0),
+            bytes: std::sync::atomic::AtomicUsize::new(session.memory_bytes()),
+            session: Mutex::new(session),
         }
     }
 
-    /// The game's memory: estimated again when nobody holds it, else as last estimated.
+    /// The game's memory as last estimated.
     fn bytes(&self) -> usize {
-        if let Ok(s) = self.session.try_lock() {
-            self.bytes.store(s.memory_bytes(), Ordering::Relaxed);
-        }
         self.bytes.load(Ordering::Relaxed)
     }
 }
@@ -170,9 +167,20 @@ impl AppState {
         lock(&self.inner.sessions).len()
     }
 
-    /// The memory the games held take, by their estimates (see `games-memory-mb`).
+    /// The memory the games held take, by their last estimates (see `games-memory-mb`).
     pub fn games_memory_bytes(&self) -> usize {
         lock(&self.inner.sessions).values().map(|s| s.bytes()).sum()
+    }
+
+    /// Estimates again the memory of each game held that no request has in hand (games grow
+    /// as they are played, and as their views are written); outside the map's lock.
+    pub fn measure_games(&self) {
+        let slots: Vec<Arc<Slot>> = lock(&self.inner.sessions).values().cloned().collect();
+        for slot in slots {
+            if let Ok(s) = slot.session.try_lock() {
+                slot.bytes.store(s.memory_bytes(), Ordering::Relaxed);
+            }
+        }
     }
 
     /// Lets games leave memory that no request has asked for during `idle`: those that nobody
