@@ -69,6 +69,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/ui/review.js", JS, include_str!("../static/ui/review.js")),
     ("/ui/state.js", JS, include_str!("../static/ui/state.js")),
     ("/ui/settings.js", JS, include_str!("../static/ui/settings.js")),
+    ("/ui/variations.js", JS, include_str!("../static/ui/variations.js")),
 ];
 
 type ApiResult = Result<Response, ServerError>;
