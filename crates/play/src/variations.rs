@@ -82,7 +82,10 @@ impl Variations {
         let main = loaded.tree.main_line();
         let fits = loaded.tree.start().hash() == game.start().hash()
             && main.len() <= game.actions().len()
-            && main.iter().zip(game.actions()).all(|(&n, a)| loaded.tree.action(n) == a);
+            && main
+                .iter()
+                .zip(game.actions())
+                .all(|(&n, a)| loaded.tree.action(n) == a);
         if !fits {
             return Err("its main line is not the game's".into());
         }
@@ -192,4 +195,3 @@ impl Variations {
         }
     }
 }
-

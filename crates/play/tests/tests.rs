@@ -297,8 +297,8 @@ mod cached_view {
                 let whole = fresh(&start, &game);
                 let at = [None, Some(i / 2)];
                 for at in at {
-                    let v: Value =
-                        serde_json::from_str(&played.view_text(Viewer::Seat([true, true]), at.into(), 1)).expect("JSON");
+                    let v: Value = serde_json::from_str(&played.view_text(Viewer::Seat([true, true]), at.into(), 1))
+                        .expect("JSON");
                     assert_eq!(
                         without_version(v),
                         without_version(view(&whole, at, 1)),

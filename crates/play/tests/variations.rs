@@ -33,7 +33,15 @@ fn lines(v: &Value) -> Vec<String> {
                 .as_array()
                 .expect("moves")
                 .iter()
-                .map(|m| format!("{}:{}{} {}", m["node"], m["number"], &m["color"].as_str().unwrap()[..1], m["text"].as_str().unwrap()))
+                .map(|m| {
+                    format!(
+                        "{}:{}{} {}",
+                        m["node"],
+                        m["number"],
+                        &m["color"].as_str().unwrap()[..1],
+                        m["text"].as_str().unwrap()
+                    )
+                })
                 .collect();
             format!("{} {} {}: {}", l["depth"], l["at"], l["parent"], moves.join(", "))
         })
@@ -74,7 +82,12 @@ fn a_variation_move_is_shown_read_only_and_the_game_is_unchanged() {
     assert_eq!(v["can_submit"], false);
     let last = v["boards"].as_array().unwrap().last().unwrap().clone();
     let pieces = last["pieces"].as_array().unwrap();
-    let on = |sq: &str| pieces.iter().find(|x| x["sq"] == sq).map(|x| format!("{} {}", x["c"].as_str().unwrap(), x["p"].as_str().unwrap()));
+    let on = |sq: &str| {
+        pieces
+            .iter()
+            .find(|x| x["sq"] == sq)
+            .map(|x| format!("{} {}", x["c"].as_str().unwrap(), x["p"].as_str().unwrap()))
+    };
     assert_eq!(on("c5").as_deref(), Some("black P"));
     assert_eq!(on("e5"), None, "not the game's 1... e5");
     assert!(last.get("playable").is_some_and(|b| b == false));
@@ -98,11 +111,17 @@ fn a_variation_move_is_shown_read_only_and_the_game_is_unchanged() {
 fn export_writes_the_variations_again_and_reads_back_the_same() {
     let p = import(BRANCHED).unwrap();
     let first = p.pgn();
-    assert!(first.contains("1. e4 (/ c5 (2. Nc3 / Nc6) 2. Nf3 / d6) / e5\n"), "{first}");
+    assert!(
+        first.contains("1. e4 (/ c5 (2. Nc3 / Nc6) 2. Nf3 / d6) / e5\n"),
+        "{first}"
+    );
     assert!(first.contains("2. Nf3 (/ Nf6 3. Nxe5) / Nc6\n"), "{first}");
     let second = import(&first).unwrap().pgn();
     assert_eq!(first, second, "export, import, export");
-    assert_eq!(lines(&view(&import(&first).unwrap(), Shown::Live)), lines(&view(&p, Shown::Live)));
+    assert_eq!(
+        lines(&view(&import(&first).unwrap(), Shown::Live)),
+        lines(&view(&p, Shown::Live))
+    );
 }
 
 #[test]
@@ -114,7 +133,10 @@ fn variations_are_stored_with_the_game_and_kept_when_it_is_played_on() {
     let record: chess5d_play::Record = serde_json::from_str(&serde_json::to_string(&record).unwrap()).unwrap();
     let restored = Play::restore(&record).unwrap();
     assert_eq!(restored.pgn(), p.pgn());
-    assert_eq!(view(&restored, Shown::Variation(5))["last_action"], view(&p, Shown::Variation(5))["last_action"]);
+    assert_eq!(
+        view(&restored, Shown::Variation(5))["last_action"],
+        view(&p, Shown::Variation(5))["last_action"]
+    );
     assert_eq!(lines(&view(&restored, Shown::Live)), lines(&view(&p, Shown::Live)));
     // Played on: the new action is on the main line, the variations stay.
     p.play("(0T4)d2(0T4)d3").unwrap();
@@ -130,7 +152,10 @@ fn variations_are_stored_with_the_game_and_kept_when_it_is_played_on() {
     let mut old = serde_json::to_value(&record).unwrap();
     old.as_object_mut().unwrap().remove("variations");
     let old: chess5d_play::Record = serde_json::from_value(old).unwrap();
-    assert_eq!(view(&Play::restore(&old).unwrap(), Shown::Live)["variations"], json!([]));
+    assert_eq!(
+        view(&Play::restore(&old).unwrap(), Shown::Live)["variations"],
+        json!([])
+    );
 }
 
 #[test]
@@ -151,7 +176,10 @@ fn a_variation_move_is_asked_for_by_its_number() {
     assert_eq!(Query::parse("at=2").shown().unwrap(), Shown::At(2));
     assert_eq!(Query::parse("").shown().unwrap(), Shown::Live);
     let bad = Query::parse("variation=x").shown().unwrap_err();
-    assert_eq!(bad.to_string(), "query parameter 'variation' must be a variation move's number, got 'x'");
+    assert_eq!(
+        bad.to_string(),
+        "query parameter 'variation' must be a variation move's number, got 'x'"
+    );
     let both = Query::parse("variation=1&at=2").shown().unwrap_err();
     assert_eq!(both.code(), "either_or");
     assert!(p.check_shown(Shown::Variation(6), 1).is_ok());

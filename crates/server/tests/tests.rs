@@ -541,7 +541,8 @@ mod play {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn imported_variations_survive_restart() {
         let s = server();
-        let text = "[Board \"Standard\"]\n\n1. e4 (/ c5 (2. Nc3 / Nc6) 2. Nf3 / d6) / e5\n2. Nf3 (/ Nf6 3. Nxe5) / Nc6\n";
+        let text =
+            "[Board \"Standard\"]\n\n1. e4 (/ c5 (2. Nc3 / Nc6) 2. Nf3 / d6) / e5\n2. Nf3 (/ Nf6 3. Nxe5) / Nc6\n";
         let (status, g) = post(&s.app, "/api/games", json!({ "import": text })).await;
         assert_eq!(status, StatusCode::CREATED, "{g}");
         let id = g["id"].as_i64().unwrap();
@@ -561,7 +562,10 @@ mod play {
         assert_eq!(again, pgn);
         let (status, shown) = call(&app, "GET", &format!("/api/games/{id}?variation=5"), None).await;
         assert_eq!(status, StatusCode::OK, "{shown}");
-        assert_eq!((shown["variation"].clone(), shown["review"].clone()), (json!(5), json!(4)));
+        assert_eq!(
+            (shown["variation"].clone(), shown["review"].clone()),
+            (json!(5), json!(4))
+        );
         let r = call(&app, "GET", &format!("/api/games/{id}?variation=7"), None).await;
         assert_error(&r, StatusCode::BAD_REQUEST, "has 7 variation moves");
     }

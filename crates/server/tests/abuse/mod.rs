@@ -306,7 +306,11 @@ mod imports {
         assert!(branched.len() < 32 * 1024);
         for path in ["/api/games", "/api/analysis"] {
             let r = post(&s.app, path, json!({ "import": branched })).await;
-            assert_error(&r, StatusCode::PAYLOAD_TOO_LARGE, "has 2204 actions (its variations' included)");
+            assert_error(
+                &r,
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "has 2204 actions (its variations' included)",
+            );
         }
         // A longer text is refused before it is read.
         let text = shuffle(2000);
