@@ -10,7 +10,7 @@ use chess5d_engine::{Bot, Engine, EngineOptions, Limits};
 use chess5d_notation::{long, Games};
 use chess5d_play::request::{self, Action, AnalysisReq, CreateReq, PuzzleReq, Query, Source, StartReq};
 use chess5d_play::seats::Rights;
-use chess5d_play::{proof, Effects, Play, PlayError, Player, Record};
+use chess5d_play::{proof, Effects, Play, PlayError, Player, Record, Shown};
 use chess5d_rules::{Color, VARIANTS};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -114,8 +114,8 @@ pub struct Backend {
     made: BTreeMap<u64, proof::Made>,
 }
 
-fn view_of(p: &Play, id: i64, at: Option<usize>) -> Value {
-    serde_json::from_str(&p.view_text(ALL.viewer(), at, id)).unwrap_or(Value::Null)
+fn view_of(p: &Play, id: i64, shown: Shown) -> Value {
+    serde_json::from_str(&p.view_text(ALL.viewer(), shown, id)).unwrap_or(Value::Null)
 }
 
 fn summary(p: &Play, id: i64, updated: &str) -> Value {
@@ -347,7 +347,7 @@ impl Backend {
         }
         if effects.notify {
             out.notify
-                .push(json!({ "path": format!("/api/games/{id}/ws"), "message": view_of(p, id, None) }));
+                .push(json!({ "path": format!("/api/games/{id}/ws"), "message": view_of(p, id, Shown::Live) }));
         }
         if let Some(t) = effects.think {
             let bot = t.player.bot().name();
@@ -379,7 +379,7 @@ impl Backend {
         let mut play = play;
         let effects = play.effects();
         Self::carry(&play, id, effects, now, out);
-        let v = view_of(&play, id, None);
+        let v = view_of(&play, id, Shown::Live);
         self.games.insert(id, play);
         (id, v)
     }
@@ -412,9 +412,10 @@ impl Backend {
                 Answer::Created(v)
             }
             ("GET", ["games", id]) => {
-                let at = q.at()?;
+                let shown = q.shown()?;
                 let (n, p) = self.game(id)?;
-                json(view_of(p, n, at))
+                p.check_shown(shown, n)?;
+                json(view_of(p, n, shown))
             }
             ("DELETE", ["games", id]) => {
                 let (n, _) = self.game(id)?;
@@ -434,14 +435,14 @@ impl Backend {
                 let (n, p) = self.game(id)?;
                 let effects = p.retry_engine(ALL, n)?;
                 Self::carry(p, n, effects, now, out);
-                json(view_of(p, n, None))
+                json(view_of(p, n, Shown::Live))
             }
             ("POST", ["games", id, what]) => {
                 let action = Action::read(what, body).ok_or_else(none)??;
                 let (n, p) = self.game(id)?;
                 let effects = p.act(ALL, n, action)?;
                 Self::carry(p, n, effects, now, out);
-                json(view_of(p, n, None))
+                json(view_of(p, n, Shown::Live))
             }
             ("POST", ["my-games"]) => json(json!({ "games": [] })),
             ("GET", ["challenges"]) => json(json!({ "challenges": [] })),
@@ -574,7 +575,7 @@ impl Backend {
         let Some(b) = self.boards.get(&id) else {
             return Value::Null;
         };
-        let mut v = view_of(&b.play, id as i64, None);
+        let mut v = view_of(&b.play, id as i64, Shown::Live);
         v["fen"] = json!(fen(&b.play));
         let tried = b.play.game.actions().len().saturating_sub(b.base);
         v["analysis"] = json!({ "id": id, "game": b.from, "base_actions": b.base, "tried": tried });

@@ -142,6 +142,15 @@ pub enum PlayError {
         /// Its actions.
         actions: usize,
     },
+    /// `variation` beyond the game's variation moves.
+    NoVariation {
+        /// The variation move asked for.
+        variation: usize,
+        /// The game.
+        game: i64,
+        /// Its variation moves.
+        moves: usize,
+    },
     /// A move that does not read.
     BadMove {
         /// The move as given.
@@ -341,6 +350,7 @@ impl PlayError {
             EmptyImport => "empty_import",
             CannotImport { .. } => "cannot_import",
             AtBeyond { .. } => "at_beyond",
+            NoVariation { .. } => "no_variation",
             BadMove { .. } => "bad_move",
             IllegalMove { .. } => "illegal_move",
             BadSquare { .. } => "bad_square",
@@ -407,6 +417,13 @@ impl fmt::Display for PlayError {
             EmptyImport => f.write_str("nothing to import: the text is empty"),
             CannotImport { reason } => write!(f, "cannot import: {reason}"),
             AtBeyond { at, game, actions } => write!(f, "'at' is {at} but game {game} has {actions} actions"),
+            NoVariation { variation, game, moves } => match moves {
+                0 => write!(f, "'variation' is {variation} but game {game} has no variations"),
+                _ => write!(
+                    f,
+                    "'variation' is {variation} but game {game} has {moves} variation moves (numbered from 0)"
+                ),
+            },
             BadMove { text, reason } => write!(f, "bad move '{text}': {reason}"),
             IllegalMove { text, reason } => write!(f, "illegal move {text}: {reason}"),
             BadSquare { square } => write!(f, "'{square}' is not a square of this game's boards"),

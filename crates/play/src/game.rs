@@ -5,6 +5,7 @@ use crate::cache::{raw, ActionTexts, MoveView, PieceCache};
 use crate::error::PlayError;
 use crate::terms::color_name;
 use crate::text::{move_json, variant_name};
+use crate::variations::Variations;
 use chess5d_engine::Bot;
 use chess5d_notation::pgn::Movetext;
 use chess5d_notation::{write_5dfen, LoadedGame};
@@ -171,6 +172,8 @@ pub struct Play {
     long_actions: String,
     /// The pieces of every board shown, as JSON.
     pub(crate) pieces: PieceCache,
+    /// The variations kept from an import, if any.
+    pub(crate) variations: Option<Box<Variations>>,
 }
 
 impl Play {
@@ -264,6 +267,7 @@ impl Play {
             movetext,
             long_actions: String::new(),
             pieces: PieceCache::default(),
+            variations: None,
         }
     }
 
@@ -379,6 +383,9 @@ impl Play {
             let entry =
                 json!({ "index": i + 1, "number": first + (i + offset) / 2, "color": color_name(color), "text": text });
             self.texts.push(&entry);
+        }
+        if let Some(v) = &mut self.variations {
+            v.follow(&self.game);
         }
         self.pgn_text = self.build_pgn();
     }
@@ -649,7 +656,31 @@ impl Play {
         if let Some(t) = &self.termination {
             headers.push(("Termination".into(), t.clone()));
         }
-        self.movetext.write(&headers, Some(&result))
+        match &self.variations {
+            Some(v) => v.write(&headers, Some(&result)),
+            None => self.movetext.write(&headers, Some(&result)),
+        }
+    }
+
+    /// Keeps the variations of the tree an imported game was read from (its main line is the
+    /// game's): they are shown with the game, stored with it and exported again.
+    pub fn keep_variations(&mut self, tree: chess5d_notation::GameTree) {
+        let main = tree.main_line();
+        let same = tree.start().hash() == self.game.start().hash()
+            && main.len() == self.game.actions().len()
+            && main.iter().zip(self.game.actions()).all(|(&n, a)| tree.action(n) == a);
+        if !same {
+            return;
+        }
+        self.variations = Variations::new(tree).map(Box::new);
+        if self.variations.is_some() {
+            self.refresh_texts();
+        }
+    }
+
+    /// How many actions the game's variations have (an import's budget counts them).
+    pub fn variation_actions(&self) -> usize {
+        self.variations.as_ref().map_or(0, |v| v.len())
     }
 
     /// The position after the first `n` actions.

@@ -17,6 +17,7 @@ pub mod seats;
 mod service;
 pub mod terms;
 mod text;
+mod variations;
 mod view;
 
 pub use error::{ErrorKind, PlayError};
@@ -28,4 +29,4 @@ pub use text::{
     eval_text, export_variation, game_movetext, move_json, movetext, pv_json, variant_name, white_score, AnalysisLine,
     AnalysisLines,
 };
-pub use view::{view_text, view_value, View};
+pub use view::{view_text, view_value, Shown, View};

@@ -152,7 +152,11 @@ impl CreateReq {
             .header("Termination")
             .filter(|t| !t.is_empty() && t.chars().count() <= 40 && !t.chars().any(is_forbidden_char))
             .map(str::to_string);
+        let mut loaded = loaded;
+        // The tree read (the main line and its variations): the game keeps its variations.
+        let tree = std::mem::replace(&mut loaded.tree, chess5d_notation::GameTree::new(loaded.start.clone()));
         let mut play = Play::new(loaded, players, clock, None, created);
+        play.keep_variations(tree);
         if let Some(r) = result {
             play.finish(&r, termination.as_deref().unwrap_or("imported result"));
         }
@@ -582,6 +586,27 @@ impl Query {
                 })
             })
             .transpose()
+    }
+
+    /// `at` or `variation`: the position a game is shown at (`at`: after its first `at`
+    /// actions; `variation`: after that variation move), live when neither is given.
+    pub fn shown(&self) -> Result<crate::Shown, PlayError> {
+        let Some(v) = self.get("variation") else {
+            return Ok(self.at()?.into());
+        };
+        if self.get("at").is_some() {
+            return Err(PlayError::EitherOr {
+                a: "at",
+                b: "variation",
+                both: true,
+                hint: "",
+            });
+        }
+        v.parse().map(crate::Shown::Variation).map_err(|_| PlayError::BadQuery {
+            param: "variation",
+            expected: "a variation move's number".into(),
+            got: Some(v.to_string()),
+        })
     }
 
     /// `offset` and `limit`: the page of a list asked for, as (offset, count); `limit` at most

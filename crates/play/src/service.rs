@@ -109,6 +109,10 @@ pub struct Record {
     pub pending: String,
     /// The side offering a draw.
     pub draw_offer: Option<String>,
+    /// The variations kept from an import, as Branched 5DPGN (empty if none): written once,
+    /// when the game is made.
+    #[serde(default)]
+    pub variations: String,
 }
 
 impl Play {
@@ -298,6 +302,7 @@ impl Play {
                 .map(|m| long::write_move(m, even) + "\n")
                 .collect(),
             draw_offer: self.draw_offer.map(|c| color_name(c).to_string()),
+            variations: self.variations.as_ref().map(|v| v.stored.clone()).unwrap_or_default(),
         }
     }
 
@@ -321,6 +326,9 @@ impl Play {
         if let Some(c) = &mut play.clock {
             c.turn_started = play.result.is_none().then(Instant::now);
         }
+        play.variations = crate::variations::Variations::restore(&r.variations, &play.game)
+            .map_err(|e| bad("variations", e))?
+            .map(Box::new);
         play.after_change(true);
         play.draw_offer = match r.draw_offer.as_deref() {
             Some("white") => Some(Color::White),

@@ -94,6 +94,26 @@ struct Online {
     black: bool,
 }
 
+/// Which position of a game a view shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shown {
+    /// The game now.
+    #[default]
+    Live,
+    /// The position after the game's first `n` actions (review; live if `n` is all of them).
+    At(usize),
+    /// The position after move `k` of the game's variations (`variations[].moves[].node`),
+    /// read-only.
+    Variation(usize),
+}
+
+impl From<Option<usize>> for Shown {
+    /// `at` of a request: review when given, else live.
+    fn from(at: Option<usize>) -> Shown {
+        at.map_or(Shown::Live, Shown::At)
+    }
+}
+
 /// The game state as the page reads it (API.md), borrowed from a [`Play`].
 #[derive(Debug, Serialize)]
 pub struct View<'a> {
@@ -121,6 +141,8 @@ pub struct View<'a> {
     actions: &'a RawValue,
     action_count: usize,
     review: Option<usize>,
+    variations: Cow<'a, RawValue>,
+    variation: Option<usize>,
     pgn: &'a str,
     clock: Option<ClockView>,
     puzzle: &'a Option<crate::game::PuzzleRun>,
@@ -168,7 +190,7 @@ impl Serialize for Boards<'_> {
 }
 
 impl Play {
-    /// The view of the game for `viewer` (at action `at` for review, else live) as a typed
+    /// The view of the game for `viewer` (live, or the position `shown`: see [`Shown`]) as a typed
     /// value to write: what each viewer may see is decided here. The side to move's tries (the
     /// moves of its action not submitted yet) are its seat's alone: anyone else sees the
     /// position as last submitted. `id`, `online` (seat holders connected) and `seated` are the
@@ -177,33 +199,48 @@ impl Play {
     pub fn view_for(
         &self,
         viewer: Viewer,
-        at: Option<usize>,
+        shown: Shown,
         id: i64,
         online: [bool; 2],
         seated: bool,
         invites_open: Option<Vec<&'static str>>,
     ) -> View<'_> {
         let n = self.game.actions().len();
-        let review = at.filter(|&a| a < n);
+        // A variation move shown: its number, the position after it and its action.
+        let (variation, variation_pos, variation_last) = match shown {
+            Shown::Variation(k) => match self.variations.as_ref().and_then(|v| v.shown(k)) {
+                Some((depth, pos, last)) => (Some((k, depth)), Some(pos), Some(last)),
+                None => (None, None, None),
+            },
+            _ => (None, None, None),
+        };
+        let review = match (variation, shown) {
+            (Some((_, depth)), _) => Some(depth),
+            (None, Shown::At(a)) => Some(a).filter(|&a| a < n),
+            _ => None,
+        };
+        let variation = variation.map(|(k, _)| k);
         let tries = self.game.position().action_moves().next().is_some();
         let hide = tries && !viewer.sees_tries_of(self.to_move());
-        let pos: Cow<'_, Position> = match review {
-            Some(a) => Cow::Owned(self.position_after(a)),
-            None if hide => {
+        let pos: Cow<'_, Position> = match (variation_pos, review) {
+            (Some(p), _) => Cow::Owned(p),
+            (None, Some(a)) => Cow::Owned(self.position_after(a)),
+            (None, None) if hide => {
                 let mut g = self.game.clone();
                 while g.undo_move().is_some() {}
                 Cow::Owned(g.position().clone())
             }
-            None => Cow::Borrowed(self.game.position()),
+            (None, None) => Cow::Borrowed(self.game.position()),
         };
         let live = review.is_none();
         let over = self.is_over();
         let pending: Vec<&Move> = if live { pos.action_moves().collect() } else { Vec::new() };
         let played: Vec<_> = pending.iter().map(|m| m.from.board).collect();
-        let last_action = match review {
-            None => Cow::Borrowed(&*self.texts.last),
-            Some(0) => Cow::Owned(empty_list()),
-            Some(a) => {
+        let last_action = match (variation_last, review) {
+            (Some(last), _) => Cow::Owned(last),
+            (None, None) => Cow::Borrowed(&*self.texts.last),
+            (None, Some(0)) => Cow::Owned(empty_list()),
+            (None, Some(a)) => {
                 let before = self.position_after(a - 1);
                 let moves: Vec<MoveView> = self.game.actions()[a - 1]
                     .moves
@@ -300,6 +337,11 @@ impl Play {
             actions: &self.texts.list,
             action_count: n,
             review,
+            variations: self
+                .variations
+                .as_ref()
+                .map_or_else(|| Cow::Owned(empty_list()), |v| Cow::Borrowed(&*v.list)),
+            variation,
             pgn: &self.pgn_text,
             clock: self.clock.as_ref().map(|c| ClockView {
                 initial_ms: c.initial_ms,
@@ -328,8 +370,21 @@ impl Play {
 
     /// The JSON view of the game for `viewer` (see [`Play::view_for`]) as text, without seats:
     /// what the static site answers.
-    pub fn view_text(&self, viewer: Viewer, at: Option<usize>, id: i64) -> String {
-        view_text(&self.view_for(viewer, at, id, [false, false], false, None))
+    pub fn view_text(&self, viewer: Viewer, shown: Shown, id: i64) -> String {
+        view_text(&self.view_for(viewer, shown, id, [false, false], false, None))
+    }
+
+    /// Refuses a position to show that the game does not have (a variation move beyond its
+    /// variations'; an `at` beyond its actions shows it live).
+    pub fn check_shown(&self, shown: Shown, id: i64) -> Result<(), crate::PlayError> {
+        match shown {
+            Shown::Variation(k) if k >= self.variation_actions() => Err(crate::PlayError::NoVariation {
+                variation: k,
+                game: id,
+                moves: self.variation_actions(),
+            }),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use chess5d_play::{proof, Clock, ErrorKind, Play, PlayError, Player};
 
 /// The view of a player holding both sides, as a JSON value.
 fn view(p: &Play, at: Option<usize>, id: i64) -> serde_json::Value {
-    serde_json::from_str(&p.view_text(Viewer::Seat([true, true]), at, id)).expect("JSON")
+    serde_json::from_str(&p.view_text(Viewer::Seat([true, true]), at.into(), id)).expect("JSON")
 }
 use chess5d_rules::{Color, VARIANTS};
 
@@ -280,7 +280,7 @@ mod cached_view {
                     played
                         .play(&chess5d_notation::long::write_move(&m, even))
                         .expect("other move");
-                    let _ = played.view_text(Viewer::Seat([true, true]), None, 1);
+                    let _ = played.view_text(Viewer::Seat([true, true]), chess5d_play::Shown::Live, 1);
                     played.undo().expect("undo");
                     retried += 1;
                 }
@@ -288,7 +288,7 @@ mod cached_view {
                     played
                         .play(t)
                         .unwrap_or_else(|e| panic!("{}: action {i}: {t}: {e}", path.display()));
-                    let _ = played.view_text(Viewer::Seat([true, true]), None, 1);
+                    let _ = played.view_text(Viewer::Seat([true, true]), chess5d_play::Shown::Live, 1);
                 }
                 played
                     .submit()
@@ -297,8 +297,8 @@ mod cached_view {
                 let whole = fresh(&start, &game);
                 let at = [None, Some(i / 2)];
                 for at in at {
-                    let v: Value =
-                        serde_json::from_str(&played.view_text(Viewer::Seat([true, true]), at, 1)).expect("JSON");
+                    let v: Value = serde_json::from_str(&played.view_text(Viewer::Seat([true, true]), at.into(), 1))
+                        .expect("JSON");
                     assert_eq!(
                         without_version(v),
                         without_version(view(&whole, at, 1)),
@@ -494,3 +494,5 @@ fn an_imported_result_keeps_the_records_termination() {
     let odd = make("[Board \"Standard\"]\n[Result \"1-0\"]\n[Termination \"a\u{202e}b\"]\n\n1. e4\n1-0\n");
     assert_eq!(odd.termination.as_deref(), Some("imported result"));
 }
+
+mod variations;

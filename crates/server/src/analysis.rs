@@ -129,7 +129,7 @@ impl Analyses {
 impl Board {
     pub(crate) fn state(&self) -> Value {
         let s = lock(&self.session);
-        let mut v = s.view(chess5d_play::seats::Rights::ALL.viewer(), None);
+        let mut v = s.view(chess5d_play::seats::Rights::ALL.viewer(), chess5d_play::Shown::Live);
         let mut game = s.game.clone();
         while game.undo_move().is_some() {}
         v["fen"] = json!(chess5d_notation::write_5dfen(game.position()));

@@ -86,7 +86,8 @@ async fn create(
             }
         };
         let base_actions = loaded.game.actions().len();
-        crate::limits::check_import_actions(base_actions, &limits)?;
+        // An imported text's variations count too (they were read, and its export keeps them).
+        crate::limits::check_import_actions(base_actions.max(loaded.tree.len() - 1), &limits)?;
         let human = || Player::Human { name: None };
         let session = Session::wrap(Play::new(loaded, [human(), human()], None, None, crate::db::now()));
         let analyses = st.analyses();

@@ -69,6 +69,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/ui/review.js", JS, include_str!("../static/ui/review.js")),
     ("/ui/state.js", JS, include_str!("../static/ui/state.js")),
     ("/ui/settings.js", JS, include_str!("../static/ui/settings.js")),
+    ("/ui/variations.js", JS, include_str!("../static/ui/variations.js")),
 ];
 
 type ApiResult = Result<Response, ServerError>;
@@ -204,11 +205,12 @@ async fn get_game(
     let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
     limits.may_read(buckets, client)?;
     let st2 = st.clone();
-    let at = Query::parse(q.as_deref().unwrap_or("")).at()?;
+    let shown = Query::parse(q.as_deref().unwrap_or("")).shown()?;
     let view = blocking(move || {
         let slot = st2.slot(id)?;
         let s = lock(&slot.session);
-        let v = s.view_text(s.viewer(seat.get(), st2.inner.config.public), at);
+        s.play.check_shown(shown, id)?;
+        let v = s.view_text(s.viewer(seat.get(), st2.inner.config.public), shown);
         Ok(v)
     })
     .await?;
@@ -450,7 +452,7 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
                 (None, None)
             } else {
                 last = (s.version_for(viewer), s.presence);
-                (None, Some(s.view_text(viewer, None)))
+                (None, Some(s.view_text(viewer, chess5d_play::Shown::Live)))
             }
         };
         if let Some(id) = deleted {

@@ -115,7 +115,8 @@ impl AppState {
             None => None,
         };
         let new = req.check(&engine::names(&self.inner.config.engines), db::now())?;
-        crate::limits::check_import_actions(new.play.game.actions().len(), limits)?;
+        // A variation's actions count too.
+        crate::limits::check_import_actions(new.play.game.actions().len() + new.play.variation_actions(), limits)?;
         // Each engine player is a process while the game is in memory.
         let held = new
             .play
@@ -310,7 +311,7 @@ impl AppState {
         let slot = self.insert(session)?;
         let game = lock(&slot.session).id;
         self.inner.db.close_challenge(id, game)?;
-        let mut v = lock(&slot.session).view(Rights::from_seat(&acceptor.seat).viewer(), None);
+        let mut v = lock(&slot.session).view(Rights::from_seat(&acceptor.seat).viewer(), chess5d_play::Shown::Live);
         v["seat"] = seat_json(&acceptor.token, &acceptor.seat);
         v["invite"] = Value::Null;
         Ok(v)

@@ -55,6 +55,9 @@ pub struct GameRow {
     pub pending: String,
     /// The side offering a draw.
     pub draw_offer: Option<String>,
+    /// The variations kept from an import (Branched 5DPGN, empty if none): written when the
+    /// game is made, never updated.
+    pub variations: String,
 }
 
 impl GameRow {
@@ -354,6 +357,8 @@ const MIGRATIONS: &[&str] = &[
         SELECT 'legacy', puzzle, status, updated FROM puzzle_status;
     DROP TABLE puzzle_status;
     CREATE TABLE puzzle_games (game INTEGER PRIMARY KEY, visitor TEXT NOT NULL);",
+    // The variations of an imported game, kept with it.
+    "ALTER TABLE games ADD COLUMN variations TEXT NOT NULL DEFAULT '';",
 ];
 
 /// An open challenge of the lobby, as a row.
@@ -386,7 +391,7 @@ fn challenge_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChallengeRow> {
 }
 
 const COLUMNS: &str = "id, created, updated, variant, start, headers, white, black, actions, n_actions, result, \
-     termination, clock, puzzle, pending, draw_offer";
+     termination, clock, puzzle, pending, draw_offer, variations";
 
 fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -406,6 +411,7 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         puzzle: r.get(13)?,
         pending: r.get(14)?,
         draw_offer: r.get(15)?,
+        variations: r.get(16)?,
     })
 }
 
@@ -544,11 +550,11 @@ impl Db {
         let (g, seats, visitor) = (g.clone(), seats.to_vec(), visitor.map(str::to_string));
         self.write(move |c| {
             c.execute(
-                "INSERT INTO games (created, updated, variant, start, headers, white, black, actions, n_actions, result, termination, clock, puzzle)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                "INSERT INTO games (created, updated, variant, start, headers, white, black, actions, n_actions, result, termination, clock, puzzle, variations)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 params![
                     g.created, g.updated, g.variant, g.start, g.headers, g.white, g.black, g.actions, g.n_actions,
-                    g.result, g.termination, g.clock, g.puzzle
+                    g.result, g.termination, g.clock, g.puzzle, g.variations
                 ],
             )?;
             let id = c.last_insert_rowid();
@@ -603,7 +609,7 @@ impl Db {
                 cols.join(", ")
             ))?;
             for h in hashes {
-                let rows = st.query_map([h], |r| Ok((row_of(r)?, seat_of(r, 16)?)))?;
+                let rows = st.query_map([h], |r| Ok((row_of(r)?, seat_of(r, 17)?)))?;
                 for row in rows {
                     out.push(row?);
                 }

@@ -174,7 +174,10 @@ impl AppState {
             self.run_engine(&slot, t);
         }
         let s = lock(&slot.session);
-        let v = s.view_text(s.viewer(token.get(), self.inner.config.public), None);
+        let v = s.view_text(
+            s.viewer(token.get(), self.inner.config.public),
+            chess5d_play::Shown::Live,
+        );
         Ok(v)
     }
 }

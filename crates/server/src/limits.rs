@@ -326,7 +326,7 @@ pub fn check_import_text(text: Option<&str>, limits: &Limits) -> Result<(), Serv
 pub fn check_import_actions(actions: usize, limits: &Limits) -> Result<(), ServerError> {
     if actions as u64 > limits.import_actions {
         return Err(ServerError::TooLarge(format!(
-            "the imported game has {actions} actions; at most {} (limit 'import-actions')",
+            "the imported game has {actions} actions (its variations' included); at most {} (limit 'import-actions')",
             limits.import_actions
         )));
     }

@@ -8,7 +8,7 @@ use crate::error::ServerError;
 use crate::seats::{Need, Rights, Seat};
 use chess5d_play::seats::Viewer;
 pub use chess5d_play::{color_name, Player, PuzzleRun};
-use chess5d_play::{Play, Record};
+use chess5d_play::{Play, Record, Shown};
 use chess5d_rules::Color;
 use serde_json::{json, Value};
 use std::ops::{Deref, DerefMut};
@@ -78,6 +78,7 @@ impl Session {
             puzzle: row.puzzle.as_deref().and_then(|p| serde_json::from_str(p).ok()),
             pending: row.pending.clone(),
             draw_offer: row.draw_offer.clone(),
+            variations: row.variations.clone(),
         };
         let mut s = Session::wrap(Play::restore(&record)?);
         s.id = row.id;
@@ -119,6 +120,7 @@ impl Session {
             puzzle: r.puzzle.and_then(|p| serde_json::to_string(&p).ok()),
             pending: r.pending,
             draw_offer: r.draw_offer,
+            variations: r.variations,
         }
     }
 
@@ -132,8 +134,8 @@ impl Session {
         Ok(self.play.moves_from(l, t, square)?)
     }
 
-    /// The view of the game for `viewer` (at action `at` for review, else live) to write as JSON.
-    fn view_of(&self, viewer: Viewer, at: Option<usize>) -> chess5d_play::View<'_> {
+    /// The view of the game for `viewer` (live, or the position `shown`) to write as JSON.
+    fn view_of(&self, viewer: Viewer, shown: Shown) -> chess5d_play::View<'_> {
         // The sides whose invite link is still open (nobody has taken it yet).
         let open: Vec<&str> = [Color::White, Color::Black]
             .into_iter()
@@ -142,7 +144,7 @@ impl Session {
             .collect();
         self.play.view_for(
             viewer,
-            at,
+            shown,
             self.id,
             [self.online[0] > 0, self.online[1] > 0],
             !self.seats.is_empty(),
@@ -151,15 +153,15 @@ impl Session {
     }
 
     /// The game state for `viewer` as JSON text: what the API answers and watchers are sent.
-    pub fn view_text(&self, viewer: Viewer, at: Option<usize>) -> String {
-        chess5d_play::view_text(&self.view_of(viewer, at))
+    pub fn view_text(&self, viewer: Viewer, shown: Shown) -> String {
+        chess5d_play::view_text(&self.view_of(viewer, shown))
     }
 
     /// The game state for `viewer` as JSON text with the members of `extra` (an object) added:
     /// an answer that adds to the state without building the state as a JSON value (for a big
     /// game, a tree of tens of MB).
     pub fn view_text_with(&self, viewer: Viewer, extra: &Value) -> String {
-        let mut text = self.view_text(viewer, None);
+        let mut text = self.view_text(viewer, Shown::Live);
         let members = extra.to_string();
         if let (Some(b'}'), Some(inner)) = (text.as_bytes().last(), members.strip_prefix('{')) {
             if inner != "}" {
@@ -172,8 +174,8 @@ impl Session {
     }
 
     /// The game state for `viewer` as a JSON value, for answers that add to it.
-    pub fn view(&self, viewer: Viewer, at: Option<usize>) -> Value {
-        chess5d_play::view_value(&self.view_of(viewer, at))
+    pub fn view(&self, viewer: Viewer, shown: Shown) -> Value {
+        chess5d_play::view_value(&self.view_of(viewer, shown))
     }
 
     /// The viewer the holder of `token` is.

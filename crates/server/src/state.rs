@@ -371,7 +371,7 @@ impl AppState {
                 end_engines(&slot);
             }
             let viewer = s.viewer(token.get(), self.inner.config.public);
-            (s.view_text(viewer, None), effects)
+            (s.view_text(viewer, chess5d_play::Shown::Live), effects)
         };
         if effects.notify {
             let _ = slot.tx.send(());

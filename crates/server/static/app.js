@@ -11,6 +11,7 @@
 //              ui/state.js    the page's state object, a state's present, API calls (back-end)
 //              ui/settings.js the player's settings (sounds, theme, board palette) and the sounds
 //   2 drawing  ui/boards.js   drawing the boards (culling, levels of detail, caching)
+//              ui/variations.js  an imported game's variations in the notation (panel.js below it)
 //              ui/panel.js    the side panel: players, clocks, status, notation, analysis panel
 //              ui/dialogs.js  import / export, saving and proving puzzles
 //              ui/camera.js   the view: present / fit / free camera, zoom, pointer to board and

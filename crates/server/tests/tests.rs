@@ -536,6 +536,40 @@ mod play {
         assert!(v["pgn"].as_str().unwrap().contains("(-0T1)e4 (+0T1)d4"), "{}", v["pgn"]);
     }
 
+    /// An imported game's variations are stored with it: after a restart they are listed, shown
+    /// and exported as before.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn imported_variations_survive_restart() {
+        let s = server();
+        let text =
+            "[Board \"Standard\"]\n\n1. e4 (/ c5 (2. Nc3 / Nc6) 2. Nf3 / d6) / e5\n2. Nf3 (/ Nf6 3. Nxe5) / Nc6\n";
+        let (status, g) = post(&s.app, "/api/games", json!({ "import": text })).await;
+        assert_eq!(status, StatusCode::CREATED, "{g}");
+        let id = g["id"].as_i64().unwrap();
+        assert_eq!(g["variations"].as_array().map(Vec::len), Some(3), "{}", g["variations"]);
+        let (_, pgn) = call(&s.app, "GET", &format!("/api/games/{id}/pgn"), None).await;
+        assert!(pgn.as_str().unwrap().contains("(/ Nf6 3. Nxe5)"), "{pgn}");
+        s.state.shutdown();
+        let state = AppState::open(config(s.db.clone())).unwrap();
+        let app = Api {
+            router: router(state),
+            tokens: s.app.tokens.clone(),
+        };
+        let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["variations"], g["variations"]);
+        let (_, again) = call(&app, "GET", &format!("/api/games/{id}/pgn"), None).await;
+        assert_eq!(again, pgn);
+        let (status, shown) = call(&app, "GET", &format!("/api/games/{id}?variation=5"), None).await;
+        assert_eq!(status, StatusCode::OK, "{shown}");
+        assert_eq!(
+            (shown["variation"].clone(), shown["review"].clone()),
+            (json!(5), json!(4))
+        );
+        let r = call(&app, "GET", &format!("/api/games/{id}?variation=7"), None).await;
+        assert_error(&r, StatusCode::BAD_REQUEST, "has 7 variation moves");
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn engine_answers_and_engine_vs_engine() {
         let s = server();

@@ -23,6 +23,7 @@ export async function openGame(idText) {
     app.state = null;
     app.shown = null;
     app.review = null;
+    app.variation = null;
     app.cam = 'present';
     app.layoutKey = '';
     app.selected = null;
@@ -91,7 +92,8 @@ export function setState(s) {
   }
   if (changed) { app.selected = null; app.dests.clear(); }
   if (app.review !== null) {
-    if (app.review >= s.action_count) app.review = null; else { renderSide(); return; }
+    // A variation shown stays shown (its moves are not the game's).
+    if (app.review >= s.action_count && app.variation === null) app.review = null; else { renderSide(); return; }
   }
   app.shown = s;
   render();

@@ -3,6 +3,7 @@
 // line, actions tried). It draws from the state alone.
 import { $, esc, cap } from './dom.js';
 import { app, cur, presentOf } from './state.js';
+import { shownVariation, variationRows, variationLabel, variationStep } from './variations.js';
 
 export function fmtClock(ms) {
   if (ms == null) return '';
@@ -51,7 +52,9 @@ export function renderSide() {
   $('#btn-resign').disabled = !!s.result || !live;
   $('#play').dataset.review = app.review ?? s.action_count;
   const at = app.review ?? s.action_count;
-  for (const [b, off] of [['#btn-first', at <= 0], ['#btn-prev', at <= 0], ['#btn-next', at >= s.action_count], ['#btn-last', app.review === null]]) {
+  const variation = shownVariation();
+  const lastOff = variation !== null ? !variationStep(s, variation, 1) : at >= s.action_count;
+  for (const [b, off] of [['#btn-first', at <= 0], ['#btn-prev', at <= 0], ['#btn-next', lastOff], ['#btn-last', app.review === null]]) {
     $(b).disabled = off || !!app.analysis;
   }
   // The status line: whose move, the present, what must still be played; in review, which
@@ -62,6 +65,8 @@ export function renderSide() {
   if (app.analysis) {
     status = c.result ? `Analysis board: game over (${c.result}).` : `Analysis board: ${cap(c.to_move)} to move. ${where}`;
     if (!c.result) status += stillToPlay(c);
+  } else if (variation !== null) {
+    status = `Reviewing a variation (not played in the game): ${variationLabel(s, variation)}. ${where}`;
   } else if (!live) {
     const a = s.actions[app.review - 1];
     status = app.review === 0
@@ -102,24 +107,31 @@ export function renderSide() {
     go.classList.remove('hidden');
   } else go.classList.add('hidden');
   const rb = $('#review-bar');
-  if (app.review !== null && !app.analysis) { rb.classList.remove('hidden'); rb.querySelector('span').textContent = `Reviewing the position after action ${app.review} of ${s.action_count}.`; } else rb.classList.add('hidden');
+  if (app.review !== null && !app.analysis) {
+    rb.classList.remove('hidden');
+    rb.querySelector('span').textContent = variation !== null
+      ? `Reviewing a variation: the position after ${variationLabel(s, variation)}.`
+      : `Reviewing the position after action ${app.review} of ${s.action_count}.`;
+  } else rb.classList.add('hidden');
   // Analysis: allowed on any position but a puzzle still being solved.
   const puzzleOpen = s.puzzle && s.puzzle.status === 'playing';
-  $('#btn-analyse').disabled = !!puzzleOpen;
+  $('#btn-analyse').disabled = !!puzzleOpen || variation !== null;
   $('#btn-analyse').setAttribute('aria-pressed', String(!!app.analysis));
   $('#btn-analyse').classList.toggle('on', !!app.analysis);
-  $('#btn-save-puzzle').disabled = !!puzzleOpen || (app.review === null && !app.analysis && s.pending.length > 0);
+  $('#btn-save-puzzle').disabled = !!puzzleOpen || variation !== null || (app.review === null && !app.analysis && s.pending.length > 0);
   renderAnalysis();
-  // Notation, one line per turn.
+  // Notation, one line per turn; an imported game's variations as indented lines under the
+  // action they branch from (variations.js), the turn's line cut there.
+  const lines = variationRows(s);
   const rows = [];
   let row = null;
   for (const a of s.actions) {
-    if (!row || a.color === 'white') { row = { turn: a.number, items: [] }; rows.push(row); }
+    if (!row || a.color === 'white' || lines.has(a.index - 1)) { row = { turn: a.number, items: [], cut: a.color === 'black' && lines.has(a.index - 1) }; rows.push(row); }
     row.items.push(a);
   }
-  const curIdx = app.review ?? s.action_count;
-  const html = rows.map((r) => `<li value="${r.turn}">${r.items.map((a) =>
-    `<span class="act ${a.index === curIdx ? 'current' : ''}" data-index="${a.index}" role="button" tabindex="0">${esc(a.text)}</span>`).join(' / ')}</li>`).join('');
+  const curIdx = variation !== null ? null : app.review ?? s.action_count;
+  const html = (lines.get(0) ?? '') + rows.map((r) => `<li value="${r.turn}">${r.cut ? '… ' : ''}${r.items.map((a) =>
+    `<span class="act ${a.index === curIdx ? 'current' : ''}" data-index="${a.index}" role="button" tabindex="0">${esc(a.text)}</span>`).join(' / ')}</li>${lines.get(r.items[r.items.length - 1].index) ?? ''}`).join('');
   if (html !== app.notationHtml) {
     app.notationHtml = html;
     $('#notation').innerHTML = html;

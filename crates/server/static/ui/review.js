@@ -5,10 +5,12 @@ import { app, api } from './state.js';
 import { render, applyHighlights } from './multiverse.js';
 import { camera, showTouched, fitAll, goPresent, zoomStep, nextBoardToPlay } from './camera.js';
 import { hidePromotion } from './pointer.js';
+import { shownVariation, variationStep } from './variations.js';
 
 export async function setReview(n) {
   const s = app.state;
   if (!s || app.analysis) return;
+  app.variation = null;
   if (n === null || n >= s.action_count) {
     app.review = null;
     app.shown = s;
@@ -24,7 +26,33 @@ export async function setReview(n) {
   if (app.review === null) { app.cam = 'present'; camera(true); } else showTouched();
 }
 
+/** Shows the position after variation move `k` of an imported game (read-only: the game is
+ * not changed). */
+export async function setVariation(k) {
+  const s = app.state;
+  if (!s || app.analysis) return;
+  const shown = await api('GET', `/api/games/${s.id}?variation=${k}`);
+  app.review = shown.review;
+  app.variation = k;
+  app.shown = shown;
+  app.selected = null;
+  app.dests.clear();
+  render();
+  showTouched();
+}
+
+/** One step back (-1) or on (+1) from the variation move shown: along its line, back to the
+ * move or the game's action it branches from. */
+function variationGo(dir) {
+  const to = variationStep(app.state, shownVariation(), dir);
+  if (!to) return;
+  const done = to.variation != null ? setVariation(to.variation) : setReview(to.review);
+  done.catch((e) => showError(e.message));
+}
+
 $('#notation').addEventListener('click', (ev) => {
+  const v = ev.target.closest('.var-act');
+  if (v && !app.analysis) { setVariation(Number(v.dataset.node)).catch((e) => showError(e.message)); return; }
   const a = ev.target.closest('.act');
   if (a && !app.analysis) setReview(Number(a.dataset.index)).catch((e) => showError(e.message));
 });
@@ -32,6 +60,7 @@ $('#btn-live').addEventListener('click', () => setReview(null));
 // Review by buttons, as by the arrow keys: the start, one action back or on, the live position.
 export function reviewStep(to) {
   if (!app.state || app.editor || app.analysis) return;
+  if (shownVariation() !== null && (to === 'prev' || to === 'next')) { variationGo(to === 'prev' ? -1 : 1); return; }
   const at = app.review ?? app.state.action_count;
   const target = { first: 0, prev: at - 1, next: at + 1, last: null }[to];
   setReview(target).catch((e) => showError(e.message));
@@ -50,6 +79,11 @@ document.addEventListener('keydown', (ev) => {
   const at = app.review ?? app.state.action_count;
   if (k === 'Home') { ev.preventDefault(); setReview(0); return; }
   if (k === 'End') { ev.preventDefault(); setReview(null); return; }
+  if (shownVariation() !== null && ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown'].includes(k)) {
+    ev.preventDefault();
+    variationGo(k === 'ArrowLeft' || k === 'ArrowUp' ? -1 : 1);
+    return;
+  }
   if (k === 'ArrowLeft' || k === 'ArrowUp') { ev.preventDefault(); setReview(at - 1); }
   else if (k === 'ArrowRight' || k === 'ArrowDown') { ev.preventDefault(); setReview(at + 1); }
   else if (k === 'Home') { ev.preventDefault(); setReview(0); }

@@ -8,6 +8,7 @@ export const app = {
   state: null,        // the live game state from the server
   shown: null,        // the state drawn (live or review)
   review: null,       // action count under review, or null
+  variation: null,    // with review: the variation move shown (state.variations), or null
   flip: false,
   selected: null,     // {l, t, sq}
   dests: new Map(),   // "l,t,sq" -> [move]

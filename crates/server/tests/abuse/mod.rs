@@ -350,6 +350,22 @@ mod imports {
             let r = post(&s.app, path, body).await;
             assert_error(&r, StatusCode::PAYLOAD_TOO_LARGE, "limit 'import-actions'");
         }
+        // A variation's actions count too: two actions on the main line, 2,202 in a variation.
+        let mut branched = String::from("[Board \"Standard\"]\n\n1. e4 (1. Nc3 / Nc6");
+        for i in 0..550 {
+            let m = 2 * i + 2;
+            branched.push_str(&format!(" {m}. Nb1 / Nb8 {}. Nc3 / Nc6", m + 1));
+        }
+        branched.push_str(") / e5\n");
+        assert!(branched.len() < 32 * 1024);
+        for path in ["/api/games", "/api/analysis"] {
+            let r = post(&s.app, path, json!({ "import": branched })).await;
+            assert_error(
+                &r,
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "has 2204 actions (its variations' included)",
+            );
+        }
         // A longer text is refused before it is read.
         let text = shuffle(2000);
         assert!(text.len() > 32 * 1024 && text.len() < 256 * 1024);
