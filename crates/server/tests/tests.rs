@@ -1236,6 +1236,8 @@ mod http;
 
 mod memory;
 
+mod review;
+
 mod config {
     use chess5d_server::{Config, ServeOptions};
 
