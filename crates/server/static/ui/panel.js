@@ -119,7 +119,7 @@ export function renderSide() {
   }
   const curIdx = app.review ?? s.action_count;
   const html = rows.map((r) => `<li value="${r.turn}">${r.items.map((a) =>
-    `<span class="act ${a.index === curIdx ? 'current' : ''}" data-index="${a.index}" role="button" tabindex="0">${esc(a.text)}</span>`).join(' / ')}</li>`).join('');
+    `<span class="act ${a.index === curIdx ? 'current' : ''}" data-index="${a.index}" role="button" tabindex="0">${esc(a.text)}${app.actionMark?.(a.index) ?? ''}</span>`).join(' / ')}</li>`).join('');
   if (html !== app.notationHtml) {
     app.notationHtml = html;
     $('#notation').innerHTML = html;
@@ -133,6 +133,7 @@ export function renderSide() {
     }
   }
   window.chess5dOnline?.onState(s); // hook: seat, links, draw offers; spectators' buttons off
+  app.onSide?.(s); // hook: the computer review (computer-review.js)
 }
 
 /** " Still to play: (0T3), (1T3)." or " Ready to submit." for the player building an action. */
