@@ -181,7 +181,7 @@ function draw() {
     const mine = acts.filter((a) => a.player === c);
     const acc = r?.accuracy ?? (mine.length ? mine.reduce((t, a) => t + a.accuracy, 0) / mine.length : null);
     const count = (k) => mine.filter((a) => a.class === k).length;
-    return `<div class="cr-side" data-side="${c}"><span class="dot ${c}"></span> ${cap(c)}: accuracy <b class="cr-acc">${acc == null ? '–' : Math.round(acc)}</b>`
+    return `<div class="cr-side" data-side="${c}">${cap(c)}: accuracy <b class="cr-acc">${acc == null ? '–' : Math.round(acc)}</b>`
       + ` <span class="muted">${count('inaccuracy')} ?!, ${count('mistake')} ?, ${count('blunder')} ??</span></div>`;
   };
   const acc = side('white') + side('black');
