@@ -491,7 +491,7 @@ impl Backend {
                     .reviews
                     .get_mut(&n)
                     .filter(|r| r.running())
-                    .ok_or_else(|| PlayError::NoReviewRunning { game: n })?;
+                    .ok_or(PlayError::NoReviewRunning { game: n })?;
                 // The search in the worker cannot be interrupted: the worker ends, the actions
                 // reviewed so far are kept (without the summary a finished search gives).
                 run.status = chess5d_play::review::ReviewStatus::Cancelled;
