@@ -44,19 +44,28 @@ $('#analysis').after(box);
 
 /** The reviewed actions known so far (all once it has ended). */
 const actionsOf = (d) => (d?.review?.actions ?? d?.actions ?? []);
+/** The reviewed action of index i (from 0), by a map kept per answer (the notation asks for
+ * every action at each drawing). */
+const byIndex = new WeakMap();
+function reviewed(d, i) {
+  if (!d) return null;
+  let m = byIndex.get(d);
+  if (!m) byIndex.set(d, (m = new Map(actionsOf(d).map((a) => [a.index, a]))));
+  return m.get(i) ?? null;
+}
 
 /** The review of the action shown (the last one played in the position shown), if reviewed. */
 function shownAction() {
   const s = app.state;
   if (!s || app.analysis || cr.game !== s.id) return null;
   const at = app.review ?? s.action_count;
-  return actionsOf(cr.data).find((a) => a.index === at - 1) ?? null;
+  return reviewed(cr.data, at - 1);
 }
 
 // The hooks panel.js and multiverse.js draw with.
 app.actionMark = (index) => {
   if (!app.state || cr.game !== app.state.id) return '';
-  const a = actionsOf(cr.data).find((x) => x.index === index - 1);
+  const a = reviewed(cr.data, index - 1);
   return a?.class ? `<span class="cr-mark ${a.class}" data-class="${a.class}" title="${cap(a.class)}">${GLYPH[a.class]}</span>` : '';
 };
 app.bestArrows = () => {
