@@ -515,6 +515,41 @@ class Chess {
     if (this.enableConsole) console.log(text);
     return text;
   }
+
+  /**
+   * (A chess5d extension, not in 5d-chess-js.) The computer review of the game's submitted
+   * actions, as `chess5d review --json` makes it: per action its evaluation before and after,
+   * the engine's best action and line where it differs, its class by the drop in its player's
+   * expected score (`inaccuracy`, `mistake`, `blunder`) and accuracy; each side's accuracy.
+   * `options`: `depth` (actions, 1 to 63), `movetime` (ms per position), `nodes` (per position):
+   * by default each position is searched to depth 4 within 1.2 s; `progress(searched,
+   * positions)` is called after each position, and returning `false` stops the review (the
+   * actions reviewed so far are returned, `cancelled: true`). Runs synchronously: in a page, call
+   * it from a Web Worker.
+   */
+  review(options) {
+    const o = options === undefined || options === null ? {} : options;
+    const bad = (what) => {
+      const err = new Error(`review: ${what}`);
+      err.code = 'bad_argument';
+      throw err;
+    };
+    if (typeof o !== 'object') bad(`options must be an object, got ${typeof o}`);
+    for (const k of Object.keys(o)) {
+      if (!['depth', 'movetime', 'nodes', 'progress'].includes(k)) bad(`unknown option '${k}' (depth, movetime, nodes, progress)`);
+    }
+    const whole = (k, min, max) => {
+      const v = o[k];
+      if (v === undefined || v === null) return 0;
+      if (!Number.isInteger(v) || v < min || v > max) bad(`'${k}' must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+      return v;
+    };
+    const depth = whole('depth', 1, 63);
+    const movetime = whole('movetime', 1, 3600000);
+    const nodes = whole('nodes', 1, Number.MAX_SAFE_INTEGER);
+    if (o.progress !== undefined && typeof o.progress !== 'function') bad(`'progress' must be a function, got ${typeof o.progress}`);
+    return JSON.parse(call('review', () => this._core.review(depth, movetime, nodes, o.progress)));
+  }
 }
 
 /** Freezes an object and everything in it (a cached answer handed out to callers). */

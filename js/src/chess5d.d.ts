@@ -120,6 +120,14 @@ declare class Chess {
   checks(format: Chess.TextFormat): string;
   checks(format?: Chess.Format): Chess.Move[] | string;
 
+  /**
+   * (A chess5d extension.) The computer review of the game's submitted actions: evaluations
+   * before and after each action, the engine's best action and line where it differs, classes
+   * (inaccuracy, mistake, blunder) and each side's accuracy. Synchronous (use a Web Worker in a
+   * page); by default each position is searched to depth 4 within 1.2 s.
+   */
+  review(options?: Chess.ReviewOptions): Chess.Review;
+
   /** Plays one move of the action under way. Throws. */
   move(move: Chess.MoveArg): void;
   /** Whether `move` can be played now. Never throws. */
@@ -349,6 +357,66 @@ declare namespace Chess {
   /** The internal state that state() gives and takes: a JSON-compatible object. */
   interface State {
     [key: string]: Json;
+  }
+
+  /** The options of review() (a chess5d extension). */
+  interface ReviewOptions {
+    /** Search each position to this depth, in actions (1 to 63). */
+    depth?: number;
+    /** Search each position at most this many milliseconds. */
+    movetime?: number;
+    /** Search each position at most this many nodes. */
+    nodes?: number;
+    /** Called after each position searched; returning `false` stops the review. */
+    progress?: (searched: number, positions: number) => boolean | void;
+  }
+  /** An evaluation from White's point of view. */
+  type ReviewEval = { cp: number } | { mate: number } | { checkmate: 'white' | 'black' } | { stalemate: true };
+  /** The review of one action. */
+  interface ActionReview {
+    /** Its index in the game (from 0). */
+    index: number;
+    turn: number;
+    player: Player;
+    /** Its moves in 5DPGN. */
+    played: string;
+    before: ReviewEval;
+    after: ReviewEval;
+    /** The engine's best action in 5DPGN, when it differs from the one played. */
+    best: string | null;
+    /** The engine's line from the position before the action, when the best action differs. */
+    line: string | null;
+    /** The player's win percentage (0..100) before and after the action. */
+    win_before: number;
+    win_after: number;
+    /** White's win percentage after the action. */
+    white_after: number;
+    /** The drop of the player's winning chances (2p - 1). */
+    drop: number;
+    class: 'inaccuracy' | 'mistake' | 'blunder' | null;
+    /** 0..100. */
+    accuracy: number;
+    depth: number;
+    nodes: number;
+  }
+  /** One side's summary. */
+  interface ReviewSide {
+    accuracy: number | null;
+    inaccuracies: number;
+    mistakes: number;
+    blunders: number;
+  }
+  /** What review() returns (the JSON of `chess5d review --json`). */
+  interface Review {
+    actions: ActionReview[];
+    reviewed: number;
+    total: number;
+    result: '1-0' | '0-1' | '1/2-1/2' | null;
+    cancelled: boolean;
+    /** The scale of the win probabilities. */
+    k: number;
+    white: ReviewSide;
+    black: ReviewSide;
   }
 
   /** The errors the package throws: an Error with a machine-readable `code` beside the message. */

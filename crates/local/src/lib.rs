@@ -3,12 +3,14 @@
 //! server; what must happen outside (store a game in IndexedDB, tell the page's watchers, run an
 //! engine search or a puzzle proof in the Web Worker) comes back as data for `backend/local.js`
 //! to carry out. Refusals cross as `{kind, code, message}` objects. The worker's own entry points
-//! ([`engine_think`], [`engine_analyse`], [`make_puzzle`]) search and prove in the worker.
+//! ([`engine_think`], [`engine_analyse`], [`make_puzzle`], [`review_game`]) search, prove and
+//! review in the worker.
 #![deny(missing_docs)]
 
 use chess5d_engine::{Bot, Engine, EngineOptions, Limits};
 use chess5d_notation::{long, Games};
 use chess5d_play::request::{self, Action, AnalysisReq, CreateReq, PuzzleReq, Query, Source, StartReq};
+use chess5d_play::review::{ReviewRun, REVIEW_NODES};
 use chess5d_play::seats::Rights;
 use chess5d_play::{proof, Effects, Play, PlayError, Player, Record, Shown};
 use chess5d_rules::{Color, VARIANTS};
@@ -85,6 +87,9 @@ struct Out {
     stop: Vec<u64>,
     prove: Option<Value>,
     made: Vec<Value>,
+    review: Vec<Value>,
+    stop_review: Vec<i64>,
+    store_review: Vec<Value>,
 }
 
 impl Out {
@@ -96,6 +101,7 @@ impl Out {
             "effects": {
                 "store": self.store, "delete": self.delete, "notify": self.notify, "think": self.think,
                 "analyse": self.analyse, "stop": self.stop, "prove": self.prove, "made": self.made,
+                "review": self.review, "stop_review": self.stop_review, "store_review": self.store_review,
             }
         })
         .to_string()
@@ -112,6 +118,8 @@ pub struct Backend {
     next_board: u64,
     builtin: Vec<Builtin>,
     made: BTreeMap<u64, proof::Made>,
+    /// Each game's computer review (the latest), running in the worker or ended.
+    reviews: BTreeMap<i64, ReviewRun>,
 }
 
 fn view_of(p: &Play, id: i64, shown: Shown) -> Value {
@@ -177,6 +185,7 @@ impl Backend {
         match self.route(method, path, body, now, &mut out) {
             Ok(Answer::Json(v)) => out.json(v, false, 200),
             Ok(Answer::Created(v)) => out.json(v, false, 201),
+            Ok(Answer::Accepted(v)) => out.json(v, false, 202),
             Ok(Answer::Text(t)) => out.json(Value::String(t), true, 200),
             Err(e) => json!({ "error": refusal(&e) }).to_string(),
         }
@@ -298,6 +307,40 @@ impl Backend {
         out.json(Value::Null, false, 200)
     }
 
+    /// A stored review (`{id, review}`: an ended review as `GET /api/games/:id/review` answers
+    /// it) taken back into memory.
+    pub fn load_review(&mut self, row: &str) -> Result<(), JsError> {
+        let v: Value = serde_json::from_str(row).map_err(|e| err(format!("stored review: {e}")))?;
+        let id = v["id"].as_i64().ok_or_else(|| err("stored review without a game"))?;
+        if let Some(run) = ReviewRun::from_json(&v["review"]) {
+            self.reviews.insert(id, run);
+        }
+        Ok(())
+    }
+
+    /// The worker's report on the review of game `game`: a position searched (`{searched,
+    /// positions, action}`, `action` the review of the action it completed or null), or the
+    /// review's end (`{review}`: `Review::json`), or why it failed. Gives the effects (an ended
+    /// review is stored).
+    pub fn review_report(&mut self, game: u32, report: &str, error: Option<String>) -> String {
+        let mut out = Out::default();
+        let id = i64::from(game);
+        if let Some(run) = self.reviews.get_mut(&id).filter(|r| r.running()) {
+            let v: Value = serde_json::from_str(report).unwrap_or(Value::Null);
+            if let Some(e) = error {
+                run.fail(format!("the review failed: {e}"));
+            } else if v["review"].is_object() {
+                run.finish(v["review"].clone(), None);
+                out.store_review.push(json!({ "id": id, "review": run.json(id) }));
+            } else {
+                let n = |k: &str| v[k].as_u64().unwrap_or(0) as usize;
+                let action = Some(v["action"].clone()).filter(Value::is_object);
+                run.progress(n("searched"), n("positions"), action);
+            }
+        }
+        out.json(Value::Null, false, 200)
+    }
+
     /// The puzzle maker's proof, done in the worker (`{name, mate_in, to_move, pgn}`): stored as
     /// made puzzle `user-<n>`; the answer of `POST /api/user-puzzles`.
     pub fn puzzle_made(&mut self, made: &str) -> String {
@@ -318,10 +361,12 @@ impl Backend {
     }
 }
 
-/// The answer of a request: JSON (of something it made, or not), or a text (a 5DPGN export).
+/// The answer of a request: JSON (of something it made, or started, or not), or a text (a 5DPGN
+/// export).
 enum Answer {
     Json(Value),
     Created(Value),
+    Accepted(Value),
     Text(String),
 }
 
@@ -417,9 +462,50 @@ impl Backend {
                 p.check_shown(shown, n)?;
                 json(view_of(p, n, shown))
             }
+            ("GET", ["games", id, "review"]) => {
+                let (n, _) = self.game(id)?;
+                json(
+                    self.reviews
+                        .get(&n)
+                        .map_or_else(|| ReviewRun::none_json(n), |r| r.json(n)),
+                )
+            }
+            ("POST", ["games", id, "review"]) => {
+                request::parse::<request::Empty>(body)?;
+                let (n, p) = self.game(id)?;
+                p.check_review(ALL)?;
+                let task = json!({
+                    "game": n, "start": p.start_text, "actions": p.actions_long(),
+                    "result": p.result.clone().filter(|r| r != "*"), "nodes": REVIEW_NODES,
+                });
+                let run = ReviewRun::start(p.game.actions().len(), REVIEW_NODES);
+                out.stop_review.push(n);
+                out.review.push(task);
+                let v = run.json(n);
+                self.reviews.insert(n, run);
+                Answer::Accepted(v)
+            }
+            ("DELETE", ["games", id, "review"]) => {
+                let (n, p) = self.game(id)?;
+                p.check_review(ALL)?;
+                let run = self
+                    .reviews
+                    .get_mut(&n)
+                    .filter(|r| r.running())
+                    .ok_or(PlayError::NoReviewRunning { game: n })?;
+                // The search in the worker cannot be interrupted: the worker ends, the actions
+                // reviewed so far are kept (without the summary a finished search gives).
+                run.status = chess5d_play::review::ReviewStatus::Cancelled;
+                run.reason = Some("cancelled".into());
+                out.stop_review.push(n);
+                json(json!({ "cancelled": n }))
+            }
             ("DELETE", ["games", id]) => {
                 let (n, _) = self.game(id)?;
                 self.games.remove(&n);
+                if self.reviews.remove(&n).is_some() {
+                    out.stop_review.push(n);
+                }
                 out.delete.push(n);
                 out.notify
                     .push(json!({ "path": format!("/api/games/{n}/ws"), "message": { "deleted": n } }));
@@ -692,4 +778,42 @@ pub fn make_puzzle(text: &str, from_game: bool, mate_in: Option<u32>, name: Opti
         Ok(m) => serde_json::to_string(&m).unwrap_or_default(),
         Err(e) => json!({ "error": refusal(&e) }).to_string(),
     }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A JavaScript function called with one string (the worker's progress callback).
+    pub type Progress;
+    #[wasm_bindgen(method, js_name = call)]
+    fn call1(this: &Progress, this_arg: &JsValue, text: &str);
+}
+
+/// The computer review of a game (`start` 5DFEN, `actions` in long form one a line, `result` its
+/// result if it has one), each position searched within the static site's budget
+/// ([`chess5d_play::review::options`] with `nodes` nodes): `Review::json` as text, as
+/// `chess5d review --json` writes it. `progress` is called after each position with JSON
+/// `{searched, positions, action}` (`action`: the review of the action just completed, or null).
+#[wasm_bindgen]
+pub fn review_game(
+    start: &str,
+    actions: &str,
+    result: Option<String>,
+    nodes: f64,
+    progress: &Progress,
+) -> Result<String, JsError> {
+    let start = chess5d_notation::load(start).map_err(err)?.start;
+    let loaded = long::read_game(actions, Some(start)).map_err(err)?;
+    let nodes = if nodes.is_finite() && nodes >= 1.0 {
+        nodes as u64
+    } else {
+        REVIEW_NODES
+    };
+    let mut reviewer = chess5d_engine::review::Reviewer::new(chess5d_play::review::options(nodes, 16));
+    let mut writer = chess5d_play::review::ActionWriter::new(&loaded.game);
+    let review = reviewer.review_game(&loaded.game, result, &mut |p| {
+        let action = p.action.map(|a| writer.json(a));
+        let report = json!({ "searched": p.searched, "positions": p.positions, "action": action });
+        progress.call1(&JsValue::NULL, &report.to_string());
+    });
+    Ok(review.json().to_string())
 }

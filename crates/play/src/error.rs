@@ -300,6 +300,15 @@ pub enum PlayError {
     EngineBusy,
     /// The engine has had no problem to retry.
     NoEngineProblem,
+    /// A review of a game without a submitted action.
+    NothingToReview,
+    /// A review of a game someone else is still playing (or a puzzle being solved).
+    ReviewWhilePlaying,
+    /// No review of the game is under way (nothing to cancel).
+    NoReviewRunning {
+        /// The game.
+        game: i64,
+    },
     /// An engine's answer that cannot be played, or another failure inside the service.
     Internal {
         /// What failed.
@@ -326,7 +335,10 @@ impl PlayError {
             | TooLateToAbort { .. }
             | NotEngineTurn
             | EngineBusy
-            | NoEngineProblem => ErrorKind::Conflict,
+            | NoEngineProblem
+            | NothingToReview
+            | ReviewWhilePlaying
+            | NoReviewRunning { .. } => ErrorKind::Conflict,
             Internal { .. } => ErrorKind::Internal,
             _ => ErrorKind::Invalid,
         }
@@ -383,6 +395,9 @@ impl PlayError {
             NotEngineTurn => "not_engine_turn",
             EngineBusy => "engine_busy",
             NoEngineProblem => "no_engine_problem",
+            NothingToReview => "nothing_to_review",
+            ReviewWhilePlaying => "review_while_playing",
+            NoReviewRunning { .. } => "no_review_running",
             Internal { .. } => "internal",
         }
     }
@@ -491,6 +506,11 @@ impl fmt::Display for PlayError {
             NotEngineTurn => f.write_str("it is not an engine's turn"),
             EngineBusy => f.write_str("the engine is already thinking"),
             NoEngineProblem => f.write_str("the engine has had no problem to retry"),
+            NothingToReview => f.write_str("the game has no action to review"),
+            NoReviewRunning { game } => write!(f, "game {game} has no review under way"),
+            ReviewWhilePlaying => f.write_str(
+                "the game is still being played by someone else (or is a puzzle being solved): it can be reviewed once it is over",
+            ),
             Internal { reason } => f.write_str(reason),
         }
     }

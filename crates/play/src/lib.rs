@@ -13,6 +13,7 @@ mod error;
 mod game;
 pub mod proof;
 pub mod request;
+pub mod review;
 pub mod seats;
 mod service;
 pub mod terms;

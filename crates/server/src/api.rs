@@ -67,6 +67,11 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/ui/pieces.js", JS, include_str!("../static/ui/pieces.js")),
     ("/ui/pointer.js", JS, include_str!("../static/ui/pointer.js")),
     ("/ui/review.js", JS, include_str!("../static/ui/review.js")),
+    (
+        "/ui/computer-review.js",
+        JS,
+        include_str!("../static/ui/computer-review.js"),
+    ),
     ("/ui/state.js", JS, include_str!("../static/ui/state.js")),
     ("/ui/settings.js", JS, include_str!("../static/ui/settings.js")),
     ("/ui/variations.js", JS, include_str!("../static/ui/variations.js")),
@@ -97,7 +102,9 @@ pub fn router(state: AppState) -> Router {
         .route("/api/challenges/:id", get(get_challenge).delete(cancel_challenge))
         .route("/api/my-games", post(my_games))
         // Analysis boards: under the rate limit of state-changing requests like games.
-        .merge(crate::analysis_api::routes());
+        .merge(crate::analysis_api::routes())
+        // Reviews: started, watched and cancelled under the same limit.
+        .merge(crate::review_api::routes());
     if let Some(n) = config.rate_limit {
         let period = Duration::from_micros(1_000_000 / u64::from(n));
         acting = acting.layer(GovernorLayer {

@@ -16,8 +16,8 @@
 //! the ground (`error`: the one error type; `config`: the settings) under everything;
 //! **storage** (`db`: the SQLite file, its schema steps, the group-commit writer) above it;
 //! the game **domain** above it (`session`, `seats`, `clocks`, `engine`, `driver`, `create`,
-//! `puzzles`, `analysis`, and `state`, the server's state), which knows nothing of HTTP; the
-//! **HTTP** layer on top (`extract`, `security`, `analysis_api`, `puzzle_maker`, `api`). `sync`
+//! `puzzles`, `analysis`, `review`, and `state`, the server's state), which knows nothing of HTTP; the
+//! **HTTP** layer on top (`extract`, `security`, `analysis_api`, `review_api`, `puzzle_maker`, `api`). `sync`
 //! (a lock, blocking work) serves them all.
 //!
 //! ```no_run
@@ -46,6 +46,8 @@ mod extract;
 pub mod limits;
 mod puzzle_maker;
 mod puzzles;
+mod review;
+mod review_api;
 mod seats;
 mod security;
 mod session;

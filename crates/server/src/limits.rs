@@ -83,6 +83,16 @@ pub struct Limits {
     /// `state-bytes-per-sec`: bytes of game states and records one client may read by `GET`
     /// per second, on average (bursts of 8 s worth).
     pub state_bytes_per_sec: u64,
+    /// `reviews-per-client`: computer reviews of games one client may run at once.
+    pub reviews_per_client: u64,
+    /// `reviews`: computer reviews running at once in all.
+    pub reviews: u64,
+    /// `review-nodes`: the work of a review's search of one position, in nodes.
+    pub review_nodes: u64,
+    /// `review-idle-secs`: a review whose progress nobody asked for this long is cancelled.
+    pub review_idle_secs: u64,
+    /// `reviews-kept`: reviews kept in memory (one per game; the oldest ended one leaves first).
+    pub reviews_kept: u64,
 }
 
 impl Default for Limits {
@@ -117,6 +127,11 @@ impl Default for Limits {
             imports_per_client: 1,
             imports: 2,
             imports_per_minute: 6,
+            reviews_per_client: 1,
+            reviews: 2,
+            review_nodes: chess5d_play::review::REVIEW_NODES,
+            review_idle_secs: 20,
+            reviews_kept: 64,
         }
     }
 }
@@ -285,6 +300,32 @@ pub const LIMITS: &[Limit] = &[
         doc: "bytes of game states and records one client may read by GET per second, on average",
         field: |l| &mut l.state_bytes_per_sec,
     },
+    Limit {
+        name: "reviews-per-client",
+        doc: "computer reviews of games one client may run at once (a newer one ends its oldest)",
+        field: |l| &mut l.reviews_per_client,
+    },
+    Limit {
+        name: "reviews",
+        doc: "computer reviews running at once, all clients together (each a thread searching)",
+        field: |l| &mut l.reviews,
+    },
+    Limit {
+        name: "review-nodes",
+        doc: "work of a review's search of one position, in nodes (besides its depth 4 and 1.2 s); \
+              the default reviews a 40-action game in well under a minute",
+        field: |l| &mut l.review_nodes,
+    },
+    Limit {
+        name: "review-idle-secs",
+        doc: "seconds a review runs on while nobody asks for its progress (its page went away); then it is cancelled",
+        field: |l| &mut l.review_idle_secs,
+    },
+    Limit {
+        name: "reviews-kept",
+        doc: "reviews kept in memory with their games (the oldest ended one leaves first)",
+        field: |l| &mut l.reviews_kept,
+    },
 ];
 
 impl Limits {
@@ -439,6 +480,8 @@ pub struct Quotas {
     pub engines: Quota,
     /// Imports being read.
     pub imports: Quota,
+    /// Computer reviews running.
+    pub reviews: Quota,
 }
 
 impl Default for Quotas {
@@ -450,6 +493,7 @@ impl Default for Quotas {
             connections: Quota::new("connections"),
             engines: Quota::new("engine players"),
             imports: Quota::new("imports"),
+            reviews: Quota::new("computer reviews"),
         }
     }
 }

@@ -69,6 +69,8 @@ pub struct Inner {
     pub quotas: crate::limits::Quotas,
     /// What clients may spend per unit of time (puzzle proofs, bytes of states read).
     pub buckets: crate::limits::Buckets,
+    /// The computer reviews of games (running and ended).
+    pub reviews: crate::review::Reviews,
 }
 
 /// The server's shared state: configuration, database and the games in memory.
@@ -94,6 +96,7 @@ impl AppState {
                 deleted: Default::default(),
                 quotas: Default::default(),
                 buckets: Default::default(),
+                reviews: Default::default(),
             }),
         })
     }
@@ -118,6 +121,7 @@ impl AppState {
             }
         }
         self.inner.analyses.shutdown();
+        self.inner.reviews.shutdown();
         self.inner.db.close();
     }
 
@@ -125,6 +129,15 @@ impl AppState {
 
     pub(crate) fn analyses(&self) -> &crate::analysis::Analyses {
         &self.inner.analyses
+    }
+
+    pub(crate) fn reviews(&self) -> &crate::review::Reviews {
+        &self.inner.reviews
+    }
+
+    /// Computer reviews running now.
+    pub fn reviews_running(&self) -> usize {
+        self.inner.reviews.running()
     }
 
     pub(crate) fn quotas(&self) -> &crate::limits::Quotas {
@@ -320,6 +333,7 @@ impl AppState {
         }
         let _ = slot.tx.send(());
         end_engines(&slot);
+        self.inner.reviews.forget(id);
         if !self.inner.db.delete(id)? {
             return Err(ServerError::from(chess5d_play::PlayError::NoGame {
                 id: id.to_string(),

@@ -25,6 +25,8 @@
 //              ui/home.js     the home page (play the computer, a puzzle, saved games, custom game)
 //   5 input    ui/pointer.js  picking pieces and moving them (clicks, drags, touch, promotion)
 //              ui/review.js   reviewing earlier positions (buttons, keys, notation; over pointer.js)
+//              ui/computer-review.js  the computer review: graph, accuracy, marks, best
+//                             action's arrows (over review.js)
 //   6 this entry module, which routes.
 // Beneath them: backend/ (the back-end interface) and online.js (seats, invites, presence, draw
 // offers on the game page: its hooks).
@@ -41,6 +43,7 @@ import './ui/camera.js';
 import './ui/pointer.js';
 import './ui/panel.js';
 import './ui/review.js';
+import './ui/computer-review.js';
 import './ui/analysis.js';
 import './ui/dialogs.js';
 import './ui/lobby.js';

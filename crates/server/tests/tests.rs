@@ -1270,6 +1270,8 @@ mod http;
 
 mod memory;
 
+mod review;
+
 mod config {
     use chess5d_server::{Config, ServeOptions};
 

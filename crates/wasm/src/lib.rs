@@ -108,6 +108,15 @@ pub struct Core {
 }
 
 #[wasm_bindgen]
+extern "C" {
+    /// A JavaScript function `(searched, positions) => boolean | undefined` (the review's
+    /// progress callback).
+    pub type ReviewProgress;
+    #[wasm_bindgen(method, js_name = call)]
+    fn call2(this: &ReviewProgress, this_arg: &JsValue, searched: u32, positions: u32) -> JsValue;
+}
+
+#[wasm_bindgen]
 impl Core {
     /// A new game of `variant` (empty: Standard; a name, a short name, 5DFEN headers or a
     /// Board object in JSON).
@@ -116,6 +125,35 @@ impl Core {
         Ok(Core {
             lib: Library::new(variant)?,
         })
+    }
+
+    /// The computer review of the game's submitted actions (`chess5d_engine::review`, as
+    /// `chess5d review --json` makes it): each position searched to `depth` actions, for at most
+    /// `movetime_ms` and `nodes` nodes (0: no such limit; all 0: depth 4 within 1.2 s), one
+    /// thread. `progress(searched, positions)` is called after each position; `false` stops the
+    /// review (the actions reviewed so far are returned, `cancelled` true). Returns the review's
+    /// JSON (`Review::json`).
+    pub fn review(&self, depth: u32, movetime_ms: f64, nodes: f64, progress: Option<ReviewProgress>) -> String {
+        use chess5d_engine::review::{ReviewOptions, Reviewer};
+        let mut options = ReviewOptions::default();
+        if depth > 0 || movetime_ms > 0.0 || nodes > 0.0 {
+            options.depth = (depth > 0).then_some(depth);
+            options.movetime = (movetime_ms > 0.0).then(|| std::time::Duration::from_secs_f64(movetime_ms / 1000.0));
+            options.nodes = (nodes > 0.0).then_some(nodes as u64);
+        }
+        options.engine.threads = 1;
+        let mut reviewer = Reviewer::new(options);
+        let cancel = reviewer.canceller();
+        let result = self.lib.result();
+        let review = reviewer.review_game(self.lib.game(), result, &mut |p| {
+            if let Some(f) = &progress {
+                let answer = f.call2(&JsValue::NULL, p.searched as u32, p.positions as u32);
+                if answer.as_bool() == Some(false) {
+                    cancel.cancel();
+                }
+            }
+        });
+        review.json().to_string()
     }
 
     /// A copy with the same state.

@@ -367,6 +367,15 @@ impl Library {
         self.game.position()
     }
 
+    /// The result the imported record's `Result` header gives (`1-0`, `0-1`, `1/2-1/2`), if any.
+    pub fn result(&self) -> Option<String> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("Result"))
+            .map(|(_, v)| v.trim().to_string())
+            .filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(&r.as_str()))
+    }
+
     /// The game.
     pub fn game(&self) -> &Game {
         &self.game

@@ -145,6 +145,15 @@ try {
   console.log(code, message);
 }
 
+// The chess5d extension review(): options, the review's JSON.
+const reviewed: Chess.Review = chess.review({ depth: 2, progress: (searched: number, positions: number) => searched < positions });
+const firstClass: 'inaccuracy' | 'mistake' | 'blunder' | null = reviewed.actions[0].class;
+const whiteAccuracy: number | null = reviewed.white.accuracy;
+chess.review();
+// @ts-expect-error: options are an object of depth, movetime, nodes, progress
+chess.review({ colour: 'white' });
+console.log(firstClass, whiteAccuracy);
+
 // The class's statics: itself, the core's version.
 const same: typeof Chess = Chess.Chess;
 // @ts-expect-error: no `default` property (a default import needs esModuleInterop or an ES module)

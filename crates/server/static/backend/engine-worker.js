@@ -6,14 +6,23 @@
 // worker (a search in wasm cannot be interrupted by a message).
 // Or {id, puzzle: {text, from_game, mate_in, name}}: the puzzle maker's proof; out {id, made}
 // (made: {name, mate_in, to_move, pgn}, or {error: {kind, code, message}} when refused).
-import init, { engine_think, engine_analyse, make_puzzle } from '../pkg/chess5d_local.js';
+// Or {id, review: {start, actions, result, nodes}}: a game's computer review; out {id, report}
+// after each position (report: JSON {searched, positions, action}) and at the end (JSON
+// {review}), or {id, error}. A review is stopped by terminating the worker.
+import init, { engine_think, engine_analyse, make_puzzle, review_game } from '../pkg/chess5d_local.js';
 
 const ready = init({ module_or_path: new URL('../pkg/chess5d_local_bg.wasm', import.meta.url) });
 
 self.onmessage = async (e) => {
-  const { id, task, analyse, puzzle } = e.data;
+  const { id, task, analyse, puzzle, review } = e.data;
   try {
     await ready;
+    if (review) {
+      const out = review_game(review.start, review.actions, review.result ?? undefined, review.nodes,
+        (report) => self.postMessage({ id, report }));
+      self.postMessage({ id, report: `{"review":${out}}` });
+      return;
+    }
     if (puzzle) {
       self.postMessage({ id, made: JSON.parse(make_puzzle(puzzle.text, puzzle.from_game, puzzle.mate_in ?? undefined, puzzle.name ?? undefined)) });
       return;

@@ -2,20 +2,22 @@
 // WebAssembly) answers the page's requests itself, with the server's rules, checks and JSON.
 // This file only carries out what the service asks for: rows kept in IndexedDB (so games survive
 // a reload), messages to the page's watchers, and work in Web Workers (engine-worker.js: the
-// engine's searches, the analysis, the puzzle maker's proof). Nothing here needs a second person,
+// engine's searches, the analysis, the puzzle maker's proof, a game's computer review). Nothing
+// here needs a second person,
 // so there are no seats, invites, lobby or archive (features below).
 import init, { Backend } from '../pkg/chess5d_local.js';
 
 const here = import.meta.url;
 
-// --- IndexedDB: store `games` of {id, record, summary}, store `puzzles` of made puzzles ---
+// --- IndexedDB: store `games` of {id, record, summary}, store `puzzles` of made puzzles, store
+// `reviews` of {id, review} (a game's ended computer review, as GET /api/games/:id/review) ---
 const DB = 'chess5d-local';
 let dbPromise = null;
 function db() {
   dbPromise ??= new Promise((resolve, reject) => {
-    const r = indexedDB.open(DB, 2);
+    const r = indexedDB.open(DB, 3);
     r.onupgradeneeded = () => {
-      for (const name of ['games', 'puzzles']) {
+      for (const name of ['games', 'puzzles', 'reviews']) {
         if (!r.result.objectStoreNames.contains(name)) r.result.createObjectStore(name, { keyPath: 'id' });
       }
     };
@@ -44,6 +46,7 @@ const service = (async () => {
   const s = new Backend(res.ok ? await res.text() : '{"puzzles":[]}');
   for (const row of await tx('readonly', (st) => st.getAll())) s.load_game(row.record);
   for (const p of await tx('readonly', (st) => st.getAll(), 'puzzles')) s.load_made(JSON.stringify(p));
+  for (const r of await tx('readonly', (st) => st.getAll(), 'reviews')) s.load_review(JSON.stringify(r));
   return s;
 })();
 service.then((s) => carry(JSON.parse(s.wake(now())).effects));
@@ -60,8 +63,11 @@ function refused(e) {
 async function carry(fx) {
   const writes = [];
   for (const row of fx.store) writes.push(tx('readwrite', (st) => st.put(row)));
-  for (const id of fx.delete) writes.push(tx('readwrite', (st) => st.delete(id)));
+  for (const id of fx.delete) writes.push(tx('readwrite', (st) => st.delete(id)), tx('readwrite', (st) => st.delete(id), 'reviews'));
   for (const p of fx.made) writes.push(tx('readwrite', (st) => st.put(p), 'puzzles'));
+  for (const r of fx.store_review) writes.push(tx('readwrite', (st) => st.put(r), 'reviews'));
+  for (const id of fx.stop_review) stopReview(id);
+  for (const r of fx.review) review(r);
   for (const id of fx.stop) stopAnalysis(id);
   for (const t of fx.think) think(t);
   for (const a of fx.analyse) analyse(a);
@@ -126,6 +132,32 @@ function analyse(a) {
     await carry(JSON.parse(s.analysis_info(a.board, info, e.data.error ?? undefined)).effects);
   };
   w.postMessage({ id: a.board, analyse: a });
+}
+
+// --- computer reviews: each one in a worker of its own, reporting after each position ---
+const reviewing = new Map(); // game id -> Worker
+function stopReview(id) {
+  const w = reviewing.get(id);
+  if (w) { w.terminate(); reviewing.delete(id); }
+}
+function review(task) {
+  stopReview(task.game);
+  const w = new Worker(new URL('./engine-worker.js', here), { type: 'module' });
+  reviewing.set(task.game, w);
+  w.onmessage = async (e) => {
+    if (reviewing.get(task.game) !== w) return;
+    const { report, error } = e.data;
+    if (error || report.startsWith('{"review"')) stopReview(task.game);
+    const s = await service;
+    await carry(JSON.parse(s.review_report(task.game, report ?? '', error ?? undefined)).effects);
+  };
+  w.onerror = async (e) => {
+    if (reviewing.get(task.game) !== w) return;
+    stopReview(task.game);
+    const s = await service;
+    await carry(JSON.parse(s.review_report(task.game, '', e.message || 'the worker failed')).effects);
+  };
+  w.postMessage({ id: task.game, review: task });
 }
 
 // --- the puzzle maker: the proof runs in a worker of its own ---

@@ -20,6 +20,11 @@
 //                       (X-Chess5d-Seat), ignored where there are no seats.
 //   backend.text(path) -> Promise<string>
 //                       a text answer (5DPGN of a game, a puzzle, an analysis variation).
+//                       A game's computer review goes through request too, the same on both:
+//                       POST /api/games/:id/review starts it (the server's budgeted job, the
+//                       static site's worker), GET .../review answers its progress and result
+//                       (the server's JSON: `review` is `chess5d review --json`'s object),
+//                       DELETE .../review stops it (API.md).
 //   backend.watch(path, onMessage, { onOpen, reconnect }?) -> stop()
 //                       the messages of a '/api/.../ws' path as objects, until stop() is called;
 //                       onOpen(send) on every (re)connection (send(object) writes to the

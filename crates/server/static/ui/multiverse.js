@@ -60,6 +60,8 @@ export function render() {
       for (const m of pv[i].moves) arrows.push(arrow(s, L, m, `pv pv-${pv[i].color}`, `arrow-pv-${pv[i].color}`));
     }
   }
+  // The computer review's best action instead of the one shown (computer-review.js's hook).
+  for (const [m, color] of app.bestArrows?.() ?? []) arrows.push(arrow(s, L, m, `pv pv-${color} best`, `arrow-pv-${color}`));
   for (const m of s.pending) arrows.push(arrow(s, L, m, 'pending', 'arrow-pending'));
   // The checks are drawn for the view (camera.js, updateChecks): those whose piece and king are
   // both in it as arrows, a king out of it as a marker at the view's edge.

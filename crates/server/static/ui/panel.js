@@ -131,7 +131,7 @@ export function renderSide() {
   }
   const curIdx = variation !== null ? null : app.review ?? s.action_count;
   const html = (lines.get(0) ?? '') + rows.map((r) => `<li value="${r.turn}">${r.cut ? '… ' : ''}${r.items.map((a) =>
-    `<span class="act ${a.index === curIdx ? 'current' : ''}" data-index="${a.index}" role="button" tabindex="0">${esc(a.text)}</span>`).join(' / ')}</li>${lines.get(r.items[r.items.length - 1].index) ?? ''}`).join('');
+    `<span class="act ${a.index === curIdx ? 'current' : ''}" data-index="${a.index}" role="button" tabindex="0">${esc(a.text)}${app.actionMark?.(a.index) ?? ''}</span>`).join(' / ')}</li>${lines.get(r.items[r.items.length - 1].index) ?? ''}`).join('');
   if (html !== app.notationHtml) {
     app.notationHtml = html;
     $('#notation').innerHTML = html;
@@ -145,6 +145,7 @@ export function renderSide() {
     }
   }
   window.chess5dOnline?.onState(s); // hook: seat, links, draw offers; spectators' buttons off
+  app.onSide?.(s); // hook: the computer review (computer-review.js)
 }
 
 /** " Still to play: (0T3), (1T3)." or " Ready to submit." for the player building an action. */

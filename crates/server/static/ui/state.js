@@ -25,6 +25,12 @@ export const app = {
   pv: null,           // {line, k}: the engine line (its k first actions) pinned as arrows
   pvHover: null,      // {line, k}: the same, under the pointer (drawn instead of the pinned one)
   actionPresent: null, // {count, present}: the present when the action being built started
+  // Hooks of the computer review (computer-review.js, a layer above): the mark of an action in
+  // the notation (panel.js), the best action's arrows [[move, color]] (multiverse.js), and a
+  // call after each side panel drawn (panel.js).
+  actionMark: null,
+  bestArrows: null,
+  onSide: null,
 };
 
 /** The state being played on: the analysis board's or the game's. */

@@ -1,0 +1,222 @@
+//! Layer: domain: no HTTP (its routes are in `review_api`).
+//!
+//! Computer reviews of games (`chess5d_engine::review`, as `chess5d review` makes them): a
+//! review is a budgeted job on a thread of its own (never on the async runtime): each position
+//! searched within the limit `review-nodes` (and the review's depth and time per position); a
+//! client runs at most `reviews-per-client` at once (a newer one ends its own oldest), the
+//! server at most `reviews` (then a new one is refused with 429). A review ends early, keeping
+//! the actions reviewed so far, when it is cancelled (`DELETE`), replaced by a newer review of
+//! the same game, its game is deleted, the server stops, or nobody has asked for its progress
+//! for `review-idle-secs` (its page went away: the page polls `GET .../review` meanwhile).
+//!
+//! The result is kept with the game in memory (the `reviews-kept` last reviews; the oldest
+//! ended one leaves first) and answered by `GET /api/games/:id/review`, so a page reloaded
+//! shows it again.
+
+use crate::error::ServerError;
+use crate::limits::Permit;
+use crate::sync::lock;
+use chess5d_engine::review::{Canceller, Reviewer};
+use chess5d_play::review::ReviewRun;
+use chess5d_rules::Game;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Every review of the server: one per game (the latest).
+#[derive(Debug, Default)]
+pub struct Reviews {
+    jobs: Mutex<BTreeMap<i64, Arc<Job>>>,
+    next: AtomicU64,
+}
+
+/// One game's review.
+#[derive(Debug)]
+pub(crate) struct Job {
+    /// Its number (newer ones have larger numbers).
+    serial: u64,
+    /// Who asked for it, as the quotas count clients.
+    client: IpAddr,
+    canceller: Canceller,
+    /// Why it was cancelled, once it was.
+    why: Mutex<Option<String>>,
+    /// When its progress was last asked for.
+    seen: Mutex<Instant>,
+    run: Mutex<ReviewRun>,
+    /// Its place in the quota of reviews, given back when it ends.
+    permit: Mutex<Option<Permit>>,
+}
+
+impl Job {
+    /// Stops it (the search under way ends at once), saying why.
+    pub(crate) fn cancel(&self, why: &str) {
+        lock(&self.why).get_or_insert_with(|| why.to_string());
+        self.canceller.cancel();
+    }
+
+    fn running(&self) -> bool {
+        lock(&self.run).running()
+    }
+}
+
+/// What a review needs to start: the game's actions, its result, the budget.
+pub(crate) struct Start {
+    pub game_id: i64,
+    pub game: Game,
+    pub result: Option<String>,
+    pub client: IpAddr,
+    pub nodes: u64,
+    pub hash_mb: usize,
+    pub idle: Duration,
+    pub kept: usize,
+}
+
+impl Reviews {
+    /// The review of game `id`, if it has one: [`ReviewRun::json`] (and its page is there).
+    pub(crate) fn view(&self, id: i64) -> Option<Value> {
+        let job = lock(&self.jobs).get(&id).cloned()?;
+        *lock(&job.seen) = Instant::now();
+        let v = lock(&job.run).json(id);
+        Some(v)
+    }
+
+    /// Cancels the review of game `id` if it runs (`why`: said in its `reason`); whether one
+    /// ran.
+    pub(crate) fn cancel(&self, id: i64, why: &str) -> bool {
+        let job = lock(&self.jobs).get(&id).cloned();
+        match job {
+            Some(j) if j.running() => {
+                j.cancel(why);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Cancels the review of game `id` under way for `client`, who started it (another client's
+    /// is refused); whether one ran.
+    pub(crate) fn cancel_for(&self, id: i64, client: IpAddr) -> Result<bool, ServerError> {
+        let job = lock(&self.jobs).get(&id).cloned();
+        match job {
+            Some(j) if j.running() && j.client != client => Err(ServerError::Forbidden(format!(
+                "the review of game {id} under way was started by another client; only it may stop it"
+            ))),
+            Some(j) if j.running() => {
+                j.cancel("cancelled");
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// The state of the review of game `id` under way by another client than `client`, if one
+    /// is (a second client does not restart it).
+    pub(crate) fn running_by_other(&self, id: i64, client: IpAddr) -> Option<Value> {
+        let job = lock(&self.jobs).get(&id).cloned()?;
+        (job.running() && job.client != client).then(|| lock(&job.run).json(id))
+    }
+
+    /// Forgets the review of game `id` (the game is deleted), cancelling it if it runs.
+    pub(crate) fn forget(&self, id: i64) {
+        if let Some(j) = lock(&self.jobs).remove(&id) {
+            j.cancel("the game was deleted");
+        }
+    }
+
+    /// Cancels every review (the server is stopping).
+    pub fn shutdown(&self) {
+        for j in lock(&self.jobs).values() {
+            j.cancel("the server stopped");
+        }
+    }
+
+    /// Reviews running now.
+    pub(crate) fn running(&self) -> usize {
+        lock(&self.jobs).values().filter(|j| j.running()).count()
+    }
+
+    /// Starts a review, holding `permit` (its place in the quota) until it ends; a review of the
+    /// same game under way is replaced. Answers its first state.
+    pub(crate) fn start(&self, s: Start, permit: Permit) -> Result<Value, ServerError> {
+        let options = chess5d_play::review::options(s.nodes, s.hash_mb);
+        let mut reviewer = Reviewer::new(options);
+        let job = Arc::new(Job {
+            serial: self.next.fetch_add(1, Ordering::SeqCst),
+            client: s.client,
+            canceller: reviewer.canceller(),
+            why: Mutex::new(None),
+            seen: Mutex::new(Instant::now()),
+            run: Mutex::new(ReviewRun::start(s.game.actions().len(), s.nodes)),
+            permit: Mutex::new(Some(permit)),
+        });
+        {
+            let mut jobs = lock(&self.jobs);
+            if let Some(old) = jobs.insert(s.game_id, job.clone()) {
+                old.cancel("replaced by a newer review");
+            }
+            // Keep at most `reviews-kept`: the oldest ended reviews leave first.
+            while jobs.len() > s.kept.max(1) {
+                let oldest = jobs
+                    .iter()
+                    .filter(|(_, j)| !j.running())
+                    .min_by_key(|(_, j)| j.serial)
+                    .map(|(&id, _)| id);
+                match oldest {
+                    Some(id) => {
+                        jobs.remove(&id);
+                    }
+                    None => break,
+                }
+            }
+        }
+        let first = lock(&job.run).json(s.game_id);
+        let worker = job.clone();
+        let (game, result, idle) = (s.game, s.result, s.idle);
+        let mut writer = chess5d_play::review::ActionWriter::new(&game);
+        std::thread::Builder::new()
+            .name(format!("review-{}", s.game_id))
+            .spawn(move || {
+                let review = reviewer.review_game(&game, result, &mut |p| {
+                    lock(&worker.run).progress(p.searched, p.positions, p.action.map(|a| writer.json(a)));
+                    if lock(&worker.seen).elapsed() > idle {
+                        worker.cancel(&format!(
+                            "nobody asked for its progress for {} s (limit 'review-idle-secs')",
+                            idle.as_secs()
+                        ));
+                    }
+                });
+                let why = lock(&worker.why).clone();
+                lock(&worker.run).finish(review.json(), why);
+                lock(&worker.permit).take();
+            })
+            .map_err(|e| ServerError::Internal(format!("cannot start the review: {e}")))?;
+        Ok(first)
+    }
+
+    /// Makes room for a new review of `client`: cancels its oldest running review (a newer one
+    /// replaces it). Whether there was one.
+    pub(crate) fn cancel_oldest_of(&self, client: IpAddr) -> bool {
+        let oldest = lock(&self.jobs)
+            .values()
+            .filter(|j| j.client == client && j.running())
+            .min_by_key(|j| j.serial)
+            .cloned();
+        match oldest {
+            Some(j) => {
+                j.cancel("replaced by a newer review of the same client");
+                // Its place is given back when its search under way has stopped (at once).
+                for _ in 0..200 {
+                    if lock(&j.permit).is_none() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                true
+            }
+            None => false,
+        }
+    }
+}
