@@ -713,8 +713,9 @@ fn soak() -> Result<bool, String> {
     let hostile_state = Arc::new(Hostile::default());
     let stop = Arc::new(AtomicBool::new(false));
     // The monitor: the server's RSS and CPU every 5 s; the kill.
-    // (second, server KiB, engines KiB, CPU %, engine processes, games in memory)
-    let samples = Arc::new(Mutex::new(Vec::<(u64, u64, u64, f64, u64, u64)>::new()));
+    // (second, server KiB, engines KiB, CPU %, engine processes, games in memory and their
+    // estimated KiB)
+    let samples = Arc::new(Mutex::new(Vec::<(u64, u64, u64, f64, u64, u64, u64)>::new()));
     let monitor = {
         let (server, samples, stop) = (server.clone(), samples.clone(), stop.clone());
         std::thread::spawn(move || {
@@ -743,8 +744,10 @@ fn soak() -> Result<bool, String> {
                 let (rss, engines, ticks, procs) = tree_usage(server.lock().unwrap().pid());
                 let cpu = (ticks.saturating_sub(last.1)) as f64 / tick / last.0.elapsed().as_secs_f64() * 100.0;
                 last = (Instant::now(), ticks);
-                let games = memory_info(addr).and_then(|m| m["games"].as_u64()).unwrap_or(0);
-                samples.lock().unwrap().push((t, rss, engines, cpu, procs, games));
+                let memory = memory_info(addr).unwrap_or_default();
+                let games = memory["games"].as_u64().unwrap_or(0);
+                let games_kib = memory["games_bytes"].as_u64().unwrap_or(0) / 1024;
+                samples.lock().unwrap().push((t, rss, engines, cpu, procs, games, games_kib));
             }
         })
     };
@@ -851,16 +854,17 @@ fn soak() -> Result<bool, String> {
     );
     let over_time: Vec<String> = samples
         .iter()
-        .map(|(t, rss, engines, cpu, procs, games)| {
+        .map(|(t, rss, engines, cpu, procs, games, games_kib)| {
             format!(
-                "{t}s {:.0}+{:.0}MiB ({procs}p, {games}g) {cpu:.0}%",
+                "{t}s {:.0}+{:.0}MiB ({procs}p, {games}g of {:.0}MiB) {cpu:.0}%",
                 mib(*rss),
-                mib(*engines)
+                mib(*engines),
+                mib(*games_kib)
             )
         })
         .collect();
     println!(
-        "  over time (server+engines RSS, engine processes, games in memory, CPU): {}",
+        "  over time (server+engines RSS, engine processes, games in memory and their estimate, CPU): {}",
         over_time.join(", ")
     );
     // The honest p99 over time.

@@ -179,6 +179,8 @@ impl Reviews {
         std::thread::Builder::new()
             .name(format!("review-{}", s.game_id))
             .spawn(move || {
+                // Costly work a client asked for: below the players' requests.
+                crate::sync::lower_priority();
                 let review = reviewer.review_game(&game, result, &mut |p| {
                     lock(&worker.run).progress(p.searched, p.positions, p.action.map(|a| writer.json(a)));
                     if lock(&worker.seen).elapsed() > idle {

@@ -45,7 +45,7 @@ pub async fn background<T: Send + 'static>(
 }
 
 /// Lowers the calling thread's priority by [`BACKGROUND_NICE`]; a system that refuses leaves it.
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
         // Relative to the thread's own (a server started with `nice` stays below it).
