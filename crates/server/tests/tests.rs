@@ -84,8 +84,13 @@ struct Server {
 }
 
 fn server() -> Server {
-    let db = temp_db();
-    let state = AppState::open(config(db.clone())).unwrap();
+    server_with(config(temp_db()))
+}
+
+/// A server of this configuration.
+fn server_with(cfg: Config) -> Server {
+    let db = cfg.db.clone();
+    let state = AppState::open(cfg).unwrap();
     Server {
         app: Api::new(router(state.clone())),
         state,

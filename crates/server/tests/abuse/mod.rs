@@ -17,16 +17,6 @@ fn user_puzzles(list: &Value) -> usize {
         .count()
 }
 
-fn server_with(cfg: Config) -> Server {
-    let db = cfg.db.clone();
-    let state = AppState::open(cfg).unwrap();
-    Server {
-        app: Api::new(router(state.clone())),
-        state,
-        db,
-    }
-}
-
 mod proofs {
     use super::*;
 

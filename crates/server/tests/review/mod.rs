@@ -17,16 +17,6 @@ fn long_game() -> String {
     .unwrap()
 }
 
-fn server_with(cfg: Config) -> Server {
-    let db = cfg.db.clone();
-    let state = AppState::open(cfg).unwrap();
-    Server {
-        app: Api::new(router(state.clone())),
-        state,
-        db,
-    }
-}
-
 fn proxied(limits: &[&str]) -> Server {
     let mut cfg = Config {
         behind_proxy: true,
