@@ -321,8 +321,9 @@ impl AppState {
     /// `POST /api/games/:id/join`: what the token of an opened link holds. An invite not yet
     /// claimed is claimed here: its seat gets a token of its own (answered once, to this
     /// browser) and the link's token stops working. A link already used, or never made, is
-    /// refused in words a player understands.
-    pub(crate) fn join(&self, id: i64, token: &SeatToken) -> Result<String, ServerError> {
+    /// refused in words a player understands. `name` (checked by the caller) names the player
+    /// of the sides an invite seats, when it is claimed (everyone watching sees it).
+    pub(crate) fn join(&self, id: i64, token: &SeatToken, name: Option<String>) -> Result<String, ServerError> {
         let Some(t) = token.get() else {
             return Err(ServerError::BadRequest(format!(
                 "a link to join game {id} carries a seat token (header {})",
@@ -368,6 +369,17 @@ impl AppState {
             all[i] = seat.clone();
             self.inner.db.set_seats(id, &all)?;
             s.seats = all;
+            if let Some(name) = name {
+                for c in [Color::White, Color::Black] {
+                    if seat.sides[c.index()] && !s.players[c.index()].is_engine() {
+                        s.players[c.index()] = Player::Human {
+                            name: Some(name.clone()),
+                        };
+                    }
+                }
+                s.play.bump();
+                self.persist(&s)?;
+            }
             let extra = json!({ "seat": seat_json(&claimed.token, &seat), "joined": true });
             v = s.view_text_with(Rights::from_seat(&seat).viewer(), &extra);
         } else {

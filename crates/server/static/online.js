@@ -31,14 +31,18 @@ let joinNotice = null; // { id, text, error }
 function takeInvite() {
   const m = location.hash.match(/^#\/game\/(\d+)\/join\/([^/]*)\/?(.*)$/);
   if (!m) return;
-  const [, id, , token] = m;
+  const [, id, sides, token] = m;
   history.replaceState(null, '', `#/game/${id}`);
   if (!/^[0-9a-f]{32}$/.test(token)) {
     joinNotice = { id, error: true, text: 'This invite link is not valid: its code is cut short or changed (a code is 32 letters and digits). Ask for the link again; meanwhile you can watch the game.' };
     online.joining = null;
     return;
   }
-  online.joining = call('POST', `/api/games/${id}/join`, {}, token).then((v) => {
+  // The player an open invite seats is asked their name first (not a player taking their own
+  // seat to another browser).
+  const ask = call('GET', `/api/games/${id}`).then((s) => (s.invites_open || []).includes(sides), () => false);
+  online.joining = ask.then((open) => (open ? askName() : null))
+    .then((name) => call('POST', `/api/games/${id}/join`, name ? { name } : {}, token)).then((v) => {
     keepSeat(id, { token: v.seat.token, sides: v.seat.sides, owner: v.seat.owner });
     const sides = v.seat.sides.map(cap).join(' and ');
     joinNotice = { id, error: false, text: v.joined ? `You joined game ${id}: you play ${sides}.` : `Your seat: you play ${sides}.` };
@@ -46,6 +50,30 @@ function takeInvite() {
     joinNotice = { id, error: true, text: `${cap(e.message)}` };
   });
 }
+
+// The player's name, remembered in this browser (the invite form of ui/lobby.js fills it in too).
+export const NAME_KEY = 'chess5d.name';
+export function rememberedName() { try { return localStorage.getItem(NAME_KEY) ?? ''; } catch { return ''; } }
+export function rememberName(name) {
+  try { if (name) localStorage.setItem(NAME_KEY, name); else localStorage.removeItem(NAME_KEY); } catch { /* private mode */ }
+}
+
+/** Asks the player opening an invite link for their name (the players' bar shows it to both
+ * sides and spectators): resolves to it, or 'Guest' when none is given. */
+function askName() {
+  const d = $('#join-dialog');
+  $('#join-name').value = rememberedName();
+  return new Promise((resolve) => {
+    d.addEventListener('close', () => {
+      const name = $('#join-name').value.trim();
+      if (name) rememberName(name);
+      resolve(name || 'Guest');
+    }, { once: true });
+    d.showModal();
+    $('#join-name').focus();
+  });
+}
+$('#join-form').addEventListener('submit', (ev) => { ev.preventDefault(); $('#join-dialog').close(); });
 
 /** An API call through the back-end, acting for the seat `token` if given. */
 export async function call(method, url, body, token) {
