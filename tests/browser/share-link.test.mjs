@@ -34,6 +34,8 @@ test('Share link puts the game in the fragment; a fresh browser shows it read-on
   await page.screenshot({ path: join(SHOTS, `share-dialog-${site}.png`) });
   await page.locator('#share-close').click();
 
+  const s = await apiGet(BASE, `/api/games/${g.id}`, g);
+  assert.ok(s.action_count > 20, `the game has its actions (${s.action_count})`);
   // Another browser, a fresh profile: nothing of the game is stored there.
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     const other = await launch({ viewport });
@@ -43,7 +45,6 @@ test('Share link puts the game in the fragment; a fresh browser shows it read-on
       await other.page.goto(link);
       await other.page.locator('#view-bar').waitFor();
       await other.page.locator('#world .board').first().waitFor();
-      const s = await apiGet(BASE, `/api/games/${g.id}`, g);
       await other.page.waitForFunction((n) => document.querySelector('#play').dataset.review === String(n), s.action_count);
       assert.match(await other.page.locator('#status').textContent(), /read-only/);
       assert.equal(await other.page.locator('#p-white .name').textContent(), 'Shad Amethyst');

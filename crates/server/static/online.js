@@ -31,19 +31,17 @@ let joinNotice = null; // { id, text, error }
 function takeInvite() {
   const m = location.hash.match(/^#\/game\/(\d+)\/join\/([^/]*)\/?(.*)$/);
   if (!m) return;
-  const [, id, sides, token] = m;
+  const [, id, , token] = m;
   history.replaceState(null, '', `#/game/${id}`);
   if (!/^[0-9a-f]{32}$/.test(token)) {
     joinNotice = { id, error: true, text: 'This invite link is not valid: its code is cut short or changed (a code is 32 letters and digits). Ask for the link again; meanwhile you can watch the game.' };
     online.joining = null;
     return;
   }
-  // The player an open invite seats is asked their name first (not a player taking their own
-  // seat to another browser).
-  const ask = call('GET', `/api/games/${id}`).then((s) => (s.invites_open || []).includes(sides), () => false);
-  online.joining = ask.then((open) => (open ? askName() : null))
-    .then((name) => call('POST', `/api/games/${id}/join`, name ? { name } : {}, token)).then((v) => {
+  online.joining = call('POST', `/api/games/${id}/join`, {}, token).then(async (v) => {
     keepSeat(id, { token: v.seat.token, sides: v.seat.sides, owner: v.seat.owner });
+    // The player an invite just seated is asked their name (sent with their own seat's token).
+    if (v.joined) await call('POST', `/api/games/${id}/join`, { name: await askName() }, v.seat.token).catch(() => {});
     const sides = v.seat.sides.map(cap).join(' and ');
     joinNotice = { id, error: false, text: v.joined ? `You joined game ${id}: you play ${sides}.` : `Your seat: you play ${sides}.` };
   }, (e) => {
