@@ -57,11 +57,7 @@ async fn a_joining_player_names_their_side_with_a_checked_name() {
         call_as(r, "POST", &format!("/api/games/{id}/join"), Some(body), &with(&token)).await
     };
     // A control or bidirectional character, an overlong name, an unknown field: 400, nothing named.
-    for bad in [
-        r#"{"name": "Eve\u202eevil"}"#,
-        r#"{"name": "a\nb"}"#,
-        r#"{"nom": "x"}"#,
-    ] {
+    for bad in [r#"{"name": "Eve\u202eevil"}"#, r#"{"name": "a\nb"}"#, r#"{"nom": "x"}"#] {
         let (status, v) = join(theirs.clone(), bad).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {v}");
     }
@@ -73,13 +69,19 @@ async fn a_joining_player_names_their_side_with_a_checked_name() {
     assert_eq!(status, StatusCode::OK, "{v}");
     let (_, v) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(
-        (v["players"]["white"]["display"].clone(), v["players"]["black"]["display"].clone()),
+        (
+            v["players"]["white"]["display"].clone(),
+            v["players"]["black"]["display"].clone()
+        ),
         (json!("Human"), json!("Bob"))
     );
     let (_, _) = join(mine, r#"{"name": "Ann"}"#).await;
     let (_, v) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(
-        (v["players"]["white"]["display"].clone(), v["players"]["black"]["display"].clone()),
+        (
+            v["players"]["white"]["display"].clone(),
+            v["players"]["black"]["display"].clone()
+        ),
         (json!("Ann"), json!("Bob"))
     );
 }
