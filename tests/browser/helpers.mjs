@@ -139,6 +139,13 @@ export async function move(page, from, fromSq, to, toSq) {
   ]);
 }
 
+/** Answers the name the page asks of a player an invite link seated (the Join dialog). */
+export async function answerName(page, name = '') {
+  await page.locator('#join-dialog').waitFor();
+  if (name) await page.getByLabel('Your name in the game', { exact: true }).fill(name);
+  await page.getByRole('button', { name: 'Join', exact: true }).click();
+}
+
 /** Clicks Submit and waits for the server's answer. */
 export async function submit(page) {
   await Promise.all([

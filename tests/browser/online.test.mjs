@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, startServer, freshDb, board, square, move, submit, SHOTS } from './helpers.mjs';
+import { launch, startServer, freshDb, board, square, move, submit, SHOTS, answerName } from './helpers.mjs';
 
 const MATE = '[Board "custom"]\n[Size "5x5"]\n[4k/5/5/5/K1R2:0:1:w]\n';
 let server = null, BASE = process.env.BASE_URL;
@@ -56,6 +56,7 @@ test('an invite link played through to mate, watched by a spectator; reloads kee
   // Black opens the invite (the token leaves the address bar); a spectator opens the game.
   const black = await open(invite);
   const bp = black.page;
+  await answerName(bp, 'Bea');
   await bp.locator('#seat-line').filter({ hasText: 'You play Black' }).waitFor();
   assert.ok(bp.url().endsWith(`#/game/${id}`), `token left in the URL: ${bp.url()}`);
   const spectator = await open(watch);
@@ -211,6 +212,7 @@ test('forged and malformed invite links are refused when opened, in plain words'
   await cut.page.locator('#seat-line').filter({ hasText: 'Spectating' }).waitFor();
   // The real link still works after those.
   const friend = await open(`${BASE}/#/game/${id}/join/black/${made.invite.token}`);
+  await answerName(friend.page);
   await friend.page.locator('#seat-line').filter({ hasText: 'You play Black' }).waitFor();
   await friend.page.locator('#join-notice').filter({ hasText: 'You joined game' }).waitFor();
 });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openSession, closeSession, createGame, launch, board, square, move, submit, seatLink, SHOTS } from './helpers.mjs';
+import { openSession, closeSession, createGame, launch, board, square, move, submit, seatLink, SHOTS, answerName } from './helpers.mjs';
 
 const STATIC = process.env.SITE === 'static';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -232,6 +232,7 @@ test('spectators see a draw offer; the player who offered learns it was declined
   const spectator = await launch();
   extra.push(friend, spectator);
   await friend.page.goto(`${BASE}/#/game/${g.id}/join/black/${g.invite.token}`);
+  await answerName(friend.page);
   await friend.page.locator('#seat-line').filter({ hasText: 'You play Black' }).waitFor();
   await spectator.page.goto(`${BASE}/#/game/${g.id}`);
   await spectator.page.locator('#seat-line').filter({ hasText: 'Spectating' }).waitFor();

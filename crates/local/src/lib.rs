@@ -590,9 +590,10 @@ impl Backend {
                 Answer::Created(self.board_state(id))
             }
             ("GET", ["analysis", id]) => {
+                let at = q.at()?;
                 let (n, b) = self.board(id)?;
                 let info = b.info.clone();
-                let mut v = self.board_state(n);
+                let mut v = self.board_state_at(n, at);
                 v["engine"] = info;
                 json(v)
             }
@@ -658,10 +659,15 @@ impl Backend {
     }
 
     fn board_state(&self, id: u64) -> Value {
+        self.board_state_at(id, None)
+    }
+
+    /// A board's state, or (`at`) the position after its first `at` actions (as for games).
+    fn board_state_at(&self, id: u64, at: Option<usize>) -> Value {
         let Some(b) = self.boards.get(&id) else {
             return Value::Null;
         };
-        let mut v = view_of(&b.play, id as i64, Shown::Live);
+        let mut v = view_of(&b.play, id as i64, at.map_or(Shown::Live, Shown::At));
         v["fen"] = json!(fen(&b.play));
         let tried = b.play.game.actions().len().saturating_sub(b.base);
         v["analysis"] = json!({ "id": id, "game": b.from, "base_actions": b.base, "tried": tried });

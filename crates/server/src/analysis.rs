@@ -128,8 +128,15 @@ impl Analyses {
 
 impl Board {
     pub(crate) fn state(&self) -> Value {
+        self.state_at(None)
+    }
+
+    /// The board's state, or (`at`) the position after its first `at` actions (`?at=N`, as for
+    /// games: the page reviews a shared game on a board of its own this way).
+    pub(crate) fn state_at(&self, at: Option<usize>) -> Value {
         let s = lock(&self.session);
-        let mut v = s.view(chess5d_play::seats::Rights::ALL.viewer(), chess5d_play::Shown::Live);
+        let shown = at.map_or(chess5d_play::Shown::Live, chess5d_play::Shown::At);
+        let mut v = s.view(chess5d_play::seats::Rights::ALL.viewer(), shown);
         let mut game = s.game.clone();
         while game.undo_move().is_some() {}
         v["fen"] = json!(chess5d_notation::write_5dfen(game.position()));

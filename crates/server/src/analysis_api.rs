@@ -4,7 +4,7 @@
 
 use crate::analysis::{Board, Info};
 use crate::error::ServerError;
-use crate::extract::{BodyText, Client, JsonBody};
+use crate::extract::{BodyText, Client, JsonBody, JsonText};
 use crate::seats::SeatToken;
 use crate::session::{Player, Session};
 use crate::state::{blocking, lock, AppState};
@@ -142,11 +142,25 @@ async fn create(
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
-async fn view(State(st): State<AppState>, Path(id): Path<String>, token: SeatToken) -> Result<Response, ServerError> {
+async fn view(
+    State(st): State<AppState>,
+    Client(client): Client,
+    Path(id): Path<String>,
+    token: SeatToken,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ServerError> {
     let board = board(&st, &id, &token, None)?;
-    let mut v = board.state();
-    v["engine"] = lock(&board.info).json();
-    Ok(Json(v).into_response())
+    let at = Query::parse(q.as_deref().unwrap_or("")).at()?;
+    let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
+    limits.may_read(buckets, client)?;
+    let v = blocking(move || {
+        let mut v = board.state_at(at);
+        v["engine"] = lock(&board.info).json();
+        Ok(v.to_string())
+    })
+    .await?;
+    limits.charge_read(buckets, client, v.len());
+    Ok(JsonText(v).into_response())
 }
 
 async fn delete(State(st): State<AppState>, Path(id): Path<String>, token: SeatToken) -> Result<Response, ServerError> {

@@ -72,6 +72,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
         JS,
         include_str!("../static/ui/computer-review.js"),
     ),
+    ("/ui/share.js", JS, include_str!("../static/ui/share.js")),
     ("/ui/state.js", JS, include_str!("../static/ui/state.js")),
     ("/ui/settings.js", JS, include_str!("../static/ui/settings.js")),
     ("/ui/variations.js", JS, include_str!("../static/ui/variations.js")),
@@ -302,8 +303,24 @@ fn html_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-async fn join(State(st): State<AppState>, Path(id): Path<String>, seat: SeatToken, _: JsonBody<Empty>) -> ApiResult {
-    with_seat(st, &id, seat, AppState::join).await
+/// `POST /api/games/:id/join`'s body: the name of the player an invite seats (optional).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinReq {
+    #[serde(default)]
+    name: Option<String>,
+}
+
+async fn join(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    seat: SeatToken,
+    JsonBody(req): JsonBody<JoinReq>,
+) -> ApiResult {
+    let id = parse_id(&id)?;
+    let name = chess5d_play::request::check_name(req.name)?;
+    let v = blocking(move || st.join(id, &seat, name)).await?;
+    Ok(JsonText(v).into_response())
 }
 
 async fn new_invite(

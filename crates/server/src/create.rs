@@ -322,8 +322,10 @@ impl AppState {
     /// `POST /api/games/:id/join`: what the token of an opened link holds. An invite not yet
     /// claimed is claimed here: its seat gets a token of its own (answered once, to this
     /// browser) and the link's token stops working. A link already used, or never made, is
-    /// refused in words a player understands.
-    pub(crate) fn join(&self, id: i64, token: &SeatToken) -> Result<String, ServerError> {
+    /// refused in words a player understands. `name` (checked by the caller) names the players
+    /// of the seat's sides (everyone watching sees it): the page asks a player who claimed an
+    /// invite for it, then sends it with their own seat's token.
+    pub(crate) fn join(&self, id: i64, token: &SeatToken, name: Option<String>) -> Result<String, ServerError> {
         let Some(t) = token.get() else {
             return Err(ServerError::BadRequest(format!(
                 "a link to join game {id} carries a seat token (header {})",
@@ -369,15 +371,33 @@ impl AppState {
             all[i] = seat.clone();
             self.inner.db.set_seats(id, &all)?;
             s.seats = all;
+            self.name_players(&mut s, seat.sides, name)?;
             let extra = json!({ "seat": seat_json(&claimed.token, &seat), "joined": true });
             v = s.view_text_with(Rights::from_seat(&seat).viewer(), &extra);
         } else {
+            let sides = s.seats[i].sides;
+            self.name_players(&mut s, sides, name)?;
             let extra = json!({ "seat": seat_json(t, &s.seats[i]), "joined": false });
             v = s.view_text_with(Rights::from_seat(&s.seats[i]).viewer(), &extra);
         }
         drop(s);
         let _ = slot.tx.send(());
         Ok(v)
+    }
+
+    /// Names the human players of a seat's sides (a join's `name`; none: no change), for
+    /// everyone watching.
+    fn name_players(&self, s: &mut Session, sides: [bool; 2], name: Option<String>) -> Result<(), ServerError> {
+        let Some(name) = name else { return Ok(()) };
+        for c in [Color::White, Color::Black] {
+            if sides[c.index()] && !s.players[c.index()].is_engine() {
+                s.players[c.index()] = Player::Human {
+                    name: Some(name.clone()),
+                };
+            }
+        }
+        s.play.bump();
+        self.persist(s)
     }
 
     /// `POST /api/games/:id/invite` (the creator only): a new invite link for the other human

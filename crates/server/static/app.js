@@ -20,6 +20,8 @@
 //                             overview, the view's tools; render() (over camera.js, panel.js)
 //   3 actions  ui/analysis.js  the analysis board
 //              ui/game.js     opening a game, following it live, its actions (over analysis.js)
+//              ui/share.js    a game shared by link (#/view/...): the link, the read-only view
+//                             (over game.js)
 //              ui/lobby.js    the home page's online cards (play a friend, the lobby, your games)
 //   4 pages    ui/editor.js   the position editor
 //              ui/home.js     the home page (play the computer, a puzzle, saved games, custom game)
@@ -39,6 +41,7 @@ import './online.js';
 import { showHome } from './ui/home.js';
 import { openGame } from './ui/game.js';
 import { openEditor } from './ui/editor.js';
+import { openView, endView } from './ui/share.js';
 import './ui/camera.js';
 import './ui/pointer.js';
 import './ui/panel.js';
@@ -50,6 +53,9 @@ import './ui/lobby.js';
 
 function route() {
   const m = location.hash.match(/^#\/game\/([^/?]+)/);
+  const v = location.hash.match(/^#\/view\/(.*)$/);
+  if (v) { openView(v[1]); return; }
+  endView();
   if (location.hash.startsWith('#/editor')) openEditor();
   else if (m) openGame(m[1]);
   else showHome();
@@ -58,7 +64,8 @@ function route() {
 // A dialog belongs to the page it was opened on: when the page changes under it (the back
 // button, a link, a game that ends elsewhere), it closes.
 window.addEventListener('hashchange', () => {
-  for (const d of document.querySelectorAll('dialog[open]')) d.close();
+  // (but the name asked for by an invite link, which online.js opens as the link is taken in)
+  for (const d of document.querySelectorAll('dialog[open]:not(#join-dialog)')) d.close();
   route();
 });
 route();

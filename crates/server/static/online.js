@@ -38,14 +38,40 @@ function takeInvite() {
     online.joining = null;
     return;
   }
-  online.joining = call('POST', `/api/games/${id}/join`, {}, token).then((v) => {
+  online.joining = call('POST', `/api/games/${id}/join`, {}, token).then(async (v) => {
     keepSeat(id, { token: v.seat.token, sides: v.seat.sides, owner: v.seat.owner });
+    // The player an invite just seated is asked their name (sent with their own seat's token).
+    if (v.joined) await call('POST', `/api/games/${id}/join`, { name: await askName() }, v.seat.token).catch(() => {});
     const sides = v.seat.sides.map(cap).join(' and ');
     joinNotice = { id, error: false, text: v.joined ? `You joined game ${id}: you play ${sides}.` : `Your seat: you play ${sides}.` };
   }, (e) => {
     joinNotice = { id, error: true, text: `${cap(e.message)}` };
   });
 }
+
+// The player's name, remembered in this browser (the invite form of ui/lobby.js fills it in too).
+export const NAME_KEY = 'chess5d.name';
+export function rememberedName() { try { return localStorage.getItem(NAME_KEY) ?? ''; } catch { return ''; } }
+export function rememberName(name) {
+  try { if (name) localStorage.setItem(NAME_KEY, name); else localStorage.removeItem(NAME_KEY); } catch { /* private mode */ }
+}
+
+/** Asks the player opening an invite link for their name (the players' bar shows it to both
+ * sides and spectators): resolves to it, or 'Guest' when none is given. */
+function askName() {
+  const d = $('#join-dialog');
+  $('#join-name').value = rememberedName();
+  return new Promise((resolve) => {
+    d.addEventListener('close', () => {
+      const name = $('#join-name').value.trim();
+      if (name) rememberName(name);
+      resolve(name || 'Guest');
+    }, { once: true });
+    d.showModal();
+    $('#join-name').focus();
+  });
+}
+$('#join-form').addEventListener('submit', (ev) => { ev.preventDefault(); $('#join-dialog').close(); });
 
 /** An API call through the back-end, acting for the seat `token` if given. */
 export async function call(method, url, body, token) {

@@ -26,6 +26,7 @@ export const NEAR_PX = 24;   // a square at least this many pixels wide: full de
 export const FAR_PX = 5;     // below this: flat boards with dots
 export const FEW_NEAR = 16;   // with this many boards in view or fewer, always full detail
 export const FEW_FAR = 40;    // with this many or fewer, never dots
+export const LABEL_PX = 24;  // squares under this many pixels: no board labels nor coordinates (under 9 px, unreadable)
 
 export const draw = {
   cache: new Map(),   // "l,t" -> { sig, el }
@@ -61,8 +62,9 @@ export function existing(s, c) {
   return tl && c.t > tl.end ? { ...c, t: tl.end } : c;
 }
 
-/** The SVG markup of one board at a level of detail. */
-export function boardMarkup(s, b, L, lod, hl, inactive) {
+/** The SVG markup of one board at a level of detail; `labels`: its (L T) label and coordinates
+ * are drawn (off where they would be too small to read: drawBoards). */
+export function boardMarkup(s, b, L, lod, hl, inactive, labels = true) {
   const x = L.left + L.col(b.t), y = L.row(b.l);
   const out = [`<g class="board" data-l="${esc(b.label)}" data-t="${b.turn}" data-color="${b.color}" data-li="${b.l}" data-ti="${b.t}" data-playable="${b.playable}" data-mandatory="${b.mandatory}" data-lod="${lod}" transform="translate(${x} ${y})">`];
   // The outline has the colour to move on the board, thick when playable; a mandatory board
@@ -112,7 +114,7 @@ export function boardMarkup(s, b, L, lod, hl, inactive) {
   if (paths.whiteLine.length) out.push(`<path class="pc-white-line" d="${paths.whiteLine.join('')}"/>`);
   if (paths.blackFill.length) out.push(`<path class="pc-black${lod === 'far' ? ' dot' : ''}" d="${paths.blackFill.join('')}"/>`);
   out.push(...extra);
-  if (lod === 'near') {
+  if (lod === 'near' && labels) {
     // Coordinates inside the edge squares (files along the bottom, ranks along the left side).
     const bottom = app.flip ? H - 1 : 0, left = app.flip ? W - 1 : 0;
     for (let xx = 0; xx < W; xx++) {
@@ -124,7 +126,10 @@ export function boardMarkup(s, b, L, lod, hl, inactive) {
       out.push(`<text class="coord ${(left + yy) % 2 === 0 ? 'on-dark' : 'on-light'}" x="2" y="${sy + 14}">${yy + 1}</text>`);
     }
   }
-  if (lod !== 'far') out.push(`<text class="board-label" x="${L.w}" y="-${b.mandatory ? 21 : b.playable ? 12 : 8}" text-anchor="end">(${esc(b.label)}T${b.turn})</text>`);
+  // The label above the outer edge of the board's outermost frame (the outline's stroke, or the
+  // mandatory frame), its descenders clear of it: it never touches a frame.
+  const frameTop = b.mandatory ? 14.5 : sw + 1;
+  if (lod !== 'far' && labels) out.push(`<text class="board-label" x="${L.w}" y="${-(frameTop + 6)}" text-anchor="end">(${esc(b.label)}T${b.turn})</text>`);
   if (inactive) out.push(`<rect class="inactive-veil" x="-8" y="-8" width="${L.w + 16}" height="${L.h + 16}"/>`);
   out.push('</g>');
   return out.join('');
@@ -148,6 +153,13 @@ export function drawBoards(r) {
   const n = inView.length;
   const lod = n <= FEW_NEAR || sp >= NEAR_PX ? 'near' : sp >= FAR_PX || n <= FEW_FAR ? 'mid' : 'far';
   draw.lod = lod;
+  const labels = sp >= LABEL_PX;
+  // The turn labels (the columns' headers) keep a readable size: a screen pixel in world units
+  // (style.css's minimum), and fewer of them where the columns are narrow.
+  const bg = $('#bg-layer');
+  bg.style.setProperty('--px', `${(1 / r.scale).toFixed(3)}px`);
+  const turnPx = (L.w + L.gx) * 2 * r.scale;
+  bg.dataset.turns = turnPx >= 80 ? 'all' : turnPx >= 40 ? 'turns' : turnPx * 5 >= 40 ? 'five' : 'ten';
   const want = new Set();
   const fresh = [];
   const freshKeys = new Set();
@@ -156,13 +168,13 @@ export function drawBoards(r) {
     want.add(k);
     const hl = draw.hl.get(k);
     const inactive = draw.inactive.has(b.l);
-    const sig = `${lod}|${app.flip}|${b.label}|${b.turn}|${b.color}|${b.playable}|${b.mandatory}|${inactive}|${L.left + L.col(b.t)},${L.row(b.l)}|${draw.piecesKey.get(k)}|${hl ? [...hl].map(([q, h]) => q + h.cls + (h.dest || '')).join() : ''}`;
+    const sig = `${lod}|${labels}|${app.flip}|${b.label}|${b.turn}|${b.color}|${b.playable}|${b.mandatory}|${inactive}|${L.left + L.col(b.t)},${L.row(b.l)}|${draw.piecesKey.get(k)}|${hl ? [...hl].map(([q, h]) => q + h.cls + (h.dest || '')).join() : ''}`;
     const c = draw.cache.get(k);
     if (c && c.sig === sig) {
       if (draw.shown.get(k) !== c.el) { fresh.push([k, c.el]); freshKeys.add(k); }
       continue;
     }
-    fresh.push([k, null, sig, boardMarkup(s, b, L, lod, hl, inactive)]);
+    fresh.push([k, null, sig, boardMarkup(s, b, L, lod, hl, inactive, labels)]);
     freshKeys.add(k);
   }
   for (const [k, el] of draw.shown) {

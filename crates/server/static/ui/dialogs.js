@@ -1,6 +1,6 @@
 // Layer 2 (drawing): the dialogs: import a game or position, export (copy, download), save a
 // position as a puzzle (its goal proven by the back-end first) and import a puzzle.
-import { $, cap, download } from './dom.js';
+import { $, cap, copyFrom, download } from './dom.js';
 import { app, api } from './state.js';
 
 // ---------- import / export ----------
@@ -35,12 +35,7 @@ $('#btn-export').addEventListener('click', () => {
   showExport('Export (5DPGN)', app.state.pgn, `chess5d-game-${app.state.id}.5dpgn`);
 });
 $('#export-close').addEventListener('click', () => $('#export-dialog').close());
-$('#export-copy').addEventListener('click', async () => {
-  const t = $('#export-text');
-  try { await navigator.clipboard.writeText(t.value); } catch { t.select(); document.execCommand('copy'); }
-  $('#export-copy').textContent = 'Copied';
-  setTimeout(() => { $('#export-copy').textContent = 'Copy'; }, 1200);
-});
+$('#export-copy').addEventListener('click', () => copyFrom($('#export-text'), $('#export-copy')));
 $('#export-download').addEventListener('click', () => download($('#export-text').value, app.exportFile || 'chess5d.5dpgn'));
 
 // ---------- puzzles: save, prove, import ----------

@@ -37,4 +37,13 @@ export function download(text, file) {
   a.remove();
 }
 
+/** Copies an input's text to the clipboard (selecting it where the clipboard is refused); the
+ * button says "Copied" a moment. */
+export async function copyFrom(input, button) {
+  try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand('copy'); }
+  const was = button.textContent;
+  button.textContent = 'Copied';
+  setTimeout(() => { button.textContent = was; }, 1200);
+}
+
 export function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }

@@ -1,6 +1,6 @@
 // Layer 4 (pages): the position editor (#/editor).
 import { $, showPage, cap } from './dom.js';
-import { FILES } from './pieces.js';
+import { FILES, pieceSvg } from './pieces.js';
 import { app, api } from './state.js';
 import { openPuzzleDialog } from './dialogs.js';
 import { closeWs } from './game.js';
@@ -32,7 +32,7 @@ export function openEditor() {
     edStandard();
     $('#ed-size').innerHTML = [8, 7, 6, 5, 4].map((n) => `<option value="${n}">${n}x${n}</option>`).join('');
     $('#ed-palette').innerHTML = ['white', 'black'].map((c) => ED_PIECES.map((p) =>
-      `<button type="button" data-tool="${c[0]}${p}" aria-label="${c} ${p}" class="tool ${c}">${p}</button>`).join('')).join('') +
+      `<button type="button" data-tool="${c[0]}${p}" aria-label="${c} ${p}" title="${cap(c)} ${p}" class="tool ${c}">${pieceSvg(p, c)}</button>`).join('')).join('') +
       '<button type="button" data-tool="x" aria-label="Erase" class="tool">✕</button>';
   }
   app.cam = 'present';

@@ -17,19 +17,7 @@ export async function openGame(idText) {
   const id = /^\d+$/.test(idText) ? Number(idText) : null;
   app.editor = null;
   const fresh = !app.state || app.state.id !== id;
-  if (fresh) {
-    endAnalysis();
-    closeWs();
-    app.state = null;
-    app.shown = null;
-    app.review = null;
-    app.variation = null;
-    app.cam = 'present';
-    app.layoutKey = '';
-    app.selected = null;
-    app.dests.clear();
-    resetDrawing();
-  }
+  if (fresh) freshPage();
   showError(null);
   // An invite link being opened: the server's answer (the seat, or why not) comes first.
   const joining = online.joining;
@@ -57,6 +45,21 @@ export async function openGame(idText) {
   $('#game-panel').classList.remove('hidden');
   setState(s);
   connectWs(id);
+}
+
+/** Forgets the game shown (another one, or a shared game, comes). */
+export function freshPage() {
+  endAnalysis();
+  closeWs();
+  app.state = null;
+  app.shown = null;
+  app.review = null;
+  app.variation = null;
+  app.cam = 'present';
+  app.layoutKey = '';
+  app.selected = null;
+  app.dests.clear();
+  resetDrawing();
 }
 
 /** Stops following the game. */

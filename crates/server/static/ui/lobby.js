@@ -3,7 +3,7 @@
 // a seat in. A challenge of ours that someone accepted opens its game (checked every 1.5 s).
 import { $, clockOf } from './dom.js';
 import { backend } from '../backend/index.js';
-import { online, call, load, save, esc, keepSeat, shared, SEATS, CHALLENGES } from '../online.js';
+import { online, call, load, save, esc, keepSeat, shared, rememberName, rememberedName, SEATS, CHALLENGES } from '../online.js';
 
 function variantOptions() {
   return (shared.info?.variants || []).map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
@@ -18,12 +18,8 @@ function fillVariants() {
   }
 }
 
-// The player's name, remembered in this browser for the next invite.
-const NAME_KEY = 'chess5d.name';
-function rememberName(name) {
-  try { if (name) localStorage.setItem(NAME_KEY, name); else localStorage.removeItem(NAME_KEY); } catch { /* private mode */ }
-}
-try { $('#fr-name').value = localStorage.getItem(NAME_KEY) ?? ''; } catch { /* private mode */ }
+// The player's name, remembered in this browser for the next invite (online.js).
+$('#fr-name').value = rememberedName();
 
 async function createFriendGame(ev) {
   ev.preventDefault();

@@ -42,10 +42,13 @@ export function render() {
   // The present: a line in the colour of the side to move across the whole multiverse.
   const rows = L.maxL - L.minL + 1;
   const px = L.left + L.col(present.t) - L.gx / 3;
-  parts.push(`<rect class="present-line ${present.color}" x="${px}" y="${-L.gy / 2}" width="${L.w + (2 * L.gx) / 3}" height="${rows * (L.h + L.gy)}" rx="10"/>`);
+  // (its top edge above the first row's board labels, which sit above their frames: boards.js)
+  const top = L.gy / 2 + 10;
+  parts.push(`<rect class="present-line ${present.color}" x="${px}" y="${-top}" width="${L.w + (2 * L.gx) / 3}" height="${rows * (L.h + L.gy) - L.gy / 2 + top}" rx="10"/>`);
   // Turn labels.
   for (let t = L.minT; t <= L.maxT; t++) {
-    parts.push(`<text class="turn-label" x="${L.left + L.col(t) + L.w / 2}" y="${-L.gy / 2 - 8}" text-anchor="middle">T${Math.floor(t / 2)}${t % 2 ? 'b' : 'w'}</text>`);
+    const turn = Math.floor(t / 2), every = t % 2 ? '' : ` every${turn % 10 === 0 ? '10' : turn % 5 === 0 ? '5' : '1'}`;
+    parts.push(`<text class="turn-label${every}" x="${L.left + L.col(t) + L.w / 2}" y="${-L.gy / 2 - 18}" text-anchor="middle">T${turn}${t % 2 ? 'b' : 'w'}</text>`);
   }
   $('#bg-layer').innerHTML = parts.join('');
   const arrows = [];

@@ -37,7 +37,7 @@ setInterval(() => {
 export function renderSide() {
   const s = app.state, shown = app.shown;
   if (!s || app.editor) return;
-  document.title = `chess5d game ${s.id}`;
+  document.title = app.view ? 'chess5d: shared game' : `chess5d game ${s.id}`;
   for (const side of ['white', 'black']) {
     const p = $(`#p-${side}`);
     p.querySelector('.name').textContent = s.players[side].display;
@@ -72,6 +72,8 @@ export function renderSide() {
     status = app.review === 0
       ? `Reviewing the start position (action 0 of ${s.action_count}). ${where}`
       : `Reviewing action ${app.review} of ${s.action_count}: ${a.number}. ${cap(a.color)} ${shortAction(a.text)}. ${where}`;
+  } else if (app.view) {
+    status = `Shared game, read-only: ${s.result ? `over (${s.result})` : `${cap(s.to_move)} to move`}. ${where}`;
   } else if (s.result) {
     status = 'Game over.';
   } else if (s.engine_busy && !s.human_to_move) {
@@ -144,7 +146,7 @@ export function renderSide() {
       else if (er.bottom > lr.bottom) list.scrollTop += er.bottom - lr.bottom;
     }
   }
-  window.chess5dOnline?.onState(s); // hook: seat, links, draw offers; spectators' buttons off
+  if (!app.view) window.chess5dOnline?.onState(s); // hook: seat, links, draw offers; spectators' buttons off
   app.onSide?.(s); // hook: the computer review (computer-review.js)
 }
 

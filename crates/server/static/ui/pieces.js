@@ -35,3 +35,12 @@ export function glyph(p, part, x, y) {
   return `M${Math.round((x + g.x) * 10) / 10} ${Math.round((y + g.y) * 10) / 10}${g.rest}`;
 }
 
+
+/** A piece's picture as a small SVG of its own (the editor's palette): the glyphs the boards
+ * draw, in the boards' piece colours. */
+export function pieceSvg(p, color) {
+  const parts = color === 'white'
+    ? `<path class="pc-white" d="${glyph(p, 'fill', 0, 0)}"/><path class="pc-white-line" d="${glyph(p, 'line', 0, 0)}"/>`
+    : `<path class="pc-black" d="${glyph(p, 'fill', 0, 0)}"/>`;
+  return `<svg class="piece-pic" viewBox="0 0 40 40" aria-hidden="true">${parts}</svg>`;
+}

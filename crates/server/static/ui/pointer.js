@@ -31,6 +31,7 @@ export function choose(moves) {
 export function canPlay() {
   if (app.analysis) return !app.analysis.state.result;
   const s = app.state;
+  if (app.view) return false; // a shared game is read-only
   return !!s && app.review === null && s.human_to_move && !s.result && (window.chess5dOnline?.mayMove(s) ?? true);
 }
 

@@ -17,7 +17,8 @@ export async function setReview(n) {
   } else {
     n = Math.max(0, n);
     app.review = n;
-    app.shown = await api('GET', `/api/games/${s.id}?at=${n}`);
+    // (a shared game is shown on an analysis board of its own: ui/share.js)
+    app.shown = await api('GET', `${app.view ? `/api/analysis/${app.view.id}` : `/api/games/${s.id}`}?at=${n}`);
   }
   app.selected = null;
   app.dests.clear();

@@ -49,6 +49,44 @@ async fn invite_game(s: &Server) -> (i64, String, String) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_joining_player_names_their_side_with_a_checked_name() {
+    let s = server();
+    let r = &s.app.router;
+    let (id, mine, theirs) = invite_game(&s).await;
+    let join = |token: String, body: &'static str| async move {
+        call_as(r, "POST", &format!("/api/games/{id}/join"), Some(body), &with(&token)).await
+    };
+    // A control or bidirectional character, an overlong name, an unknown field: 400, nothing named.
+    for bad in [r#"{"name": "Eve\u202eevil"}"#, r#"{"name": "a\nb"}"#, r#"{"nom": "x"}"#] {
+        let (status, v) = join(theirs.clone(), bad).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {v}");
+    }
+    let long = format!(r#"{{"name": "{}"}}"#, "x".repeat(61));
+    let (status, _) = call_as(r, "POST", &format!("/api/games/{id}/join"), Some(&long), &with(&theirs)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // The seat's own token names its side only; everyone reading sees it.
+    let (status, v) = join(theirs.clone(), r#"{"name": "Bob"}"#).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (_, v) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(
+        (
+            v["players"]["white"]["display"].clone(),
+            v["players"]["black"]["display"].clone()
+        ),
+        (json!("Human"), json!("Bob"))
+    );
+    let (_, _) = join(mine, r#"{"name": "Ann"}"#).await;
+    let (_, v) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(
+        (
+            v["players"]["white"]["display"].clone(),
+            v["players"]["black"]["display"].clone()
+        ),
+        (json!("Ann"), json!("Bob"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invite_is_claimed_once_and_a_forged_one_refused() {
     let s = server();
     let r = &s.app.router;
