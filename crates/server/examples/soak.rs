@@ -747,7 +747,10 @@ fn soak() -> Result<bool, String> {
                 let memory = memory_info(addr).unwrap_or_default();
                 let games = memory["games"].as_u64().unwrap_or(0);
                 let games_kib = memory["games_bytes"].as_u64().unwrap_or(0) / 1024;
-                samples.lock().unwrap().push((t, rss, engines, cpu, procs, games, games_kib));
+                samples
+                    .lock()
+                    .unwrap()
+                    .push((t, rss, engines, cpu, procs, games, games_kib));
             }
         })
     };
