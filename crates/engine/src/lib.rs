@@ -303,7 +303,9 @@ impl Engine {
         let stop = Arc::clone(&self.stop);
         // Lazy SMP: helper threads search the same position with the shared table until the
         // main thread is done; what they store orders and cuts the main thread's search. The
-        // answer, its line and the reports are the main thread's.
+        // answer is the main thread's unless a helper finished a deeper iteration (in a search
+        // of one line): then the helper's, reported once more so that the last line reported
+        // starts with the action played.
         let helpers = self.threads() - 1;
         let done = AtomicBool::new(false);
         let tt = &self.tt;
@@ -316,21 +318,38 @@ impl Engine {
                     let done = &done;
                     scope.spawn(move || {
                         let mut h = Searcher::new(tt, done, p, start);
-                        h.root(pos, &mut |_| {});
-                        (h.nodes, h.actions)
+                        let found = h.root(pos, &mut |_| {});
+                        (h.nodes, h.actions, found)
                     })
                 })
                 .collect();
             let mut s = Searcher::new(tt, &stop, params, start);
-            let found = s.root(pos, on_info);
+            let mut found = s.root(pos, on_info);
             done.store(true, Ordering::Relaxed);
             let (mut nodes, mut actions) = (s.nodes, s.actions);
+            let mut deeper = false;
             for h in running {
                 // A helper that panicked leaves the main thread's answer standing.
-                if let Ok((n, a)) = h.join() {
+                if let Ok((n, a, f)) = h.join() {
                     nodes += n;
                     actions += a;
+                    if self.opts.multipv <= 1 && f.best.is_some() && f.depth > found.depth {
+                        found = f;
+                        deeper = true;
+                    }
                 }
+            }
+            if deeper {
+                on_info(&SearchInfo {
+                    depth: found.depth,
+                    multipv: None,
+                    score: search::to_score(found.score),
+                    nodes,
+                    actions,
+                    time: start.elapsed(),
+                    pv: found.pv.clone(),
+                    hashfull: tt.hashfull(),
+                });
             }
             SearchResult {
                 best: found.best,
