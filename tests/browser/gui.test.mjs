@@ -77,6 +77,8 @@ test('a whole game to checkmate by clicks, with a branch, a hop, Submit rules an
   // Undo takes the rook move back.
   assert.equal(await undoBtn.isEnabled(), true);
   await Promise.all([apiAnswer(page, '/undo'), undoBtn.click()]);
+  // (The page draws the answer after it arrives: wait for the drawing, then check.)
+  await board(page, [0, 3, 'black']).first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => {});
   assert.equal(await board(page, [0, 3, 'black']).count(), 0, 'undo removed the new board');
   assert.equal(await undoBtn.isDisabled(), true);
   await move(page, [0, 3, 'white'], 'c1', [0, 3, 'white'], 'b1');

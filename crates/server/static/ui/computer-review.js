@@ -74,7 +74,9 @@ app.bestArrows = () => {
   return best ? best.moves.map((m) => [m, best.color]) : [];
 };
 app.onSide = (s) => {
-  if (cr.game !== s.id) open(s.id);
+  // A shared game (share.js) is shown on an analysis board: no game of the back-end to review.
+  if (s.analysis) { clearTimeout(cr.timer); cr.game = null; cr.data = null; }
+  else if (cr.game !== s.id) open(s.id);
   draw();
 };
 
@@ -144,7 +146,8 @@ function evalText(e) {
 function draw() {
   const s = app.state;
   const d = s && cr.game === s.id ? cr.data : null;
-  btn.disabled = !s || !s.action_count || !!app.analysis || (s.puzzle && s.puzzle.status === 'playing') || d?.status === 'running';
+  btn.classList.toggle('hidden', !!s?.analysis);
+  btn.disabled = !s || !!s.analysis || !s.action_count || !!app.analysis || (s.puzzle && s.puzzle.status === 'playing') || d?.status === 'running';
   box.classList.toggle('hidden', !d || !!app.analysis);
   if (!d) return;
   const running = d.status === 'running';
