@@ -3,7 +3,9 @@
 // leaving the screen), and a click on it brings the king's board into view. Both builds.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { join, dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { openSession, closeSession, createGame, seatLink, SHOTS } from './helpers.mjs';
 
 let session, page, errors, BASE;
@@ -48,5 +50,30 @@ test('a check in view is an arrow; a king in check out of view is an edge marker
   await page.waitForFunction(() => !document.querySelector('#check-edges .check-edge'));
   assert.equal(await kingBoardInView(), true, 'the click brought the king into view');
   await page.locator('#check-layer path.arrow.check').first().waitFor({ state: 'attached' });
+  assert.deepEqual(errors, []);
+});
+
+test('several kings in check out of view on a phone: markers that do not cover one another', async () => {
+  // The end of a game of many timelines: kings in check on boards all around the present.
+  const text = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'data', 'game-2.5dpgn'), 'utf8');
+  const g = await createGame(BASE, { import: text });
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto(seatLink(BASE, g));
+    await page.locator('#world .board').first().waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('#check-edges .check-edge').length >= 2);
+    const rects = await page.evaluate(() => [...document.querySelectorAll('#check-edges .check-edge')]
+      .map((b) => b.getBoundingClientRect().toJSON()));
+    for (let i = 0; i < rects.length; i++) {
+      for (let j = i + 1; j < rects.length; j++) {
+        const [a, b] = [rects[i], rects[j]];
+        const overlap = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        assert.ok(!overlap, `markers ${i} and ${j} overlap: ${JSON.stringify({ a, b })}`);
+      }
+    }
+    await page.screenshot({ path: join(SHOTS, `42-check-edges-390-${site}.png`) });
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
   assert.deepEqual(errors, []);
 });

@@ -440,11 +440,37 @@ export function updateChecks() {
     b.addEventListener('click', () => showBoard(m.c.l, m.c.t));
     return b;
   }));
-  // Each marker wholly inside the view (measured once drawn).
+  // Each marker wholly inside the view (measured once drawn), and clear of the others: one that
+  // would cover another moves to the nearest free spot along its edge, or a row further in.
+  const placed = [];
+  const clamp = (v, lo, hi) => Math.min(Math.max(v, lo), hi);
   for (const b of edges.children) {
     const w = b.offsetWidth, h = b.offsetHeight;
-    b.style.left = `${Math.round(Math.min(Math.max(parseFloat(b.style.left) - w / 2, 4), vw - w - 4))}px`;
-    b.style.top = `${Math.round(Math.min(Math.max(parseFloat(b.style.top) - h / 2, top - 10), vh - h - 4))}px`;
+    let x = clamp(parseFloat(b.style.left) - w / 2, 4, vw - w - 4);
+    let y = clamp(parseFloat(b.style.top) - h / 2, top - 10, vh - h - 4);
+    const onSide = x <= 4 || x >= vw - w - 4;
+    const fits = (cx, cy) => !placed.some((p) => cx < p.x + p.w + 4 && p.x < cx + w + 4 && cy < p.y + p.h + 4 && p.y < cy + h + 4);
+    const along = (v, lo, hi) => {
+      const out = [v];
+      for (let d = 6; d <= hi - lo; d += 6) { if (v + d <= hi) out.push(v + d); if (v - d >= lo) out.push(v - d); }
+      return out;
+    };
+    let spot = null;
+    for (let k = 0; k < 8 && !spot; k++) {
+      if (onSide) {
+        const cx = clamp(x + (x <= 4 ? 1 : -1) * k * (w + 4), 4, vw - w - 4);
+        const cy = along(y, top - 10, vh - h - 4).find((v) => fits(cx, v));
+        if (cy !== undefined) spot = [cx, cy];
+      } else {
+        const cy = clamp(y + (y < vh / 2 ? 1 : -1) * k * (h + 4), top - 10, vh - h - 4);
+        const cx = along(x, 4, vw - w - 4).find((v) => fits(v, cy));
+        if (cx !== undefined) spot = [cx, cy];
+      }
+    }
+    if (spot) [x, y] = spot;
+    placed.push({ x, y, w, h });
+    b.style.left = `${Math.round(x)}px`;
+    b.style.top = `${Math.round(y)}px`;
   }
 }
 
