@@ -298,6 +298,7 @@ impl Engine {
             root_cap: cap.saturating_mul(4).max(64),
             node_budget: Budget::tests(self.opts.node_budget),
             first_depth: 1,
+            depth_step: 1,
             o: self.opts.clone(),
         };
         let stop = Arc::clone(&self.stop);
@@ -315,6 +316,10 @@ impl Engine {
                     let mut p = params.clone();
                     p.soft = None;
                     p.first_depth = 1 + (i as u32 % 2);
+                    p.depth_step = 2;
+                    // A helper works until the main thread answers: no iteration is skipped
+                    // for want of time.
+                    p.o.predict_iterations = false;
                     let done = &done;
                     scope.spawn(move || {
                         let mut h = Searcher::new(tt, done, p, start);
