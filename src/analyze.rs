@@ -1,7 +1,7 @@
 //! `chess5d analyze` and `chess5d perft`.
 
 use crate::cli::{AnalyzeArgs, MovesShown, PerftArgs};
-use crate::outln;
+use crate::out::outln;
 use anyhow::{Context, Result};
 use chess5d_rules::{ActionCount, Budget, Convention, Outcome, Position};
 use serde_json::json;
@@ -11,7 +11,7 @@ pub fn run(o: &AnalyzeArgs) -> Result<()> {
     if o.distinct_positions && o.count_actions.is_none() {
         anyhow::bail!("--distinct-positions changes how --count-actions counts: give --count-actions CAP too");
     }
-    crate::for_each_game(&o.file, o.game, |number, multi, loaded| {
+    crate::input::for_each_game(&o.file, o.game, |number, multi, loaded| {
         if multi && !o.json {
             outln!("game {number}:");
         }
@@ -129,7 +129,7 @@ pub fn perft(a: &PerftArgs) -> Result<()> {
     let convention = convention(a.distinct_positions);
     let pos = match &a.file {
         Some(f) => {
-            let g = crate::load_game(f)?;
+            let g = crate::input::load_game(f)?;
             let mut p = g.game.position().clone();
             p.undo_action_moves();
             p

@@ -91,7 +91,7 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub json: bool,
     /// Only game N of a file of several games (from 1).
-    #[arg(long, value_name = "N", value_parser = game_number)]
+    #[arg(long, value_name = "N", value_parser = crate::values::game_number)]
     pub game: Option<usize>,
     /// The game(s) or position (`-` for standard input).
     #[arg(default_value = "-")]
@@ -124,7 +124,7 @@ pub struct ConvertArgs {
     #[arg(long, value_enum, ignore_case = true)]
     pub to: Format,
     /// Only game N of a file of several games (from 1).
-    #[arg(long, value_name = "N", value_parser = game_number)]
+    #[arg(long, value_name = "N", value_parser = crate::values::game_number)]
     pub game: Option<usize>,
     /// The game(s) or position (`-` for standard input).
     #[arg(default_value = "-")]
@@ -136,7 +136,7 @@ pub struct ConvertArgs {
 #[command(after_help = INPUT_HELP)]
 pub struct ShowArgs {
     /// Only game N of a file of several games (from 1).
-    #[arg(long, value_name = "N", value_parser = game_number)]
+    #[arg(long, value_name = "N", value_parser = crate::values::game_number)]
     pub game: Option<usize>,
     /// The game or position (`-` for standard input).
     #[arg(default_value = "-")]
@@ -204,14 +204,6 @@ pub struct EngineArgs {
     /// Instead of running the engine, walk COMMAND (a shell command) through 5DUCI and report.
     #[arg(long, value_name = "COMMAND", conflicts_with_all = ["bot", "hash", "options"])]
     pub check: Option<String>,
-}
-
-/// Parses `--game N`, a game number from 1.
-pub(crate) fn game_number(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!("a game number from 1, not '{s}'")),
-    }
 }
 
 /// The match command's flags as `chess5d match` reads them (here, beside the command line, so

@@ -12,7 +12,7 @@ pub fn write(bytes: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes one line to standard output (see [`write()`]); used through [`outln!`](crate::outln).
+/// Writes one line to standard output (see [`write()`]); used through [`outln!`](crate::out::outln).
 pub fn line(args: std::fmt::Arguments<'_>) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     out.write_fmt(args)?;
@@ -21,12 +21,12 @@ pub fn line(args: std::fmt::Arguments<'_>) -> anyhow::Result<()> {
 }
 
 /// `println!` that returns an error instead of panicking when the reader has gone.
-#[macro_export]
 macro_rules! outln {
     ($($arg:tt)*) => {
         $crate::out::line(format_args!($($arg)*))?
     };
 }
+pub(crate) use outln;
 
 /// Whether an error chain ends in a closed pipe on our output.
 pub fn is_closed_pipe(e: &anyhow::Error) -> bool {

@@ -149,7 +149,7 @@ fn position_of(line: &Value) -> Result<Position> {
 }
 
 fn check(file: &str) -> Result<()> {
-    let text = crate::read_input(file)?;
+    let text = crate::input::read_input(file)?;
     let (mut checked, mut problems) = (0, Vec::new());
     for (i, raw) in text.lines().enumerate() {
         let at = format!("{file}:{}", i + 1);

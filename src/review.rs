@@ -28,7 +28,7 @@ pub struct ReviewArgs {
     #[arg(default_value = "-")]
     pub file: String,
     /// Only game N of a file of several games (from 1).
-    #[arg(long, value_name = "N", value_parser = crate::cli::game_number)]
+    #[arg(long, value_name = "N", value_parser = crate::values::game_number)]
     pub game: Option<usize>,
     /// Write the graph data as JSON (per action: evaluation before and after, best action and
     /// line, class, accuracy; each side's accuracy) instead of the annotated game.
@@ -57,7 +57,7 @@ pub struct ReviewArgs {
 }
 
 pub fn run(a: &ReviewArgs) -> Result<()> {
-    let game = crate::load_one_game(&a.file, a.game, "--game N")?;
+    let game = crate::input::load_one_game(&a.file, a.game, "--game N")?;
     let name = if a.file == "-" { "<stdin>" } else { a.file.as_str() };
     let threads = a
         .threads

@@ -590,7 +590,7 @@ impl Query {
 
     /// `at` or `variation`: the position a game is shown at (`at`: after its first `at`
     /// actions; `variation`: after that variation move), live when neither is given.
-    pub fn shown(&self) -> Result<crate::Shown, PlayError> {
+    pub fn shown(&self) -> Result<crate::view::Shown, PlayError> {
         let Some(v) = self.get("variation") else {
             return Ok(self.at()?.into());
         };
@@ -602,11 +602,13 @@ impl Query {
                 hint: "",
             });
         }
-        v.parse().map(crate::Shown::Variation).map_err(|_| PlayError::BadQuery {
-            param: "variation",
-            expected: "a variation move's number".into(),
-            got: Some(v.to_string()),
-        })
+        v.parse()
+            .map(crate::view::Shown::Variation)
+            .map_err(|_| PlayError::BadQuery {
+                param: "variation",
+                expected: "a variation move's number".into(),
+                got: Some(v.to_string()),
+            })
     }
 
     /// `offset` and `limit`: the page of a list asked for, as (offset, count); `limit` at most

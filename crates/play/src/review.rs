@@ -58,7 +58,7 @@ impl Play {
 
 /// Writes the reviews of a game's actions, reported in order, as the doors answer them:
 /// [`ActionReview::json`] with `pv`, the engine's line from the position before the action
-/// ([`crate::pv_json`]: each action's colour, text and moves with their coordinates, for the
+/// ([`crate::text::pv_json`]: each action's colour, text and moves with their coordinates, for the
 /// page's arrows; empty when the action played was the engine's choice).
 #[derive(Debug)]
 pub struct ActionWriter {
@@ -87,7 +87,7 @@ impl ActionWriter {
             self.next += 1;
         }
         let mut v = a.json();
-        v["pv"] = json!(crate::pv_json(&self.pos, &a.line));
+        v["pv"] = json!(crate::text::pv_json(&self.pos, &a.line));
         v
     }
 }

@@ -376,9 +376,9 @@ impl Play {
 
     /// Refuses a position to show that the game does not have (a variation move beyond its
     /// variations'; an `at` beyond its actions shows it live).
-    pub fn check_shown(&self, shown: Shown, id: i64) -> Result<(), crate::PlayError> {
+    pub fn check_shown(&self, shown: Shown, id: i64) -> Result<(), crate::error::PlayError> {
         match shown {
-            Shown::Variation(k) if k >= self.variation_actions() => Err(crate::PlayError::NoVariation {
+            Shown::Variation(k) if k >= self.variation_actions() => Err(crate::error::PlayError::NoVariation {
                 variation: k,
                 game: id,
                 moves: self.variation_actions(),
