@@ -87,6 +87,19 @@ fn server() -> Server {
     server_with(config(temp_db()))
 }
 
+/// The headers of a JSON request from `client` (behind a proxy: `--behind-proxy`), with a
+/// seat or board token if given.
+fn from(client: &str, token: Option<&str>) -> Vec<(&'static str, String)> {
+    let mut h = vec![
+        ("content-type", "application/json".to_string()),
+        ("x-forwarded-for", client.to_string()),
+    ];
+    if let Some(t) = token {
+        h.push((TOKEN_HEADER, t.to_string()));
+    }
+    h
+}
+
 /// A server of this configuration.
 fn server_with(cfg: Config) -> Server {
     let db = cfg.db.clone();

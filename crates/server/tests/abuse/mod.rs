@@ -126,17 +126,6 @@ mod proofs {
 mod analysis_boards {
     use super::*;
 
-    fn from(client: &str, token: Option<&str>) -> Vec<(&'static str, String)> {
-        let mut h = vec![
-            ("content-type", "application/json".to_string()),
-            ("x-forwarded-for", client.to_string()),
-        ];
-        if let Some(t) = token {
-            h.push((TOKEN_HEADER, t.to_string()));
-        }
-        h
-    }
-
     async fn new_board(s: &Server, client: &str) -> (StatusCode, Value) {
         call_as(
             &s.app.router,

@@ -28,17 +28,6 @@ fn proxied(limits: &[&str]) -> Server {
     server_with(cfg)
 }
 
-fn from(client: &str, token: Option<&str>) -> Vec<(&'static str, String)> {
-    let mut h = vec![
-        ("content-type", "application/json".to_string()),
-        ("x-forwarded-for", client.to_string()),
-    ];
-    if let Some(t) = token {
-        h.push((TOKEN_HEADER, t.to_string()));
-    }
-    h
-}
-
 /// A game imported by `client`: its id and creator's token.
 async fn import(s: &Server, client: &str, text: &str) -> (i64, String) {
     let body = json!({ "import": text }).to_string();
