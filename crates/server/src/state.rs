@@ -229,16 +229,15 @@ impl AppState {
         let cap_bytes = usize::try_from(limits.games_memory_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
         let leaving = {
             let mut map = lock(&self.inner.sessions);
-            let mut by_age: Vec<(std::time::Instant, i64, usize)> = map
-                .iter()
-                .map(|(&id, slot)| (*lock(&slot.touched), id, slot.bytes()))
-                .collect();
-            let bytes: usize = by_age.iter().map(|g| g.2).sum();
+            // (Called at every load: under the limits, a sum of stored estimates and no more.)
+            let bytes: usize = map.values().map(|slot| slot.bytes()).sum();
             if map.len() <= cap && bytes <= cap_bytes {
                 return 0;
             }
+            let mut by_age: Vec<(std::time::Instant, i64)> =
+                map.iter().map(|(&id, slot)| (*lock(&slot.touched), id)).collect();
             by_age.sort_unstable();
-            let ids: Vec<i64> = by_age.into_iter().map(|(_, id, _)| id).collect();
+            let ids: Vec<i64> = by_age.into_iter().map(|(_, id)| id).collect();
             let (mut games, mut bytes) = (map.len(), bytes);
             take_unloadable(&mut map, &ids, |slot| {
                 let enough = games <= cap && bytes <= cap_bytes;
