@@ -83,6 +83,18 @@ struct Server {
     db: PathBuf,
 }
 
+impl Server {
+    /// The server stopped and started again on its database (the seat tokens kept).
+    fn restarted(&self) -> Api {
+        self.state.shutdown();
+        let state = AppState::open(config(self.db.clone())).unwrap();
+        Api {
+            router: router(state),
+            tokens: self.app.tokens.clone(),
+        }
+    }
+}
+
 fn server() -> Server {
     server_with(config(temp_db()))
 }
@@ -541,12 +553,7 @@ mod play {
         play(&s.app, id, &["(-0T1)e2(-0T1)e4", "(+0T1)d2(+0T1)d4"]).await;
         submit(&s.app, id).await;
         play(&s.app, id, &["(-0T1)e7(-0T1)e5"]).await; // unsubmitted: not stored
-        s.state.shutdown();
-        let state = AppState::open(config(s.db.clone())).unwrap();
-        let app = Api {
-            router: router(state),
-            tokens: s.app.tokens.clone(),
-        };
+        let app = s.restarted();
         let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["action_count"], 1);
@@ -567,12 +574,7 @@ mod play {
         assert_eq!(g["variations"].as_array().map(Vec::len), Some(3), "{}", g["variations"]);
         let (_, pgn) = call(&s.app, "GET", &format!("/api/games/{id}/pgn"), None).await;
         assert!(pgn.as_str().unwrap().contains("(/ Nf6 3. Nxe5)"), "{pgn}");
-        s.state.shutdown();
-        let state = AppState::open(config(s.db.clone())).unwrap();
-        let app = Api {
-            router: router(state),
-            tokens: s.app.tokens.clone(),
-        };
+        let app = s.restarted();
         let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["variations"], g["variations"]);
