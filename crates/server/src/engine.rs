@@ -5,6 +5,7 @@
 use crate::config::EngineConfig;
 use crate::error::ServerError;
 use crate::session::Player;
+use crate::sync::BACKGROUND_NICE;
 use chess5d_engine::{Engine, EngineOptions, Limits};
 use chess5d_protocol::{EngineAnswer, EngineProcess, GameState, Go, StartPos};
 use chess5d_rules::{Game, Move};
@@ -70,11 +71,8 @@ impl Runner {
     }
 }
 
-/// How nice engine processes are: their searches yield the CPU to the server's requests.
-const ENGINE_NICE: u32 = 10;
-
-/// An engine's command run at [`ENGINE_NICE`] (`exec nice -n 10 sh -c 'CMD'`) where `nice` is
-/// found, else as it is.
+/// An engine's command run at [`BACKGROUND_NICE`], as the server's own costly work runs
+/// (`exec nice -n 10 sh -c 'CMD'`), where `nice` is found, else as it is.
 fn niced(command: &str) -> String {
     let found = ["/usr/bin/nice", "/bin/nice"]
         .iter()
@@ -82,7 +80,10 @@ fn niced(command: &str) -> String {
     if !found {
         return command.to_string();
     }
-    format!("exec nice -n {ENGINE_NICE} sh -c '{}'", command.replace('\'', "'\\''"))
+    format!(
+        "exec nice -n {BACKGROUND_NICE} sh -c '{}'",
+        command.replace('\'', "'\\''")
+    )
 }
 
 /// A game as 5DUCI's `position` command gives it: the variant (or 5DFEN) and the actions.

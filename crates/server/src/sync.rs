@@ -22,7 +22,7 @@ pub async fn blocking<T: Send + 'static>(
 
 /// How much lower a [`background`] thread runs than the server's other threads (Linux `nice`,
 /// as engine processes run): a client's proof or import yields the cores to others' moves.
-const BACKGROUND_NICE: i32 = 10;
+pub(crate) const BACKGROUND_NICE: i32 = 10;
 
 /// Runs `f` on a thread of its own at a lower priority ([`BACKGROUND_NICE`], where the system
 /// has per-thread priorities): for costly work a client asks for (a puzzle proof, an import),
