@@ -172,9 +172,15 @@ pub struct BenchArgs {
     /// variants; the total node count, printed last, changes exactly when the search does.
     #[arg(long, conflicts_with = "big")]
     pub signature: bool,
-    /// With --signature: search each position this many actions deeper (or shallower).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, requires = "signature")]
+    /// With --signature or --threads: search each position this many actions deeper (or
+    /// shallower) than the signature does [default: 0 with --signature, 1 with --threads].
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub depth_offset: Option<i32>,
+    /// Only the parallel search's speedup: the signature's positions searched one depth deeper
+    /// with 1 thread and with N threads (time to the same depth, nodes per second, ratios).
+    #[arg(long, value_name = "N", conflicts_with_all = ["big", "signature"],
+          value_parser = clap::value_parser!(u32).range(2..=256))]
+    pub threads: Option<u32>,
 }
 
 /// The built-in players `engine --bot` offers.

@@ -71,10 +71,16 @@ fn position(text: &str) -> Result<Position> {
 
 /// One position's search: nodes and the action found (in the long form), deterministic.
 pub fn search(pos: &Position, depth: u32) -> (u64, String) {
+    search_with(pos, depth, 1)
+}
+
+/// As [`search`], with `threads` search threads (deterministic only with one).
+fn search_with(pos: &Position, depth: u32, threads: usize) -> (u64, String) {
     let mut engine = Engine::new(EngineOptions {
         bot: Bot::AlphaBeta,
         hash_mb: 16,
         seed: 1,
+        threads,
         ..EngineOptions::default()
     });
     let r = engine.search(pos, &Limits::depth(depth), &mut |_| {});
@@ -106,6 +112,119 @@ pub fn run(depth_offset: i32) -> Result<u64> {
     println!("Nodes/second    : {:.0}", total as f64 / secs.max(1e-9));
     println!("Nodes searched  : {total}");
     Ok(total)
+}
+
+/// The time of a search in `bench --threads`' second table.
+const MOVETIME_MS: u64 = 200;
+
+/// A search of [`MOVETIME_MS`] with `threads` threads: the depth it finished and its node rate
+/// (a search may end early, on a mate or a single legal action).
+fn search_for(pos: &Position, threads: usize) -> (u32, u64) {
+    let start = Instant::now();
+    let mut engine = Engine::new(EngineOptions {
+        bot: Bot::AlphaBeta,
+        hash_mb: 16,
+        seed: 1,
+        threads,
+        ..EngineOptions::default()
+    });
+    let r = engine.search(
+        pos,
+        &Limits::movetime(std::time::Duration::from_millis(MOVETIME_MS)),
+        &mut |_| {},
+    );
+    (
+        r.depth,
+        (r.nodes as f64 / start.elapsed().as_secs_f64().max(1e-6)) as u64,
+    )
+}
+
+/// `bench --threads N`: each position searched to its depth plus `depth_offset` with one thread,
+/// then with `threads`; prints the time to depth and the node rates, and their ratios (the
+/// speedup a parallel search gives at the same depth; Lazy SMP also searches wider, which only
+/// games measure). Each search runs three times and the median time counts.
+pub fn threads(threads: usize, depth_offset: i32) -> Result<()> {
+    println!(
+        "{:<38} {:>5}  {:>9} {:>9}  {:>9} {:>9}  {:>7} {:>7}",
+        "position",
+        "depth",
+        "1t ms",
+        "1t kn/s",
+        format!("{threads}t ms"),
+        format!("{threads}t kn/s"),
+        "speedup",
+        "nps x"
+    );
+    let (mut sum1, mut sum_n, mut nodes1, mut nodes_n) = (0.0, 0.0, 0u64, 0u64);
+    let mut speedups = Vec::new();
+    for (name, text, depth) in POSITIONS {
+        let pos = position(text).map_err(|e| anyhow!("bench position '{name}': {e}"))?;
+        let depth = (*depth as i32 + depth_offset).max(1) as u32;
+        let timed = |t: usize| {
+            let mut runs: Vec<(f64, u64)> = (0..3)
+                .map(|_| {
+                    let start = Instant::now();
+                    let (nodes, _) = search_with(&pos, depth, t);
+                    (start.elapsed().as_secs_f64(), nodes)
+                })
+                .collect();
+            runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+            runs[1]
+        };
+        let (t1, n1) = timed(1);
+        let (tn, nn) = timed(threads);
+        let (r1, rn) = (n1 as f64 / t1.max(1e-9), nn as f64 / tn.max(1e-9));
+        println!(
+            "{name:<38} {depth:>5}  {:>9.0} {:>9.0}  {:>9.0} {:>9.0}  {:>7.2} {:>7.2}",
+            t1 * 1e3,
+            r1 / 1e3,
+            tn * 1e3,
+            rn / 1e3,
+            t1 / tn.max(1e-9),
+            rn / r1.max(1e-9)
+        );
+        sum1 += t1;
+        sum_n += tn;
+        nodes1 += n1;
+        nodes_n += nn;
+        speedups.push(t1 / tn.max(1e-9));
+    }
+    let geo = (speedups.iter().map(|s| s.ln()).sum::<f64>() / speedups.len() as f64).exp();
+    println!("===========================");
+    println!(
+        "Time to depth, all positions: {:.0} ms with 1 thread, {:.0} ms with {threads}",
+        sum1 * 1e3,
+        sum_n * 1e3
+    );
+    println!("Speedup (total time)        : {:.2}", sum1 / sum_n.max(1e-9));
+    println!("Speedup (geometric mean)    : {geo:.2}");
+    println!(
+        "Nodes per second            : {:.2} times one thread's",
+        (nodes_n as f64 / sum_n.max(1e-9)) / (nodes1 as f64 / sum1.max(1e-9))
+    );
+    // At a fixed time (a fast game's action), the depth each reaches and its node rate.
+    println!("\nAt {MOVETIME_MS} ms per search (median of three): depth reached, nodes per second");
+    let (mut d1, mut dn, mut k1, mut kn) = (0u32, 0u32, 0u64, 0u64);
+    for (name, text, _) in POSITIONS {
+        let pos = position(text).map_err(|e| anyhow!("bench position '{name}': {e}"))?;
+        let timed = |t: usize| {
+            let mut runs: Vec<(u32, u64)> = (0..3).map(|_| search_for(&pos, t)).collect();
+            runs.sort();
+            runs[1]
+        };
+        let ((a, n1), (b, nn)) = (timed(1), timed(threads));
+        println!(
+            "{name:<38} depth {a:>2} -> {b:>2}   {:>7.0} -> {:>7.0} kn/s",
+            n1 as f64 / 1e3,
+            nn as f64 / 1e3
+        );
+        (d1, dn, k1, kn) = (d1 + a, dn + b, k1 + n1, kn + nn);
+    }
+    println!(
+        "all positions: depth {d1} -> {dn} (sum), node rate x {:.2} (sum of rates)",
+        kn as f64 / k1.max(1) as f64
+    );
+    Ok(())
 }
 
 #[cfg(test)]

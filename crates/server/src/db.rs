@@ -359,6 +359,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE TABLE puzzle_games (game INTEGER PRIMARY KEY, visitor TEXT NOT NULL);",
     // The variations of an imported game, kept with it.
     "ALTER TABLE games ADD COLUMN variations TEXT NOT NULL DEFAULT '';",
+    // The computer review of a game (its last one, ended), kept with it.
+    "CREATE TABLE reviews (game INTEGER PRIMARY KEY, review TEXT NOT NULL, saved TEXT NOT NULL);",
 ];
 
 /// An open challenge of the lobby, as a row.
@@ -535,9 +537,37 @@ impl Db {
         })
     }
 
-    /// Deletes a game and its seats; whether it existed.
+    /// Keeps `review` (the answer of `GET /api/games/:id/review` for an ended review) with game
+    /// `game`, replacing its last one; nothing if the game is gone (deleted meanwhile).
+    pub fn save_review(&self, game: i64, review: &serde_json::Value) -> Result<(), ServerError> {
+        let text = review.to_string();
+        self.write(move |c| {
+            c.execute(
+                "INSERT OR REPLACE INTO reviews (game, review, saved)
+                 SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1)",
+                params![game, text, now()],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The review kept with game `game`, if it has one.
+    pub fn review(&self, game: i64) -> Result<Option<serde_json::Value>, ServerError> {
+        let text: Option<String> = self.with(|c| {
+            c.query_row("SELECT review FROM reviews WHERE game = ?1", [game], |r| r.get(0))
+                .optional()
+        })?;
+        text.map(|t| {
+            serde_json::from_str(&t)
+                .map_err(|e| ServerError::Internal(format!("the stored review of game {game} is damaged: {e}")))
+        })
+        .transpose()
+    }
+
+    /// Deletes a game, its seats and its review; whether it existed.
     pub fn delete(&self, id: i64) -> Result<bool, ServerError> {
         self.write(move |c| {
+            c.execute("DELETE FROM reviews WHERE game = ?1", [id])?;
             c.execute("DELETE FROM seats WHERE game = ?1", [id])?;
             c.execute("DELETE FROM puzzle_games WHERE game = ?1", [id])?;
             Ok(c.execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
@@ -753,7 +783,7 @@ impl Db {
     }
 }
 
-/// Brings the schema up to [`SCHEMA_VERSION`], one transaction per step.
+/// Brings the schema up to the last of [`MIGRATIONS`], one transaction per step.
 fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     let version = usize::try_from(version).unwrap_or(0);

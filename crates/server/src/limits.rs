@@ -91,7 +91,8 @@ pub struct Limits {
     pub review_nodes: u64,
     /// `review-idle-secs`: a review whose progress nobody asked for this long is cancelled.
     pub review_idle_secs: u64,
-    /// `reviews-kept`: reviews kept in memory (one per game; the oldest ended one leaves first).
+    /// `reviews-kept`: reviews kept in memory (one per game; the oldest ended one leaves first,
+    /// and is read from the database afterwards).
     pub reviews_kept: u64,
 }
 
@@ -323,7 +324,7 @@ pub const LIMITS: &[Limit] = &[
     },
     Limit {
         name: "reviews-kept",
-        doc: "reviews kept in memory with their games (the oldest ended one leaves first)",
+        doc: "reviews kept in memory (the oldest ended one leaves first; ended reviews are also stored with their games)",
         field: |l| &mut l.reviews_kept,
     },
 ];

@@ -9,9 +9,10 @@
 //! the same game, its game is deleted, the server stops, or nobody has asked for its progress
 //! for `review-idle-secs` (its page went away: the page polls `GET .../review` meanwhile).
 //!
-//! The result is kept with the game in memory (the `reviews-kept` last reviews; the oldest
-//! ended one leaves first) and answered by `GET /api/games/:id/review`, so a page reloaded
-//! shows it again.
+//! The result is kept with the game in the database (its last review, once it has ended: done,
+//! or cancelled with the actions reviewed so far) and in memory (the `reviews-kept` last
+//! reviews; the oldest ended one leaves first), and answered by `GET /api/games/:id/review`, so
+//! a page reloaded, or the game opened after a restart, shows it again.
 
 use crate::error::ServerError;
 use crate::limits::Permit;
@@ -72,6 +73,8 @@ pub(crate) struct Start {
     pub hash_mb: usize,
     pub idle: Duration,
     pub kept: usize,
+    /// Keeps the ended review's state (its answer) with the game.
+    pub save: Box<dyn FnOnce(&Value) + Send>,
 }
 
 impl Reviews {
@@ -174,7 +177,7 @@ impl Reviews {
         }
         let first = lock(&job.run).json(s.game_id);
         let worker = job.clone();
-        let (game, result, idle) = (s.game, s.result, s.idle);
+        let (game, result, idle, save, game_id) = (s.game, s.result, s.idle, s.save, s.game_id);
         let mut writer = chess5d_play::review::ActionWriter::new(&game);
         std::thread::Builder::new()
             .name(format!("review-{}", s.game_id))
@@ -191,8 +194,13 @@ impl Reviews {
                     }
                 });
                 let why = lock(&worker.why).clone();
-                lock(&worker.run).finish(review.json(), why);
+                let mut ended = lock(&worker.run).clone();
+                ended.finish(review.json(), why);
+                // Kept before its place in the quota is given back (a client cannot start
+                // reviews faster than they are written), which is before it is shown ended.
+                save(&ended.json(game_id));
                 lock(&worker.permit).take();
+                *lock(&worker.run) = ended;
             })
             .map_err(|e| ServerError::Internal(format!("cannot start the review: {e}")))?;
         Ok(first)

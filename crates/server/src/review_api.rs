@@ -27,7 +27,10 @@ async fn view(State(st): State<AppState>, Path(id): Path<String>) -> Result<Resp
     let id = parse_id(&id)?;
     let v = blocking(move || {
         st.slot(id)?;
-        Ok(st.reviews().view(id).unwrap_or_else(|| ReviewRun::none_json(id)))
+        match st.reviews().view(id) {
+            Some(v) => Ok(v),
+            None => Ok(st.db().review(id)?.unwrap_or_else(|| ReviewRun::none_json(id))),
+        }
     })
     .await?;
     Ok(Json(v).into_response())
@@ -82,6 +85,15 @@ async fn start(
             hash_mb: usize::try_from(limits.engine_hash_mb).unwrap_or(2),
             idle: Duration::from_secs(limits.review_idle_secs),
             kept: usize::try_from(limits.reviews_kept).unwrap_or(usize::MAX),
+            save: {
+                let st = st.clone();
+                Box::new(move |v| {
+                    // Not kept (the server stopping, a full disk): shown while in memory only.
+                    if let Err(e) = st.db().save_review(id, v) {
+                        tracing::warn!("the review of game {id} was not kept: {e}");
+                    }
+                })
+            },
         };
         reviews.start(start, permit)
     })

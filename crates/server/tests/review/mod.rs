@@ -294,3 +294,54 @@ async fn a_review_nobody_watches_is_cancelled_and_positions_have_a_node_budget()
     }
     review(&s, "DELETE", id, "10.9.0.1").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_is_kept_with_its_game_across_restarts_and_leaves_with_it() {
+    // One review kept in memory: the second game's review pushes the first one's out of it.
+    let s = proxied(&["reviews-kept=1"]);
+    let (a, _) = import(&s, "10.10.0.1", SCHOLAR).await;
+    let (b, tb) = import(&s, "10.10.0.1", SCHOLAR).await;
+    assert_eq!(review(&s, "POST", a, "10.10.0.1").await.0, StatusCode::ACCEPTED);
+    let first = wait_review(&s, a, |v| v["status"] == "done").await;
+    assert_eq!(review(&s, "POST", b, "10.10.0.1").await.0, StatusCode::ACCEPTED);
+    let second = wait_review(&s, b, |v| v["status"] == "done").await;
+    // Out of memory, still answered (from the database), whole.
+    let (status, v) = review(&s, "GET", a, "10.10.0.2").await;
+    assert_eq!((status, v["status"].as_str()), (StatusCode::OK, Some("done")));
+    assert!(v == first, "not the same review");
+    // A restarted server answers both as they were.
+    let api = s.restarted();
+    for (id, was) in [(a, &first), (b, &second)] {
+        let (status, v) = call_as(
+            &api.router,
+            "GET",
+            &format!("/api/games/{id}/review"),
+            None,
+            &from("10.10.0.3", None),
+        )
+        .await;
+        assert_eq!(
+            (status, v["status"].as_str()),
+            (StatusCode::OK, Some("done")),
+            "game {id}"
+        );
+        assert!(&v == was, "game {id}: not the same review");
+        assert_eq!(v["review"]["black"]["blunders"], 1, "{v}");
+    }
+    // A deleted game's review goes with it.
+    let (status, v) = call_as(
+        &api.router,
+        "DELETE",
+        &format!("/api/games/{b}"),
+        None,
+        &from("10.10.0.1", Some(&tb)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let conn = rusqlite::Connection::open(&s.db).unwrap();
+    let kept = |id: i64| -> i64 {
+        conn.query_row("SELECT count(*) FROM reviews WHERE game = ?1", [id], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!((kept(a), kept(b)), (1, 0));
+}
