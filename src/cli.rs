@@ -161,6 +161,7 @@ pub struct PerftArgs {
 
 /// `chess5d bench`.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("searched").args(["signature", "threads"])))]
 pub struct BenchArgs {
     /// Fewer runs per figure.
     #[arg(long)]
@@ -174,7 +175,7 @@ pub struct BenchArgs {
     pub signature: bool,
     /// With --signature or --threads: search each position this many actions deeper (or
     /// shallower) than the signature does [default: 0 with --signature, 1 with --threads].
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, requires = "searched")]
     pub depth_offset: Option<i32>,
     /// Only the parallel search's speedup: the signature's positions searched one depth deeper
     /// with 1 thread and with N threads (time to the same depth, nodes per second, ratios).

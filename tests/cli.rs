@@ -412,7 +412,10 @@ fn the_bench_signature_is_printed_last_and_repeats() {
     };
     assert_eq!(run(), run());
     let (code, _, err) = run_status(&["bench", "--depth-offset", "1"]);
-    assert_eq!(code, Some(2), "--depth-offset needs --signature: {err}");
+    assert_eq!(code, Some(2), "--depth-offset needs --signature or --threads: {err}");
+    let (code, _, err) = run_status(&["bench", "--threads", "1"]);
+    assert_eq!(code, Some(2), "a speedup needs two threads or more: {err}");
+    assert!(err.contains("1 is not in 2..=256"), "{err}");
 }
 
 /// Impossible positions are refused at the door, with the rule and the place (issue 17).
