@@ -88,11 +88,11 @@ fn make_book_on(bases: &[Opening], count: usize, seed: u64, options: &BookOption
     }
     let base = |i: usize| &bases[i % bases.len()];
     let seed_of = |i: usize| mix(seed ^ mix(i as u64));
-    // Each opening drawn on its own, on every core (the balance searches are the cost of a
-    // book): an opening depends only on its index, so any thread and any order give the same.
+    // Each opening drafted on its own, on every core (the balance searches are the cost of a
+    // book): a draft depends only on its index, so any thread and any order give the same.
     let threads = threads.clamp(1, count.max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut drafts: Vec<Option<BookEntry>> = vec![None; count];
+    let mut drafts: Vec<Option<Draft>> = vec![None; count];
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
@@ -103,39 +103,90 @@ fn make_book_on(bases: &[Opening], count: usize, seed: u64, options: &BookOption
                         if i >= count {
                             return out;
                         }
-                        let mut alone = std::collections::HashSet::new();
-                        out.push((i, make_entry(base(i), seed_of(i), options, &mut alone)));
+                        out.push((i, draft(base(i), seed_of(i), options)));
                     }
                 })
             })
             .collect();
         for worker in workers {
             // A worker that failed leaves its openings to be drawn again below.
-            for (i, e) in worker.join().unwrap_or_default() {
-                drafts[i] = Some(e);
+            for (i, d) in worker.join().unwrap_or_default() {
+                drafts[i] = Some(d);
             }
         }
     });
-    // Then in order: an opening already in the book (or never drawn) is drawn again, knowing
-    // the book so far.
+    // Then in order, knowing the book so far: the drafts decide as the whole search would have
+    // (see `Draft`), and only an opening already in the book is drawn again.
     let mut used = std::collections::HashSet::new();
     drafts
         .into_iter()
         .enumerate()
-        .map(|(i, draft)| {
-            let key = draft
-                .as_ref()
-                .and_then(|e| e.opening.start.position().ok())
-                .map(|p| position_key(&p));
-            match (draft, key) {
-                (Some(e), Some(key)) if !used.contains(&key) => {
-                    used.insert(key);
-                    e
+        .map(|(i, d)| {
+            let (base, seed) = (base(i), seed_of(i));
+            match d {
+                Some(Draft::Balanced(e)) if used.insert(entry_key(&e)) => e,
+                Some(Draft::Unbalanced { start, relaxed }) => {
+                    if used.insert(position_key(&start)) {
+                        return start_entry(base);
+                    }
+                    match relaxed {
+                        Some(e) if used.insert(entry_key(&e)) => e,
+                        _ => unbalanced(base, &start, seed, options, &mut used).unwrap_or_else(|| start_entry(base)),
+                    }
                 }
-                _ => make_entry(base(i), seed_of(i), options, &mut used),
+                _ => make_entry(base, seed, options, &mut used),
             }
         })
         .collect()
+}
+
+/// What the parallel pass finds for one opening, with an empty book. The book's search is
+/// deterministic and a larger book only excludes more positions, so a draft decides what
+/// [`make_entry`] would find with the book so far: a balanced opening stands unless the book
+/// already has it; when no balanced opening exists with an empty book, none exists with a
+/// fuller one, so only the fallbacks remain: the variant's start if the book lacks it, else
+/// `relaxed` (found with the start excluded) unless the book has it.
+#[derive(Clone, Debug)]
+enum Draft {
+    Balanced(BookEntry),
+    Unbalanced {
+        start: Box<Position>,
+        relaxed: Option<BookEntry>,
+    },
+}
+
+fn draft(base: &Opening, seed: u64, options: &BookOptions) -> Draft {
+    let Ok(start) = base.start.position() else {
+        return Draft::Balanced(start_entry(base));
+    };
+    let mut alone = std::collections::HashSet::new();
+    if let Some(e) = balanced_entry(base, &start, seed, options, &mut alone) {
+        return Draft::Balanced(e);
+    }
+    alone.insert(position_key(&start));
+    let relaxed = unbalanced(base, &start, seed, options, &mut alone);
+    Draft::Unbalanced {
+        start: Box::new(start),
+        relaxed,
+    }
+}
+
+/// An entry's key in the book (see [`position_key`]).
+fn entry_key(e: &BookEntry) -> String {
+    e.opening
+        .start
+        .position()
+        .map_or_else(|_| format!("{:?}", e.opening.start), |p| position_key(&p))
+}
+
+/// The entry that plays the variant's start itself.
+fn start_entry(base: &Opening) -> BookEntry {
+    BookEntry {
+        base: base.clone(),
+        actions: vec![],
+        score: None,
+        opening: base.clone(),
+    }
 }
 
 /// How many times a book lengthens its random openings to find a position it does not have.
@@ -147,42 +198,55 @@ fn make_entry(
     options: &BookOptions,
     used: &mut std::collections::HashSet<String>,
 ) -> BookEntry {
-    let fallback = BookEntry {
-        base: base.clone(),
-        actions: vec![],
-        score: None,
-        opening: base.clone(),
-    };
     let Ok(start) = base.start.position() else {
-        return fallback;
+        return start_entry(base);
     };
-    for extra in 0..=LONGER_TRIES {
-        let seed = mix(seed ^ extra as u64);
-        let (lo, hi) = (options.actions.0 + extra, options.actions.1 + 2 * extra);
-        if let Some(e) = try_entry(base, &start, seed, (lo, hi), options, used, false) {
-            return e;
-        }
+    if let Some(e) = balanced_entry(base, &start, seed, options, used) {
+        return e;
     }
     // No balanced opening (a variant its first mover wins by force): its start, once; after
     // that, any opening not yet in the book, balanced or not, rather than a repeated game.
     if used.insert(position_key(&start)) {
-        return fallback;
+        return start_entry(base);
     }
-    // Rather a position a side leads by up to three times the bound than one already lost.
+    unbalanced(base, &start, seed, options, used).unwrap_or_else(|| start_entry(base))
+}
+
+/// A balanced opening not in `used`, lengthening the random openings when none is found.
+fn balanced_entry(
+    base: &Opening,
+    start: &Position,
+    seed: u64,
+    options: &BookOptions,
+    used: &mut std::collections::HashSet<String>,
+) -> Option<BookEntry> {
+    (0..=LONGER_TRIES).find_map(|extra| {
+        let seed = mix(seed ^ extra as u64);
+        let (lo, hi) = (options.actions.0 + extra, options.actions.1 + 2 * extra);
+        try_entry(base, start, seed, (lo, hi), options, used, false)
+    })
+}
+
+/// An opening not in `used` for a variant without a balanced one: rather one a side leads by
+/// up to three times the bound than one already lost, else any that is not over.
+fn unbalanced(
+    base: &Opening,
+    start: &Position,
+    seed: u64,
+    options: &BookOptions,
+    used: &mut std::collections::HashSet<String>,
+) -> Option<BookEntry> {
     let relaxed = BookOptions {
         max_cp: options.max_cp * 3,
         ..*options
     };
-    for any in [false, true] {
-        for extra in 0..=LONGER_TRIES {
+    [false, true].into_iter().find_map(|any| {
+        (0..=LONGER_TRIES).find_map(|extra| {
             let seed = mix(seed ^ mix(extra as u64 + 1000));
             let (lo, hi) = (1 + extra, options.actions.1 + 2 * extra);
-            if let Some(e) = try_entry(base, &start, seed, (lo, hi), &relaxed, used, any) {
-                return e;
-            }
-        }
-    }
-    fallback
+            try_entry(base, start, seed, (lo, hi), &relaxed, used, any)
+        })
+    })
 }
 
 /// What tells the openings of a book apart: the whole position (every board, the side to
@@ -352,6 +416,37 @@ mod tests {
                 None => assert!(e.actions.is_empty(), "{e:?}"),
             }
             e.opening.start.position().unwrap();
+        }
+    }
+
+    /// A book is what drawing its openings one at a time, in order, gives (the definition the
+    /// parallel drafts must keep): on a variant won from its start (its start once, then
+    /// unbalanced openings), a tiny one (repeated drafts) and a plain one, at any thread count.
+    #[test]
+    fn a_book_is_its_openings_drawn_one_at_a_time() {
+        let bases = vec![
+            Opening::variant("Misc - Timeline Fragments").unwrap(),
+            Opening::variant("Very Small").unwrap(),
+            Opening::variant("Standard").unwrap(),
+        ];
+        let options = BookOptions {
+            nodes: 30_000,
+            attempts: 2,
+            ..BookOptions::default()
+        };
+        let (count, seed) = (7, 11);
+        let mut used = std::collections::HashSet::new();
+        let one_at_a_time: Vec<BookEntry> = (0..count)
+            .map(|i| make_entry(&bases[i % 3], mix(seed ^ mix(i as u64)), &options, &mut used))
+            .collect();
+        assert!(one_at_a_time[0].actions.is_empty(), "Timeline Fragments' start, once");
+        assert!(!one_at_a_time[3].actions.is_empty(), "then other openings");
+        for threads in [1, 2, 3] {
+            assert_eq!(
+                make_book_on(&bases, count, seed, &options, threads),
+                one_at_a_time,
+                "{threads} threads"
+            );
         }
     }
 
