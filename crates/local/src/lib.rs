@@ -814,7 +814,7 @@ pub fn review_game(
     } else {
         REVIEW_NODES
     };
-    let mut reviewer = chess5d_engine::review::Reviewer::new(chess5d_play::review::options(nodes, 16));
+    let mut reviewer = chess5d_engine::review::Reviewer::new(chess5d_play::review::options(nodes, 16, 1));
     let mut writer = chess5d_play::review::ActionWriter::new(&loaded.game);
     let review = reviewer.review_game(&loaded.game, result, &mut |p| {
         let action = p.action.map(|a| writer.json(a));

@@ -19,15 +19,16 @@ use serde_json::{json, Value};
 pub const REVIEW_NODES: u64 = 200_000;
 
 /// The budget of a review: each position searched to [`DEFAULT_DEPTH`], at most
-/// [`DEFAULT_MOVETIME`] and `nodes` nodes, by one thread with a hash table of `hash_mb` MB.
-pub fn options(nodes: u64, hash_mb: usize) -> ReviewOptions {
+/// [`DEFAULT_MOVETIME`] and `nodes` nodes (of the first thread), by `threads` threads with a hash
+/// table of `hash_mb` MB.
+pub fn options(nodes: u64, hash_mb: usize, threads: usize) -> ReviewOptions {
     ReviewOptions {
         depth: Some(DEFAULT_DEPTH),
         movetime: Some(DEFAULT_MOVETIME),
         nodes: Some(nodes.max(1)),
         engine: EngineOptions {
             hash_mb: hash_mb.max(1),
-            threads: 1,
+            threads: threads.max(1),
             ..EngineOptions::default()
         },
         ..ReviewOptions::default()

@@ -159,7 +159,7 @@ impl Board {
         self: &Arc<Self>,
         engines: &[crate::config::EngineConfig],
         multipv: usize,
-        hash_mb: u64,
+        budget: crate::limits::EngineBudget,
         nodes: u64,
     ) -> Result<(), ServerError> {
         self.stop();
@@ -183,7 +183,7 @@ impl Board {
                     bot: Some("alphabeta".into()),
                     movetime_ms: None,
                 };
-                *slot = Some(Runner::start(engines, &player, hash_mb)?);
+                *slot = Some(Runner::start(engines, &player, budget)?);
             }
             match slot.as_mut() {
                 Some(Runner::Internal(e)) => e

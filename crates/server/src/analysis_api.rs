@@ -249,8 +249,8 @@ async fn start(
 ) -> Result<Response, ServerError> {
     let multipv = req.multipv()?;
     let engines = st.engines().to_vec();
-    let (hash_mb, nodes) = (st.limits().engine_hash_mb, st.limits().analysis_nodes);
-    engine_switch(st, id, token, move |b| b.start(&engines, multipv, hash_mb, nodes)).await
+    let (budget, nodes) = (st.limits().engine_budget(), st.limits().analysis_nodes);
+    engine_switch(st, id, token, move |b| b.start(&engines, multipv, budget, nodes)).await
 }
 
 async fn stop(State(st): State<AppState>, Path(id): Path<String>, token: SeatToken) -> Result<Response, ServerError> {

@@ -97,7 +97,7 @@ impl AppState {
                     None => Runner::start(
                         &self.inner.config.engines,
                         &think.player,
-                        self.inner.config.limits.engine_hash_mb,
+                        self.inner.config.limits.engine_budget(),
                     ),
                 };
                 match runner {

@@ -4,6 +4,7 @@
 
 use crate::config::EngineConfig;
 use crate::error::ServerError;
+use crate::limits::EngineBudget;
 use crate::session::Player;
 use crate::sync::BACKGROUND_NICE;
 use chess5d_engine::{Engine, EngineOptions, Limits};
@@ -21,9 +22,10 @@ pub enum Runner {
 }
 
 impl Runner {
-    /// Starts the engine configured for `player`, its hash table of `hash_mb` MB (the limit
-    /// `engine-hash-mb`).
-    pub fn start(engines: &[EngineConfig], player: &Player, hash_mb: u64) -> Result<Runner, ServerError> {
+    /// Starts the engine configured for `player`, with its hash table and threads (the limits
+    /// `engine-hash-mb` and `engine-threads`).
+    pub fn start(engines: &[EngineConfig], player: &Player, budget: EngineBudget) -> Result<Runner, ServerError> {
+        let (hash_mb, threads) = (budget.hash_mb, budget.threads);
         let Player::Engine { engine, .. } = player else {
             return Err(ServerError::Internal("not an engine player".into()));
         };
@@ -33,6 +35,7 @@ impl Runner {
             return Ok(Runner::Internal(Box::new(Engine::new(EngineOptions {
                 bot,
                 hash_mb: usize::try_from(hash_mb).unwrap_or(usize::MAX).max(1),
+                threads: usize::try_from(threads).unwrap_or(1).max(1),
                 ..EngineOptions::default()
             }))));
         }
@@ -46,6 +49,9 @@ impl Runner {
         // memory (the built-in engine's table holds about 4 times its `Hash` in all).
         if p.id().options.iter().any(|o| o.contains("name Hash ")) {
             p.set_option("Hash", &hash_mb.to_string()).map_err(err)?;
+        }
+        if threads > 1 && p.id().options.iter().any(|o| o.contains("name Threads ")) {
+            p.set_option("Threads", &threads.to_string()).map_err(err)?;
         }
         p.new_game(Duration::from_secs(10)).map_err(err)?;
         Ok(Runner::Process(Box::new(p)))

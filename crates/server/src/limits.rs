@@ -57,6 +57,9 @@ pub struct Limits {
     /// `engine-hash-mb`: the hash table (`Hash`, in MB) of each engine process the server
     /// starts (games' and analysis boards'): what bounds an engine process's memory.
     pub engine_hash_mb: u64,
+    /// `engine-threads`: the search threads (`Threads`) of each engine the server starts
+    /// (games', analysis boards', reviews').
+    pub engine_threads: u64,
     /// `games-in-memory`: games held in memory at once; past it, the least recently used ones
     /// that may leave (see [`crate::AppState::unload_idle`]) leave memory for the database.
     pub games_in_memory: u64,
@@ -96,6 +99,25 @@ pub struct Limits {
     pub reviews_kept: u64,
 }
 
+/// What each engine the server starts may hold: its hash table and its search threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineBudget {
+    /// `Hash`, in MB (the limit `engine-hash-mb`).
+    pub hash_mb: u64,
+    /// `Threads` (the limit `engine-threads`).
+    pub threads: u64,
+}
+
+impl Limits {
+    /// The budget of each engine: `engine-hash-mb` and `engine-threads`.
+    pub fn engine_budget(&self) -> EngineBudget {
+        EngineBudget {
+            hash_mb: self.engine_hash_mb.max(1),
+            threads: self.engine_threads.max(1),
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
@@ -117,6 +139,7 @@ impl Default for Limits {
             engines: 32,
             engine_nodes: 2_000_000,
             engine_hash_mb: 2,
+            engine_threads: 1,
             games_in_memory: 256,
             games_memory_mb: 128,
             challenge_secs: 3600,
@@ -241,6 +264,12 @@ pub const LIMITS: &[Limit] = &[
         doc: "hash table (the 5DUCI option `Hash`, in MB) of each engine process of games and analysis boards; \
               a searching process of the built-in engine takes about 20 MiB and 4 times this",
         field: |l| &mut l.engine_hash_mb,
+    },
+    Limit {
+        name: "engine-threads",
+        doc: "search threads (the 5DUCI option `Threads`) of each engine of games, analysis boards and reviews; \
+              each thread is a core kept busy while the engine thinks (a node budget counts the first thread's work)",
+        field: |l| &mut l.engine_threads,
     },
     Limit {
         name: "games-in-memory",

@@ -70,7 +70,7 @@ pub(crate) struct Start {
     pub result: Option<String>,
     pub client: IpAddr,
     pub nodes: u64,
-    pub hash_mb: usize,
+    pub budget: crate::limits::EngineBudget,
     pub idle: Duration,
     pub kept: usize,
     /// Keeps the ended review's state (its answer) with the game.
@@ -144,7 +144,11 @@ impl Reviews {
     /// Starts a review, holding `permit` (its place in the quota) until it ends; a review of the
     /// same game under way is replaced. Answers its first state.
     pub(crate) fn start(&self, s: Start, permit: Permit) -> Result<Value, ServerError> {
-        let options = chess5d_play::review::options(s.nodes, s.hash_mb);
+        let options = chess5d_play::review::options(
+            s.nodes,
+            usize::try_from(s.budget.hash_mb).unwrap_or(2),
+            usize::try_from(s.budget.threads).unwrap_or(1),
+        );
         let mut reviewer = Reviewer::new(options);
         let job = Arc::new(Job {
             serial: self.next.fetch_add(1, Ordering::SeqCst),

@@ -82,7 +82,7 @@ async fn start(
             result,
             client: key,
             nodes: limits.review_nodes,
-            hash_mb: usize::try_from(limits.engine_hash_mb).unwrap_or(2),
+            budget: limits.engine_budget(),
             idle: Duration::from_secs(limits.review_idle_secs),
             kept: usize::try_from(limits.reviews_kept).unwrap_or(usize::MAX),
             save: {

@@ -1171,11 +1171,12 @@ mod memory_bounds {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn engine_processes_get_the_hash_of_the_limit() {
+    async fn engine_processes_get_the_hash_and_threads_of_the_limits() {
         let db = temp_db();
         let log = db.parent().unwrap().join("engine.log");
         let mut cfg = config(db);
         limit(&mut cfg, "engine-hash-mb=3");
+        limit(&mut cfg, "engine-threads=2");
         // A 5DUCI engine that writes down what it is told and answers 1. e4.
         cfg.engines.insert(
             0,
@@ -1183,7 +1184,8 @@ mod memory_bounds {
                 name: "spy".into(),
                 command: format!(
                     "while read -r line; do echo \"$line\" >> '{l}'; case \"$line\" in \
-                     5duci) echo 'id name spy'; echo 'option name Hash type spin default 16 min 1 max 4096'; echo 5duciok;; \
+                     5duci) echo 'id name spy'; echo 'option name Hash type spin default 16 min 1 max 4096'; \
+                     echo 'option name Threads type spin default 1 min 1 max 64'; echo 5duciok;; \
                      isready) echo readyok;; go*) echo 'bestmove (0T1)e2(0T1)e4';; quit) exit 0;; esac; done",
                     l = log.display()
                 ),
@@ -1200,6 +1202,10 @@ mod memory_bounds {
         assert!(
             said.lines().any(|l| l == "setoption name Hash value 3"),
             "the engine was not given the hash of 'engine-hash-mb': {said}"
+        );
+        assert!(
+            said.lines().any(|l| l == "setoption name Threads value 2"),
+            "the engine was not given the threads of 'engine-threads': {said}"
         );
     }
 }
