@@ -74,16 +74,20 @@ pub fn search(pos: &Position, depth: u32) -> (u64, String) {
     search_with(pos, depth, 1)
 }
 
-/// As [`search`], with `threads` search threads (deterministic only with one).
-fn search_with(pos: &Position, depth: u32, threads: usize) -> (u64, String) {
-    let mut engine = Engine::new(EngineOptions {
+/// A fresh engine of the bench (empty table, fixed seed) with `threads` search threads.
+fn engine(threads: usize) -> Engine {
+    Engine::new(EngineOptions {
         bot: Bot::AlphaBeta,
         hash_mb: 16,
         seed: 1,
         threads,
         ..EngineOptions::default()
-    });
-    let r = engine.search(pos, &Limits::depth(depth), &mut |_| {});
+    })
+}
+
+/// As [`search`], with `threads` search threads (deterministic only with one).
+fn search_with(pos: &Position, depth: u32, threads: usize) -> (u64, String) {
+    let r = engine(threads).search(pos, &Limits::depth(depth), &mut |_| {});
     let best = r.best.map_or_else(
         || "(none)".to_string(),
         |a| a.iter().map(|m| m.long(pos.even())).collect::<Vec<_>>().join(" "),
@@ -121,14 +125,7 @@ const MOVETIME_MS: u64 = 200;
 /// (a search may end early, on a mate or a single legal action).
 fn search_for(pos: &Position, threads: usize) -> (u32, u64) {
     let start = Instant::now();
-    let mut engine = Engine::new(EngineOptions {
-        bot: Bot::AlphaBeta,
-        hash_mb: 16,
-        seed: 1,
-        threads,
-        ..EngineOptions::default()
-    });
-    let r = engine.search(
+    let r = engine(threads).search(
         pos,
         &Limits::movetime(std::time::Duration::from_millis(MOVETIME_MS)),
         &mut |_| {},
