@@ -103,7 +103,9 @@ fn make_book_on(bases: &[Opening], count: usize, seed: u64, options: &BookOption
                         if i >= count {
                             return out;
                         }
-                        out.push((i, draft(base(i), seed_of(i), options)));
+                        // A base's first opening falls back to its start (not yet in the book).
+                        let first = i < bases.len();
+                        out.push((i, draft(base(i), seed_of(i), options, !first)));
                     }
                 })
             })
@@ -145,7 +147,8 @@ fn make_book_on(bases: &[Opening], count: usize, seed: u64, options: &BookOption
 /// [`make_entry`] would find with the book so far: a balanced opening stands unless the book
 /// already has it; when no balanced opening exists with an empty book, none exists with a
 /// fuller one, so only the fallbacks remain: the variant's start if the book lacks it, else
-/// `relaxed` (found with the start excluded) unless the book has it.
+/// `relaxed` (found with the start excluded) unless the book has it, else what the search finds
+/// with the book so far.
 #[derive(Clone, Debug)]
 enum Draft {
     Balanced(BookEntry),
@@ -155,7 +158,9 @@ enum Draft {
     },
 }
 
-fn draft(base: &Opening, seed: u64, options: &BookOptions) -> Draft {
+/// With `fallback` false, `relaxed` is not searched (None: the in-order pass searches it if it
+/// is needed after all).
+fn draft(base: &Opening, seed: u64, options: &BookOptions, fallback: bool) -> Draft {
     let Ok(start) = base.start.position() else {
         return Draft::Balanced(start_entry(base));
     };
@@ -164,7 +169,9 @@ fn draft(base: &Opening, seed: u64, options: &BookOptions) -> Draft {
         return Draft::Balanced(e);
     }
     alone.insert(position_key(&start));
-    let relaxed = unbalanced(base, &start, seed, options, &mut alone);
+    let relaxed = fallback
+        .then(|| unbalanced(base, &start, seed, options, &mut alone))
+        .flatten();
     Draft::Unbalanced {
         start: Box::new(start),
         relaxed,
