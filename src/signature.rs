@@ -136,11 +136,25 @@ fn search_for(pos: &Position, threads: usize) -> (u32, u64) {
     )
 }
 
+/// The median of three runs of `run`, ordered by `cmp`.
+fn median_of_three<T>(mut run: impl FnMut() -> T, cmp: impl Fn(&T, &T) -> std::cmp::Ordering) -> T {
+    let mut runs: Vec<T> = (0..3).map(|_| run()).collect();
+    runs.sort_by(cmp);
+    runs.swap_remove(1)
+}
+
 /// `bench --threads N`: each position searched to its depth plus `depth_offset` with one thread,
 /// then with `threads`; prints the time to depth and the node rates, and their ratios (the
 /// speedup a parallel search gives at the same depth; Lazy SMP also searches wider, which only
 /// games measure). Each search runs three times and the median time counts.
 pub fn threads(threads: usize, depth_offset: i32) -> Result<()> {
+    let positions = POSITIONS
+        .iter()
+        .map(|(name, text, depth)| {
+            let pos = position(text).map_err(|e| anyhow!("bench position '{name}': {e}"))?;
+            Ok((*name, pos, *depth))
+        })
+        .collect::<Result<Vec<_>>>()?;
     println!(
         "{:<38} {:>5}  {:>9} {:>9}  {:>9} {:>9}  {:>7} {:>7}",
         "position",
@@ -154,19 +168,17 @@ pub fn threads(threads: usize, depth_offset: i32) -> Result<()> {
     );
     let (mut sum1, mut sum_n, mut nodes1, mut nodes_n) = (0.0, 0.0, 0u64, 0u64);
     let mut speedups = Vec::new();
-    for (name, text, depth) in POSITIONS {
-        let pos = position(text).map_err(|e| anyhow!("bench position '{name}': {e}"))?;
+    for (name, pos, depth) in &positions {
         let depth = (*depth as i32 + depth_offset).max(1) as u32;
         let timed = |t: usize| {
-            let mut runs: Vec<(f64, u64)> = (0..3)
-                .map(|_| {
+            median_of_three(
+                || {
                     let start = Instant::now();
-                    let (nodes, _) = search_with(&pos, depth, t);
+                    let (nodes, _) = search_with(pos, depth, t);
                     (start.elapsed().as_secs_f64(), nodes)
-                })
-                .collect();
-            runs.sort_by(|a, b| a.0.total_cmp(&b.0));
-            runs[1]
+                },
+                |a, b| a.0.total_cmp(&b.0),
+            )
         };
         let (t1, n1) = timed(1);
         let (tn, nn) = timed(threads);
@@ -202,13 +214,8 @@ pub fn threads(threads: usize, depth_offset: i32) -> Result<()> {
     // At a fixed time (a fast game's action), the depth each reaches and its node rate.
     println!("\nAt {MOVETIME_MS} ms per search (median of three): depth reached, nodes per second");
     let (mut d1, mut dn, mut k1, mut kn) = (0u32, 0u32, 0u64, 0u64);
-    for (name, text, _) in POSITIONS {
-        let pos = position(text).map_err(|e| anyhow!("bench position '{name}': {e}"))?;
-        let timed = |t: usize| {
-            let mut runs: Vec<(u32, u64)> = (0..3).map(|_| search_for(&pos, t)).collect();
-            runs.sort();
-            runs[1]
-        };
+    for (name, pos, _) in &positions {
+        let timed = |t: usize| median_of_three(|| search_for(pos, t), Ord::cmp);
         let ((a, n1), (b, nn)) = (timed(1), timed(threads));
         println!(
             "{name:<38} depth {a:>2} -> {b:>2}   {:>7.0} -> {:>7.0} kn/s",

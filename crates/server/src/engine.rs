@@ -34,8 +34,8 @@ impl Runner {
         if cfg.command == "@internal" {
             return Ok(Runner::Internal(Box::new(Engine::new(EngineOptions {
                 bot,
-                hash_mb: usize::try_from(hash_mb).unwrap_or(usize::MAX).max(1),
-                threads: usize::try_from(threads).unwrap_or(1).max(1),
+                hash_mb,
+                threads,
                 ..EngineOptions::default()
             }))));
         }

@@ -99,21 +99,23 @@ pub struct Limits {
     pub reviews_kept: u64,
 }
 
-/// What each engine the server starts may hold: its hash table and its search threads.
+/// What each engine the server starts may hold: its hash table and its search threads (each
+/// at least 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineBudget {
     /// `Hash`, in MB (the limit `engine-hash-mb`).
-    pub hash_mb: u64,
+    pub hash_mb: usize,
     /// `Threads` (the limit `engine-threads`).
-    pub threads: u64,
+    pub threads: usize,
 }
 
 impl Limits {
     /// The budget of each engine: `engine-hash-mb` and `engine-threads`.
     pub fn engine_budget(&self) -> EngineBudget {
+        let at_least_one = |n: u64| usize::try_from(n).unwrap_or(usize::MAX).max(1);
         EngineBudget {
-            hash_mb: self.engine_hash_mb.max(1),
-            threads: self.engine_threads.max(1),
+            hash_mb: at_least_one(self.engine_hash_mb),
+            threads: at_least_one(self.engine_threads),
         }
     }
 }

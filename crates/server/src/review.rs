@@ -144,11 +144,7 @@ impl Reviews {
     /// Starts a review, holding `permit` (its place in the quota) until it ends; a review of the
     /// same game under way is replaced. Answers its first state.
     pub(crate) fn start(&self, s: Start, permit: Permit) -> Result<Value, ServerError> {
-        let options = chess5d_play::review::options(
-            s.nodes,
-            usize::try_from(s.budget.hash_mb).unwrap_or(2),
-            usize::try_from(s.budget.threads).unwrap_or(1),
-        );
+        let options = chess5d_play::review::options(s.nodes, s.budget.hash_mb, s.budget.threads);
         let mut reviewer = Reviewer::new(options);
         let job = Arc::new(Job {
             serial: self.next.fetch_add(1, Ordering::SeqCst),
