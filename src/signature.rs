@@ -95,13 +95,23 @@ fn search_with(pos: &Position, depth: u32, threads: usize) -> (u64, String) {
     (r.nodes, best)
 }
 
+/// The bench's positions, read: each with its name and its signature depth.
+fn positions() -> Result<Vec<(&'static str, Position, u32)>> {
+    POSITIONS
+        .iter()
+        .map(|&(name, text, depth)| {
+            let pos = position(text).map_err(|e| anyhow!("bench position '{name}': {e}"))?;
+            Ok((name, pos, depth))
+        })
+        .collect()
+}
+
 /// Prints one line per position, then the time, the speed and, last, the signature.
 pub fn run(depth_offset: i32) -> Result<u64> {
     let t0 = Instant::now();
     let mut total = 0u64;
-    for (name, text, depth) in POSITIONS {
-        let pos = position(text).map_err(|e| anyhow!("bench position '{name}': {e}"))?;
-        let depth = (*depth as i32 + depth_offset).max(1) as u32;
+    for (name, pos, depth) in positions()? {
+        let depth = (depth as i32 + depth_offset).max(1) as u32;
         let t = Instant::now();
         let (nodes, best) = search(&pos, depth);
         total += nodes;
@@ -148,13 +158,7 @@ fn median_of_three<T>(mut run: impl FnMut() -> T, cmp: impl Fn(&T, &T) -> std::c
 /// speedup a parallel search gives at the same depth; Lazy SMP also searches wider, which only
 /// games measure). Each search runs three times and the median time counts.
 pub fn threads(threads: usize, depth_offset: i32) -> Result<()> {
-    let positions = POSITIONS
-        .iter()
-        .map(|(name, text, depth)| {
-            let pos = position(text).map_err(|e| anyhow!("bench position '{name}': {e}"))?;
-            Ok((*name, pos, *depth))
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let positions = positions()?;
     println!(
         "{:<38} {:>5}  {:>9} {:>9}  {:>9} {:>9}  {:>7} {:>7}",
         "position",
