@@ -43,7 +43,7 @@ pub struct ReviewArgs {
     /// Search each position this many nodes (at most).
     #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
-    /// Search threads (the engine's Threads option: a Lazy SMP search) [default: every core].
+    /// Search threads (the engine's Threads option: a parallel search) [default: every core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
     /// Write the engine's line of a classed action as a variation (Branched 5DPGN, as lichess

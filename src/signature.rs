@@ -155,7 +155,7 @@ fn median_of_three<T>(mut run: impl FnMut() -> T, cmp: impl Fn(&T, &T) -> std::c
 
 /// `bench --threads N`: each position searched to its depth plus `depth_offset` with one thread,
 /// then with `threads`; prints the time to depth and the node rates, and their ratios (the
-/// speedup a parallel search gives at the same depth; Lazy SMP also searches wider, which only
+/// speedup a parallel search gives at the same depth; its helpers also search ahead, which only
 /// games measure). Each search runs three times and the median time counts.
 pub fn threads(threads: usize, depth_offset: i32) -> Result<()> {
     let positions = positions()?;

@@ -48,7 +48,7 @@ pub use terms::{Weights, WEIGHT_COUNT};
 pub use weights::{FITTED_WEIGHTS, HAND_WEIGHTS, WEIGHTS};
 
 use chess5d_rules::{Budget, Color, Position};
-use search::{child_of, gather_actions, Params, Searcher};
+use search::{child_of, gather_actions, Params, Part, Searcher, Team};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -297,54 +297,54 @@ impl Engine {
             node_cap: cap,
             root_cap: cap.saturating_mul(4).max(64),
             node_budget: Budget::tests(self.opts.node_budget),
-            first_depth: 1,
-            depth_step: 1,
             o: self.opts.clone(),
         };
         let stop = Arc::clone(&self.stop);
-        // Lazy SMP: helper threads search the same position with the shared table until the
-        // main thread is done; what they store orders and cuts the main thread's search. The
-        // answer is the main thread's unless a helper finished a deeper iteration (in a search
-        // of one line): then the helper's, reported once more so that the last line reported
-        // starts with the action played.
-        let helpers = self.threads() - 1;
-        let done = AtomicBool::new(false);
+        // The threads share the table (its entries of this search have one age) and the root's
+        // actions. The main thread answers; the helpers work for it (see `search::Part`) until
+        // it does.
+        self.tt.new_search();
         let tt = &self.tt;
+        let team = Team::default();
+        let done = AtomicBool::new(false);
+        let threads = self.threads();
+        let part = if threads > 1 { Part::Main(&team) } else { Part::Alone };
+        let mut s = Searcher::new(tt, &stop, params.clone(), start).with_part(part);
+        let actions = s.root_actions(pos);
+        // Nothing to share when there is no action to search.
+        let helpers = if actions.is_empty() { 0 } else { threads - 1 };
         std::thread::scope(|scope| {
-            let running: Vec<_> = (1..=helpers)
-                .map(|i| {
+            let running: Vec<_> = (0..helpers)
+                .map(|_| {
                     let mut p = params.clone();
-                    p.soft = None;
-                    p.first_depth = 1 + (i as u32 % 2);
-                    p.depth_step = 2;
                     // A helper works until the main thread answers: no iteration is skipped
                     // for want of time.
+                    p.soft = None;
                     p.o.predict_iterations = false;
-                    let done = &done;
+                    let (team, done, actions) = (&team, &done, &actions);
                     scope.spawn(move || {
-                        let mut h = Searcher::new(tt, done, p, start);
-                        let found = h.root(pos, &mut |_| {});
-                        (h.nodes, h.actions, found)
+                        let mut h = Searcher::new(tt, done, p, start).with_part(Part::Helper(team));
+                        let deepest = h.help(pos, actions);
+                        (h.nodes, h.actions, deepest)
                     })
                 })
                 .collect();
-            let mut s = Searcher::new(tt, &stop, params, start);
-            let mut found = s.root(pos, on_info);
+            let mut found = s.root_search(pos, actions.clone(), on_info);
             done.store(true, Ordering::Relaxed);
             let (mut nodes, mut actions) = (s.nodes, s.actions);
             let mut deeper = false;
-            for h in running {
-                // A helper that panicked leaves the main thread's answer standing.
-                if let Ok((n, a, f)) = h.join() {
-                    nodes += n;
-                    actions += a;
-                    if self.opts.multipv <= 1 && f.best.is_some() && f.depth > found.depth {
-                        found = f;
-                        deeper = true;
-                    }
+            // A helper that panicked leaves the main thread's answer standing.
+            for (n, a, deepest) in running.into_iter().filter_map(|h| h.join().ok()) {
+                nodes += n;
+                actions += a;
+                // A helper that finished a deeper iteration ahead answers (in a search of one line).
+                if let Some(f) = deepest.filter(|f| self.opts.multipv <= 1 && f.depth > found.depth) {
+                    found = f;
+                    deeper = true;
                 }
             }
             if deeper {
+                // Reported once more, so that the last line reported starts with the action played.
                 on_info(&SearchInfo {
                     depth: found.depth,
                     multipv: None,

@@ -359,8 +359,8 @@ options! {
     options {
         /// Transposition table size in MB (`Hash`).
         hash_mb: usize = 16, "Hash", Spin(1, 4096), then <dyn Host>::resize_table;
-        /// Search threads (`Threads`): helpers of a Lazy SMP search sharing the table (one in
-        /// WebAssembly).
+        /// Search threads (`Threads`): helpers scout the main thread's principal line and search
+        /// ahead of it, sharing the table (one in WebAssembly).
         threads: usize = 1, "Threads", Spin(1, 256);
         /// Which player (`Bot`).
         bot: Bot = Bot::AlphaBeta, "Bot", Combo;

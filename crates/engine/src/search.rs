@@ -6,7 +6,8 @@ use crate::report::{Score, SearchInfo};
 use crate::tt::{Bound, Table};
 use chess5d_rules::{Budget, Move, MoveKind, Position, Role, Square, SubmitTest};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 use web_time::Instant;
 
@@ -546,12 +547,6 @@ pub(crate) struct Params {
     pub node_cap: usize,
     pub root_cap: usize,
     pub node_budget: Budget,
-    /// The first depth of the iterative deepening: 1, or 2 for every other helper thread of a
-    /// parallel search, so that helpers are not all at the main thread's depth.
-    pub first_depth: u32,
-    /// The depths between two iterations: 1, or 2 for a helper thread (it searches every
-    /// other depth, ahead of the main thread half the time, as Stockfish's helpers skip depths).
-    pub depth_step: u32,
     /// The engine's options: the search reads its switches, margins and shares from them.
     pub o: EngineOptions,
 }
@@ -568,6 +563,142 @@ pub(crate) struct Searcher<'a> {
     killers: Vec<[u64; 2]>,
     /// Whether the action leading to the node at each ply was a pass (a null move).
     passed: Vec<bool>,
+    /// This search's part in a parallel search.
+    part: Part<'a>,
+    /// A helper searching ahead of the main thread, which stops for scouting work.
+    ahead: bool,
+}
+
+/// A search's part in a parallel search (`Threads`).
+#[derive(Clone, Copy)]
+pub(crate) enum Part<'a> {
+    /// The only thread.
+    Alone,
+    /// The main thread: it answers, and shares its depth and principal line with the helpers.
+    Main(&'a Team),
+    /// A helper: it scouts the later actions of the main thread's principal line, and when there
+    /// are none, searches a depth ahead of the main thread. What it finds reaches the main thread
+    /// through the table.
+    Helper(&'a Team),
+}
+
+/// What the threads of a parallel search share besides the table: the main thread's depth, and
+/// the nodes of its principal line whose later actions the helpers may scout, one per ply. A
+/// node is offered once its first action is searched (the young-brothers-wait condition, so
+/// that its bound is known); the main thread takes its actions from the front, the helpers from
+/// the back, and the main thread finds the helpers' results in the table. Sharing the table
+/// alone (Lazy SMP) did not shorten the time to a depth: the main thread's first action, which
+/// takes most of an iteration, was searched twice (`LADDER.md`, session 17).
+pub(crate) struct Team {
+    depth: AtomicU32,
+    nodes: Vec<Mutex<Option<Shared>>>,
+}
+
+/// The plies of the principal line offered to the helpers.
+const SHARED_PLIES: usize = 24;
+
+/// A node of the main thread's principal line offered to the helpers.
+struct Shared {
+    pos: Position,
+    actions: Vec<Vec<Move>>,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    /// The action the main thread is at.
+    front: usize,
+    /// How many actions the helpers took from the back.
+    back: usize,
+}
+
+impl Shared {
+    /// The next action from the back, if the main thread has not reached it (and the bound is
+    /// not a mate's, which needs no help).
+    fn next(&self) -> Option<usize> {
+        let n = self.actions.len();
+        (self.back < n && n - 1 - self.back > self.front && self.alpha.abs() < MATE_BOUND).then(|| n - 1 - self.back)
+    }
+}
+
+/// Scouting work for a helper: a child of a shared node, its depth and ply, and the window.
+struct Scout {
+    child: Position,
+    depth: i32,
+    ply: usize,
+    alpha: i32,
+    beta: i32,
+}
+
+impl Default for Team {
+    fn default() -> Team {
+        Team {
+            depth: AtomicU32::new(0),
+            nodes: (0..SHARED_PLIES).map(|_| Mutex::new(None)).collect(),
+        }
+    }
+}
+
+impl Team {
+    fn node(&self, ply: usize) -> MutexGuard<'_, Option<Shared>> {
+        // A helper that panicked holding the lock left whole fields: the node is still usable.
+        self.nodes[ply].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Offers the node at `ply`, the main thread being at action `front` of `actions`.
+    #[allow(clippy::too_many_arguments)]
+    fn offer(
+        &self,
+        ply: usize,
+        pos: &Position,
+        actions: Vec<Vec<Move>>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        front: usize,
+    ) {
+        *self.node(ply) = Some(Shared {
+            pos: pos.clone(),
+            actions,
+            depth,
+            alpha,
+            beta,
+            front,
+            back: 0,
+        });
+    }
+
+    /// The main thread is at action `front` of the node at `ply`, with the bound `alpha`.
+    fn advance(&self, ply: usize, front: usize, alpha: i32) {
+        if let Some(node) = self.node(ply).as_mut() {
+            node.front = front;
+            node.alpha = node.alpha.max(alpha);
+        }
+    }
+
+    /// The main thread left the node at `ply`.
+    fn withdraw(&self, ply: usize) {
+        *self.node(ply) = None;
+    }
+
+    fn has_work(&self) -> bool {
+        (0..SHARED_PLIES).any(|ply| self.node(ply).as_ref().is_some_and(|n| n.next().is_some()))
+    }
+
+    /// Work for a helper, from the shallowest node that has some (the biggest subtrees).
+    fn take(&self) -> Option<Scout> {
+        (0..SHARED_PLIES).find_map(|ply| {
+            let mut guard = self.node(ply);
+            let node = guard.as_mut()?;
+            let i = node.next()?;
+            node.back += 1;
+            Some(Scout {
+                child: child_of(&node.pos, &node.actions[i]),
+                depth: node.depth - 1,
+                ply: ply + 1,
+                alpha: node.alpha,
+                beta: node.beta,
+            })
+        })
+    }
 }
 
 /// The best action of a node so far: its score, its key and its moves.
@@ -635,6 +766,22 @@ impl<'a> Searcher<'a> {
             aborted: false,
             killers: vec![[0; 2]; MAX_PLY + 1],
             passed: vec![false; MAX_PLY + 2],
+            part: Part::Alone,
+            ahead: false,
+        }
+    }
+
+    /// The same search as a part of a parallel one.
+    pub fn with_part(mut self, part: Part<'a>) -> Searcher<'a> {
+        self.part = part;
+        self
+    }
+
+    /// The team this search leads, if it is a parallel search's main thread.
+    fn leads(&self) -> Option<&'a Team> {
+        match self.part {
+            Part::Main(team) => Some(team),
+            _ => None,
         }
     }
 
@@ -649,7 +796,8 @@ impl<'a> Searcher<'a> {
         }
         self.aborted = self.stop.load(Ordering::Relaxed)
             || self.p.max_nodes.is_some_and(|n| self.nodes >= n)
-            || self.p.deadline.is_some_and(|d| Instant::now() >= d);
+            || self.p.deadline.is_some_and(|d| Instant::now() >= d)
+            || (self.ahead && self.nodes & 127 == 0 && matches!(self.part, Part::Helper(t) if t.has_work()));
         self.aborted
     }
 
@@ -980,8 +1128,22 @@ impl<'a> Searcher<'a> {
             };
         }
         let actions = self.order(pos, actions, tt_best, ply, depth);
-        for (i, (a, tactical)) in actions.iter().enumerate() {
-            let i = i + searched;
+        // A node of the principal line is offered to the helpers once its first action is searched.
+        let team = self
+            .leads()
+            .filter(|_| beta > alpha0 + 1 && depth >= 3 && ply < SHARED_PLIES);
+        let mut offered = false;
+        for (k, (a, tactical)) in actions.iter().enumerate() {
+            let i = k + searched;
+            if let (Some(team), true) = (team, i > 0) {
+                if offered {
+                    team.advance(ply, k, alpha);
+                } else {
+                    let list = actions.iter().map(|(a, _)| a.clone()).collect();
+                    team.offer(ply, pos, list, depth, alpha, beta, k);
+                    offered = true;
+                }
+            }
             if self.p.o.late_move_prune > 0
                 && depth == 2
                 && i >= self.p.o.late_move_prune
@@ -1018,6 +1180,9 @@ impl<'a> Searcher<'a> {
             if alpha >= beta {
                 break;
             }
+        }
+        if let (Some(team), true) = (team, offered) {
+            team.withdraw(ply);
         }
         self.finish(key, best, alpha0, beta, depth, ply)
     }
@@ -1074,10 +1239,65 @@ impl<'a> Searcher<'a> {
         Some((child, action))
     }
 
-    /// Iterative deepening from the root; `on_info` is called after every finished depth.
-    pub fn root(&mut self, pos: &Position, on_info: &mut dyn FnMut(&SearchInfo)) -> Found {
-        self.tt.new_search();
-        let (actions, _unknown) = self.root_gen(pos);
+    /// The root's actions (generated once for all the threads of a search).
+    pub fn root_actions(&mut self, pos: &Position) -> Vec<Vec<Move>> {
+        self.root_gen(pos).0
+    }
+
+    /// A helper's work (see [`Part::Helper`]) at the root `pos` with `actions`, until stopped;
+    /// returns the deepest iteration it finished when searching ahead, if any.
+    pub fn help(&mut self, pos: &Position, actions: &[Vec<Move>]) -> Option<Found> {
+        let Part::Helper(team) = self.part else { return None };
+        let mut deepest: Option<Found> = None;
+        while !self.check_abort() {
+            if !self.scout(team) {
+                // Nothing to scout: search ahead until there is.
+                self.ahead = true;
+                let found = self.root_search(pos, actions.to_vec(), &mut |_| {});
+                if found.best.is_some() && found.depth > deepest.as_ref().map_or(0, |f| f.depth) {
+                    deepest = Some(found);
+                }
+                self.ahead = false;
+                if !self.aborted {
+                    // Every depth allowed is searched: wait for scouting work or the end.
+                    std::thread::sleep(Duration::from_micros(100));
+                }
+                self.aborted = false;
+            }
+        }
+        deepest
+    }
+
+    /// Scouts one action of the team's principal line, if one is waiting; false if none is.
+    fn scout(&mut self, team: &Team) -> bool {
+        let Some(Scout {
+            child,
+            depth,
+            ply,
+            alpha,
+            beta,
+        }) = team.take()
+        else {
+            return false;
+        };
+        // The main thread will search this action with a null window at `alpha` first, and with
+        // the whole window when it beats alpha: store both.
+        let mut pv = Vec::new();
+        let s = -self.negamax(&child, depth, ply, -alpha - 1, -alpha, &mut pv);
+        if s > alpha && s < beta && !self.aborted {
+            self.negamax(&child, depth, ply, -beta, -alpha, &mut pv);
+        }
+        true
+    }
+
+    /// Iterative deepening over the root's `actions`; `on_info` is called after every finished
+    /// depth.
+    pub fn root_search(
+        &mut self,
+        pos: &Position,
+        actions: Vec<Vec<Move>>,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> Found {
         if actions.is_empty() {
             let score = if pos.in_check() { -MATE } else { 0 };
             return Found {
@@ -1112,8 +1332,17 @@ impl<'a> Searcher<'a> {
             self.extend_soft(critical);
         }
         let mut last: Option<(u64, i32)> = None;
-        let step = self.p.depth_step.max(1) as usize;
-        for depth in (self.p.first_depth.max(1) as i32..=self.p.max_depth as i32).step_by(step) {
+        let mut depth = 0;
+        loop {
+            depth += 1;
+            match self.part {
+                Part::Alone => {}
+                Part::Main(team) => team.depth.store(depth as u32, Ordering::Relaxed),
+                Part::Helper(team) => depth = depth.max(team.depth.load(Ordering::Relaxed) as i32 + 1),
+            }
+            if depth > self.p.max_depth as i32 {
+                break;
+            }
             if let (Some((key, score)), true) = (last, critical > 0 && depth > 3) {
                 let best = found.best.as_deref().map_or(0, action_set_key);
                 if key != best || found.score < score - 60 {
@@ -1168,6 +1397,13 @@ impl<'a> Searcher<'a> {
                     } else {
                         top[lines - 1].0
                     };
+                    if let (Some(team), true) = (self.leads(), lines == 1 && depth >= 3 && i > 0) {
+                        if i == 1 {
+                            team.offer(0, pos, actions.clone(), depth, alpha, beta, i);
+                        } else {
+                            team.advance(0, i, alpha);
+                        }
+                    }
                     let child = child_of(pos, a);
                     let mut s;
                     if floor == -INF {
@@ -1212,6 +1448,9 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 break;
+            }
+            if let Some(team) = self.leads() {
+                team.withdraw(0);
             }
             let complete = !self.aborted;
             if let Some(bi) = best_i {
@@ -1382,10 +1621,75 @@ mod tests {
             node_cap: o.action_cap,
             root_cap: o.action_cap * 4,
             node_budget: Budget::DEFAULT,
-            first_depth: 1,
-            depth_step: 1,
             o,
         }
+    }
+
+    /// The helpers take a shared node's actions from the back, never one the main thread has
+    /// reached, with the main thread's latest bound, shallowest node first; a withdrawn node
+    /// and a mate bound give no work.
+    #[test]
+    fn helpers_take_the_principal_line_from_the_back() {
+        let (pos, moves) = moves_of("4k3/8/8/8/8/8/8/R3K3");
+        let actions: Vec<Vec<Move>> = moves.iter().take(6).map(|m| vec![*m]).collect();
+        let key = |p: &Position| p.hash();
+        let child_keys: Vec<u64> = actions.iter().map(|a| key(&child_of(&pos, a))).collect();
+        let team = Team::default();
+        assert!(team.take().is_none() && !team.has_work());
+        team.offer(0, &pos, actions.clone(), 4, 10, 50, 1);
+        let scout = team.take().expect("work");
+        assert_eq!(key(&scout.child), child_keys[5]);
+        assert_eq!((scout.depth, scout.ply, scout.alpha, scout.beta), (3, 1, 10, 50));
+        team.advance(0, 2, 20);
+        assert_eq!(key(&team.take().expect("work").child), child_keys[4]);
+        let scout = team.take().expect("work");
+        assert_eq!((key(&scout.child), scout.alpha), (child_keys[3], 20));
+        // Action 2 is the main thread's own.
+        assert!(team.take().is_none() && !team.has_work());
+        // A deeper node waits while a shallower one has work.
+        team.offer(3, &pos, actions.clone(), 2, 0, 1, 0);
+        team.offer(0, &pos, actions.clone(), 4, 10, 50, 4);
+        assert_eq!(
+            (key(&team.take().unwrap().child), team.take().unwrap().ply),
+            (child_keys[5], 4)
+        );
+        team.withdraw(3);
+        assert!(team.take().is_none());
+        team.offer(1, &pos, actions, 4, MATE_BOUND + 1, MATE, 0);
+        assert!(!team.has_work());
+    }
+
+    /// A helper's scouts are in the table for the main thread: every action after the main
+    /// thread's has an entry at the depth the main thread needs, one that the main thread's
+    /// null window at the same bound cuts at once.
+    #[test]
+    fn a_helpers_scouts_reach_the_table() {
+        let (pos, _) = moves_of("r3k3/8/8/8/8/8/8/R3K2R");
+        let tt = Table::new(1);
+        let stop = AtomicBool::new(false);
+        let actions = Searcher::new(&tt, &stop, params(25), Instant::now()).root_actions(&pos);
+        assert!(actions.len() > 8);
+        let team = Team::default();
+        team.offer(0, &pos, actions.clone(), 3, 0, 1, 0);
+        let mut h = Searcher::new(&tt, &stop, params(25), Instant::now()).with_part(Part::Helper(&team));
+        let mut scouted = 0;
+        while h.scout(&team) {
+            scouted += 1;
+        }
+        assert_eq!(scouted, actions.len() - 1);
+        for a in &actions[1..] {
+            let e = tt.probe(child_of(&pos, a).hash()).expect("scouted");
+            let s = score_from_tt(e.score, 1);
+            assert!(e.depth >= 2, "{e:?}");
+            // The child is searched with the window -1..0 by the main thread's null window.
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= 0,
+                Bound::Upper => s <= -1,
+            };
+            assert!(cut, "{e:?}");
+        }
+        assert!(!h.scout(&team));
     }
 
     #[test]

@@ -47,7 +47,7 @@ const EMPTY: Entry = Entry {
     age: 0,
 };
 
-/// A share of the table's slots behind one lock: the threads of a search (Lazy SMP) share
+/// A share of the table's slots behind one lock: the threads of a parallel search share
 /// the table, and a slot's entry and its action's moves change together.
 #[derive(Debug)]
 struct Stripe {

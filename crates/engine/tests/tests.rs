@@ -183,8 +183,8 @@ mod mates {
         }
     }
 
-    /// Lazy SMP: with helper threads sharing the table, the answer is still the main thread's
-    /// proven mate, and the helpers' work is counted in the nodes.
+    /// With helper threads scouting the main thread's line through the shared table, the answer
+    /// is still the main thread's proven mate, and the helpers' work is counted in the nodes.
     #[test]
     fn a_search_with_helper_threads_finds_the_same_mates() {
         for case in cases() {

@@ -464,7 +464,7 @@ impl Game {
     /// variations if ``variations``). ``progress(searched, positions)`` is called after each
     /// position; returning ``False`` stops the review (the actions reviewed so far are
     /// returned, ``cancelled`` true), and an exception it raises (Ctrl-C too) stops it and is
-    /// raised. ``threads``: the engine's Threads option (a Lazy SMP search), every core by
+    /// raised. ``threads``: the engine's Threads option (a parallel search), every core by
     /// default.
     #[pyo3(signature = (movetime = None, depth = None, nodes = None, threads = None, variations = false, progress = None))]
     #[allow(clippy::too_many_arguments)]
