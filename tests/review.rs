@@ -136,5 +136,8 @@ fn bad_input_is_an_error_not_a_panic() {
         assert!(err.contains(needle) && !err.contains("panicked"), "{args:?}: {err}");
     }
     let (ok, out, _) = review(&["--help"]);
-    assert!(ok && out.contains("--threads") && out.contains("a parallel search"), "{out}");
+    assert!(
+        ok && out.contains("--threads") && out.contains("a parallel search"),
+        "{out}"
+    );
 }
