@@ -31,10 +31,12 @@
 #![deny(missing_docs)]
 
 mod eval;
+mod gen;
 mod options;
 mod report;
 pub mod review;
 mod search;
+mod team;
 mod terms;
 mod tt;
 pub mod tune;
@@ -48,10 +50,12 @@ pub use terms::{Weights, WEIGHT_COUNT};
 pub use weights::{FITTED_WEIGHTS, HAND_WEIGHTS, WEIGHTS};
 
 use chess5d_rules::{Budget, Color, Position};
-use search::{child_of, gather_actions, Params, Part, Searcher, Team};
+use gen::{child_of, gather_actions};
+use search::{Params, Searcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use team::{Part, Team};
 use web_time::Instant;
 
 /// Limits of one search, as given by `go`. Without any limit the search takes one second.
@@ -188,7 +192,7 @@ fn seed_or_clock(seed: u64) -> u64 {
     let pid = u64::from(std::process::id());
     #[cfg(target_family = "wasm")]
     let pid = 0;
-    search::mix(nanos ^ (pid << 32)).max(1)
+    gen::mix(nanos ^ (pid << 32)).max(1)
 }
 
 impl Engine {
@@ -301,7 +305,7 @@ impl Engine {
         };
         let stop = Arc::clone(&self.stop);
         // The threads share the table (its entries of this search have one age) and the root's
-        // actions. The main thread answers; the helpers work for it (see `search::Part`) until
+        // actions. The main thread answers; the helpers work for it (see `team::Part`) until
         // it does.
         self.tt.new_search();
         let tt = &self.tt;
@@ -313,6 +317,12 @@ impl Engine {
         let actions = s.root_actions(pos);
         // Nothing to share when there is no action to search.
         let helpers = if actions.is_empty() { 0 } else { threads - 1 };
+        // The main thread reorders its own copy; the helpers read the shared one.
+        let (mine, actions) = if helpers > 0 {
+            (actions.clone(), actions)
+        } else {
+            (actions, Vec::new())
+        };
         std::thread::scope(|scope| {
             let running: Vec<_> = (0..helpers)
                 .map(|_| {
@@ -329,7 +339,7 @@ impl Engine {
                     })
                 })
                 .collect();
-            let mut found = s.root_search(pos, actions.clone(), on_info);
+            let mut found = s.root_search(pos, mine, on_info);
             done.store(true, Ordering::Relaxed);
             let (mut nodes, mut actions) = (s.nodes, s.actions);
             let mut deeper = false;
@@ -348,7 +358,7 @@ impl Engine {
                 on_info(&SearchInfo {
                     depth: found.depth,
                     multipv: None,
-                    score: search::to_score(found.score),
+                    score: report::to_score(found.score),
                     nodes,
                     actions,
                     time: start.elapsed(),
@@ -358,7 +368,7 @@ impl Engine {
             }
             SearchResult {
                 best: found.best,
-                score: search::to_score(found.score),
+                score: report::to_score(found.score),
                 depth: found.depth,
                 nodes,
                 actions,

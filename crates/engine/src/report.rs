@@ -4,6 +4,22 @@ use chess5d_rules::Move;
 use std::fmt;
 use std::time::Duration;
 
+/// The score of being mated now; mate in `n` plies scores `MATE - n`.
+pub(crate) const MATE: i32 = 1_000_000;
+/// Scores beyond this (in absolute value) are mate scores.
+pub(crate) const MATE_BOUND: i32 = MATE - 10_000;
+
+/// Converts an internal score to a reported one.
+pub(crate) fn to_score(v: i32) -> Score {
+    if v > MATE_BOUND {
+        Score::Mate((MATE - v + 1) / 2)
+    } else if v < -MATE_BOUND {
+        Score::Mate(-((MATE + v) / 2))
+    } else {
+        Score::Cp(v)
+    }
+}
+
 /// A score from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {

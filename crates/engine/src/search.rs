@@ -1,516 +1,23 @@
 //! Iterative-deepening principal-variation alpha-beta (negamax) over whole actions.
 
-use crate::eval::{evaluate_checked, piece_value, placement, timeline_weight};
+use crate::eval::{evaluate_checked, piece_value, timeline_weight};
+use crate::gen::{
+    action_set_key, child_of, full_actions, gives_check, move_score, optional_tactics, replays, submittable,
+    time_budget, QuickGen, FIRST_FIND_BUDGET, MAX_FIND_BUDGET,
+};
 use crate::options::EngineOptions;
-use crate::report::{Score, SearchInfo};
+use crate::report::{to_score, SearchInfo, MATE, MATE_BOUND};
+use crate::team::{Lead, Node, Part, Team};
 use crate::tt::{Bound, Table};
-use chess5d_rules::{Budget, Move, MoveKind, Position, Role, Square, SubmitTest};
+use chess5d_rules::{Budget, Move, MoveKind, Position};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use web_time::Instant;
 
-/// The score of being mated now; mate in `n` plies scores `MATE - n`.
-pub(crate) const MATE: i32 = 1_000_000;
-/// Scores beyond this (in absolute value) are mate scores.
-pub(crate) const MATE_BOUND: i32 = MATE - 10_000;
 const INF: i32 = MATE + 1;
 pub(crate) const MAX_PLY: usize = 128;
-
-/// A key identifying an action (its moves' squares and promotions, in order); never 0.
-pub(crate) fn action_key(action: &[Move]) -> u64 {
-    let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
-    for m in action {
-        let a = ((m.from.board.l as i64 as u64) << 40)
-            ^ ((m.from.board.t as u32 as u64) << 8)
-            ^ m.from.square.index() as u64;
-        let b = ((m.to.board.l as i64 as u64) << 40)
-            ^ ((m.to.board.t as u32 as u64) << 8)
-            ^ m.to.square.index() as u64
-            ^ ((m.promotion.map_or(0, |r| r as u64)) << 62);
-        h = mix(h ^ a);
-        h = mix(h ^ b);
-    }
-    h | 1
-}
-
-/// splitmix64's finaliser: a well-spread 64-bit value from any input.
-#[inline]
-pub(crate) fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// Plays a whole action on a copy of `pos` and hands the turn over.
-pub(crate) fn child_of(pos: &Position, action: &[Move]) -> Position {
-    let mut child = pos.clone();
-    for m in action {
-        child.play_unchecked(m);
-    }
-    child.submit_unchecked();
-    child
-}
-
-/// Finds legal actions with the full legal-action search (which also finds actions with
-/// optional moves and proves that there is none), at most `cap` of them, skipping those whose
-/// order-independent key is in `seen`. The budget starts at `budget` tests and, while nothing is
-/// found and the budget runs out, grows fourfold up to `max_budget` as long as the next round
-/// is expected to end before `until`. Returns the actions and whether the list may be
-/// incomplete because a budget ran out (with no action found: nothing is proven).
-pub(crate) fn full_actions(
-    pos: &Position,
-    cap: usize,
-    budget: u64,
-    max_budget: u64,
-    until: Option<Instant>,
-    seen: &mut HashSet<u64>,
-) -> (Vec<Vec<Move>>, bool) {
-    let mut b = budget.max(1).min(max_budget.max(1));
-    if let Some(u) = until {
-        // Before any measure, assume a slow position (50 us per test) for the first round.
-        let left = u.saturating_duration_since(Instant::now()).as_micros() as u64;
-        b = b.min((left / 50).max(MIN_ROUND_BUDGET));
-    }
-    loop {
-        let t0 = Instant::now();
-        let mut it = pos.legal_actions(Budget::tests(b));
-        let mut out = Vec::new();
-        while out.len() < cap {
-            if !out.is_empty() && until.is_some_and(|u| Instant::now() >= u) {
-                return (out, true);
-            }
-            match it.next() {
-                Some(a) => {
-                    let k = action_set_key(&a);
-                    if seen.contains(&k) {
-                        continue;
-                    }
-                    if let Some(a) = playable_order(pos, a) {
-                        seen.insert(k);
-                        out.push(a);
-                    }
-                }
-                None => break,
-            }
-        }
-        if !out.is_empty() || !it.exhausted() || b >= max_budget {
-            return (out, it.exhausted());
-        }
-        // Nothing found and the budget ran out: try again with more, if it fits in the time.
-        let mut next = b.saturating_mul(4).min(max_budget);
-        if let Some(u) = until {
-            let per_test = (t0.elapsed().as_nanos() / u128::from(it.tests().max(1))).max(1);
-            let left = u.saturating_duration_since(Instant::now()).as_nanos();
-            let fits = (left / per_test) as u64;
-            if fits < b.saturating_mul(2) {
-                return (out, true);
-            }
-            next = next.min(fits);
-        }
-        b = next;
-    }
-}
-
-/// Up to `cap` legal actions for the simple bots: the quick generator's, else the full
-/// search's (given all the time until `until` to find one when there is one).
-pub(crate) fn gather_actions(
-    pos: &Position,
-    cap: usize,
-    deadline: Option<Instant>,
-    until: Option<Instant>,
-) -> Vec<Vec<Move>> {
-    let out = QuickGen::new(cap, cap as u64 * 16 + 256, deadline).run(pos);
-    if !out.is_empty() {
-        return out;
-    }
-    full_actions(pos, cap, FIRST_FIND_BUDGET, MAX_FIND_BUDGET, until, &mut HashSet::new()).0
-}
-
-/// The smallest round of the full search under a clock.
-const MIN_ROUND_BUDGET: u64 = 200;
-/// The first budget of the full search when the quick generator found nothing.
-const FIRST_FIND_BUDGET: u64 = 20_000;
-/// The largest budget spent to find one action (without a clock, this bounds the time taken
-/// in the rare positions the legal-action search cannot decide).
-pub(crate) const MAX_FIND_BUDGET: u64 = 50_000_000;
-
-/// The action in an order in which its moves can be played one by one and submitted, if there
-/// is one. The full legal-action search may list the moves of an action in an order that
-/// cannot be played one by one (two pieces hopping onto each other's boards).
-pub(crate) fn playable_order(pos: &Position, action: Vec<Move>) -> Option<Vec<Move>> {
-    if replays(pos, &action) {
-        return Some(action);
-    }
-    // Play any move that can be played, until all are (a few moves: quadratic is fine).
-    let mut p = pos.clone();
-    let mut left = action;
-    let mut out = Vec::with_capacity(left.len());
-    while !left.is_empty() {
-        let i = left.iter().position(|m| {
-            let mut q = p.clone();
-            q.play(m).is_ok()
-        })?;
-        let m = left.remove(i);
-        p.play(&m).ok()?;
-        out.push(m);
-    }
-    submittable(&p).then_some(out)
-}
-
-/// Whether the action built so far may be submitted ([`Position::can_submit`] without the
-/// error's description, which costs more than the test).
-pub(crate) fn submittable(p: &Position) -> bool {
-    p.action_len() > 0 && p.mandatory_boards().is_empty() && p.find_attack(p.to_move().other()).is_none()
-}
-
-/// Whether an action can be played move after move and submitted.
-pub(crate) fn replays(pos: &Position, action: &[Move]) -> bool {
-    let mut p = pos.clone();
-    action.iter().all(|m| p.play(m).is_ok()) && submittable(&p)
-}
-
-/// A budget for the full legal-action search that fits in the time left before `deadline`
-/// even in a big multiverse (at 200 us per candidate test; small positions test in a few).
-pub(crate) fn time_budget(deadline: Instant) -> u64 {
-    let ms = deadline.saturating_duration_since(Instant::now()).as_millis() as u64;
-    (ms * 5).clamp(50, Budget::DEFAULT.tests)
-}
-
-/// An order-independent key of an action (the same moves in another order give the same key).
-pub(crate) fn action_set_key(action: &[Move]) -> u64 {
-    let mut keys: Vec<u64> = action.iter().map(|m| action_key(std::slice::from_ref(m))).collect();
-    keys.sort_unstable();
-    keys.iter().fold(0x51_7CC1_B727_220A, |h, k| mix(h ^ k)) | 1
-}
-
-/// Finds actions quickly by playing one move on each mandatory board in turn (no optional
-/// moves on other boards) and keeping the combinations that can be submitted. Captures come
-/// first. Returns the actions and whether the space of such combinations was covered.
-///
-/// This is much cheaper than the full legal-action search in positions with several timelines,
-/// and finds most of the actions that matter; the full search is used to prove that a position
-/// has no action at all.
-pub(crate) struct QuickGen {
-    pub cap: usize,
-    pub max_tries: u64,
-    pub tries: u64,
-    pub deadline: Option<Instant>,
-    pub complete: bool,
-    visits: u64,
-    /// Most actions found (and a twelfth of the tries) below each move of the first board.
-    per_first: usize,
-    /// Whether `per_first` grows when the first board has few moves.
-    pub spread: bool,
-    /// The ordering bonus of a move that checks on the board it lands on (0: not tested).
-    pub check_bonus: i32,
-    /// The submission test prepared on the position the actions start from.
-    test: Option<SubmitTest>,
-    /// Actions found so far.
-    found: usize,
-    /// Whether a move that leaves its mover's royal capturable on a board it made is skipped.
-    pub prune: bool,
-    /// Whether the visitor asked to stop.
-    stopped: bool,
-}
-
-impl QuickGen {
-    pub fn new(cap: usize, max_tries: u64, deadline: Option<Instant>) -> QuickGen {
-        QuickGen {
-            cap,
-            max_tries,
-            tries: 0,
-            deadline,
-            complete: true,
-            visits: 0,
-            per_first: 4,
-            spread: false,
-            check_bonus: 0,
-            test: None,
-            found: 0,
-            prune: true,
-            stopped: false,
-        }
-    }
-
-    pub fn run(&mut self, pos: &Position) -> Vec<Vec<Move>> {
-        let mut out = Vec::new();
-        self.each(pos, &mut |_, action| {
-            out.push(action.to_vec());
-            false
-        });
-        out
-    }
-
-    /// Hands every action found to `visit`, in the order found, with the position it leads to
-    /// (before the turn is handed over); `visit` returns true to stop the generation (a search
-    /// that has refuted the position needs no more actions). Returns how many were found.
-    pub fn each(&mut self, pos: &Position, visit: &mut dyn FnMut(&mut Position, &[Move]) -> bool) -> usize {
-        let mut work = pos.clone();
-        let mut acc = Vec::new();
-        self.test = Some(pos.submit_test());
-        self.found = 0;
-        self.dfs(&mut work, &mut acc, visit);
-        self.found
-    }
-
-    /// Plays a move on the first mandatory board and recurses. Below the first board, each
-    /// subtree stops after a few actions or tries, so that the first board's moves all get a
-    /// turn instead of one of them taking the whole cap with combinations of the others.
-    fn dfs(&mut self, pos: &mut Position, acc: &mut Vec<Move>, visit: &mut dyn FnMut(&mut Position, &[Move]) -> bool) {
-        // The mover's boards in the same order for both colours (White's timelines count up,
-        // Black's down), so that mirrored positions get mirrored actions.
-        let mandatory = pos.mandatory_boards();
-        let board = match pos.to_move() {
-            chess5d_rules::Color::White => mandatory.first(),
-            chess5d_rules::Color::Black => mandatory.last(),
-        };
-        let Some(&board) = board else {
-            if !acc.is_empty() {
-                self.tries += 1;
-                let test = self.test.expect("prepared by each");
-                if pos.submittable_with(test) {
-                    self.found += 1;
-                    if visit(pos, acc) {
-                        self.stopped = true;
-                    }
-                }
-            }
-            return;
-        };
-        let level = acc.len();
-        let (found0, tries0) = (self.found, self.tries);
-        let mut moves = Vec::new();
-        pos.moves_from(board, &mut moves);
-        let (w, h) = (pos.size().width as i32, pos.size().height as i32);
-        let check_bonus = self.check_bonus;
-        moves.sort_by_cached_key(|m| {
-            let bonus = if check_bonus != 0 && checks_on_board(pos, m) {
-                check_bonus
-            } else {
-                0
-            };
-            std::cmp::Reverse(move_score(m, w, h) + bonus)
-        });
-        if level == 0 && self.spread && !moves.is_empty() {
-            // Share the cap among the first board's moves: with few of them, each gets more
-            // combinations of the other boards (a mate across timelines often needs a quiet
-            // move on one board and a check on another, far down the second board's order).
-            self.per_first = (self.cap / moves.len()).clamp(4, 16);
-        }
-        for m in moves {
-            if self.stopped {
-                return;
-            }
-            if self.found >= self.cap || self.tries >= self.max_tries {
-                self.complete = false;
-                return;
-            }
-            if level > 0 && (self.found - found0 >= self.per_first || self.tries - tries0 >= 12 * self.per_first as u64)
-            {
-                self.complete = false;
-                return;
-            }
-            self.visits += 1;
-            if self.visits & 7 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.complete = false;
-                self.max_tries = 0;
-                return;
-            }
-            pos.play_unchecked(&m);
-            if self.prune && pos.last_move_exposes_royal() {
-                // No action that goes on from here can be submitted.
-                pos.undo_move();
-                continue;
-            }
-            acc.push(m);
-            self.dfs(pos, acc, visit);
-            acc.pop();
-            pos.undo_move();
-        }
-    }
-}
-
-/// Tactical actions the quick generator does not list: a move on a board the mover need not
-/// play (the latest board of another timeline) that captures a piece worth at least a minor
-/// one or gives check, completed by up to `per_move` of the quick generator's actions on the
-/// mandatory boards. A mate or a defence across timelines often needs such a move, which the
-/// quick generator (mandatory boards only) never plays. At most `cap` actions.
-pub(crate) fn optional_tactics(
-    pos: &Position,
-    per_move: usize,
-    cap: usize,
-    deadline: Option<Instant>,
-) -> Vec<Vec<Move>> {
-    let mut out = Vec::new();
-    let mandatory = pos.mandatory_boards();
-    let optional: Vec<_> = pos
-        .playable_boards()
-        .into_iter()
-        .filter(|b| !mandatory.contains(b))
-        .collect();
-    if optional.is_empty() {
-        return out;
-    }
-    let mut work = pos.clone();
-    let mut moves = Vec::new();
-    for b in optional {
-        moves.clear();
-        work.moves_from(b, &mut moves);
-        for m in &moves {
-            if out.len() >= cap {
-                return out;
-            }
-            let capture = m
-                .captured
-                .is_some_and(|c| c.role().is_royal() || piece_value(c.role()) >= 300);
-            work.play_unchecked(m);
-            let first = QuickGen::new(1, 64, deadline).run(&work);
-            let keep = first.first().is_some_and(|a| {
-                capture || {
-                    let mut child = work.clone();
-                    for x in a {
-                        child.play_unchecked(x);
-                    }
-                    child.submit_unchecked();
-                    child.in_check()
-                }
-            });
-            if keep {
-                let rest = if per_move > 1 {
-                    QuickGen::new(per_move, per_move as u64 * 8 + 32, deadline).run(&work)
-                } else {
-                    first
-                };
-                for a in rest {
-                    let mut full = Vec::with_capacity(a.len() + 1);
-                    full.push(*m);
-                    full.extend(a);
-                    out.push(full);
-                }
-            }
-            work.undo_move();
-        }
-    }
-    out
-}
-
-/// Whether `action` checks the opponent, played on `work` (a position between actions, left
-/// as it was).
-fn gives_check(work: &mut Position, action: &[Move]) -> bool {
-    for m in action {
-        work.play_unchecked(m);
-    }
-    let check = work.with_submitted(Position::in_check_mut);
-    work.undo_action_moves();
-    check
-}
-
-/// Whether the piece `m` moves attacks an enemy royal piece on the board it lands on, within
-/// that board (a check seen without playing the action; blocking is read on the board before
-/// the move, with the square left empty when the move stays on its board). A jump to a past
-/// board that checks there is how many mates across timelines start: such moves must not fall
-/// under a generator's cap.
-pub(crate) fn checks_on_board(pos: &Position, m: &Move) -> bool {
-    let Some(board) = pos.board(m.to.board) else {
-        return false;
-    };
-    let piece = m.placed();
-    let mut royals = board.royals(piece.color().other());
-    if royals == 0 {
-        return false;
-    }
-    let (fx, fy) = (m.to.square.x(), m.to.square.y());
-    let vacated = (m.from.board == m.to.board).then_some(m.from.square);
-    let occupied =
-        |x: i32, y: i32| Square::try_new(x, y).is_some_and(|sq| Some(sq) != vacated && board.get(sq).is_some());
-    let clear = |dx: i32, dy: i32| {
-        let (sx, sy) = (dx.signum(), dy.signum());
-        let n = dx.abs().max(dy.abs());
-        (1..n).all(|k| !occupied(fx + k * sx, fy + k * sy))
-    };
-    while royals != 0 {
-        let i = royals.trailing_zeros() as usize;
-        royals &= royals - 1;
-        let r = Square::from_index(i);
-        let (dx, dy) = (r.x() - fx, r.y() - fy);
-        let (ax, ay) = (dx.abs(), dy.abs());
-        let line = (dx == 0 || dy == 0) && clear(dx, dy);
-        let diagonal = ax == ay && clear(dx, dy);
-        let hit = match piece.role() {
-            Role::Knight => (ax == 1 && ay == 2) || (ax == 2 && ay == 1),
-            Role::King | Role::CommonKing => ax.max(ay) == 1,
-            Role::Rook => line,
-            Role::Bishop => diagonal,
-            Role::Queen | Role::RoyalQueen | Role::Princess => line || diagonal,
-            Role::Pawn | Role::Brawn => {
-                let forward = if piece.color() == chess5d_rules::Color::White {
-                    1
-                } else {
-                    -1
-                };
-                ax == 1 && dy == forward
-            }
-            Role::Unicorn | Role::Dragon => false,
-        };
-        if hit {
-            return true;
-        }
-    }
-    false
-}
-
-/// An ordering score for one move on a board of `size`: [`cheap_order`], plus the change of
-/// the moving piece's placement bonus for moves within a board, minus a cost for branching
-/// jumps that capture nothing (the engine does not create timelines for nothing).
-pub(crate) fn move_score(m: &Move, w: i32, h: i32) -> i32 {
-    let mut s = cheap_order(std::slice::from_ref(m));
-    if m.from.board == m.to.board {
-        s += placement(m.placed(), m.to.square, w, h) - placement(m.piece, m.from.square, w, h);
-    } else if m.captured.is_none() {
-        s -= 60;
-    }
-    s
-}
-
-/// A cheap ordering score for an action: captures of valuable pieces first (royal captures
-/// above all), promotions, then jumps.
-pub(crate) fn cheap_order(action: &[Move]) -> i32 {
-    let mut s = 0;
-    for m in action {
-        if let Some(c) = m.captured {
-            s += if c.role().is_royal() {
-                100_000
-            } else {
-                1_000 + 10 * piece_value(c.role())
-            };
-            s -= piece_value(m.piece.role()) / 10;
-        }
-        if let Some(p) = m.promotion {
-            s += 500 + piece_value(p);
-        }
-        match m.kind {
-            MoveKind::Branch => s += 40,
-            MoveKind::Hop => s += 20,
-            MoveKind::Castle { .. } => s += 15,
-            _ => {}
-        }
-    }
-    s
-}
-
-/// Converts an internal score to a reported one.
-pub(crate) fn to_score(v: i32) -> Score {
-    if v > MATE_BOUND {
-        Score::Mate((MATE - v + 1) / 2)
-    } else if v < -MATE_BOUND {
-        Score::Mate(-((MATE + v) / 2))
-    } else {
-        Score::Cp(v)
-    }
-}
 
 fn score_to_tt(v: i32, ply: usize) -> i32 {
     if v > MATE_BOUND {
@@ -567,138 +74,6 @@ pub(crate) struct Searcher<'a> {
     part: Part<'a>,
     /// A helper searching ahead of the main thread, which stops for scouting work.
     ahead: bool,
-}
-
-/// A search's part in a parallel search (`Threads`).
-#[derive(Clone, Copy)]
-pub(crate) enum Part<'a> {
-    /// The only thread.
-    Alone,
-    /// The main thread: it answers, and shares its depth and principal line with the helpers.
-    Main(&'a Team),
-    /// A helper: it scouts the later actions of the main thread's principal line, and when there
-    /// are none, searches a depth ahead of the main thread. What it finds reaches the main thread
-    /// through the table.
-    Helper(&'a Team),
-}
-
-/// What the threads of a parallel search share besides the table: the main thread's depth, and
-/// the nodes of its principal line whose later actions the helpers may scout, one per ply. A
-/// node is offered once its first action is searched (the young-brothers-wait condition, so
-/// that its bound is known); the main thread takes its actions from the front, the helpers from
-/// the back, and the main thread finds the helpers' results in the table. Sharing the table
-/// alone (Lazy SMP) did not shorten the time to a depth: the main thread's first action, which
-/// takes most of an iteration, was searched twice (`LADDER.md`, session 17).
-pub(crate) struct Team {
-    depth: AtomicU32,
-    nodes: Vec<Mutex<Option<Shared>>>,
-}
-
-/// The plies of the principal line offered to the helpers.
-const SHARED_PLIES: usize = 24;
-
-/// A node of the main thread's principal line offered to the helpers.
-struct Shared {
-    pos: Position,
-    actions: Vec<Vec<Move>>,
-    depth: i32,
-    alpha: i32,
-    beta: i32,
-    /// The action the main thread is at.
-    front: usize,
-    /// How many actions the helpers took from the back.
-    back: usize,
-}
-
-impl Shared {
-    /// The next action from the back, if the main thread has not reached it (and the bound is
-    /// not a mate's, which needs no help).
-    fn next(&self) -> Option<usize> {
-        let n = self.actions.len();
-        (self.back < n && n - 1 - self.back > self.front && self.alpha.abs() < MATE_BOUND).then(|| n - 1 - self.back)
-    }
-}
-
-/// Scouting work for a helper: a child of a shared node, its depth and ply, and the window.
-struct Scout {
-    child: Position,
-    depth: i32,
-    ply: usize,
-    alpha: i32,
-    beta: i32,
-}
-
-impl Default for Team {
-    fn default() -> Team {
-        Team {
-            depth: AtomicU32::new(0),
-            nodes: (0..SHARED_PLIES).map(|_| Mutex::new(None)).collect(),
-        }
-    }
-}
-
-impl Team {
-    fn node(&self, ply: usize) -> MutexGuard<'_, Option<Shared>> {
-        // A helper that panicked holding the lock left whole fields: the node is still usable.
-        self.nodes[ply].lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Offers the node at `ply`, the main thread being at action `front` of `actions`.
-    #[allow(clippy::too_many_arguments)]
-    fn offer(
-        &self,
-        ply: usize,
-        pos: &Position,
-        actions: Vec<Vec<Move>>,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        front: usize,
-    ) {
-        *self.node(ply) = Some(Shared {
-            pos: pos.clone(),
-            actions,
-            depth,
-            alpha,
-            beta,
-            front,
-            back: 0,
-        });
-    }
-
-    /// The main thread is at action `front` of the node at `ply`, with the bound `alpha`.
-    fn advance(&self, ply: usize, front: usize, alpha: i32) {
-        if let Some(node) = self.node(ply).as_mut() {
-            node.front = front;
-            node.alpha = node.alpha.max(alpha);
-        }
-    }
-
-    /// The main thread left the node at `ply`.
-    fn withdraw(&self, ply: usize) {
-        *self.node(ply) = None;
-    }
-
-    fn has_work(&self) -> bool {
-        (0..SHARED_PLIES).any(|ply| self.node(ply).as_ref().is_some_and(|n| n.next().is_some()))
-    }
-
-    /// Work for a helper, from the shallowest node that has some (the biggest subtrees).
-    fn take(&self) -> Option<Scout> {
-        (0..SHARED_PLIES).find_map(|ply| {
-            let mut guard = self.node(ply);
-            let node = guard.as_mut()?;
-            let i = node.next()?;
-            node.back += 1;
-            Some(Scout {
-                child: child_of(&node.pos, &node.actions[i]),
-                depth: node.depth - 1,
-                ply: ply + 1,
-                alpha: node.alpha,
-                beta: node.beta,
-            })
-        })
-    }
 }
 
 /// The best action of a node so far: its score, its key and its moves.
@@ -1128,22 +503,17 @@ impl<'a> Searcher<'a> {
             };
         }
         let actions = self.order(pos, actions, tt_best, ply, depth);
-        // A node of the principal line is offered to the helpers once its first action is searched.
-        let team = self
-            .leads()
-            .filter(|_| beta > alpha0 + 1 && depth >= 3 && ply < SHARED_PLIES);
-        let mut offered = false;
+        // A node of the principal line is shared with the helpers (see `Lead::reach`).
+        let mut lead = Lead::new(self.leads().filter(|_| beta > alpha0 + 1 && depth >= 3), ply);
         for (k, (a, tactical)) in actions.iter().enumerate() {
             let i = k + searched;
-            if let (Some(team), true) = (team, i > 0) {
-                if offered {
-                    team.advance(ply, k, alpha);
-                } else {
-                    let list = actions.iter().map(|(a, _)| a.clone()).collect();
-                    team.offer(ply, pos, list, depth, alpha, beta, k);
-                    offered = true;
-                }
-            }
+            lead.reach(i, k, alpha, || Node {
+                pos: Arc::new(pos.clone()),
+                actions: actions.iter().map(|(a, _)| a.clone()).collect(),
+                depth,
+                alpha,
+                beta,
+            });
             if self.p.o.late_move_prune > 0
                 && depth == 2
                 && i >= self.p.o.late_move_prune
@@ -1181,9 +551,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
         }
-        if let (Some(team), true) = (team, offered) {
-            team.withdraw(ply);
-        }
+        drop(lead);
         self.finish(key, best, alpha0, beta, depth, ply)
     }
 
@@ -1270,16 +638,11 @@ impl<'a> Searcher<'a> {
 
     /// Scouts one action of the team's principal line, if one is waiting; false if none is.
     fn scout(&mut self, team: &Team) -> bool {
-        let Some(Scout {
-            child,
-            depth,
-            ply,
-            alpha,
-            beta,
-        }) = team.take()
-        else {
+        let Some(scout) = team.take() else {
             return false;
         };
+        let child = child_of(&scout.node.pos, scout.action());
+        let (depth, ply, alpha, beta) = (scout.node.depth - 1, scout.ply, scout.node.alpha, scout.node.beta);
         // The main thread will search this action with a null window at `alpha` first, and with
         // the whole window when it beats alpha: store both.
         let mut pv = Vec::new();
@@ -1337,8 +700,8 @@ impl<'a> Searcher<'a> {
             depth += 1;
             match self.part {
                 Part::Alone => {}
-                Part::Main(team) => team.depth.store(depth as u32, Ordering::Relaxed),
-                Part::Helper(team) => depth = depth.max(team.depth.load(Ordering::Relaxed) as i32 + 1),
+                Part::Main(team) => team.set_depth(depth as u32),
+                Part::Helper(team) => depth = depth.max(team.depth() as i32 + 1),
             }
             if depth > self.p.max_depth as i32 {
                 break;
@@ -1387,6 +750,8 @@ impl<'a> Searcher<'a> {
                 iter_pv.clear();
                 scores = vec![-INF; actions.len()];
                 top.clear();
+                // The root is shared with the helpers as any node of the principal line is.
+                let mut lead = Lead::new(self.leads().filter(|_| lines == 1 && depth >= 3), 0);
                 // With several lines (MultiPV), every action that may enter the best `lines` gets an
                 // exact score: `floor` is the worst score among the best `lines` found so far.
                 for (i, a) in actions.iter().enumerate() {
@@ -1397,13 +762,13 @@ impl<'a> Searcher<'a> {
                     } else {
                         top[lines - 1].0
                     };
-                    if let (Some(team), true) = (self.leads(), lines == 1 && depth >= 3 && i > 0) {
-                        if i == 1 {
-                            team.offer(0, pos, actions.clone(), depth, alpha, beta, i);
-                        } else {
-                            team.advance(0, i, alpha);
-                        }
-                    }
+                    lead.reach(i, i, alpha, || Node {
+                        pos: Arc::new(pos.clone()),
+                        actions: actions.as_slice().into(),
+                        depth,
+                        alpha,
+                        beta,
+                    });
                     let child = child_of(pos, a);
                     let mut s;
                     if floor == -INF {
@@ -1448,9 +813,6 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
                 break;
-            }
-            if let Some(team) = self.leads() {
-                team.withdraw(0);
             }
             let complete = !self.aborted;
             if let Some(bi) = best_i {
@@ -1578,29 +940,7 @@ fn out_is_unknown(out: &[Vec<Move>], exhausted: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chess5d_rules::{Board, Setup, Size};
-
-    fn moves_of(fen: &str) -> (Position, Vec<Move>) {
-        let size = Size::new(8, 8).unwrap();
-        let board = Board::from_fen(fen, size).unwrap();
-        let pos = Position::from_setup(Setup::single(size, board)).unwrap();
-        let mut moves = Vec::new();
-        for b in pos.playable_boards() {
-            pos.moves_from(b, &mut moves);
-        }
-        (pos, moves)
-    }
-
-    fn checking(fen: &str) -> Vec<String> {
-        let (pos, moves) = moves_of(fen);
-        let mut v: Vec<String> = moves
-            .iter()
-            .filter(|m| checks_on_board(&pos, m))
-            .map(|m| format!("{}{}", m.from.square, m.to.square))
-            .collect();
-        v.sort();
-        v
-    }
+    use crate::gen::tests::moves_of;
 
     /// The engine's default caps and generator settings, without limits and without the
     /// pruning switches (which the generator tested here does not read).
@@ -1625,40 +965,6 @@ mod tests {
         }
     }
 
-    /// The helpers take a shared node's actions from the back, never one the main thread has
-    /// reached, with the main thread's latest bound, shallowest node first; a withdrawn node
-    /// and a mate bound give no work.
-    #[test]
-    fn helpers_take_the_principal_line_from_the_back() {
-        let (pos, moves) = moves_of("4k3/8/8/8/8/8/8/R3K3");
-        let actions: Vec<Vec<Move>> = moves.iter().take(6).map(|m| vec![*m]).collect();
-        let key = |p: &Position| p.hash();
-        let child_keys: Vec<u64> = actions.iter().map(|a| key(&child_of(&pos, a))).collect();
-        let team = Team::default();
-        assert!(team.take().is_none() && !team.has_work());
-        team.offer(0, &pos, actions.clone(), 4, 10, 50, 1);
-        let scout = team.take().expect("work");
-        assert_eq!(key(&scout.child), child_keys[5]);
-        assert_eq!((scout.depth, scout.ply, scout.alpha, scout.beta), (3, 1, 10, 50));
-        team.advance(0, 2, 20);
-        assert_eq!(key(&team.take().expect("work").child), child_keys[4]);
-        let scout = team.take().expect("work");
-        assert_eq!((key(&scout.child), scout.alpha), (child_keys[3], 20));
-        // Action 2 is the main thread's own.
-        assert!(team.take().is_none() && !team.has_work());
-        // A deeper node waits while a shallower one has work.
-        team.offer(3, &pos, actions.clone(), 2, 0, 1, 0);
-        team.offer(0, &pos, actions.clone(), 4, 10, 50, 4);
-        assert_eq!(
-            (key(&team.take().unwrap().child), team.take().unwrap().ply),
-            (child_keys[5], 4)
-        );
-        team.withdraw(3);
-        assert!(team.take().is_none());
-        team.offer(1, &pos, actions, 4, MATE_BOUND + 1, MATE, 0);
-        assert!(!team.has_work());
-    }
-
     /// A helper's scouts are in the table for the main thread: every action after the main
     /// thread's has an entry at the depth the main thread needs, one that the main thread's
     /// null window at the same bound cuts at once.
@@ -1670,7 +976,14 @@ mod tests {
         let actions = Searcher::new(&tt, &stop, params(25), Instant::now()).root_actions(&pos);
         assert!(actions.len() > 8);
         let team = Team::default();
-        team.offer(0, &pos, actions.clone(), 3, 0, 1, 0);
+        let mut lead = Lead::new(Some(&team), 0);
+        lead.reach(1, 0, 0, || Node {
+            pos: Arc::new(pos.clone()),
+            actions: actions.as_slice().into(),
+            depth: 3,
+            alpha: 0,
+            beta: 1,
+        });
         let mut h = Searcher::new(&tt, &stop, params(25), Instant::now()).with_part(Part::Helper(&team));
         let mut scouted = 0;
         while h.scout(&team) {
@@ -1730,21 +1043,5 @@ mod tests {
         assert!(mates(&filled) >= 1, "no mate among the filled actions");
         let keys: HashSet<u64> = filled.iter().map(|a| action_set_key(a)).collect();
         assert_eq!(keys.len(), filled.len(), "no action twice");
-    }
-
-    #[test]
-    fn checks_on_the_landing_board_are_seen() {
-        // The rook checks along the eighth rank only; the king's own moves check nothing.
-        assert_eq!(checking("4k3/8/8/8/8/8/8/4K2R"), vec!["h1h8"]);
-        // A knight's two checking squares; a queen's lines (files, ranks and diagonals).
-        assert_eq!(checking("4k3/8/8/8/4N3/8/8/4K3"), vec!["e4d6", "e4f6"]);
-        assert_eq!(
-            checking("k7/8/8/8/8/8/8/3QK3"),
-            vec!["d1a1", "d1a4", "d1d5", "d1d8", "d1f3"]
-        );
-        // A blocked line does not check.
-        assert_eq!(checking("k7/1p6/8/8/8/3B4/8/6K1"), Vec::<String>::new());
-        // A pawn checks diagonally forward.
-        assert_eq!(checking("8/8/8/3k4/8/4P3/8/4K3"), vec!["e3e4"]);
     }
 }
