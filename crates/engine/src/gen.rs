@@ -356,16 +356,7 @@ pub(crate) fn optional_tactics(
                 .is_some_and(|c| c.role().is_royal() || piece_value(c.role()) >= 300);
             work.play_unchecked(m);
             let first = QuickGen::new(1, 64, deadline).run(&work);
-            let keep = first.first().is_some_and(|a| {
-                capture || {
-                    let mut child = work.clone();
-                    for x in a {
-                        child.play_unchecked(x);
-                    }
-                    child.submit_unchecked();
-                    child.in_check()
-                }
-            });
+            let keep = first.first().is_some_and(|a| capture || child_of(&work, a).in_check());
             if keep {
                 let rest = if per_move > 1 {
                     QuickGen::new(per_move, per_move as u64 * 8 + 32, deadline).run(&work)
