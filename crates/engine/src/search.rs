@@ -76,45 +76,50 @@ pub(crate) struct Searcher<'a> {
     ahead: bool,
 }
 
-/// The best action of a node so far: its score, its key and its moves.
-struct NodeBest {
+/// A node being searched: its window and its best action so far (score, key and moves).
+struct Frame {
+    /// The window's lower bound when the node's actions started (after mate distance pruning).
+    alpha0: i32,
+    /// The window, raised as actions beat it.
+    alpha: i32,
+    beta: i32,
     score: i32,
     key: u64,
     action: Option<Vec<Move>>,
 }
 
-impl NodeBest {
-    fn new() -> NodeBest {
-        NodeBest {
+impl Frame {
+    fn new(alpha: i32, beta: i32) -> Frame {
+        Frame {
+            alpha0: alpha,
+            alpha,
+            beta,
             score: -INF,
             key: 0,
             action: None,
         }
     }
 
-    /// Takes the score `s` of `action` (key `key`); when it also beats `alpha`, raises alpha
-    /// and makes the line `pv` the action followed by `rest` (the child's line).
-    fn offer(
-        &mut self,
-        s: i32,
-        key: u64,
-        action: &[Move],
-        alpha: &mut i32,
-        pv: &mut Vec<Vec<Move>>,
-        rest: &mut Vec<Vec<Move>>,
-    ) {
+    /// Takes the score `s` of `action` (key `key`); when it also beats alpha, raises alpha and
+    /// makes the line `pv` the action followed by `rest` (the child's line).
+    fn offer(&mut self, s: i32, key: u64, action: &[Move], pv: &mut Vec<Vec<Move>>, rest: &mut Vec<Vec<Move>>) {
         if s <= self.score {
             return;
         }
         self.score = s;
         self.key = key;
         self.action = Some(action.to_vec());
-        if s > *alpha {
-            *alpha = s;
+        if s > self.alpha {
+            self.alpha = s;
             pv.clear();
             pv.push(action.to_vec());
             pv.append(rest);
         }
+    }
+
+    /// Whether the node is refuted (a beta cutoff).
+    fn cut(&self) -> bool {
+        self.alpha >= self.beta
     }
 }
 
@@ -176,14 +181,20 @@ impl<'a> Searcher<'a> {
         self.aborted
     }
 
+    /// The quick generator with this search's settings, for at most `cap` actions.
+    fn quick(&self, cap: usize, deadline: Option<Instant>) -> QuickGen {
+        let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, deadline);
+        quick.spread = self.p.o.quick_spread;
+        quick.check_bonus = self.p.o.check_bonus;
+        quick
+    }
+
     /// The actions to search at an interior node: the quick generator's, else (to prove mate or
     /// stalemate, or find the actions it cannot) the full legal-action search's. The flag is true
     /// when no action was found but the budget ran out, so nothing is proven.
     fn gen(&mut self, pos: &Position, in_check: bool) -> (Vec<Vec<Move>>, bool) {
         let cap = self.p.node_cap;
-        let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, self.p.deadline);
-        quick.spread = self.p.o.quick_spread;
-        quick.check_bonus = self.p.o.check_bonus;
+        let mut quick = self.quick(cap, self.p.deadline);
         let mut out = quick.run(pos);
         if !out.is_empty() {
             if self.short(&quick, out.len()) {
@@ -240,9 +251,7 @@ impl<'a> Searcher<'a> {
             (Some(s), _) => Some(s),
             (None, d) => d,
         };
-        let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, quick_deadline);
-        quick.spread = self.p.o.quick_spread;
-        quick.check_bonus = self.p.o.check_bonus;
+        let mut quick = self.quick(cap, quick_deadline);
         let mut out = quick.run(pos);
         let mut seen: HashSet<u64> = out.iter().map(|a| action_set_key(a)).collect();
         if !out.is_empty() {
@@ -354,7 +363,24 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The score of `pos` searched `depth` plies deep with the window `alpha..beta`, its line
+    /// in `pv` (0 when the search was stopped).
     fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv: &mut Vec<Vec<Move>>,
+    ) -> i32 {
+        pv.clear();
+        self.node(pos, depth, ply, alpha, beta, pv).unwrap_or(0)
+    }
+
+    /// [`negamax`](Self::negamax)'s work. This and the parts below return `None` when the search
+    /// was stopped (whatever they found is then left out of the table).
+    fn node(
         &mut self,
         pos: &Position,
         depth: i32,
@@ -362,45 +388,99 @@ impl<'a> Searcher<'a> {
         mut alpha: i32,
         mut beta: i32,
         pv: &mut Vec<Vec<Move>>,
-    ) -> i32 {
-        pv.clear();
+    ) -> Option<i32> {
         if self.check_abort() {
-            return 0;
+            return None;
         }
         self.nodes += 1;
         if depth <= 0 || ply >= MAX_PLY {
-            return self.leaf(&mut pos.clone(), ply);
+            return Some(self.leaf(&mut pos.clone(), ply));
         }
         // Mate distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
-            return alpha;
+            return Some(alpha);
         }
         let key = pos.hash();
-        let mut tt_best = 0;
-        if let Some(e) = self.tt.probe(key) {
-            tt_best = e.best;
-            if e.depth as i32 >= depth {
-                let s = score_from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
-                }
+        let tt_best = match self.probe(key, depth, ply, alpha, beta) {
+            Ok(best) => best,
+            Err(stored) => return Some(stored),
+        };
+        let in_check = pos.in_check();
+        if let Some(s) = self.prune(pos, depth, ply, beta, in_check)? {
+            return Some(s);
+        }
+        let mut f = Frame::new(alpha, beta);
+        // The stored best action first, before any generation: when it refutes the position
+        // (most often it does), the generator's work is saved.
+        let mut searched = 0;
+        if let Some((child, action)) = self.stored_action(pos, key, tt_best) {
+            let mut child_pv = Vec::new();
+            let s = -self.negamax(&child, depth - 1, ply + 1, -f.beta, -f.alpha, &mut child_pv);
+            if self.aborted {
+                return None;
+            }
+            searched = 1;
+            f.offer(s, tt_best, &action, pv, &mut child_pv);
+            if f.cut() {
+                return Some(self.finish(key, f, depth, ply));
             }
         }
-        let in_check = pos.in_check();
-        let alpha0 = alpha;
-        let mut best = NodeBest::new();
-        let mut child_pv = Vec::new();
+        if depth == 1 && self.p.o.optional_tactics == 0 {
+            let stored = (searched > 0).then_some(tt_best);
+            if self.last_ply(pos, ply, stored, &mut f, pv)? > 0 || searched > 0 {
+                return Some(self.finish(key, f, depth, ply));
+            }
+        }
+        let (mut actions, unknown) = self.gen(pos, in_check);
+        if self.check_abort() {
+            return None;
+        }
+        if searched > 0 {
+            actions.retain(|a| action_set_key(a) != tt_best);
+        }
+        if actions.is_empty() && searched == 0 {
+            return Some(if unknown {
+                evaluate_checked(pos, in_check, &self.p.o.weights)
+            } else if in_check {
+                -MATE + ply as i32
+            } else {
+                0
+            });
+        }
+        let actions = self.order(pos, actions, tt_best, ply, depth);
+        self.each_action(pos, &actions, depth, ply, searched, in_check, &mut f, pv)?;
+        Some(self.finish(key, f, depth, ply))
+    }
+
+    /// The table's entry for `pos` (hash `key`): its stored score when it decides the node at
+    /// `depth` with the window `alpha..beta` (`Err`), else its best action's key (0 for none).
+    fn probe(&self, key: u64, depth: i32, ply: usize, alpha: i32, beta: i32) -> Result<u64, i32> {
+        let Some(e) = self.tt.probe(key) else {
+            return Ok(0);
+        };
+        if e.depth as i32 >= depth {
+            let s = score_from_tt(e.score, ply);
+            match e.bound {
+                Bound::Exact => return Err(s),
+                Bound::Lower if s >= beta => return Err(s),
+                Bound::Upper if s <= alpha => return Err(s),
+                _ => {}
+            }
+        }
+        Ok(e.best)
+    }
+
+    /// The score that ends a node before any action is searched, if one does: reverse futility
+    /// and the null move.
+    fn prune(&mut self, pos: &Position, depth: i32, ply: usize, beta: i32, in_check: bool) -> Option<Option<i32>> {
         // Reverse futility: near the leaves, a static score far above beta stands.
         if self.p.o.futility > 0 && depth <= self.p.o.futility_depth && ply > 0 && !in_check && beta.abs() < MATE_BOUND
         {
             let stand = evaluate_checked(pos, false, &self.p.o.weights);
             if stand - self.p.o.futility * depth >= beta {
-                return stand - self.p.o.futility * depth;
+                return Some(Some(stand - self.p.o.futility * depth));
             }
         }
         // Null move: if passing still beats beta in a reduced search, so will some action (not
@@ -415,98 +495,91 @@ impl<'a> Searcher<'a> {
         {
             let r = if depth >= 6 { 3 } else { 2 };
             let mut null = pos.clone();
+            let mut child_pv = Vec::new();
             self.passed[ply + 1] = true;
             let s = -null.with_passed(|c| self.negamax(c, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv));
             self.passed[ply + 1] = false;
             if self.aborted {
-                return 0;
+                return None;
             }
             if s >= beta {
-                return if s > MATE_BOUND { beta } else { s };
+                return Some(Some(if s > MATE_BOUND { beta } else { s }));
             }
         }
-        // The stored best action first, before any generation: when it refutes the position
-        // (most often it does), the generator's work is saved.
-        let mut searched = 0;
-        if let Some((child, action)) = self.stored_action(pos, key, tt_best) {
-            let s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv);
-            if self.aborted {
-                return 0;
+        Some(None)
+    }
+
+    /// The last ply before the leaves: each action is scored as soon as the generator finds it,
+    /// so that a refutation ends the generation too. `stored` is the key of the stored action
+    /// already searched, if one was. Returns how many actions were found.
+    fn last_ply(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        stored: Option<u64>,
+        f: &mut Frame,
+        pv: &mut Vec<Vec<Move>>,
+    ) -> Option<usize> {
+        let mut quick = self.quick(self.p.node_cap, self.p.deadline);
+        let mut keys: HashSet<u64> = stored.into_iter().collect();
+        let mut found = quick.each(pos, &mut |work, action| {
+            let k = action_set_key(action);
+            keys.insert(k);
+            if stored == Some(k) {
+                return false;
             }
-            searched = 1;
-            best.offer(s, tt_best, &action, &mut alpha, pv, &mut child_pv);
-            if alpha >= beta {
-                return self.finish(key, best, alpha0, beta, depth, ply);
+            if self.check_abort() {
+                return true;
             }
+            let s = self.last_ply_score(work, ply);
+            f.offer(s, k, action, pv, &mut Vec::new());
+            f.cut()
+        });
+        if self.aborted {
+            return None;
         }
-        if depth == 1 && self.p.o.optional_tactics == 0 {
-            // The last ply before the leaves: each action is scored as soon as the generator
-            // finds it, so that a refutation ends the generation too.
-            let cap = self.p.node_cap;
-            let mut quick = QuickGen::new(cap, cap as u64 * 16 + 256, self.p.deadline);
-            quick.spread = self.p.o.quick_spread;
-            quick.check_bonus = self.p.o.check_bonus;
-            let mut keys: HashSet<u64> = (searched > 0).then_some(tt_best).into_iter().collect();
-            let mut found = quick.each(pos, &mut |work, action| {
-                let k = action_set_key(action);
-                keys.insert(k);
-                if searched > 0 && k == tt_best {
-                    return false;
-                }
+        if found > 0 && !f.cut() && self.short(&quick, found) {
+            let mut work = pos.clone();
+            for action in self.fill(pos, found, &mut keys) {
                 if self.check_abort() {
-                    return true;
+                    return None;
                 }
-                let s = self.last_ply_score(work, ply);
-                best.offer(s, k, action, &mut alpha, pv, &mut Vec::new());
-                alpha >= beta
-            });
-            if self.aborted {
-                return 0;
-            }
-            if found > 0 && alpha < beta && self.short(&quick, found) {
-                let mut work = pos.clone();
-                for action in self.fill(pos, found, &mut keys) {
-                    if self.check_abort() {
-                        return 0;
-                    }
-                    found += 1;
-                    for m in &action {
-                        work.play_unchecked(m);
-                    }
-                    let s = self.last_ply_score(&mut work, ply);
-                    work.undo_action_moves();
-                    best.offer(s, action_set_key(&action), &action, &mut alpha, pv, &mut Vec::new());
-                    if alpha >= beta {
-                        break;
-                    }
+                found += 1;
+                for m in &action {
+                    work.play_unchecked(m);
+                }
+                let s = self.last_ply_score(&mut work, ply);
+                work.undo_action_moves();
+                f.offer(s, action_set_key(&action), &action, pv, &mut Vec::new());
+                if f.cut() {
+                    break;
                 }
             }
-            self.actions += found as u64;
-            if found > 0 || searched > 0 {
-                return self.finish(key, best, alpha0, beta, depth, ply);
-            }
         }
-        let (mut actions, unknown) = self.gen(pos, in_check);
-        if self.check_abort() {
-            return 0;
-        }
-        if searched > 0 {
-            actions.retain(|a| action_set_key(a) != tt_best);
-        }
-        if actions.is_empty() && searched == 0 {
-            return if unknown {
-                evaluate_checked(pos, in_check, &self.p.o.weights)
-            } else if in_check {
-                -MATE + ply as i32
-            } else {
-                0
-            };
-        }
-        let actions = self.order(pos, actions, tt_best, ply, depth);
+        self.actions += found as u64;
+        Some(found)
+    }
+
+    /// Searches the ordered `actions` of a node after the `searched` ones already searched (the
+    /// stored action), with late-move pruning and reductions, until one refutes it.
+    #[allow(clippy::too_many_arguments)]
+    fn each_action(
+        &mut self,
+        pos: &Position,
+        actions: &[(Vec<Move>, bool)],
+        depth: i32,
+        ply: usize,
+        searched: usize,
+        in_check: bool,
+        f: &mut Frame,
+        pv: &mut Vec<Vec<Move>>,
+    ) -> Option<()> {
+        let mut child_pv = Vec::new();
         // A node of the principal line is shared with the helpers (see `Lead::reach`).
-        let mut lead = Lead::new(self.leads().filter(|_| beta > alpha0 + 1 && depth >= 3), ply);
+        let mut lead = Lead::new(self.leads().filter(|_| f.beta > f.alpha0 + 1 && depth >= 3), ply);
         for (k, (a, tactical)) in actions.iter().enumerate() {
             let i = k + searched;
+            let (alpha, beta) = (f.alpha, f.beta);
             lead.reach(i, k, alpha, || Node {
                 pos: Arc::new(pos.clone()),
                 actions: actions.iter().map(|(a, _)| a.clone()).collect(),
@@ -519,7 +592,7 @@ impl<'a> Searcher<'a> {
                 && i >= self.p.o.late_move_prune
                 && !in_check
                 && !tactical
-                && best.score > -MATE_BOUND
+                && f.score > -MATE_BOUND
             {
                 continue;
             }
@@ -544,28 +617,26 @@ impl<'a> Searcher<'a> {
                 }
             }
             if self.aborted {
-                return 0;
+                return None;
             }
-            best.offer(s, action_set_key(a), a, &mut alpha, pv, &mut child_pv);
-            if alpha >= beta {
+            f.offer(s, action_set_key(a), a, pv, &mut child_pv);
+            if f.cut() {
                 break;
             }
         }
-        drop(lead);
-        self.finish(key, best, alpha0, beta, depth, ply)
+        Some(())
     }
 
-    /// Ends a node searched with the window `alpha0..beta`: remembers a refutation as a
-    /// killer, stores the result, and returns the node's score.
-    fn finish(&mut self, key: u64, best: NodeBest, alpha0: i32, beta: i32, depth: i32, ply: usize) -> i32 {
-        if best.score >= beta {
-            self.cutoff(ply, best.key);
+    /// Ends a node: remembers a refutation as a killer, stores the result, and returns the
+    /// node's score.
+    fn finish(&mut self, key: u64, f: Frame, depth: i32, ply: usize) -> i32 {
+        if f.score >= f.beta {
+            self.cutoff(ply, f.key);
         }
-        let bound = Bound::of(best.score, alpha0, beta);
-        let stored = score_to_tt(best.score, ply);
-        self.tt
-            .store(key, best.key, best.action.as_deref(), stored, depth, bound);
-        best.score
+        let bound = Bound::of(f.score, f.alpha0, f.beta);
+        let stored = score_to_tt(f.score, ply);
+        self.tt.store(key, f.key, f.action.as_deref(), stored, depth, bound);
+        f.score
     }
 
     /// Moves the soft limit `percent` per cent further from the start (never past the hard one).
@@ -686,7 +757,7 @@ impl<'a> Searcher<'a> {
             // Only one legal action: no need to think (but give a score from a shallow look).
             self.p.max_depth = 1;
         }
-        let mut child_pv = Vec::new();
+        let lines = self.p.o.multipv.max(1);
         let mut iter_times: Vec<Duration> = Vec::new();
         // Critical actions get more time: in check or with several timelines at the start, and
         // whenever an iteration changes its mind (another best action, or a falling score).
@@ -716,127 +787,26 @@ impl<'a> Searcher<'a> {
             if depth > 1 && self.p.soft.is_some_and(|s| Instant::now() >= s) {
                 break;
             }
-            // An iteration that cannot end before the hard limit (predicted from the last two)
-            // would be cut: keep its time on the clock for later actions.
-            if self.p.o.predict_iterations && depth > 2 {
-                if let (Some(d), Some(last)) = (self.p.deadline, iter_times.last()) {
-                    let prev = iter_times.len().checked_sub(2).map_or(*last, |i| iter_times[i]);
-                    let growth = (last.as_secs_f64() / prev.as_secs_f64().max(1e-6)).clamp(2.0, 50.0);
-                    let need = last.mul_f64(growth);
-                    if Instant::now() + need > d {
-                        break;
-                    }
-                }
-            }
-            let iter_start = Instant::now();
-            let lines = self.p.o.multipv.max(1);
-            // Aspiration: a window around the last score first, widened on the side it fails.
-            let asp = self.p.o.aspiration;
-            let (mut lo, mut hi) = if asp > 0 && lines == 1 && depth >= 3 && found.score.abs() < MATE_BOUND {
-                (found.score - asp, found.score + asp)
-            } else {
-                (-INF, INF)
-            };
-            let mut alpha;
-            let mut beta;
-            let mut best_i;
-            let mut iter_pv = Vec::new();
-            let mut scores;
-            let mut top: Vec<(i32, Vec<Vec<Move>>)> = Vec::new();
-            loop {
-                alpha = lo;
-                beta = hi;
-                best_i = None;
-                iter_pv.clear();
-                scores = vec![-INF; actions.len()];
-                top.clear();
-                // The root is shared with the helpers as any node of the principal line is.
-                let mut lead = Lead::new(self.leads().filter(|_| lines == 1 && depth >= 3), 0);
-                // With several lines (MultiPV), every action that may enter the best `lines` gets an
-                // exact score: `floor` is the worst score among the best `lines` found so far.
-                for (i, a) in actions.iter().enumerate() {
-                    let floor = if lines == 1 {
-                        alpha
-                    } else if top.len() < lines {
-                        -INF
-                    } else {
-                        top[lines - 1].0
-                    };
-                    lead.reach(i, i, alpha, || Node {
-                        pos: Arc::new(pos.clone()),
-                        actions: actions.as_slice().into(),
-                        depth,
-                        alpha,
-                        beta,
-                    });
-                    let child = child_of(pos, a);
-                    let mut s;
-                    if floor == -INF {
-                        s = -self.negamax(&child, depth - 1, 1, -beta, -floor, &mut child_pv);
-                    } else {
-                        s = -self.negamax(&child, depth - 1, 1, -floor - 1, -floor, &mut child_pv);
-                        if s > floor && !self.aborted {
-                            s = -self.negamax(&child, depth - 1, 1, -beta, -floor, &mut child_pv);
-                        }
-                    }
-                    if self.aborted {
-                        break;
-                    }
-                    scores[i] = s;
-                    if lines > 1 && s > floor {
-                        let mut line = vec![a.clone()];
-                        line.extend(child_pv.iter().cloned());
-                        let at = top.iter().position(|t| t.0 < s).unwrap_or(top.len());
-                        top.insert(at, (s, line));
-                        top.truncate(lines);
-                    }
-                    if s > alpha {
-                        alpha = s;
-                        best_i = Some(i);
-                        iter_pv.clear();
-                        iter_pv.push(a.clone());
-                        iter_pv.append(&mut child_pv);
-                    }
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-                if self.aborted {
-                    break;
-                }
-                if alpha >= hi && hi < INF {
-                    hi = INF;
-                    continue;
-                }
-                if best_i.is_none() && lo > -INF {
-                    lo = -INF;
-                    continue;
-                }
+            if self.p.o.predict_iterations && depth > 2 && self.next_iteration_is_cut(&iter_times) {
                 break;
             }
+            let iter_start = Instant::now();
+            let pass = self.root_iteration(pos, &actions, depth, lines, found.score);
             let complete = !self.aborted;
-            if let Some(bi) = best_i {
+            if let Some(bi) = pass.best {
                 // A partial iteration still improves on the last one if its best action was
                 // searched fully and beats the previous best, which is searched first.
                 if complete || bi > 0 || found.depth == 0 {
                     found.best = Some(actions[bi].clone());
-                    found.score = alpha;
-                    found.pv = iter_pv.clone();
+                    found.score = pass.alpha;
+                    found.pv = pass.pv.clone();
                     if complete {
                         found.depth = depth as u32;
                     } else {
                         // The action played is this partial iteration's: report its line, so
                         // that the last line reported always starts with the action played.
-                        on_info(&SearchInfo {
-                            depth: depth as u32,
-                            multipv: (lines > 1).then_some(1),
-                            score: to_score(found.score),
-                            nodes: self.nodes,
-                            actions: self.actions,
-                            time: self.elapsed(),
-                            pv: found.pv.clone(),
-                            hashfull: self.tt.hashfull(),
-                        });
+                        let multipv = (lines > 1).then_some(1);
+                        on_info(&self.info(depth, multipv, found.score, found.pv.clone()));
                     }
                 }
             }
@@ -844,45 +814,26 @@ impl<'a> Searcher<'a> {
                 break;
             }
             iter_times.push(iter_start.elapsed());
-            let bi = best_i.unwrap_or(0);
+            let bi = pass.best.unwrap_or(0);
             self.tt.store(
                 pos.hash(),
                 action_set_key(&actions[bi]),
                 Some(&actions[bi]),
-                alpha,
+                pass.alpha,
                 depth,
                 Bound::Exact,
             );
-            let elapsed = self.elapsed();
             if lines == 1 {
-                on_info(&SearchInfo {
-                    depth: depth as u32,
-                    multipv: None,
-                    score: to_score(found.score),
-                    nodes: self.nodes,
-                    actions: self.actions,
-                    time: elapsed,
-                    pv: found.pv.clone(),
-                    hashfull: self.tt.hashfull(),
-                });
+                on_info(&self.info(depth, None, found.score, found.pv.clone()));
             } else {
-                for (k, (score, line)) in top.iter().enumerate() {
-                    on_info(&SearchInfo {
-                        depth: depth as u32,
-                        multipv: Some(k as u32 + 1),
-                        score: to_score(*score),
-                        nodes: self.nodes,
-                        actions: self.actions,
-                        time: elapsed,
-                        pv: line.clone(),
-                        hashfull: self.tt.hashfull(),
-                    });
+                for (k, (score, line)) in pass.top.iter().enumerate() {
+                    on_info(&self.info(depth, Some(k as u32 + 1), *score, line.clone()));
                 }
             }
             // Best first, then by this iteration's scores.
             let mut idx: Vec<usize> = (0..actions.len()).collect();
-            idx.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
-            if let Some(bi) = best_i {
+            idx.sort_by_key(|&i| std::cmp::Reverse(pass.scores[i]));
+            if let Some(bi) = pass.best {
                 idx.retain(|&i| i != bi);
                 idx.insert(0, bi);
             }
@@ -894,6 +845,136 @@ impl<'a> Searcher<'a> {
         }
         found
     }
+
+    /// Whether an iteration started now would be cut by the hard limit, predicted from the
+    /// times of the last two: its time is then kept on the clock for later actions.
+    fn next_iteration_is_cut(&self, iter_times: &[Duration]) -> bool {
+        let (Some(d), Some(last)) = (self.p.deadline, iter_times.last()) else {
+            return false;
+        };
+        let prev = iter_times.len().checked_sub(2).map_or(*last, |i| iter_times[i]);
+        let growth = (last.as_secs_f64() / prev.as_secs_f64().max(1e-6)).clamp(2.0, 50.0);
+        Instant::now() + last.mul_f64(growth) > d
+    }
+
+    /// One iteration at the root: the root's `actions` searched to `depth`, in an aspiration
+    /// window around the last iteration's `score` (widened on the side it fails) when the
+    /// `Aspiration` option is set.
+    fn root_iteration(&mut self, pos: &Position, actions: &[Vec<Move>], depth: i32, lines: usize, score: i32) -> Pass {
+        let asp = self.p.o.aspiration;
+        let (mut lo, mut hi) = if asp > 0 && lines == 1 && depth >= 3 && score.abs() < MATE_BOUND {
+            (score - asp, score + asp)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let pass = self.root_pass(pos, actions, depth, lines, lo, hi);
+            if self.aborted {
+                return pass;
+            }
+            if pass.alpha >= hi && hi < INF {
+                hi = INF;
+            } else if pass.best.is_none() && lo > -INF {
+                lo = -INF;
+            } else {
+                return pass;
+            }
+        }
+    }
+
+    /// The root's `actions` searched once to `depth` with the window `lo..hi`. With several
+    /// lines (MultiPV), every action that may enter the best `lines` gets an exact score.
+    fn root_pass(&mut self, pos: &Position, actions: &[Vec<Move>], depth: i32, lines: usize, lo: i32, hi: i32) -> Pass {
+        let mut pass = Pass {
+            alpha: lo,
+            best: None,
+            pv: Vec::new(),
+            scores: vec![-INF; actions.len()],
+            top: Vec::new(),
+        };
+        let beta = hi;
+        let mut child_pv = Vec::new();
+        // The root is shared with the helpers as any node of the principal line is.
+        let mut lead = Lead::new(self.leads().filter(|_| lines == 1 && depth >= 3), 0);
+        for (i, a) in actions.iter().enumerate() {
+            let alpha = pass.alpha;
+            // The worst score among the best `lines` found so far.
+            let floor = if lines == 1 {
+                alpha
+            } else if pass.top.len() < lines {
+                -INF
+            } else {
+                pass.top[lines - 1].0
+            };
+            lead.reach(i, i, alpha, || Node {
+                pos: Arc::new(pos.clone()),
+                actions: actions.into(),
+                depth,
+                alpha,
+                beta,
+            });
+            let child = child_of(pos, a);
+            let mut s;
+            if floor == -INF {
+                s = -self.negamax(&child, depth - 1, 1, -beta, -floor, &mut child_pv);
+            } else {
+                s = -self.negamax(&child, depth - 1, 1, -floor - 1, -floor, &mut child_pv);
+                if s > floor && !self.aborted {
+                    s = -self.negamax(&child, depth - 1, 1, -beta, -floor, &mut child_pv);
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            pass.scores[i] = s;
+            if lines > 1 && s > floor {
+                let mut line = vec![a.clone()];
+                line.extend(child_pv.iter().cloned());
+                let at = pass.top.iter().position(|t| t.0 < s).unwrap_or(pass.top.len());
+                pass.top.insert(at, (s, line));
+                pass.top.truncate(lines);
+            }
+            if s > pass.alpha {
+                pass.alpha = s;
+                pass.best = Some(i);
+                pass.pv.clear();
+                pass.pv.push(a.clone());
+                pass.pv.append(&mut child_pv);
+            }
+            if pass.alpha >= beta {
+                break;
+            }
+        }
+        pass
+    }
+
+    /// What the search reports of a line at `depth` (`multipv`: its rank, with several lines).
+    fn info(&self, depth: i32, multipv: Option<u32>, score: i32, pv: Vec<Vec<Move>>) -> SearchInfo {
+        SearchInfo {
+            depth: depth as u32,
+            multipv,
+            score: to_score(score),
+            nodes: self.nodes,
+            actions: self.actions,
+            time: self.elapsed(),
+            pv,
+            hashfull: self.tt.hashfull(),
+        }
+    }
+}
+
+/// One pass of an iteration over the root's actions.
+struct Pass {
+    /// The best score (the window's lower bound when no action beat it).
+    alpha: i32,
+    /// The index of the best action, if one beat the window's lower bound.
+    best: Option<usize>,
+    /// Its line.
+    pv: Vec<Vec<Move>>,
+    /// Each action's score (`-INF` for those not searched).
+    scores: Vec<i32>,
+    /// With several lines (MultiPV), the best ones, best first.
+    top: Vec<(i32, Vec<Vec<Move>>)>,
 }
 
 /// The best gain of a capture the side to move can make on a playable board with a piece worth
