@@ -77,12 +77,31 @@ fn mix(mut z: u64) -> u64 {
 /// replay a game move for move), so such a draw counts as a failed attempt, and when every
 /// attempt fails the book tries again with longer random openings before it gives up.
 pub fn make_book(bases: &[Opening], count: usize, seed: u64, options: &BookOptions) -> Vec<BookEntry> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    make_book_on(bases, count, seed, options, cores)
+    make_book_reporting(bases, count, seed, options, &|_| {})
 }
 
-/// [`make_book`] on `threads` threads (the same book on any number).
-fn make_book_on(bases: &[Opening], count: usize, seed: u64, options: &BookOptions, threads: usize) -> Vec<BookEntry> {
+/// [`make_book`], calling `drafted` with the number of openings drafted so far each time one
+/// more is (from the threads that draft them): a large book takes minutes, most of it there.
+pub fn make_book_reporting(
+    bases: &[Opening],
+    count: usize,
+    seed: u64,
+    options: &BookOptions,
+    drafted: &(dyn Fn(usize) + Sync),
+) -> Vec<BookEntry> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    make_book_on(bases, count, seed, options, cores, drafted)
+}
+
+/// [`make_book_reporting`] on `threads` threads (the same book on any number).
+fn make_book_on(
+    bases: &[Opening],
+    count: usize,
+    seed: u64,
+    options: &BookOptions,
+    threads: usize,
+    drafted: &(dyn Fn(usize) + Sync),
+) -> Vec<BookEntry> {
     if bases.is_empty() {
         return Vec::new();
     }
@@ -92,6 +111,7 @@ fn make_book_on(bases: &[Opening], count: usize, seed: u64, options: &BookOption
     // book): a draft depends only on its index, so any thread and any order give the same.
     let threads = threads.clamp(1, count.max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::atomic::AtomicUsize::new(0);
     let mut drafts: Vec<Option<Draft>> = vec![None; count];
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -106,6 +126,7 @@ fn make_book_on(bases: &[Opening], count: usize, seed: u64, options: &BookOption
                         // A base's first opening falls back to its start (not yet in the book).
                         let first = i < bases.len();
                         out.push((i, draft(base(i), seed_of(i), options, !first)));
+                        drafted(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
                     }
                 })
             })
@@ -405,10 +426,20 @@ mod tests {
         let b = make_book(&bases, 6, 7, &options);
         assert_eq!(a, b, "the same seed makes the same book");
         for threads in [1, 3] {
-            assert_eq!(a, make_book_on(&bases, 6, 7, &options, threads), "{threads} threads");
+            assert_eq!(
+                a,
+                make_book_on(&bases, 6, 7, &options, threads, &|_| {}),
+                "{threads} threads"
+            );
         }
         let c = make_book(&bases, 6, 8, &options);
         assert_ne!(a, c, "another seed, another book");
+        let reported = std::sync::Mutex::new(Vec::new());
+        let d = make_book_reporting(&bases, 6, 7, &options, &|n| reported.lock().unwrap().push(n));
+        assert_eq!(a, d, "reporting does not change the book");
+        let mut reported = reported.into_inner().unwrap();
+        reported.sort_unstable();
+        assert_eq!(reported, [1, 2, 3, 4, 5, 6], "each opening drafted is reported once");
         let starts: std::collections::HashSet<String> = a.iter().map(|e| format!("{:?}", e.opening.start)).collect();
         assert_eq!(starts.len(), 6, "every opening differs");
         for (i, e) in a.iter().enumerate() {
@@ -450,7 +481,7 @@ mod tests {
         assert!(!one_at_a_time[3].actions.is_empty(), "then other openings");
         for threads in [1, 2, 3] {
             assert_eq!(
-                make_book_on(&bases, count, seed, &options, threads),
+                make_book_on(&bases, count, seed, &options, threads, &|_| {}),
                 one_at_a_time,
                 "{threads} threads"
             );

@@ -2,7 +2,7 @@
 //! flag; the binary's clap definition fills them), [`MatchOptions::run`] printing progress and
 //! the report, and [`merge_summaries`] for `chess5d match merge`. No argv handling here.
 
-use crate::book::{book_5dpgn, make_book, BookOptions};
+use crate::book::{book_5dpgn, make_book_reporting, BookOptions};
 use crate::runner::{run_match_until, Event, Stop};
 use crate::shards::{merge, Shard, Summary};
 use crate::{EngineSpec, MatchConfig, MatchError, Opening, Sprt, TimeControl};
@@ -90,6 +90,22 @@ impl Default for MatchOptions {
 impl MatchOptions {
     /// The match these flags describe (reads the openings file).
     pub fn to_config(&self) -> Result<MatchConfig, MatchError> {
+        self.to_config_reporting(&|_| {})
+    }
+
+    /// The number of openings a book for these flags has: one per unit (pair or game) of the
+    /// whole match, shards included.
+    fn book_units(&self) -> usize {
+        if self.unpaired {
+            self.games
+        } else {
+            self.games.div_ceil(2)
+        }
+    }
+
+    /// [`to_config`](Self::to_config), calling `drafted` as the openings of the book are
+    /// drafted (see [`make_book_reporting`]).
+    pub fn to_config_reporting(&self, drafted: &(dyn Fn(usize) + Sync)) -> Result<MatchConfig, MatchError> {
         let [a, b]: [EngineSpec; 2] = self
             .engines
             .clone()
@@ -114,13 +130,8 @@ impl MatchOptions {
             ));
         }
         if self.openings.is_none() && self.book {
-            // One opening per unit (pair or game) of the whole match, shards included.
-            let units = if self.unpaired {
-                self.games
-            } else {
-                self.games.div_ceil(2)
-            };
-            let book = make_book(&openings, units, self.seed, &BookOptions::default());
+            let units = self.book_units();
+            let book = make_book_reporting(&openings, units, self.seed, &BookOptions::default(), drafted);
             if let Some(path) = &self.book_out {
                 std::fs::write(path, book_5dpgn(&book))
                     .map_err(|e| MatchError::Io(format!("{}: {e}", path.display())))?;
@@ -232,12 +243,35 @@ pub fn merge_summaries(files: &[PathBuf], out: Option<&Path>) -> Result<(), Matc
     Ok(())
 }
 
+/// What `chess5d match` says on standard error while it drafts a book of `units` openings
+/// (none when it draws no book): a line first, then one at every tenth drafted, since a large
+/// book of variants with many timelines takes minutes before the first game.
+fn book_progress(units: usize) -> impl Fn(usize) + Sync {
+    let start = std::time::Instant::now();
+    let units = units.max(1);
+    move |done: usize| {
+        if done == 1 {
+            eprintln!("Drawing a book of {units} openings (a balance search each; --book-out saves it, --openings plays it again)");
+        }
+        // The drafted counts are distinct, so each tenth is crossed by exactly one of them.
+        let tenth = done * 10 / units;
+        if tenth > (done - 1) * 10 / units {
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!("Book: {done} of {units} openings drawn ({}%), {secs:.0} s", tenth * 10);
+        }
+    }
+}
+
 impl MatchOptions {
     /// Runs the match these options describe, printing progress and the report on standard
     /// output (warnings on standard error). See [`MatchError::exit_code`] for the exit status.
     pub fn run(&self) -> Result<(), MatchError> {
         let options = self;
-        let config = options.to_config()?;
+        let config = if options.quiet {
+            options.to_config()?
+        } else {
+            options.to_config_reporting(&book_progress(self.book_units()))?
+        };
         if config.shard.is_some() && config.summary.is_none() {
             eprintln!("Warning: --shard without --summary: nothing for `chess5d match merge` to read");
         }
