@@ -31,7 +31,7 @@ mod runner;
 mod shards;
 mod statistics;
 
-pub use book::{book_5dpgn, make_book, BookEntry, BookOptions};
+pub use book::{book_5dpgn, make_book, make_book_reporting, BookEntry, BookOptions};
 pub use cli::{merge_summaries, parse_sprt, MatchOptions};
 pub use config::{EngineSpec, MatchConfig, TimeControl, ENGINE_KEYS};
 pub use openings::Opening;
