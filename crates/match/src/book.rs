@@ -353,8 +353,9 @@ fn balanced(pos: &Position, options: &BookOptions) -> Option<i32> {
         nodes: Some(options.nodes),
         ..Limits::depth(options.depth)
     };
-    // A finished depth from 3 on that finds the position unbalanced (or a mate) decides:
-    // the deeper iterations, the costly ones, are not searched.
+    // A mate, or an iteration from the one before the last on that finds the position
+    // unbalanced, decides: the judgement below always reads that iteration (it is one of
+    // the last two), so the deeper ones, the costly ones, are not searched.
     let stop = engine.stop_flag();
     let cp = |s: &Score| match s {
         Score::Cp(cp) if cp.abs() <= options.max_cp => Some(*cp),
@@ -363,7 +364,7 @@ fn balanced(pos: &Position, options: &BookOptions) -> Option<i32> {
     let mut scores = Vec::new();
     let r = engine.search(pos, &limits, &mut |info| {
         let off = cp(&info.score).is_none();
-        if off && (info.depth >= 3 || matches!(info.score, Score::Mate(_))) {
+        if off && (info.depth + 1 >= options.depth || matches!(info.score, Score::Mate(_))) {
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
         scores.push((info.depth, info.score));
