@@ -204,6 +204,13 @@ pub(crate) struct QuickGen {
     stopped: bool,
 }
 
+/// The moves the quick generator may play per try it is allowed (a count of work). Tries are
+/// counted at whole actions only; with many timelines, moves on most boards can leave a royal
+/// piece capturable, and the combinations of the boards before them then make millions of
+/// moves without one try (seconds to minutes for one node of Timeline Marauders, unbounded
+/// without a clock: a balance search of the match book, `go depth`).
+const VISITS_PER_TRY: u64 = 64;
+
 impl QuickGen {
     pub fn new(cap: usize, max_tries: u64, deadline: Option<Instant>) -> QuickGen {
         QuickGen {
@@ -302,7 +309,9 @@ impl QuickGen {
                 return;
             }
             self.visits += 1;
-            if self.visits & 7 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.visits > self.max_tries.saturating_mul(VISITS_PER_TRY)
+                || (self.visits & 7 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+            {
                 self.complete = false;
                 self.max_tries = 0;
                 return;
@@ -506,6 +515,23 @@ pub(crate) mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn the_quick_generation_is_bounded_by_its_tries() {
+        // Timeline Marauders, reached by the engine: most moves leave a king capturable on
+        // some board, so whole actions (tries) are rare among the moves played. Without the
+        // visit cap, one generation allowed 96 tries played 220,488 moves before its 96th.
+        let text = include_str!("../tests/data/marauders-quick.5dfen");
+        let pos = chess5d_notation::load(text).expect("a valid 5DFEN").start;
+        let mut quick = QuickGen::new(1, 96, None);
+        let found = quick.run(&pos);
+        assert!(quick.visits <= 96 * VISITS_PER_TRY + 1, "{} moves played", quick.visits);
+        assert!(found.is_empty() && !quick.complete, "stopped by the cap, nothing found");
+        // The cap grows with the tries allowed.
+        let mut roomy = QuickGen::new(1, 4000, None);
+        roomy.run(&pos);
+        assert!(roomy.visits > 96 * VISITS_PER_TRY, "{} moves played", roomy.visits);
     }
 
     #[test]
