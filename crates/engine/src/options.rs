@@ -441,13 +441,22 @@ options! {
         /// The evaluation's weight of an extra active timeline of one's own
         /// (`EvalActiveTimeline`; [`Weights::active_timeline`]).
         active_timeline: i32, "EvalActiveTimeline", Spin(-10_000, 10_000);
+        /// The evaluation's weight of an extra inactive timeline of one's own
+        /// (`EvalInactiveTimeline`; [`Weights::inactive_timeline`]).
+        inactive_timeline: i32, "EvalInactiveTimeline", Spin(-10_000, 10_000);
         /// The evaluation's weight of an enemy piece near a royal piece (`EvalRoyalDanger`;
         /// [`Weights::royal_danger`]).
         royal_danger: i32, "EvalRoyalDanger", Spin(-10_000, 10_000);
+        /// The evaluation's weight of an own piece shielding a royal piece (`EvalRoyalShield`;
+        /// [`Weights::royal_shield`]).
+        royal_shield: i32, "EvalRoyalShield", Spin(-10_000, 10_000);
         /// The evaluation's cost of being in check (`EvalInCheck`; [`Weights::in_check`]).
         in_check: i32, "EvalInCheck", Spin(-10_000, 10_000);
         /// The evaluation's value of having the move (`EvalTempo`; [`Weights::tempo`]).
         tempo: i32, "EvalTempo", Spin(-10_000, 10_000);
+        /// The evaluation's weight of a piece that can travel to a past (`EvalTraveller`;
+        /// [`Weights::traveller`]).
+        traveller: i32, "EvalTraveller", Spin(-10_000, 10_000);
     }
 }
 

@@ -700,6 +700,29 @@ fn eval_options_belong_to_each_engine() {
     let (mut tuned, mut plain) = (greedy(), greedy());
     tuned.set_option("EvalTempo", "40").unwrap();
     assert_eq!(tuned.options().weights.tempo, 40);
+    // Every weight an option names is the one it sets.
+    let mut other = greedy();
+    for (name, value) in [
+        ("EvalActiveTimeline", -448),
+        ("EvalInactiveTimeline", 9),
+        ("EvalRoyalDanger", 56),
+        ("EvalRoyalShield", -1),
+        ("EvalInCheck", 30),
+        ("EvalTraveller", -100),
+    ] {
+        other.set_option(name, &value.to_string()).unwrap();
+    }
+    let w = other.options().weights;
+    let got = [
+        w.active_timeline,
+        w.inactive_timeline,
+        w.royal_danger,
+        w.royal_shield,
+        w.in_check,
+        w.traveller,
+    ];
+    assert_eq!(got, [-448, 9, 56, -1, 30, -100]);
+    assert_eq!(w.tempo, chess5d_engine::WEIGHTS.tempo);
     assert_eq!(plain.options().weights, chess5d_engine::WEIGHTS);
     let score = |e: &mut Engine| match e.search(&pos, &Limits::depth(1), &mut |_| {}).score {
         Score::Cp(c) => c,
