@@ -249,15 +249,16 @@ pub fn merge_summaries(files: &[PathBuf], out: Option<&Path>) -> Result<(), Matc
 fn book_progress(units: usize) -> impl Fn(usize) + Sync {
     let start = std::time::Instant::now();
     let units = units.max(1);
+    let noun = if units == 1 { "opening" } else { "openings" };
     move |done: usize| {
         if done == 1 {
-            eprintln!("Drawing a book of {units} openings (a balance search each; --book-out saves it, --openings plays it again)");
+            eprintln!("Drawing a book of {units} {noun} (a balance search each; --book-out saves it, --openings plays it again)");
         }
         // The drafted counts are distinct, so each tenth is crossed by exactly one of them.
         let tenth = done * 10 / units;
         if tenth > (done - 1) * 10 / units {
             let secs = start.elapsed().as_secs_f64();
-            eprintln!("Book: {done} of {units} openings drawn ({}%), {secs:.0} s", tenth * 10);
+            eprintln!("Book: {done} of {units} {noun} drawn ({}%), {secs:.0} s", tenth * 10);
         }
     }
 }
