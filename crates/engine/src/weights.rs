@@ -46,14 +46,26 @@
 
 use crate::terms::Weights;
 
-/// The weights the engine evaluates with: the hand-set ones, for now. The fitted weights
-/// ([`FITTED_WEIGHTS`]) did not play better in 200-game matches against the engine with the
-/// hand-set ones (+3.5 ± 39 Elo, fit 1 +10.4 ± 39), and with them the tactics suite misses the
-/// Timeline Invasion defence at its node budget; with the move order's placement bonus kept at
-/// the hand-set values the suite passes but the engine lost (-40 ± 38, -30 ± 39 when the capture
-/// values were kept too). See crates/engine/LADDER.md, session 8. To evaluate with the fitted
-/// weights, make this `FITTED_WEIGHTS`.
-pub const WEIGHTS: Weights = HAND_WEIGHTS;
+/// The weights the engine evaluates with (version 8): the hand-set ones but for the positional
+/// weights, fitted in session 19 with every material weight frozen (`chess5d tune --from hand
+/// --freeze` the pieces, pawn_advance and centre, on the 11,281 games of sessions 13 to 18; the
+/// command is in data/ladder/tuning-session19.txt; held-out loss 0.148361 to 0.144528). An extra
+/// active timeline costs 448 (250), an inactive one nothing (60), an enemy piece near a royal
+/// one 56 (14), a shield nothing (5), a non-pawn piece on a timeline with a past 100 less (4
+/// more), and having the move is worth 60 (12). Against version 7, two SPRTs on fresh openings
+/// accepted H1 (+28.6 ± 23.0 and +25.6 ± 20.1 Elo) and their confirmations scored 49.8% and
+/// 53.8% (crates/engine/LADDER.md, session 19). The whole fit of session 8 ([`FITTED_WEIGHTS`])
+/// did not play better than the hand-set weights (+3.5 ± 39 Elo, fit 1 +10.4 ± 39), and with it
+/// the tactics suite missed the Timeline Invasion defence at its node budget.
+pub const WEIGHTS: Weights = Weights {
+    active_timeline: -448,
+    inactive_timeline: 9,
+    royal_danger: 56,
+    royal_shield: -1,
+    traveller: -100,
+    tempo: 60,
+    ..HAND_WEIGHTS
+};
 
 /// The weights fitted on games by the command above.
 pub const FITTED_WEIGHTS: Weights = Weights {

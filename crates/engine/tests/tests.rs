@@ -644,7 +644,8 @@ mod bots {
         let mut engine = Engine::default();
         let r = engine.search(&pos, &Limits::depth(3), &mut |_| {});
         assert_eq!(r.best.unwrap()[0].long(false), "(0T1)f1(0T1)f6");
-        assert!(matches!(r.score, Score::Cp(c) if c > 500), "{:?}", r.score);
+        // A rook up: 500, less the 100 a piece that can travel to a past counts (version 8).
+        assert!(matches!(r.score, Score::Cp(c) if c > 350), "{:?}", r.score);
     }
 
     #[test]
