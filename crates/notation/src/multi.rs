@@ -143,7 +143,14 @@ impl<R: BufRead> Games<R> {
     /// Adds a line to the current game, noting its headers, moves and comments.
     fn take(&mut self, line: &[u8]) {
         let trimmed = line.trim_ascii();
-        if self.current.is_empty() && trimmed.is_empty() {
+        // An escape line (`%` in the first column, outside a comment) is no part of a game:
+        // dropped before one starts, kept as text inside one (its reader skips it).
+        let escape = line.first() == Some(&b'%') && !self.in_comment;
+        if self.current.is_empty() && (trimmed.is_empty() || escape) {
+            return;
+        }
+        if escape {
+            self.append(line);
             return;
         }
         if self.current.is_empty() {
@@ -166,6 +173,11 @@ impl<R: BufRead> Games<R> {
                 }
             }
         }
+        self.append(line);
+    }
+
+    /// Adds a line's bytes to the current game, or marks it too large.
+    fn append(&mut self, line: &[u8]) {
         if self.current.len() + line.len() > self.limit {
             self.too_large = true;
         } else {

@@ -98,6 +98,20 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Skips white space and PGN's escape lines: a line with `%` in its first column is
+    /// ignored whole (tools write them as notes to themselves, PGN standard section 6).
+    pub(crate) fn skip_pgn_space(&mut self) {
+        loop {
+            self.skip_whitespace();
+            if self.column != 1 || self.peek() != Some('%') {
+                return;
+            }
+            while self.peek().is_some_and(|c| c != '\n') {
+                self.bump();
+            }
+        }
+    }
+
     /// Reads a run of ASCII digits as a number (at most 9 digits).
     pub(crate) fn number(&mut self) -> Option<u32> {
         let start = self.pos;

@@ -1018,6 +1018,30 @@ mod multi {
         assert_eq!(two[0].as_ref().unwrap().number, 1);
     }
 
+    /// PGN's escape: a line with `%` in its first column is ignored, wherever it is (before the
+    /// first game, between games, among headers or moves); a `%` elsewhere is no escape.
+    #[test]
+    fn percent_lines_are_ignored() {
+        let text = "% made by a tool\n%\n[Board \"Standard\"]\n% among headers\n[Round \"1\"]\n\n\
+                    1. e4 / e5\n% among moves\n2. Nf3 *\n\n% between games\n[Board \"Standard\"]\n[Round \"2\"]\n\n1. d4 *\n";
+        let all = games(text);
+        assert_eq!(all.len(), 2, "{all:#?}");
+        let texts: Vec<&GameText> = all.iter().map(|g| g.as_ref().unwrap()).collect();
+        assert_eq!((texts[0].number, texts[0].line), (1, 3));
+        assert_eq!((texts[1].number, texts[1].line), (2, 12));
+        let first = texts[0].load().unwrap();
+        assert_eq!(first.header("Round"), Some("1"));
+        assert_eq!(first.game.actions().len(), 3);
+        assert_eq!(texts[1].load().unwrap().game.actions().len(), 1);
+        // One game read whole, and a file of escapes alone, which holds no game.
+        let one = chess5d_notation::load("%x\n[Board \"Standard\"]\n\n% y\n1. e4 *\n").unwrap();
+        assert_eq!(one.game.actions().len(), 1);
+        assert!(games("% nothing else\n\n%\n").is_empty());
+        // Not in the first column, `%` is what it always was: an error that says where.
+        let e = chess5d_notation::load("[Board \"Standard\"]\n\n1. e4 % e5\n").unwrap_err();
+        assert!(e.to_string().contains("line 3, column 7"), "{e}");
+    }
+
     #[test]
     fn three_games_one_broken() {
         let all = games(&read("multi/three-one-broken.5dpgn"));

@@ -1,4 +1,7 @@
 //! 5DPGN game records: [`PgnGame`] (the text's structure), reading into a game, writing.
+//!
+//! Besides moves, the reader takes `{...}` comments (kept with their move) and skips `;` comments
+//! to the end of their line and PGN's escape lines, which have `%` in their first column.
 
 mod parse;
 mod write;

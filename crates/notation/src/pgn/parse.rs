@@ -25,7 +25,7 @@ pub(crate) fn parse(text: &str, first_line: usize) -> Result<PgnGame, ParseError
 
 fn parse_headers(s: &mut Scanner, game: &mut PgnGame) -> Result<(), ParseError> {
     loop {
-        s.skip_whitespace();
+        s.skip_pgn_space();
         if s.peek() == Some('{') {
             skip_comment(s)?;
             continue;
@@ -145,7 +145,7 @@ impl Movetext {
     /// consumes.
     fn run(mut self, s: &mut Scanner, depth: usize) -> Result<PgnVariation, ParseError> {
         loop {
-            s.skip_whitespace();
+            s.skip_pgn_space();
             let Some(c) = s.peek() else {
                 if depth > 0 {
                     return Err(ParseError::new(self.line.span, "')' closing the variation", "("));
