@@ -4,32 +4,17 @@
 //! first lines give the command).
 
 use crate::corpus::independently_legal;
-use chess5d_notation::load;
+use chess5d_notation::Games;
 use chess5d_rules::{Budget, Position};
 
 const SUITE: &str = include_str!("data/many-timelines.5dpgn");
 
-/// The games of a file of several 5DPGN games, each starting at its `[Board` header (`%` lines
-/// are comments).
-fn games(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('%')) {
-        if line.starts_with("[Board ") || out.is_empty() {
-            out.push(String::new());
-        }
-        let game = out.last_mut().expect("pushed above");
-        game.push_str(line);
-        game.push('\n');
-    }
-    out.retain(|g| !g.trim().is_empty());
-    out
-}
-
 /// The positions of the suite: those with at least 20 timelines, after each action.
 fn positions() -> Vec<(usize, usize, Position)> {
     let mut out = Vec::new();
-    for (g, text) in games(SUITE).iter().enumerate() {
-        let loaded = load(text).unwrap_or_else(|e| panic!("game {}: {e}", g + 1));
+    for text in Games::new(SUITE.as_bytes()) {
+        let text = text.unwrap_or_else(|e| panic!("{e}"));
+        let loaded = text.load().unwrap_or_else(|e| panic!("game {}: {e}", text.number));
         let mut pos = loaded.game.start().clone();
         for (ply, action) in loaded.game.actions().iter().enumerate() {
             for m in &action.moves {
@@ -37,7 +22,7 @@ fn positions() -> Vec<(usize, usize, Position)> {
             }
             pos.submit_unchecked();
             if pos.timeline_count() >= 20 {
-                out.push((g + 1, ply + 1, pos.clone()));
+                out.push((text.number, ply + 1, pos.clone()));
             }
         }
     }

@@ -145,7 +145,11 @@ impl<R: BufRead> Games<R> {
         let trimmed = line.trim_ascii();
         // An escape line (`%` in the first column, outside a comment) is no part of a game:
         // dropped before one starts, kept as text inside one (its reader skips it).
-        let escape = line.first() == Some(&b'%') && !self.in_comment;
+        let body = match self.line {
+            1 => line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line),
+            _ => line,
+        };
+        let escape = body.first() == Some(&b'%') && !self.in_comment;
         if self.current.is_empty() && (trimmed.is_empty() || escape) {
             return;
         }

@@ -1037,6 +1037,10 @@ mod multi {
         let one = chess5d_notation::load("%x\n[Board \"Standard\"]\n\n% y\n1. e4 *\n").unwrap();
         assert_eq!(one.game.actions().len(), 1);
         assert!(games("% nothing else\n\n%\n").is_empty());
+        // After the byte-order mark a file may begin with.
+        let marked = games("\u{feff}% a note\n[Board \"Standard\"]\n\n1. e4 *\n");
+        assert_eq!(marked.len(), 1, "{marked:#?}");
+        assert_eq!(marked[0].as_ref().unwrap().load().unwrap().game.actions().len(), 1);
         // Not in the first column, `%` is what it always was: an error that says where.
         let e = chess5d_notation::load("[Board \"Standard\"]\n\n1. e4 % e5\n").unwrap_err();
         assert!(e.to_string().contains("line 3, column 7"), "{e}");
