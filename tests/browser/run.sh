@@ -52,5 +52,5 @@ if [ -z "$BASE_URL" ]; then echo "server did not start:"; cat "$tmp/server.log";
 export BASE_URL
 echo "server: $SERVER_CMD at $BASE_URL"
 status=0
-node --test tests/browser/ || status=$?
+node --test ${BROWSER_TESTS:-tests/browser/} || status=$?
 exit $status
