@@ -107,7 +107,7 @@ async fn create(
             Err(e) => {
                 let oldest = lock(&analyses.boards)
                     .values()
-                    .find(|b| b.client == crate::limits::client_key(client))
+                    .find(|b| b.client == client)
                     .map(|b| b.id);
                 match oldest.and_then(|id| analyses.remove(id)) {
                     Some(old) => {
@@ -124,7 +124,7 @@ async fn create(
         let board = Arc::new(Board {
             id,
             token,
-            client: crate::limits::client_key(client),
+            client: client,
             _permit: permit,
             from_game,
             base_actions,
@@ -134,6 +134,7 @@ async fn create(
             engine: Arc::new(Mutex::new(None)),
             worker: Mutex::new(None),
             tx: broadcast::channel(64).0,
+            touched: Mutex::new(std::time::Instant::now()),
         });
         lock(&analyses.boards).insert(id, board.clone());
         Ok(board.state())

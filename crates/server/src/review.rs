@@ -15,6 +15,7 @@
 //! a page reloaded, or the game opened after a restart, shows it again.
 
 use crate::error::ServerError;
+use crate::limits::ClientKey;
 use crate::limits::Permit;
 use crate::sync::lock;
 use chess5d_engine::review::{Canceller, Reviewer};
@@ -22,7 +23,6 @@ use chess5d_play::review::ReviewRun;
 use chess5d_rules::Game;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 /// Every review of the server: one per game (the latest).
 #[derive(Debug, Default)]
 pub struct Reviews {
-    jobs: Mutex<BTreeMap<i64, Arc<Job>>>,
+    jobs: Arc<Mutex<BTreeMap<i64, Arc<Job>>>>,
     next: AtomicU64,
 }
 
@@ -40,7 +40,7 @@ pub(crate) struct Job {
     /// Its number (newer ones have larger numbers).
     serial: u64,
     /// Who asked for it, as the quotas count clients.
-    client: IpAddr,
+    client: ClientKey,
     canceller: Canceller,
     /// Why it was cancelled, once it was.
     why: Mutex<Option<String>>,
@@ -68,13 +68,14 @@ pub(crate) struct Start {
     pub game_id: i64,
     pub game: Game,
     pub result: Option<String>,
-    pub client: IpAddr,
+    pub client: ClientKey,
     pub nodes: u64,
     pub budget: crate::limits::EngineBudget,
     pub idle: Duration,
     pub kept: usize,
-    /// Keeps the ended review's state (its answer) with the game.
-    pub save: Box<dyn FnOnce(&Value) + Send>,
+    /// Keeps the ended review's state (its answer) with the game; whether it was kept (a
+    /// review that ended unfinished does not replace a finished one).
+    pub save: Box<dyn FnOnce(&Value) -> bool + Send>,
 }
 
 impl Reviews {
@@ -101,7 +102,7 @@ impl Reviews {
 
     /// Cancels the review of game `id` under way for `client`, who started it (another client's
     /// is refused); whether one ran.
-    pub(crate) fn cancel_for(&self, id: i64, client: IpAddr) -> Result<bool, ServerError> {
+    pub(crate) fn cancel_for(&self, id: i64, client: ClientKey) -> Result<bool, ServerError> {
         let job = lock(&self.jobs).get(&id).cloned();
         match job {
             Some(j) if j.running() && j.client != client => Err(ServerError::Forbidden(format!(
@@ -117,7 +118,7 @@ impl Reviews {
 
     /// The state of the review of game `id` under way by another client than `client`, if one
     /// is (a second client does not restart it).
-    pub(crate) fn running_by_other(&self, id: i64, client: IpAddr) -> Option<Value> {
+    pub(crate) fn running_by_other(&self, id: i64, client: ClientKey) -> Option<Value> {
         let job = lock(&self.jobs).get(&id).cloned()?;
         (job.running() && job.client != client).then(|| lock(&job.run).json(id))
     }
@@ -177,6 +178,7 @@ impl Reviews {
         }
         let first = lock(&job.run).json(s.game_id);
         let worker = job.clone();
+        let jobs_of = Arc::clone(&self.jobs);
         let (game, result, idle, save, game_id) = (s.game, s.result, s.idle, s.save, s.game_id);
         let mut writer = chess5d_play::review::ActionWriter::new(&game);
         std::thread::Builder::new()
@@ -198,8 +200,16 @@ impl Reviews {
                 ended.finish(review.json(), why);
                 // Kept before its place in the quota is given back (a client cannot start
                 // reviews faster than they are written), which is before it is shown ended.
-                save(&ended.json(game_id));
+                let kept = save(&ended.json(game_id));
                 lock(&worker.permit).take();
+                if !kept && !ended.running() && ended.status != chess5d_play::review::ReviewStatus::Done {
+                    // A finished review is stored with the game: the unfinished one leaves
+                    // memory, and the game's review is the stored one again.
+                    let mut jobs = lock(&jobs_of);
+                    if jobs.get(&game_id).is_some_and(|j| j.serial == worker.serial) {
+                        jobs.remove(&game_id);
+                    }
+                }
                 *lock(&worker.run) = ended;
             })
             .map_err(|e| ServerError::Internal(format!("cannot start the review: {e}")))?;
@@ -208,7 +218,7 @@ impl Reviews {
 
     /// Makes room for a new review of `client`: cancels its oldest running review (a newer one
     /// replaces it). Whether there was one.
-    pub(crate) fn cancel_oldest_of(&self, client: IpAddr) -> bool {
+    pub(crate) fn cancel_oldest_of(&self, client: ClientKey) -> bool {
         let oldest = lock(&self.jobs)
             .values()
             .filter(|j| j.client == client && j.running())

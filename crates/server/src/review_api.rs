@@ -56,7 +56,7 @@ async fn start(
             (s.play.game.clone(), s.play.result.clone().filter(|r| r != "*"))
         };
         let reviews = st.reviews();
-        let key = crate::limits::client_key(client);
+        let key = client;
         if let Some(v) = reviews.running_by_other(id, key) {
             return Ok(v);
         }
@@ -89,9 +89,10 @@ async fn start(
                 let st = st.clone();
                 Box::new(move |v| {
                     // Not kept (the server stopping, a full disk): shown while in memory only.
-                    if let Err(e) = st.db().save_review(id, v) {
+                    st.db().save_review(id, v).unwrap_or_else(|e| {
                         tracing::warn!("the review of game {id} was not kept: {e}");
-                    }
+                        true
+                    })
                 })
             },
         };
@@ -117,7 +118,7 @@ async fn cancel(
             let rights = s.rights(seat.get(), st.inner.config.public);
             s.play.check_review(rights)?;
         }
-        if !st.reviews().cancel_for(id, crate::limits::client_key(client))? {
+        if !st.reviews().cancel_for(id, client)? {
             return Err(chess5d_play::PlayError::NoReviewRunning { game: id }.into());
         }
         Ok(json!({ "cancelled": id }))

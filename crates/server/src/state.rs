@@ -321,9 +321,22 @@ impl AppState {
     pub(crate) fn delete_game(&self, id: i64, token: &SeatToken) -> Result<(), ServerError> {
         let slot = self.slot(id)?;
         {
+            // Deleted on disk first, under the game's lock (no change of it meanwhile): a
+            // refused delete (a full disk) leaves the game as it was, in memory and on disk.
             let mut s = lock(&slot.session);
             s.authorize(s.rights(token.get(), self.inner.config.public), Need::Owner)?;
+            if s.deleted {
+                return Err(ServerError::from(chess5d_play::PlayError::NoGame {
+                    id: id.to_string(),
+                }));
+            }
+            let existed = self.inner.db.delete(id)?;
             s.deleted = true;
+            if !existed {
+                return Err(ServerError::from(chess5d_play::PlayError::NoGame {
+                    id: id.to_string(),
+                }));
+            }
         }
         {
             let mut map = lock(&self.inner.sessions);
@@ -333,11 +346,6 @@ impl AppState {
         let _ = slot.tx.send(());
         end_engines(&slot);
         self.inner.reviews.forget(id);
-        if !self.inner.db.delete(id)? {
-            return Err(ServerError::from(chess5d_play::PlayError::NoGame {
-                id: id.to_string(),
-            }));
-        }
         Ok(())
     }
 
