@@ -559,17 +559,12 @@ impl Db {
         })
     }
 
-    /// The review kept with game `game`, if it has one.
-    pub fn review(&self, game: i64) -> Result<Option<serde_json::Value>, ServerError> {
-        let text: Option<String> = self.with(|c| {
+    /// The review kept with game `game`, if it has one, as its JSON text.
+    pub fn review(&self, game: i64) -> Result<Option<String>, ServerError> {
+        self.with(|c| {
             c.query_row("SELECT review FROM reviews WHERE game = ?1", [game], |r| r.get(0))
                 .optional()
-        })?;
-        text.map(|t| {
-            serde_json::from_str(&t)
-                .map_err(|e| ServerError::Internal(format!("the stored review of game {game} is damaged: {e}")))
         })
-        .transpose()
     }
 
     /// Deletes a game, its seats and its review; whether it existed.

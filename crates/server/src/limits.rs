@@ -45,6 +45,9 @@ pub struct Limits {
     /// `socket-idle-secs`: a WebSocket that sends nothing (not even a pong to the server's
     /// pings) for this long is closed.
     pub socket_idle_secs: u64,
+    /// `socket-send-secs`: a WebSocket whose client does not take what it is sent (the
+    /// socket's queue stays full) for this long is closed.
+    pub socket_send_secs: u64,
     /// `socket-frame-bytes`: the largest WebSocket frame or message a client may send.
     pub socket_frame_bytes: u64,
     /// `connections-per-client`: TCP connections one address holds open.
@@ -100,6 +103,9 @@ pub struct Limits {
     /// `reviews-kept`: reviews kept in memory (one per game; the oldest ended one leaves first,
     /// and is read from the database afterwards).
     pub reviews_kept: u64,
+    /// `reviews-kept-mb`: the memory the ended reviews kept take, in MiB (their answers'
+    /// bytes); past it, the oldest ended ones leave memory.
+    pub reviews_kept_mb: u64,
 }
 
 /// What each engine the server starts may hold: its hash table and its search threads (each
@@ -139,6 +145,7 @@ impl Default for Limits {
             sockets: 512,
             socket_idle_secs: 60,
             socket_frame_bytes: 4096,
+            socket_send_secs: 10,
             connections_per_client: 64,
             connections: 768,
             engines_per_client: 4,
@@ -162,6 +169,7 @@ impl Default for Limits {
             review_nodes: chess5d_play::review::REVIEW_NODES,
             review_idle_secs: 20,
             reviews_kept: 64,
+            reviews_kept_mb: 32,
         }
     }
 }
@@ -240,6 +248,11 @@ pub const LIMITS: &[Limit] = &[
         name: "socket-idle-secs",
         doc: "seconds a WebSocket may send nothing, not even a pong to the server's pings (sent every third of it)",
         field: |l| &mut l.socket_idle_secs,
+    },
+    Limit {
+        name: "socket-send-secs",
+        doc: "seconds a WebSocket's client may leave what it is sent unread (its queue full); then the socket is closed",
+        field: |l| &mut l.socket_send_secs,
     },
     Limit {
         name: "socket-frame-bytes",
@@ -368,6 +381,11 @@ pub const LIMITS: &[Limit] = &[
         doc: "reviews kept in memory (the oldest ended one leaves first; ended reviews are also stored with their games)",
         field: |l| &mut l.reviews_kept,
     },
+    Limit {
+        name: "reviews-kept-mb",
+        doc: "memory the ended reviews kept take, in MiB (each kept as its answer's bytes); past it the oldest ended one leaves memory",
+        field: |l| &mut l.reviews_kept_mb,
+    },
 ];
 
 impl Limits {
@@ -390,6 +408,73 @@ impl Limits {
             .ok_or_else(|| format!("--limit {name}: '{value}' is not a positive number"))?;
         *(limit.field)(self) = n;
         Ok(())
+    }
+}
+
+/// Descriptors the server keeps for itself besides its connections: the listening socket,
+/// the database and its journal, logs, the threads' and the runtime's own.
+pub const SPARE_DESCRIPTORS: u64 = 64;
+
+/// Descriptors each engine process takes (its three pipes, both ends while it starts).
+pub const ENGINE_DESCRIPTORS: u64 = 6;
+
+/// Raises the process's soft limit of open descriptors to its hard limit (Unix; elsewhere
+/// nothing): the soft limit it has then, `None` for no limit.
+pub fn raise_descriptors() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use rustix::process::{getrlimit, setrlimit, Resource};
+        let now = getrlimit(Resource::Nofile);
+        if now.current != now.maximum {
+            let raised = rustix::process::Rlimit {
+                current: now.maximum,
+                maximum: now.maximum,
+            };
+            if setrlimit(Resource::Nofile, raised).is_err() {
+                return now.current;
+            }
+        }
+        getrlimit(Resource::Nofile).current
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+impl Limits {
+    /// Fits `connections` (and `sockets`, which are connections) to `descriptors` open files:
+    /// what the engines (games', analysis boards') and [`SPARE_DESCRIPTORS`] leave. Says what
+    /// it lowered; refuses (naming the limits to lower) when fewer than 16 connections fit.
+    pub fn fit_descriptors(&mut self, descriptors: u64) -> Result<Option<String>, String> {
+        let engines = self
+            .engines
+            .saturating_add(self.analysis_boards)
+            .saturating_add(self.proofs);
+        let others = SPARE_DESCRIPTORS.saturating_add(engines.saturating_mul(ENGINE_DESCRIPTORS));
+        let room = descriptors.saturating_sub(others);
+        if room < 16 {
+            return Err(format!(
+                "the open-file limit is {descriptors} descriptors: too few for the engines ({engines} processes \
+                 at most, limits 'engines', 'analysis-boards', 'proofs') and 16 connections; raise the limit \
+                 (ulimit -n) or lower those limits"
+            ));
+        }
+        let mut said = Vec::new();
+        if self.connections > room {
+            said.push(format!("connections {} -> {room}", self.connections));
+            self.connections = room;
+        }
+        if self.sockets > self.connections {
+            said.push(format!("sockets {} -> {}", self.sockets, self.connections));
+            self.sockets = self.connections;
+        }
+        Ok((!said.is_empty()).then(|| {
+            format!(
+                "the open-file limit is {descriptors} descriptors: lowered {} to fit (raise it with ulimit -n)",
+                said.join(", ")
+            )
+        }))
     }
 }
 
@@ -882,6 +967,34 @@ mod tests {
         assert_eq!(Share::of(512, 16, 0).newcomer, 4);
         assert_eq!(Share::of(2, 1, 1).reserve, 1);
         assert_eq!(Share::of(1, 1, 0).reserve, 0);
+    }
+
+    #[test]
+    fn connection_limits_fit_the_descriptors() {
+        // The usual soft limit of 1,024 does not hold 768 connections beside 50 engines' pipes.
+        let mut l = Limits::default();
+        let said = l.fit_descriptors(1024).unwrap().unwrap();
+        assert!(said.contains("connections 768 -> 660"), "{said}");
+        assert_eq!(l.connections, 1024 - SPARE_DESCRIPTORS - 50 * ENGINE_DESCRIPTORS);
+        assert!(l.sockets <= l.connections);
+        // A large limit changes nothing; a tiny one refuses to start, naming the limits.
+        let mut l = Limits::default();
+        assert_eq!(l.fit_descriptors(1 << 20).unwrap(), None);
+        assert_eq!(l, Limits::default());
+        let e = Limits::default().fit_descriptors(200).unwrap_err();
+        assert!(e.contains("ulimit -n") && e.contains("'engines'"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_soft_descriptor_limit_is_raised_to_the_hard_one() {
+        use rustix::process::{getrlimit, Resource};
+        let got = raise_descriptors();
+        let now = getrlimit(Resource::Nofile);
+        assert_eq!(got, now.current);
+        if now.maximum.is_some() {
+            assert_eq!(now.current, now.maximum);
+        }
     }
 
     #[test]

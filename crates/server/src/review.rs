@@ -47,6 +47,9 @@ pub(crate) struct Job {
     /// When its progress was last asked for.
     seen: Mutex<Instant>,
     run: Mutex<ReviewRun>,
+    /// Its answer once it has ended, written once (what it keeps in memory then: its bytes,
+    /// not a tree of values).
+    text: Mutex<Option<Arc<str>>>,
     /// Its place in the quota of reviews, given back when it ends.
     permit: Mutex<Option<Permit>>,
 }
@@ -73,18 +76,50 @@ pub(crate) struct Start {
     pub budget: crate::limits::EngineBudget,
     pub idle: Duration,
     pub kept: usize,
+    /// The bytes of the ended reviews kept in memory at most (`reviews-kept-mb`).
+    pub kept_bytes: usize,
     /// Keeps the ended review's state (its answer) with the game; whether it was kept (a
     /// review that ended unfinished does not replace a finished one).
     pub save: Box<dyn FnOnce(&Value) -> bool + Send>,
 }
 
 impl Reviews {
-    /// The review of game `id`, if it has one: [`ReviewRun::json`] (and its page is there).
-    pub(crate) fn view(&self, id: i64) -> Option<Value> {
+    /// The review of game `id`, if it has one: [`ReviewRun::json`] as text (and its page is
+    /// there).
+    pub(crate) fn view(&self, id: i64) -> Option<Arc<str>> {
         let job = lock(&self.jobs).get(&id).cloned()?;
         *lock(&job.seen) = Instant::now();
-        let v = lock(&job.run).json(id);
-        Some(v)
+        if let Some(t) = lock(&job.text).clone() {
+            return Some(t);
+        }
+        let v = lock(&job.run).json(id).to_string();
+        Some(v.into())
+    }
+
+    /// The memory the ended reviews kept take (their answers' bytes).
+    pub(crate) fn kept_bytes(&self) -> usize {
+        lock(&self.jobs)
+            .values()
+            .filter_map(|j| lock(&j.text).as_ref().map(|t| t.len()))
+            .sum()
+    }
+
+    /// Keeps the ended reviews within `kept` reviews and `bytes` bytes: the oldest ended ones
+    /// leave memory first (their games' reviews are read from the database then).
+    fn keep_within(jobs: &mut BTreeMap<i64, Arc<Job>>, kept: usize, bytes: usize) {
+        let size = |j: &Job| lock(&j.text).as_ref().map_or(0, |t| t.len());
+        let mut total: usize = jobs.values().map(|j| size(j)).sum();
+        while jobs.len() > kept.max(1) || total > bytes {
+            let oldest = jobs
+                .iter()
+                .filter(|(_, j)| !j.running())
+                .min_by_key(|(_, j)| j.serial)
+                .map(|(&id, _)| id);
+            match oldest.and_then(|id| jobs.remove(&id)) {
+                Some(j) => total = total.saturating_sub(size(&j)),
+                None => break,
+            }
+        }
     }
 
     /// Cancels the review of game `id` if it runs (`why`: said in its `reason`); whether one
@@ -154,6 +189,7 @@ impl Reviews {
             why: Mutex::new(None),
             seen: Mutex::new(Instant::now()),
             run: Mutex::new(ReviewRun::start(s.game.actions().len(), s.nodes)),
+            text: Mutex::new(None),
             permit: Mutex::new(Some(permit)),
         });
         {
@@ -161,25 +197,15 @@ impl Reviews {
             if let Some(old) = jobs.insert(s.game_id, job.clone()) {
                 old.cancel("replaced by a newer review");
             }
-            // Keep at most `reviews-kept`: the oldest ended reviews leave first.
-            while jobs.len() > s.kept.max(1) {
-                let oldest = jobs
-                    .iter()
-                    .filter(|(_, j)| !j.running())
-                    .min_by_key(|(_, j)| j.serial)
-                    .map(|(&id, _)| id);
-                match oldest {
-                    Some(id) => {
-                        jobs.remove(&id);
-                    }
-                    None => break,
-                }
-            }
+            // Keep at most `reviews-kept` and `reviews-kept-mb`: the oldest ended reviews
+            // leave first.
+            Reviews::keep_within(&mut jobs, s.kept, s.kept_bytes);
         }
         let first = lock(&job.run).json(s.game_id);
         let worker = job.clone();
         let jobs_of = Arc::clone(&self.jobs);
         let (game, result, idle, save, game_id) = (s.game, s.result, s.idle, s.save, s.game_id);
+        let (kept_count, kept_bytes) = (s.kept, s.kept_bytes);
         let mut writer = chess5d_play::review::ActionWriter::new(&game);
         std::thread::Builder::new()
             .name(format!("review-{}", s.game_id))
@@ -200,7 +226,10 @@ impl Reviews {
                 ended.finish(review.json(), why);
                 // Kept before its place in the quota is given back (a client cannot start
                 // reviews faster than they are written), which is before it is shown ended.
-                let kept = save(&ended.json(game_id));
+                let answer = ended.json(game_id);
+                let kept = save(&answer);
+                let text: Arc<str> = answer.to_string().into();
+                drop(answer);
                 lock(&worker.permit).take();
                 if !kept && !ended.running() && ended.status != chess5d_play::review::ReviewStatus::Done {
                     // A finished review is stored with the game: the unfinished one leaves
@@ -210,7 +239,13 @@ impl Reviews {
                         jobs.remove(&game_id);
                     }
                 }
-                *lock(&worker.run) = ended;
+                // In memory from now on: the answer's bytes, and its status alone.
+                *lock(&worker.text) = Some(text);
+                let mut status = ReviewRun::start(0, ended.nodes);
+                status.status = ended.status;
+                *lock(&worker.run) = status;
+                drop(ended);
+                Reviews::keep_within(&mut lock(&jobs_of), kept_count, kept_bytes);
             })
             .map_err(|e| ServerError::Internal(format!("cannot start the review: {e}")))?;
         Ok(first)

@@ -213,3 +213,135 @@ mod writes {
         );
     }
 }
+
+mod budgets {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    const SCHOLAR: &str = "[Board \"Standard\"]\n\n1. e4 / e5\n2. Bc4 / Nc6\n3. Qh5 / Nf6\n4. Qxf7#\n";
+
+    async fn reviewed(s: &Server, client: &str) -> (i64, Value) {
+        let body = json!({ "import": SCHOLAR }).to_string();
+        let (status, v) = call_as(&s.app.router, "POST", "/api/games", Some(&body), &from(client, None)).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let id = v["id"].as_i64().unwrap();
+        let uri = format!("/api/games/{id}/review");
+        let r = call_as(&s.app.router, "POST", &uri, Some("{}"), &from(client, None)).await;
+        assert_eq!(r.0, StatusCode::ACCEPTED, "{}", r.1);
+        for _ in 0..1200 {
+            let (_, v) = call_as(&s.app.router, "GET", &uri, None, &from(client, None)).await;
+            if v["status"] == "done" {
+                return (id, v);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the review did not end");
+    }
+
+    /// Items 2 and 4: the review's answer is under the reading budget, may be asked for from an
+    /// action on, and an ended review is kept as its bytes (kilobytes per action).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_review_is_read_under_the_budget_by_range_and_kept_as_bytes() {
+        let s = proxied(&[]);
+        let (id, done) = reviewed(&s, "10.4.0.1").await;
+        let n = done["actions"].as_array().unwrap().len();
+        assert_eq!(n, 7, "{done}");
+        let kept = s.state.reviews_kept_bytes();
+        assert!(kept > 0 && kept < n * 16 * 1024, "{kept} bytes kept for {n} actions");
+        let uri = format!("/api/games/{id}/review?from=5");
+        let (status, part) = call_as(&s.app.router, "GET", &uri, None, &from("10.4.0.2", None)).await;
+        assert_eq!(status, StatusCode::OK, "{part}");
+        assert_eq!(part["actions"].as_array().unwrap().len(), 2, "{part}");
+        assert_eq!(part["review"]["actions"].as_array().unwrap().len(), 2);
+        assert_eq!(part["actions"][0], done["actions"][5]);
+        let bad = call_as(
+            &s.app.router,
+            "GET",
+            &format!("/api/games/{id}/review?from=x"),
+            None,
+            &from("10.4.0.2", None),
+        )
+        .await;
+        assert_eq!(bad.0, StatusCode::BAD_REQUEST, "{}", bad.1);
+        // A reader of a tiny budget: its first read is answered, the next ones refused.
+        let mut cfg = Config {
+            behind_proxy: true,
+            db: s.db.clone(),
+            ..config(temp_db())
+        };
+        cfg.limits.set("state-bytes-per-sec=100").unwrap();
+        s.state.shutdown();
+        let tiny = server_with(cfg);
+        let uri = format!("/api/games/{id}/review");
+        let first = call_as(&tiny.app.router, "GET", &uri, None, &from("10.4.0.3", None)).await;
+        assert_eq!(first.0, StatusCode::OK, "{}", first.1);
+        assert_eq!(first.1["status"], "done");
+        let next = call_as(&tiny.app.router, "GET", &uri, None, &from("10.4.0.3", None)).await;
+        assert_error(&next, StatusCode::TOO_MANY_REQUESTS, "state-bytes-per-sec");
+        // Another reader has its own budget.
+        let other = call_as(&tiny.app.router, "GET", &uri, None, &from("10.4.0.4", None)).await;
+        assert_eq!(other.0, StatusCode::OK, "{}", other.1);
+    }
+
+    /// Item 7: a board made from a game reads the game under the reading budget.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_board_from_a_game_is_under_the_reading_budget() {
+        let s = proxied(&["state-bytes-per-sec=100"]);
+        let id = new_game(&s.app, json!({ "import": SCHOLAR })).await;
+        let body = json!({ "game": id });
+        let r = post_from(&s, "10.4.1.1", "/api/analysis", body.clone()).await;
+        assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+        let r = post_from(&s, "10.4.1.1", "/api/analysis", body).await;
+        assert_error(&r, StatusCode::TOO_MANY_REQUESTS, "state-bytes-per-sec");
+    }
+
+    /// Opens a WebSocket on `path`: the status line of the answer.
+    async fn open(addr: std::net::SocketAddr, path: &str) -> (String, tokio::net::TcpStream) {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            head.push(s.read_u8().await.unwrap());
+        }
+        let line = String::from_utf8_lossy(&head).lines().next().unwrap_or("").to_string();
+        (line, s)
+    }
+
+    /// Item 7: the state sent when a game's WebSocket opens is under the reading budget.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_sockets_opening_state_is_under_the_reading_budget() {
+        let mut cfg = config(temp_db());
+        cfg.limits.set("state-bytes-per-sec=100").unwrap();
+        let (addr, _stop) = super::super::online::listen(cfg).await;
+        let mut c = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+        );
+        c.write_all(req.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        c.read_to_string(&mut answer).await.unwrap();
+        let id: i64 = answer
+            .split("\"id\":")
+            .nth(1)
+            .and_then(|t| t.split(',').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("no id in {answer}"));
+        let path = format!("/api/games/{id}/ws");
+        let (first, mut sock) = open(addr, &path).await;
+        assert!(first.starts_with("HTTP/1.1 101"), "{first}");
+        // Its state arrives (a few kB: more than the budget's 800-byte burst).
+        let mut buf = vec![0u8; 1 << 16];
+        let n = tokio::time::timeout(Duration::from_secs(5), sock.read(&mut buf))
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(n > 0);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let (second, _) = open(addr, &path).await;
+        assert!(second.starts_with("HTTP/1.1 429"), "{second}");
+    }
+}
