@@ -611,6 +611,20 @@ impl Query {
             })
     }
 
+    /// `from`: the first action of a review's per-action data asked for (the page asks for
+    /// those it has not got yet), `None` when not given (all of them).
+    pub fn from_action(&self) -> Result<Option<usize>, PlayError> {
+        self.get("from")
+            .map(|a| {
+                a.parse().map_err(|_| PlayError::BadQuery {
+                    param: "from",
+                    expected: "an action index (0, 1, 2...)".into(),
+                    got: Some(a.to_string()),
+                })
+            })
+            .transpose()
+    }
+
     /// `offset` and `limit`: the page of a list asked for, as (offset, count); `limit` at most
     /// `page_size`, which is the count when not given.
     pub fn page(&self, page_size: usize) -> Result<(usize, usize), PlayError> {

@@ -19,6 +19,11 @@
 //! seconds and starts it again on the same file: requests cut by the kill are not counted as
 //! refusals (the players find out from the game whether their action went through), and at
 //! the end the database must hold every acknowledged action of every game.
+//!
+//! `--many N` adds the hostile mode of many addresses (127.3.x.y): each holds every pool it
+//! can at once (engine games, analysis boards, idle connections, WebSockets that never read),
+//! and a newcomer (a fresh address, 127.4.x.y) asks for an engine game and an analysis board
+//! every 3 s: the report says how many of its asks were served.
 
 use chess5d_rules::{Budget, Game, Variant};
 use serde_json::{json, Value};
@@ -342,6 +347,116 @@ struct Hostile {
     sent: AtomicU64,
     refused: AtomicU64,
     sockets_closed: AtomicU64,
+    /// The pools' newcomers (a fresh address each, `--many`): served, refused.
+    newcomer_served: AtomicU64,
+    newcomer_refused: AtomicU64,
+}
+
+/// The `i`-th address of the many hostile clients (`--many`): 127.3.x.y.
+fn many_ip(i: u32) -> Ipv4Addr {
+    Ipv4Addr::new(127, 3, (i / 250) as u8, (i % 250 + 1) as u8)
+}
+
+/// The `i`-th newcomer: 127.4.x.y.
+fn newcomer_ip(i: u32) -> Ipv4Addr {
+    Ipv4Addr::new(127, 4, (i / 250) as u8, (i % 250 + 1) as u8)
+}
+
+/// Attack 6 (`--many N`): N addresses hold every pool at once: engine players (games against
+/// an engine of a minute an action), analysis boards, idle WebSockets that never read, idle
+/// connections, reviews; every few seconds a newcomer (a fresh address) asks for an engine
+/// game and an analysis board, and counts whether it was served.
+fn many(addr: SocketAddr, stop: Arc<AtomicBool>, h: Arc<Hostile>, n: u32) -> Vec<tokio::task::JoinHandle<()>> {
+    let mut tasks = Vec::new();
+    for i in 0..n {
+        let (stop, h) = (stop.clone(), h.clone());
+        tasks.push(tokio::spawn(async move {
+            let from = many_ip(i);
+            let mut c = Conn::new(from, addr);
+            let mut held: Vec<TcpStream> = Vec::new();
+            let engine =
+                json!({ "white": {"type": "human"}, "black": {"type": "engine", "movetime_ms": 60000} }).to_string();
+            let board = json!({ "import": "[Board \"Standard\"]\n1. e4 / e5 2. Nf3 / Nc6\n" }).to_string();
+            while !stop.load(Ordering::Relaxed) {
+                for _ in 0..4 {
+                    if let Some(v) = hostile_request(&h, &mut c, "POST", "/api/games", None, &engine).await {
+                        // The engine thinks for White? It plays Black: make White's move so it
+                        // thinks (and holds its place) for a minute.
+                        let (id, token) = (v["id"].as_i64().unwrap_or(0), v["seat"]["token"].as_str().unwrap_or(""));
+                        hostile_request(
+                            &h,
+                            &mut c,
+                            "POST",
+                            &format!("/api/games/{id}/move"),
+                            Some(token),
+                            r#"{"move": "(0T1)e2(0T1)e4"}"#,
+                        )
+                        .await;
+                        hostile_request(
+                            &h,
+                            &mut c,
+                            "POST",
+                            &format!("/api/games/{id}/submit"),
+                            Some(token),
+                            "{}",
+                        )
+                        .await;
+                    }
+                }
+                for _ in 0..2 {
+                    hostile_request(&h, &mut c, "POST", "/api/analysis", None, &board).await;
+                }
+                held.retain(|s| {
+                    let mut b = [0u8; 1];
+                    !matches!(s.try_read(&mut b), Ok(0))
+                });
+                while held.len() < 24 {
+                    let Ok(mut s) = connect(from, addr).await else { break };
+                    h.sent.fetch_add(1, Ordering::Relaxed);
+                    if held.len() % 3 == 0 {
+                        held.push(s); // an idle connection
+                        continue;
+                    }
+                    let req = format!(
+                        "GET /api/games/1/ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+                         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+                    );
+                    if s.write_all(req.as_bytes()).await.is_err() {
+                        break;
+                    }
+                    let mut head = [0u8; 12];
+                    let _ = tokio::time::timeout(Duration::from_secs(2), s.read(&mut head)).await;
+                    if !head.starts_with(b"HTTP/1.1 101") {
+                        h.refused.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
+                    held.push(s); // a socket that never reads
+                }
+                tokio::time::sleep(Duration::from_secs(5)).await;
+            }
+        }));
+    }
+    // The newcomers.
+    let (stop, h) = (stop.clone(), h.clone());
+    tasks.push(tokio::spawn(async move {
+        let mut k = 0;
+        tokio::time::sleep(Duration::from_secs(20)).await;
+        while !stop.load(Ordering::Relaxed) {
+            let mut c = Conn::new(newcomer_ip(k), addr);
+            k += 1;
+            let engine =
+                json!({ "white": {"type": "human"}, "black": {"type": "engine", "movetime_ms": 100} }).to_string();
+            let board = json!({ "import": "[Board \"Standard\"]\n" }).to_string();
+            for (path, body) in [("/api/games", &engine), ("/api/analysis", &board)] {
+                match c.request("POST", path, None, body).await {
+                    Ok((201, _)) => h.newcomer_served.fetch_add(1, Ordering::Relaxed),
+                    _ => h.newcomer_refused.fetch_add(1, Ordering::Relaxed),
+                };
+            }
+            tokio::time::sleep(Duration::from_secs(3)).await;
+        }
+    }));
+    tasks
 }
 
 const HOSTILE: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 2);
@@ -646,7 +761,7 @@ fn main() -> std::process::ExitCode {
 }
 
 const USAGE: &str =
-    "usage: soak [--games 200] [--secs 300] [--interval 2] [--kill-at SECS] [--no-hostile] [--server PATH]";
+    "usage: soak [--games 200] [--secs 300] [--interval 2] [--kill-at SECS] [--no-hostile] [--many N] [--server PATH]";
 
 fn soak() -> Result<bool, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -655,6 +770,9 @@ fn soak() -> Result<bool, String> {
         .map_err(|e| e.to_string())?
         .with_file_name("serve");
     let mut attacks = vec![1, 2, 3, 4, 5];
+    let mut many_n = 0u32;
+    // Many addresses hold many sockets: this process needs the descriptors too.
+    let _ = chess5d_server::limits::raise_descriptors();
     let mut i = 0;
     while i < args.len() {
         let num = || {
@@ -667,6 +785,7 @@ fn soak() -> Result<bool, String> {
             "--secs" => secs = num()?,
             "--interval" => interval = num()?.max(1),
             "--kill-at" => kill_at = Some(num()?),
+            "--many" => many_n = num()? as u32,
             "--no-hostile" => {
                 hostile_on = false;
                 i += 1;
@@ -755,11 +874,14 @@ fn soak() -> Result<bool, String> {
         })
     };
     let results = rt.block_on(async {
-        let hostile_tasks = if hostile_on {
+        let mut hostile_tasks = if hostile_on {
             hostile(addr, stop.clone(), hostile_state.clone(), &attacks)
         } else {
             Vec::new()
         };
+        if many_n > 0 {
+            hostile_tasks.extend(many(addr, stop.clone(), hostile_state.clone(), many_n));
+        }
         let tasks: Vec<_> = (0..games)
             .map(|g| {
                 tokio::spawn(honest(
@@ -847,6 +969,13 @@ fn soak() -> Result<bool, String> {
         hostile_state.refused.load(Ordering::Relaxed),
         hostile_state.sockets_closed.load(Ordering::Relaxed)
     );
+    if many_n > 0 {
+        println!(
+            "many ({many_n} addresses holding every pool): newcomers served {} of {} asks (an engine game and an analysis board each)",
+            hostile_state.newcomer_served.load(Ordering::Relaxed),
+            hostile_state.newcomer_served.load(Ordering::Relaxed) + hostile_state.newcomer_refused.load(Ordering::Relaxed)
+        );
+    }
     let mib = |k: u64| k as f64 / 1024.0;
     println!(
         "server (with its engine processes): max RSS {:.0} MiB (server alone max {:.0} MiB, engines max {:.0} MiB in at most {max_procs} processes), \

@@ -9,7 +9,8 @@
 //!
 //! Each board lives in memory only (never in the database) and ends when its page goes away
 //! (the WebSocket closes), when it is deleted, or when the server stops; its engine is stopped
-//! and its process ended then. A board belongs to whoever made it: every request on it carries
+//! and its process ended then; a board that no page watches and no request asks for during
+//! `analysis-idle-secs` ends too (its place goes back to the pool). A board belongs to whoever made it: every request on it carries
 //! the token of its creation answer (`analysis.token`, in the `X-Chess5d-Seat` header or the
 //! `token` query parameter of its WebSocket and export). A client holds at most the limit
 //! `analysis-boards-per-client` (a new one ends its own oldest), the server at most
@@ -81,7 +82,7 @@ pub(crate) struct Board {
     /// Its maker's token (32 hex digits).
     pub(crate) token: String,
     /// Its maker, as the quotas count clients.
-    pub(crate) client: std::net::IpAddr,
+    pub(crate) client: crate::limits::ClientKey,
     /// Its place in the quota of boards, given back when the board is gone.
     pub(crate) _permit: crate::limits::Permit,
     /// The game it was taken from and how many of its actions (the branch point).
@@ -94,6 +95,9 @@ pub(crate) struct Board {
     pub(crate) engine: Arc<Mutex<Option<Runner>>>,
     pub(crate) worker: Mutex<Option<Worker>>,
     pub(crate) tx: broadcast::Sender<()>,
+    /// When a request last asked for it (a board nobody watches or asks for is reclaimed after
+    /// `analysis-idle-secs`).
+    pub(crate) touched: Mutex<Instant>,
 }
 
 impl Analyses {
@@ -104,7 +108,10 @@ impl Analyses {
             .cloned()
             .ok_or_else(|| ServerError::from(chess5d_play::PlayError::NoAnalysisBoard { id: id.to_string() }))?;
         match token {
-            Some(t) if crate::seats::token_matches(t, &crate::seats::hash_token(&board.token)) => Ok(board),
+            Some(t) if crate::seats::token_matches(t, &crate::seats::hash_token(&board.token)) => {
+                *lock(&board.touched) = Instant::now();
+                Ok(board)
+            }
             _ => Err(ServerError::Forbidden(format!(
                 "analysis board {id} belongs to whoever made it: send the token of its creation answer \
                  (analysis.token) in the {} header",
@@ -115,6 +122,26 @@ impl Analyses {
 
     pub(crate) fn remove(&self, id: u64) -> Option<Arc<Board>> {
         lock(&self.boards).remove(&id)
+    }
+
+    /// Ends the boards that nobody watches (no WebSocket) and no request asked for during
+    /// `idle` (limit `analysis-idle-secs`): their places go back to the pool. How many ended.
+    pub(crate) fn reclaim_idle(&self, idle: Duration) -> usize {
+        let idle_boards: Vec<Arc<Board>> = {
+            let mut boards = lock(&self.boards);
+            let ids: Vec<u64> = boards
+                .values()
+                .filter(|b| b.tx.receiver_count() == 0 && lock(&b.touched).elapsed() >= idle)
+                .map(|b| b.id)
+                .collect();
+            ids.iter().filter_map(|id| boards.remove(id)).collect()
+        };
+        let n = idle_boards.len();
+        for b in idle_boards {
+            b.close();
+            b.publish();
+        }
+        n
     }
 
     /// Stops every engine and forgets every board (the server is stopping).

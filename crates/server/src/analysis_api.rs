@@ -71,6 +71,10 @@ async fn create(
         Some(_) => Some(limits.start_import(st.quotas(), &st.inner.buckets, client)?),
         None => None,
     };
+    // A board made from a game reads the game as a `GET` does: under the reading budget (the
+    // answer is charged once made), at the priority of costly work (below).
+    limits.may_read(&st.inner.buckets, client)?;
+    let charge = st.clone();
     let token = crate::seats::new_token()?;
     // An import is read at a lower priority (costly work a client asks for).
     let v = crate::sync::background("import", move || {
@@ -107,7 +111,7 @@ async fn create(
             Err(e) => {
                 let oldest = lock(&analyses.boards)
                     .values()
-                    .find(|b| b.client == crate::limits::client_key(client))
+                    .find(|b| b.client == client)
                     .map(|b| b.id);
                 match oldest.and_then(|id| analyses.remove(id)) {
                     Some(old) => {
@@ -124,7 +128,7 @@ async fn create(
         let board = Arc::new(Board {
             id,
             token,
-            client: crate::limits::client_key(client),
+            client,
             _permit: permit,
             from_game,
             base_actions,
@@ -134,12 +138,15 @@ async fn create(
             engine: Arc::new(Mutex::new(None)),
             worker: Mutex::new(None),
             tx: broadcast::channel(64).0,
+            touched: Mutex::new(std::time::Instant::now()),
         });
         lock(&analyses.boards).insert(id, board.clone());
-        Ok(board.state())
+        Ok(board.state().to_string())
     })
     .await?;
-    Ok((StatusCode::CREATED, Json(v)).into_response())
+    charge.limits().charge_read(&charge.inner.buckets, client, v.len());
+    let v = JsonText(v);
+    Ok((StatusCode::CREATED, v).into_response())
 }
 
 async fn view(
@@ -317,7 +324,7 @@ async fn watch(st: AppState, board: Arc<Board>, mut socket: WebSocket) {
     let mut heart = crate::extract::Heartbeat::new(&st);
     loop {
         let msg = json!({ "engine": lock(&board.info).json() }).to_string();
-        if socket.send(Message::Text(msg)).await.is_err() {
+        if !crate::api::send_within(&st, &mut socket, Message::Text(msg)).await {
             break;
         }
         tokio::select! {
@@ -329,7 +336,7 @@ async fn watch(st: AppState, board: Arc<Board>, mut socket: WebSocket) {
                 while rx.try_recv().is_ok() {}
             }
             alive = heart.beat() => {
-                if !alive || socket.send(Message::Ping(Vec::new())).await.is_err() {
+                if !alive || !crate::api::send_within(&st, &mut socket, Message::Ping(Vec::new())).await {
                     break;
                 }
             }

@@ -174,6 +174,7 @@ async fn info(State(st): State<AppState>) -> Json<Value> {
             "games_bytes": st.games_memory_bytes(),
             "analysis_boards": st.analysis_boards(),
             "engine_players": st.engine_players(),
+            "reviews_bytes": st.reviews_kept_bytes(),
         },
     }))
 }
@@ -437,15 +438,25 @@ async fn ws(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult {
     let id = parse_id(&id)?;
+    // The state sent when the socket opens is read as by `GET`: under the reading budget.
+    let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
+    limits.may_read(buckets, client)?;
     let st2 = st.clone();
     let slot = blocking(move || st2.slot(id)).await?;
     let upgrade =
         upgrade.map_err(|e| ServerError::BadRequest(format!("not a WebSocket request: {}", e.body_text())))?;
     let (upgrade, permit) = crate::extract::socket_limits(&st, client, upgrade)?;
     Ok(upgrade.on_upgrade(move |socket| async move {
-        watch(st, slot, socket).await;
+        watch(st, slot, socket, client).await;
         drop(permit);
     }))
+}
+
+/// Sends `m` on `socket` unless the client does not read it within `socket-send-secs` (its
+/// queue stays full): whether it went.
+pub(crate) async fn send_within(st: &AppState, socket: &mut WebSocket, m: Message) -> bool {
+    let bound = Duration::from_secs(st.inner.config.limits.socket_send_secs);
+    matches!(tokio::time::timeout(bound, socket.send(m)).await, Ok(Ok(())))
 }
 
 /// A message from the page over the WebSocket: `{"seat": TOKEN}` marks its seat as connected.
@@ -457,7 +468,8 @@ struct Hello {
 
 /// Sends the game state now and after every change; a seat holder that says hello is shown as
 /// connected until the socket closes.
-async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
+async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket, client: crate::limits::ClientKey) {
+    let mut first = true;
     let mut rx = slot.tx.subscribe();
     let mut stop = st.inner.stop_tx.subscribe();
     let mut last = (0, 0);
@@ -476,15 +488,21 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
                 (None, None)
             } else {
                 last = (s.version_for(viewer), s.presence);
-                (None, Some(s.view_text(viewer, chess5d_play::Shown::Live)))
+                (None, Some(slot.view_for_watcher(&s, viewer)))
             }
         };
         if let Some(id) = deleted {
-            let _ = socket.send(Message::Text(json!({ "deleted": id }).to_string())).await;
+            let _ = send_within(&st, &mut socket, Message::Text(json!({ "deleted": id }).to_string())).await;
             break;
         }
         if let Some(v) = view {
-            if socket.send(Message::Text(v)).await.is_err() {
+            if first {
+                first = false;
+                let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
+                limits.charge_read(buckets, client, v.len());
+            }
+            // A watcher that does not read what it is sent is cut (its queue passed the bound).
+            if !send_within(&st, &mut socket, Message::Text(v.to_string())).await {
                 break;
             }
         }
@@ -495,7 +513,7 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket) {
                 }
             }
             alive = heart.beat() => {
-                if !alive || socket.send(Message::Ping(Vec::new())).await.is_err() {
+                if !alive || !send_within(&st, &mut socket, Message::Ping(Vec::new())).await {
                     break;
                 }
             }

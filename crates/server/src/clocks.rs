@@ -48,6 +48,8 @@ pub fn spawn_ticker(state: AppState) {
                     // Games grow as they are played: measured again, and held to the limit.
                     t.measure_games();
                     t.unload_over_limit();
+                    let board_idle = Duration::from_secs(t.limits().analysis_idle_secs);
+                    t.analyses().reclaim_idle(board_idle);
                 }
             })
             .await;

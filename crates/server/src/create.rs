@@ -105,7 +105,7 @@ impl AppState {
     pub(crate) fn create_game(
         &self,
         req: CreateReq,
-        client: std::net::IpAddr,
+        client: crate::limits::ClientKey,
         cancelled: &std::sync::atomic::AtomicBool,
     ) -> Result<String, ServerError> {
         let limits = &self.inner.config.limits;
@@ -144,7 +144,7 @@ impl AppState {
         name: &str,
         text: &str,
         visitor: String,
-        client: std::net::IpAddr,
+        client: crate::limits::ClientKey,
     ) -> Result<String, ServerError> {
         let limits = &self.inner.config.limits;
         let held = self
@@ -186,7 +186,11 @@ impl AppState {
     /// `POST /api/challenges`: a new open challenge; the answer carries the challenger's token,
     /// which becomes their seat when someone accepts.
     /// At most `challenges-per-client` open challenges per client.
-    pub(crate) fn create_challenge(&self, req: ChallengeReq, client: std::net::IpAddr) -> Result<Value, ServerError> {
+    pub(crate) fn create_challenge(
+        &self,
+        req: ChallengeReq,
+        client: crate::limits::ClientKey,
+    ) -> Result<Value, ServerError> {
         let v = variant(req.variant)?;
         let clock = check_clock(req.clock)?;
         let token = seats::new_token()?;
@@ -369,9 +373,18 @@ impl AppState {
             seat.used_invite = Some(s.seats[i].hash.clone());
             let mut all = s.seats.clone();
             all[i] = seat.clone();
-            self.inner.db.set_seats(id, &all)?;
-            s.seats = all;
+            // The name first: a refused write of either leaves the game as it was.
+            let players = s.players.clone();
             self.name_players(&mut s, seat.sides, name)?;
+            if let Err(e) = self.inner.db.set_seats(id, &all) {
+                if s.players != players {
+                    s.players = players;
+                    s.play.bump();
+                    let _ = self.persist(&s);
+                }
+                return Err(e);
+            }
+            s.seats = all;
             let extra = json!({ "seat": seat_json(&claimed.token, &seat), "joined": true });
             v = s.view_text_with(Rights::from_seat(&seat).viewer(), &extra);
         } else {
@@ -389,6 +402,7 @@ impl AppState {
     /// everyone watching.
     fn name_players(&self, s: &mut Session, sides: [bool; 2], name: Option<String>) -> Result<(), ServerError> {
         let Some(name) = name else { return Ok(()) };
+        let before = s.players.clone();
         for c in [Color::White, Color::Black] {
             if sides[c.index()] && !s.players[c.index()].is_engine() {
                 s.players[c.index()] = Player::Human {
@@ -397,7 +411,13 @@ impl AppState {
             }
         }
         s.play.bump();
-        self.persist(s)
+        // Stored with the game (its `white` and `black`); a write refused changes nothing.
+        if let Err(e) = self.persist(s) {
+            s.players = before;
+            s.play.bump();
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// `POST /api/games/:id/invite` (the creator only): a new invite link for the other human

@@ -123,7 +123,7 @@ type Write = Box<dyn FnOnce(&Connection) -> rusqlite::Result<()> + Send>;
 const MAX_BATCH: usize = 1024;
 
 const UPDATE_GAME: &str = "UPDATE games SET updated = ?2, headers = ?3, actions = ?4, n_actions = ?5, result = ?6,
-     termination = ?7, clock = ?8, puzzle = ?9, pending = ?10, draw_offer = ?11 WHERE id = ?1";
+     termination = ?7, clock = ?8, puzzle = ?9, pending = ?10, draw_offer = ?11, white = ?12, black = ?13 WHERE id = ?1";
 
 fn update_row(st: &mut rusqlite::CachedStatement<'_>, g: &GameRow) -> rusqlite::Result<usize> {
     st.execute(params![
@@ -137,7 +137,9 @@ fn update_row(st: &mut rusqlite::CachedStatement<'_>, g: &GameRow) -> rusqlite::
         g.clock,
         g.puzzle,
         g.pending,
-        g.draw_offer
+        g.draw_offer,
+        g.white,
+        g.black
     ])
 }
 
@@ -538,30 +540,31 @@ impl Db {
     }
 
     /// Keeps `review` (the answer of `GET /api/games/:id/review` for an ended review) with game
-    /// `game`, replacing its last one; nothing if the game is gone (deleted meanwhile).
-    pub fn save_review(&self, game: i64, review: &serde_json::Value) -> Result<(), ServerError> {
+    /// `game`, replacing its last one unless that one is finished (status `done`) and this one
+    /// is not; nothing if the game is gone (deleted meanwhile). Whether it was kept.
+    pub fn save_review(&self, game: i64, review: &serde_json::Value) -> Result<bool, ServerError> {
         let text = review.to_string();
+        let finished = review["status"] == "done";
         self.write(move |c| {
-            c.execute(
+            // A finished review is replaced only by a finished one: a review cancelled (by
+            // whoever started it) leaves the stored one as it was.
+            let n = c.execute(
                 "INSERT OR REPLACE INTO reviews (game, review, saved)
-                 SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1)",
-                params![game, text, now()],
+                 SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1)
+                 AND (?4 OR NOT EXISTS (SELECT 1 FROM reviews WHERE game = ?1
+                                        AND json_extract(review, '$.status') = 'done'))",
+                params![game, text, now(), finished],
             )?;
-            Ok(())
+            Ok(n > 0)
         })
     }
 
-    /// The review kept with game `game`, if it has one.
-    pub fn review(&self, game: i64) -> Result<Option<serde_json::Value>, ServerError> {
-        let text: Option<String> = self.with(|c| {
+    /// The review kept with game `game`, if it has one, as its JSON text.
+    pub fn review(&self, game: i64) -> Result<Option<String>, ServerError> {
+        self.with(|c| {
             c.query_row("SELECT review FROM reviews WHERE game = ?1", [game], |r| r.get(0))
                 .optional()
-        })?;
-        text.map(|t| {
-            serde_json::from_str(&t)
-                .map_err(|e| ServerError::Internal(format!("the stored review of game {game} is damaged: {e}")))
         })
-        .transpose()
     }
 
     /// Deletes a game, its seats and its review; whether it existed.

@@ -89,7 +89,7 @@ impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
 
 /// The client of a request (see [`crate::security::client_of`]), for the quotas.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Client(pub(crate) std::net::IpAddr);
+pub(crate) struct Client(pub(crate) crate::limits::ClientKey);
 
 #[async_trait]
 impl FromRequestParts<crate::state::AppState> for Client {
@@ -191,7 +191,7 @@ impl<S: Send + Sync> FromRequest<S> for BodyText {
 /// sockets (`sockets-per-client`, `sockets`).
 pub(crate) fn socket_limits(
     st: &crate::state::AppState,
-    client: std::net::IpAddr,
+    client: crate::limits::ClientKey,
     upgrade: axum::extract::ws::WebSocketUpgrade,
 ) -> Result<(axum::extract::ws::WebSocketUpgrade, crate::limits::Permit), ServerError> {
     let l = &st.inner.config.limits;

@@ -80,6 +80,14 @@ pub fn run(config: Config) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    // Open descriptors: the soft limit raised to the hard one, the connection limits fitted
+    // to what that gives (or a refusal to start that names the limit).
+    let mut config = config;
+    if let Some(descriptors) = limits::raise_descriptors() {
+        if let Some(said) = config.limits.fit_descriptors(descriptors)? {
+            eprintln!("{said}");
+        }
+    }
     rt.block_on(async move {
         let state = AppState::open(config.clone()).map_err(|e| e.to_string())?;
         let listener = tokio::net::TcpListener::bind(config.addr)

@@ -32,6 +32,9 @@ pub struct Limits {
     pub analysis_boards_per_client: u64,
     /// `analysis-boards`: analysis boards in all.
     pub analysis_boards: u64,
+    /// `analysis-idle-secs`: an analysis board that no page watches (no WebSocket) and no
+    /// request asks for during this long ends (its place goes back to the pool).
+    pub analysis_idle_secs: u64,
     /// `analysis-nodes`: the work of one analysis run, in nodes searched (then it stops and
     /// says so; the page starts it again to go on).
     pub analysis_nodes: u64,
@@ -42,6 +45,9 @@ pub struct Limits {
     /// `socket-idle-secs`: a WebSocket that sends nothing (not even a pong to the server's
     /// pings) for this long is closed.
     pub socket_idle_secs: u64,
+    /// `socket-send-secs`: a WebSocket whose client does not take what it is sent (the
+    /// socket's queue stays full) for this long is closed.
+    pub socket_send_secs: u64,
     /// `socket-frame-bytes`: the largest WebSocket frame or message a client may send.
     pub socket_frame_bytes: u64,
     /// `connections-per-client`: TCP connections one address holds open.
@@ -97,6 +103,9 @@ pub struct Limits {
     /// `reviews-kept`: reviews kept in memory (one per game; the oldest ended one leaves first,
     /// and is read from the database afterwards).
     pub reviews_kept: u64,
+    /// `reviews-kept-mb`: the memory the ended reviews kept take, in MiB (their answers'
+    /// bytes); past it, the oldest ended ones leave memory.
+    pub reviews_kept_mb: u64,
 }
 
 /// What each engine the server starts may hold: its hash table and its search threads (each
@@ -130,11 +139,13 @@ impl Default for Limits {
             import_actions: 2_000,
             analysis_boards_per_client: 2,
             analysis_boards: 16,
+            analysis_idle_secs: 180,
             analysis_nodes: 20_000_000,
             sockets_per_client: 16,
             sockets: 512,
             socket_idle_secs: 60,
             socket_frame_bytes: 4096,
+            socket_send_secs: 10,
             connections_per_client: 64,
             connections: 768,
             engines_per_client: 4,
@@ -158,6 +169,7 @@ impl Default for Limits {
             review_nodes: chess5d_play::review::REVIEW_NODES,
             review_idle_secs: 20,
             reviews_kept: 64,
+            reviews_kept_mb: 32,
         }
     }
 }
@@ -211,6 +223,12 @@ pub const LIMITS: &[Limit] = &[
         field: |l| &mut l.analysis_boards,
     },
     Limit {
+        name: "analysis-idle-secs",
+        doc: "seconds an analysis board that no page watches (no WebSocket open on it) and no request asks for \
+              is kept; then it ends and its place goes back to the pool",
+        field: |l| &mut l.analysis_idle_secs,
+    },
+    Limit {
         name: "analysis-nodes",
         doc: "work of one analysis run, in nodes searched: the engine stops when it is spent and the board says so \
               (`spent`); starting it again goes on, the table keeping what it found",
@@ -230,6 +248,11 @@ pub const LIMITS: &[Limit] = &[
         name: "socket-idle-secs",
         doc: "seconds a WebSocket may send nothing, not even a pong to the server's pings (sent every third of it)",
         field: |l| &mut l.socket_idle_secs,
+    },
+    Limit {
+        name: "socket-send-secs",
+        doc: "seconds a WebSocket's client may leave what it is sent unread (its queue full); then the socket is closed",
+        field: |l| &mut l.socket_send_secs,
     },
     Limit {
         name: "socket-frame-bytes",
@@ -358,6 +381,11 @@ pub const LIMITS: &[Limit] = &[
         doc: "reviews kept in memory (the oldest ended one leaves first; ended reviews are also stored with their games)",
         field: |l| &mut l.reviews_kept,
     },
+    Limit {
+        name: "reviews-kept-mb",
+        doc: "memory the ended reviews kept take, in MiB (each kept as its answer's bytes); past it the oldest ended one leaves memory",
+        field: |l| &mut l.reviews_kept_mb,
+    },
 ];
 
 impl Limits {
@@ -380,6 +408,73 @@ impl Limits {
             .ok_or_else(|| format!("--limit {name}: '{value}' is not a positive number"))?;
         *(limit.field)(self) = n;
         Ok(())
+    }
+}
+
+/// Descriptors the server keeps for itself besides its connections: the listening socket,
+/// the database and its journal, logs, the threads' and the runtime's own.
+pub const SPARE_DESCRIPTORS: u64 = 64;
+
+/// Descriptors each engine process takes (its three pipes, both ends while it starts).
+pub const ENGINE_DESCRIPTORS: u64 = 6;
+
+/// Raises the process's soft limit of open descriptors to its hard limit (Unix; elsewhere
+/// nothing): the soft limit it has then, `None` for no limit.
+pub fn raise_descriptors() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use rustix::process::{getrlimit, setrlimit, Resource};
+        let now = getrlimit(Resource::Nofile);
+        if now.current != now.maximum {
+            let raised = rustix::process::Rlimit {
+                current: now.maximum,
+                maximum: now.maximum,
+            };
+            if setrlimit(Resource::Nofile, raised).is_err() {
+                return now.current;
+            }
+        }
+        getrlimit(Resource::Nofile).current
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+impl Limits {
+    /// Fits `connections` (and `sockets`, which are connections) to `descriptors` open files:
+    /// what the engines (games', analysis boards') and [`SPARE_DESCRIPTORS`] leave. Says what
+    /// it lowered; refuses (naming the limits to lower) when fewer than 16 connections fit.
+    pub fn fit_descriptors(&mut self, descriptors: u64) -> Result<Option<String>, String> {
+        let engines = self
+            .engines
+            .saturating_add(self.analysis_boards)
+            .saturating_add(self.proofs);
+        let others = SPARE_DESCRIPTORS.saturating_add(engines.saturating_mul(ENGINE_DESCRIPTORS));
+        let room = descriptors.saturating_sub(others);
+        if room < 16 {
+            return Err(format!(
+                "the open-file limit is {descriptors} descriptors: too few for the engines ({engines} processes \
+                 at most, limits 'engines', 'analysis-boards', 'proofs') and 16 connections; raise the limit \
+                 (ulimit -n) or lower those limits"
+            ));
+        }
+        let mut said = Vec::new();
+        if self.connections > room {
+            said.push(format!("connections {} -> {room}", self.connections));
+            self.connections = room;
+        }
+        if self.sockets > self.connections {
+            said.push(format!("sockets {} -> {}", self.sockets, self.connections));
+            self.sockets = self.connections;
+        }
+        Ok((!said.is_empty()).then(|| {
+            format!(
+                "the open-file limit is {descriptors} descriptors: lowered {} to fit (raise it with ulimit -n)",
+                said.join(", ")
+            )
+        }))
     }
 }
 
@@ -406,40 +501,108 @@ pub fn check_import_actions(actions: usize, limits: &Limits) -> Result<(), Serve
     Ok(())
 }
 
+/// A client, as every limit counts it: an IPv4 address, or an IPv6 network by its /64 (one
+/// machine gets a whole /64). Designed to grow: a signed-in account will be a client of its
+/// own (a variant `Account`), whatever address it comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ClientKey {
+    /// An IPv4 address (an IPv4 address mapped in IPv6 too).
+    V4(std::net::Ipv4Addr),
+    /// An IPv6 /64: the address's first 64 bits.
+    V6(u64),
+}
+
+impl From<IpAddr> for ClientKey {
+    fn from(ip: IpAddr) -> ClientKey {
+        client_key(ip)
+    }
+}
+
+impl std::fmt::Display for ClientKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClientKey::V4(a) => write!(f, "{a}"),
+            ClientKey::V6(net) => {
+                let ip = std::net::Ipv6Addr::from(u128::from(*net) << 64);
+                write!(f, "{ip}/64")
+            }
+        }
+    }
+}
+
 /// The key of a client: its address, an IPv6 address by its /64 (an IPv4 address mapped in
 /// IPv6 as the IPv4 address).
-pub fn client_key(ip: IpAddr) -> IpAddr {
+pub fn client_key(ip: IpAddr) -> ClientKey {
     match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return IpAddr::V4(v4);
-            }
-            let s = v6.segments();
-            IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-        }
+        IpAddr::V4(v4) => ClientKey::V4(v4),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => ClientKey::V4(v4),
+            None => ClientKey::V6((u128::from(v6) >> 64) as u64),
+        },
     }
 }
 
 #[derive(Debug, Default)]
 struct Counts {
     all: u64,
-    by_client: HashMap<IpAddr, u64>,
+    by_client: HashMap<ClientKey, u64>,
 }
 
-/// A count of things held at once (proofs running, boards, processes, sockets), per client and
-/// in all; a [`Permit`] is one of them, given back when dropped.
+/// The fair share of a pool of `all` places, when `others` other clients hold some: what one
+/// client may hold, and the places it may take only as its first ones.
+///
+/// - Its **share** is `max(1, all / (others + 2))`: the clients holding some, itself, and room
+///   for one more (never above the pool's per-client limit).
+/// - A **reserve** of `all / 4` places (at least 1 for a pool of 2 or more) is kept for
+///   newcomers: a client may take one of the last `reserve` free places only while it holds
+///   fewer than its **newcomer** places, `max(1, min(reserve / 8, per_client / 4))`. So until
+///   the reserve is shared by many clients (at least `reserve / newcomer`), a client that holds
+///   nothing is always served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Share {
+    /// What one client may hold now.
+    pub share: u64,
+    /// The places kept for newcomers.
+    pub reserve: u64,
+    /// What a client may hold and still take from the reserve.
+    pub newcomer: u64,
+}
+
+impl Share {
+    /// The share of a pool of `all` places (at most `per_client` each) with `others` other
+    /// clients holding some.
+    pub fn of(all: u64, per_client: u64, others: u64) -> Share {
+        let share = (all / others.saturating_add(2)).max(1).min(per_client);
+        let reserve = if all >= 2 { (all / 4).max(1) } else { 0 };
+        Share {
+            share,
+            reserve,
+            newcomer: (reserve / 8).min(per_client / 4).max(1),
+        }
+    }
+}
+
+/// A pool of places held at once (proofs running, boards, processes, sockets, connections),
+/// shared out fairly between clients (see [`Share`]); a [`Permit`] is one place, given back
+/// when dropped.
 #[derive(Clone, Debug)]
 pub struct Quota {
     what: &'static str,
     counts: Arc<Mutex<Counts>>,
 }
 
-/// One thing of a [`Quota`], held until dropped.
+/// One place of a [`Quota`], held until dropped.
 #[derive(Debug)]
 pub struct Permit {
-    client: IpAddr,
+    client: ClientKey,
     counts: Arc<Mutex<Counts>>,
+}
+
+impl Permit {
+    /// The client holding it.
+    pub fn client(&self) -> ClientKey {
+        self.client
+    }
 }
 
 impl Quota {
@@ -451,10 +614,17 @@ impl Quota {
         }
     }
 
-    /// One more for `client` if it holds fewer than `per_client` and all clients fewer than
-    /// `all`; else a refusal (429) saying which limit and its setting.
-    pub fn take(&self, client: IpAddr, per_client: u64, all: u64, setting: &str) -> Result<Permit, ServerError> {
-        let client = client_key(client);
+    /// One more place for `client` if it holds fewer than `per_client` and its fair share of
+    /// the `all` places (see [`Share`]), and the place is not one kept for newcomers; else a
+    /// refusal (429) saying which limit and its setting.
+    pub fn take(
+        &self,
+        client: impl Into<ClientKey>,
+        per_client: u64,
+        all: u64,
+        setting: &str,
+    ) -> Result<Permit, ServerError> {
+        let client = client.into();
         let mut c = crate::sync::lock(&self.counts);
         let mine = c.by_client.get(&client).copied().unwrap_or(0);
         if mine >= per_client {
@@ -470,6 +640,23 @@ impl Quota {
                 self.what, c.all
             )));
         }
+        let others = c.by_client.len() as u64 - u64::from(mine > 0);
+        let share = Share::of(all, per_client, others);
+        if mine >= share.share {
+            return Err(ServerError::Limited(format!(
+                "too many {} from your address: {mine} at once, your fair share of the {all} of this server \
+                 while {} other clients hold some (limit '{setting}'); wait for one to end",
+                self.what, others
+            )));
+        }
+        let free_after = all - c.all - 1;
+        if free_after < share.reserve && mine >= share.newcomer {
+            return Err(ServerError::Limited(format!(
+                "too many {} from your address: {mine} at once, and the last {} of this server are kept for \
+                 clients that hold none (limit '{setting}'); wait for one to end",
+                self.what, share.reserve
+            )));
+        }
         c.all += 1;
         *c.by_client.entry(client).or_default() += 1;
         Ok(Permit {
@@ -481,6 +668,21 @@ impl Quota {
     /// How many are held, in all.
     pub fn held(&self) -> u64 {
         crate::sync::lock(&self.counts).all
+    }
+
+    /// How many `client` holds.
+    pub fn held_by(&self, client: ClientKey) -> u64 {
+        crate::sync::lock(&self.counts)
+            .by_client
+            .get(&client)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The client holding the most places, with how many (none if nobody holds any).
+    pub fn largest(&self) -> Option<(ClientKey, u64)> {
+        let c = crate::sync::lock(&self.counts);
+        c.by_client.iter().max_by_key(|(_, &n)| n).map(|(&k, &n)| (k, n))
     }
 }
 
@@ -538,7 +740,7 @@ impl Default for Quotas {
 pub struct Bucket {
     what: &'static str,
     setting: &'static str,
-    left: Mutex<HashMap<IpAddr, (f64, std::time::Instant)>>,
+    left: Mutex<HashMap<ClientKey, (f64, std::time::Instant)>>,
 }
 
 impl Bucket {
@@ -553,8 +755,15 @@ impl Bucket {
 
     /// Spends `cost` of `client`'s budget (`rate` per second, at most `burst` saved), or
     /// refuses (429) if less than `need` is left (the budget is then not spent).
-    pub fn spend(&self, client: IpAddr, cost: f64, need: f64, rate: f64, burst: f64) -> Result<(), ServerError> {
-        let client = client_key(client);
+    pub fn spend(
+        &self,
+        client: impl Into<ClientKey>,
+        cost: f64,
+        need: f64,
+        rate: f64,
+        burst: f64,
+    ) -> Result<(), ServerError> {
+        let client = client.into();
         let now = std::time::Instant::now();
         let mut m = crate::sync::lock(&self.left);
         if m.len() > 100_000 {
@@ -599,7 +808,7 @@ impl Default for Buckets {
 
 impl Limits {
     /// Charges a puzzle proof to `client` (`puzzles-per-hour`: a burst of a quarter of it).
-    pub fn spend_proof(&self, buckets: &Buckets, client: IpAddr) -> Result<(), ServerError> {
+    pub fn spend_proof(&self, buckets: &Buckets, client: ClientKey) -> Result<(), ServerError> {
         let per_hour = self.puzzles_per_hour as f64;
         buckets
             .proofs
@@ -609,7 +818,7 @@ impl Limits {
     /// An import of `client` (a text to read into a game or an analysis board): refused (429)
     /// over `imports-per-minute` (a burst of all of it) or while the client has
     /// `imports-per-client` being read (`imports` in all); the permit is held while it is read.
-    pub fn start_import(&self, quotas: &Quotas, buckets: &Buckets, client: IpAddr) -> Result<Permit, ServerError> {
+    pub fn start_import(&self, quotas: &Quotas, buckets: &Buckets, client: ClientKey) -> Result<Permit, ServerError> {
         let permit = quotas
             .imports
             .take(client, self.imports_per_client, self.imports, "imports")?;
@@ -619,13 +828,13 @@ impl Limits {
     }
 
     /// Refuses a `GET` of a game state while `client`'s reading budget is spent.
-    pub fn may_read(&self, buckets: &Buckets, client: IpAddr) -> Result<(), ServerError> {
+    pub fn may_read(&self, buckets: &Buckets, client: ClientKey) -> Result<(), ServerError> {
         let rate = self.state_bytes_per_sec as f64;
         buckets.reads.spend(client, 0.0, 0.0, rate, rate * 8.0)
     }
 
     /// Charges `bytes` read to `client` (after the answer was made).
-    pub fn charge_read(&self, buckets: &Buckets, client: IpAddr, bytes: usize) {
+    pub fn charge_read(&self, buckets: &Buckets, client: ClientKey, bytes: usize) {
         let rate = self.state_bytes_per_sec as f64;
         let _ = buckets.reads.spend(client, bytes as f64, f64::MIN, rate, rate * 8.0);
     }
@@ -689,7 +898,8 @@ mod tests {
         assert_eq!(client_key(a), client_key(b));
         assert_ne!(client_key(a), client_key(c));
         let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
-        assert_eq!(client_key(mapped), "10.0.0.1".parse::<IpAddr>().unwrap());
+        assert_eq!(client_key(mapped), client_key("10.0.0.1".parse::<IpAddr>().unwrap()));
+        assert_eq!(client_key(a).to_string(), "2001:db8:1:2::/64");
     }
 
     #[test]
@@ -715,6 +925,76 @@ mod tests {
         drop(p1);
         assert_eq!(q.held(), 1);
         q.take(c, 1, 2, "things").unwrap();
+    }
+
+    /// A pool held by a few clients up to what they may each hold leaves a place to a newcomer,
+    /// in every pool of the default limits.
+    #[test]
+    fn a_newcomer_is_served_while_a_few_clients_hold_a_pool() {
+        let l = Limits::default();
+        for (per_client, all) in [
+            (l.engines_per_client, l.engines),
+            (l.analysis_boards_per_client, l.analysis_boards),
+            (l.sockets_per_client, l.sockets),
+            (l.connections_per_client, l.connections),
+        ] {
+            let q = Quota::new("things");
+            let mut held = Vec::new();
+            // As many addresses as filled the pool before (each to its per-client limit: 8
+            // for the engines, 8 for the boards, 32 for the sockets, 12 for the connections)
+            // take all they can.
+            let few = all / per_client;
+            for i in 0..few {
+                let ip = IpAddr::from([10, 0, (i / 256) as u8, (i % 256) as u8]);
+                while let Ok(p) = q.take(ip, per_client, all, "things") {
+                    held.push(p);
+                }
+            }
+            assert!(q.held() < all, "{all} places were all taken by {few} clients");
+            let newcomer: IpAddr = "192.0.2.1".parse().unwrap();
+            q.take(newcomer, per_client, all, "things")
+                .unwrap_or_else(|e| panic!("pool of {all}, {per_client} each: the newcomer is refused: {e}"));
+        }
+    }
+
+    #[test]
+    fn shares_shrink_as_clients_come_and_keep_a_reserve() {
+        // 32 places, 4 each: a client alone takes 4; with 10 others it may take 2 (32 / 12).
+        assert_eq!(Share::of(32, 4, 0).share, 4);
+        assert_eq!(Share::of(32, 4, 10).share, 2);
+        assert_eq!(Share::of(32, 4, 40).share, 1);
+        assert_eq!(Share::of(32, 4, 0).reserve, 8);
+        assert_eq!(Share::of(512, 16, 0).newcomer, 4);
+        assert_eq!(Share::of(2, 1, 1).reserve, 1);
+        assert_eq!(Share::of(1, 1, 0).reserve, 0);
+    }
+
+    #[test]
+    fn connection_limits_fit_the_descriptors() {
+        // The usual soft limit of 1,024 does not hold 768 connections beside 50 engines' pipes.
+        let mut l = Limits::default();
+        let said = l.fit_descriptors(1024).unwrap().unwrap();
+        assert!(said.contains("connections 768 -> 660"), "{said}");
+        assert_eq!(l.connections, 1024 - SPARE_DESCRIPTORS - 50 * ENGINE_DESCRIPTORS);
+        assert!(l.sockets <= l.connections);
+        // A large limit changes nothing; a tiny one refuses to start, naming the limits.
+        let mut l = Limits::default();
+        assert_eq!(l.fit_descriptors(1 << 20).unwrap(), None);
+        assert_eq!(l, Limits::default());
+        let e = Limits::default().fit_descriptors(200).unwrap_err();
+        assert!(e.contains("ulimit -n") && e.contains("'engines'"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_soft_descriptor_limit_is_raised_to_the_hard_one() {
+        use rustix::process::{getrlimit, Resource};
+        let got = raise_descriptors();
+        let now = getrlimit(Resource::Nofile);
+        assert_eq!(got, now.current);
+        if now.maximum.is_some() {
+            assert_eq!(now.current, now.maximum);
+        }
     }
 
     #[test]

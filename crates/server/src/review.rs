@@ -15,6 +15,7 @@
 //! a page reloaded, or the game opened after a restart, shows it again.
 
 use crate::error::ServerError;
+use crate::limits::ClientKey;
 use crate::limits::Permit;
 use crate::sync::lock;
 use chess5d_engine::review::{Canceller, Reviewer};
@@ -22,7 +23,6 @@ use chess5d_play::review::ReviewRun;
 use chess5d_rules::Game;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 /// Every review of the server: one per game (the latest).
 #[derive(Debug, Default)]
 pub struct Reviews {
-    jobs: Mutex<BTreeMap<i64, Arc<Job>>>,
+    jobs: Arc<Mutex<BTreeMap<i64, Arc<Job>>>>,
     next: AtomicU64,
 }
 
@@ -40,13 +40,16 @@ pub(crate) struct Job {
     /// Its number (newer ones have larger numbers).
     serial: u64,
     /// Who asked for it, as the quotas count clients.
-    client: IpAddr,
+    client: ClientKey,
     canceller: Canceller,
     /// Why it was cancelled, once it was.
     why: Mutex<Option<String>>,
     /// When its progress was last asked for.
     seen: Mutex<Instant>,
     run: Mutex<ReviewRun>,
+    /// Its answer once it has ended, written once (what it keeps in memory then: its bytes,
+    /// not a tree of values).
+    text: Mutex<Option<Arc<str>>>,
     /// Its place in the quota of reviews, given back when it ends.
     permit: Mutex<Option<Permit>>,
 }
@@ -68,22 +71,55 @@ pub(crate) struct Start {
     pub game_id: i64,
     pub game: Game,
     pub result: Option<String>,
-    pub client: IpAddr,
+    pub client: ClientKey,
     pub nodes: u64,
     pub budget: crate::limits::EngineBudget,
     pub idle: Duration,
     pub kept: usize,
-    /// Keeps the ended review's state (its answer) with the game.
-    pub save: Box<dyn FnOnce(&Value) + Send>,
+    /// The bytes of the ended reviews kept in memory at most (`reviews-kept-mb`).
+    pub kept_bytes: usize,
+    /// Keeps the ended review's state (its answer) with the game; whether it was kept (a
+    /// review that ended unfinished does not replace a finished one).
+    pub save: Box<dyn FnOnce(&Value) -> bool + Send>,
 }
 
 impl Reviews {
-    /// The review of game `id`, if it has one: [`ReviewRun::json`] (and its page is there).
-    pub(crate) fn view(&self, id: i64) -> Option<Value> {
+    /// The review of game `id`, if it has one: [`ReviewRun::json`] as text (and its page is
+    /// there).
+    pub(crate) fn view(&self, id: i64) -> Option<Arc<str>> {
         let job = lock(&self.jobs).get(&id).cloned()?;
         *lock(&job.seen) = Instant::now();
-        let v = lock(&job.run).json(id);
-        Some(v)
+        if let Some(t) = lock(&job.text).clone() {
+            return Some(t);
+        }
+        let v = lock(&job.run).json(id).to_string();
+        Some(v.into())
+    }
+
+    /// The memory the ended reviews kept take (their answers' bytes).
+    pub(crate) fn kept_bytes(&self) -> usize {
+        lock(&self.jobs)
+            .values()
+            .filter_map(|j| lock(&j.text).as_ref().map(|t| t.len()))
+            .sum()
+    }
+
+    /// Keeps the ended reviews within `kept` reviews and `bytes` bytes: the oldest ended ones
+    /// leave memory first (their games' reviews are read from the database then).
+    fn keep_within(jobs: &mut BTreeMap<i64, Arc<Job>>, kept: usize, bytes: usize) {
+        let size = |j: &Job| lock(&j.text).as_ref().map_or(0, |t| t.len());
+        let mut total: usize = jobs.values().map(|j| size(j)).sum();
+        while jobs.len() > kept.max(1) || total > bytes {
+            let oldest = jobs
+                .iter()
+                .filter(|(_, j)| !j.running())
+                .min_by_key(|(_, j)| j.serial)
+                .map(|(&id, _)| id);
+            match oldest.and_then(|id| jobs.remove(&id)) {
+                Some(j) => total = total.saturating_sub(size(&j)),
+                None => break,
+            }
+        }
     }
 
     /// Cancels the review of game `id` if it runs (`why`: said in its `reason`); whether one
@@ -101,7 +137,7 @@ impl Reviews {
 
     /// Cancels the review of game `id` under way for `client`, who started it (another client's
     /// is refused); whether one ran.
-    pub(crate) fn cancel_for(&self, id: i64, client: IpAddr) -> Result<bool, ServerError> {
+    pub(crate) fn cancel_for(&self, id: i64, client: ClientKey) -> Result<bool, ServerError> {
         let job = lock(&self.jobs).get(&id).cloned();
         match job {
             Some(j) if j.running() && j.client != client => Err(ServerError::Forbidden(format!(
@@ -117,7 +153,7 @@ impl Reviews {
 
     /// The state of the review of game `id` under way by another client than `client`, if one
     /// is (a second client does not restart it).
-    pub(crate) fn running_by_other(&self, id: i64, client: IpAddr) -> Option<Value> {
+    pub(crate) fn running_by_other(&self, id: i64, client: ClientKey) -> Option<Value> {
         let job = lock(&self.jobs).get(&id).cloned()?;
         (job.running() && job.client != client).then(|| lock(&job.run).json(id))
     }
@@ -153,6 +189,7 @@ impl Reviews {
             why: Mutex::new(None),
             seen: Mutex::new(Instant::now()),
             run: Mutex::new(ReviewRun::start(s.game.actions().len(), s.nodes)),
+            text: Mutex::new(None),
             permit: Mutex::new(Some(permit)),
         });
         {
@@ -160,24 +197,15 @@ impl Reviews {
             if let Some(old) = jobs.insert(s.game_id, job.clone()) {
                 old.cancel("replaced by a newer review");
             }
-            // Keep at most `reviews-kept`: the oldest ended reviews leave first.
-            while jobs.len() > s.kept.max(1) {
-                let oldest = jobs
-                    .iter()
-                    .filter(|(_, j)| !j.running())
-                    .min_by_key(|(_, j)| j.serial)
-                    .map(|(&id, _)| id);
-                match oldest {
-                    Some(id) => {
-                        jobs.remove(&id);
-                    }
-                    None => break,
-                }
-            }
+            // Keep at most `reviews-kept` and `reviews-kept-mb`: the oldest ended reviews
+            // leave first.
+            Reviews::keep_within(&mut jobs, s.kept, s.kept_bytes);
         }
         let first = lock(&job.run).json(s.game_id);
         let worker = job.clone();
+        let jobs_of = Arc::clone(&self.jobs);
         let (game, result, idle, save, game_id) = (s.game, s.result, s.idle, s.save, s.game_id);
+        let (kept_count, kept_bytes) = (s.kept, s.kept_bytes);
         let mut writer = chess5d_play::review::ActionWriter::new(&game);
         std::thread::Builder::new()
             .name(format!("review-{}", s.game_id))
@@ -198,9 +226,26 @@ impl Reviews {
                 ended.finish(review.json(), why);
                 // Kept before its place in the quota is given back (a client cannot start
                 // reviews faster than they are written), which is before it is shown ended.
-                save(&ended.json(game_id));
+                let answer = ended.json(game_id);
+                let kept = save(&answer);
+                let text: Arc<str> = answer.to_string().into();
+                drop(answer);
                 lock(&worker.permit).take();
-                *lock(&worker.run) = ended;
+                if !kept && !ended.running() && ended.status != chess5d_play::review::ReviewStatus::Done {
+                    // A finished review is stored with the game: the unfinished one leaves
+                    // memory, and the game's review is the stored one again.
+                    let mut jobs = lock(&jobs_of);
+                    if jobs.get(&game_id).is_some_and(|j| j.serial == worker.serial) {
+                        jobs.remove(&game_id);
+                    }
+                }
+                // In memory from now on: the answer's bytes, and its status alone.
+                *lock(&worker.text) = Some(text);
+                let mut status = ReviewRun::start(0, ended.nodes);
+                status.status = ended.status;
+                *lock(&worker.run) = status;
+                drop(ended);
+                Reviews::keep_within(&mut lock(&jobs_of), kept_count, kept_bytes);
             })
             .map_err(|e| ServerError::Internal(format!("cannot start the review: {e}")))?;
         Ok(first)
@@ -208,7 +253,7 @@ impl Reviews {
 
     /// Makes room for a new review of `client`: cancels its oldest running review (a newer one
     /// replaces it). Whether there was one.
-    pub(crate) fn cancel_oldest_of(&self, client: IpAddr) -> bool {
+    pub(crate) fn cancel_oldest_of(&self, client: ClientKey) -> bool {
         let oldest = lock(&self.jobs)
             .values()
             .filter(|j| j.client == client && j.running())

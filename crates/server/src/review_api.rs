@@ -2,11 +2,11 @@
 //! its progress and read its result, cancel it.
 
 use crate::error::ServerError;
-use crate::extract::{Client, JsonBody};
+use crate::extract::{Client, JsonBody, JsonText};
 use crate::review::Start;
 use crate::seats::SeatToken;
 use crate::state::{blocking, lock, parse_id, AppState};
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -22,18 +22,50 @@ pub fn routes() -> Router<AppState> {
     Router::new().route("/api/games/:id/review", get(view).post(start).delete(cancel))
 }
 
-/// `GET /api/games/:id/review`: the review's state (status `none` if it has none).
-async fn view(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response, ServerError> {
+/// `GET /api/games/:id/review`: the review's state (status `none` if it has none), under the
+/// client's budget of bytes read (`state-bytes-per-sec`) and, being costly for a long game,
+/// made at the priority of costly work. `?from=N`: only the actions from the N-th on (in
+/// `actions` and `review.actions`), for a page that has the first N already.
+async fn view(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    Client(client): Client,
+    RawQuery(q): RawQuery,
+) -> Result<Response, ServerError> {
     let id = parse_id(&id)?;
-    let v = blocking(move || {
-        st.slot(id)?;
-        match st.reviews().view(id) {
-            Some(v) => Ok(v),
-            None => Ok(st.db().review(id)?.unwrap_or_else(|| ReviewRun::none_json(id))),
+    let from = chess5d_play::request::Query::parse(q.as_deref().unwrap_or("")).from_action()?;
+    let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
+    limits.may_read(buckets, client)?;
+    let st2 = st.clone();
+    let text = crate::sync::background("review", move || {
+        st2.slot(id)?;
+        let text: String = match st2.reviews().view(id) {
+            Some(t) => t.to_string(),
+            None => st2
+                .db()
+                .review(id)?
+                .unwrap_or_else(|| ReviewRun::none_json(id).to_string()),
+        };
+        let Some(from) = from else { return Ok(text) };
+        let mut v: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| ServerError::Internal(format!("the stored review of game {id} is damaged: {e}")))?;
+        drop(text);
+        let from_on = |a: &mut serde_json::Value| {
+            if let Some(list) = a.as_array_mut() {
+                list.drain(..from.min(list.len()));
+            }
+        };
+        from_on(&mut v["actions"]);
+        if v["review"].is_object() {
+            from_on(&mut v["review"]["actions"]);
         }
+        v["from"] = json!(from);
+        Ok(v.to_string())
     })
     .await?;
-    Ok(Json(v).into_response())
+    let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
+    limits.charge_read(buckets, client, text.len());
+    Ok(JsonText(text).into_response())
 }
 
 /// `POST /api/games/:id/review` (body `{}`): starts a review of the game's submitted actions
@@ -56,7 +88,7 @@ async fn start(
             (s.play.game.clone(), s.play.result.clone().filter(|r| r != "*"))
         };
         let reviews = st.reviews();
-        let key = crate::limits::client_key(client);
+        let key = client;
         if let Some(v) = reviews.running_by_other(id, key) {
             return Ok(v);
         }
@@ -85,13 +117,15 @@ async fn start(
             budget: limits.engine_budget(),
             idle: Duration::from_secs(limits.review_idle_secs),
             kept: usize::try_from(limits.reviews_kept).unwrap_or(usize::MAX),
+            kept_bytes: usize::try_from(limits.reviews_kept_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
             save: {
                 let st = st.clone();
                 Box::new(move |v| {
                     // Not kept (the server stopping, a full disk): shown while in memory only.
-                    if let Err(e) = st.db().save_review(id, v) {
+                    st.db().save_review(id, v).unwrap_or_else(|e| {
                         tracing::warn!("the review of game {id} was not kept: {e}");
-                    }
+                        true
+                    })
                 })
             },
         };
@@ -117,7 +151,7 @@ async fn cancel(
             let rights = s.rights(seat.get(), st.inner.config.public);
             s.play.check_review(rights)?;
         }
-        if !st.reviews().cancel_for(id, crate::limits::client_key(client))? {
+        if !st.reviews().cancel_for(id, client)? {
             return Err(chess5d_play::PlayError::NoReviewRunning { game: id }.into());
         }
         Ok(json!({ "cancelled": id }))

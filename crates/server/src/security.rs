@@ -275,9 +275,9 @@ pub struct ClientIp {
 }
 
 impl KeyExtractor for ClientIp {
-    type Key = IpAddr;
+    type Key = crate::limits::ClientKey;
 
-    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<IpAddr, GovernorError> {
+    fn extract<T>(&self, req: &axum::http::Request<T>) -> Result<crate::limits::ClientKey, GovernorError> {
         Ok(client_of(req.headers(), req.extensions(), self.behind_proxy))
     }
 }
@@ -286,7 +286,7 @@ impl KeyExtractor for ClientIp {
 /// address): the connection's address, or behind a proxy the last `X-Forwarded-For` entry (the
 /// one our proxy added). A request without either (one made inside the process, in tests)
 /// counts as 0.0.0.0.
-pub fn client_of(headers: &HeaderMap, ext: &axum::http::Extensions, behind_proxy: bool) -> IpAddr {
+pub fn client_of(headers: &HeaderMap, ext: &axum::http::Extensions, behind_proxy: bool) -> crate::limits::ClientKey {
     let fwd = behind_proxy
         .then(|| {
             headers

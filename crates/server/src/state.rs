@@ -18,6 +18,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
+/// A view written for a version and presence of a game.
+pub type Written = ((u64, u64), Arc<str>);
+
 /// One game's live state.
 #[derive(Debug)]
 pub struct Slot {
@@ -31,6 +34,9 @@ pub struct Slot {
     /// The game's memory as last estimated ([`chess5d_play::Play::memory_bytes`]: when it
     /// came into memory, then by the ticker's [`AppState::measure_games`]).
     pub bytes: std::sync::atomic::AtomicUsize,
+    /// The spectators' view of the game as last written, with the version and presence it
+    /// shows: written once per change and shared by every spectator's socket.
+    pub spectators: Mutex<Option<Written>>,
 }
 
 impl Slot {
@@ -40,8 +46,27 @@ impl Slot {
             tx: broadcast::channel(16).0,
             touched: Mutex::new(std::time::Instant::now()),
             held: Mutex::new(Vec::new()),
+            spectators: Mutex::new(None),
             bytes: std::sync::atomic::AtomicUsize::new(session.memory_bytes()),
             session: Mutex::new(session),
+        }
+    }
+
+    /// The live view for a watcher (`s` is this slot's session, locked): a spectator's is
+    /// written once per change and shared.
+    pub fn view_for_watcher(&self, s: &Session, viewer: chess5d_play::seats::Viewer) -> Arc<str> {
+        if viewer != chess5d_play::seats::Viewer::Spectator {
+            return s.view_text(viewer, chess5d_play::Shown::Live).into();
+        }
+        let key = (s.version_for(viewer), s.presence);
+        let mut cached = lock(&self.spectators);
+        match &*cached {
+            Some((k, text)) if *k == key => Arc::clone(text),
+            _ => {
+                let text: Arc<str> = s.view_text(viewer, chess5d_play::Shown::Live).into();
+                *cached = Some((key, Arc::clone(&text)));
+                text
+            }
         }
     }
 
@@ -133,6 +158,11 @@ impl AppState {
 
     pub(crate) fn reviews(&self) -> &crate::review::Reviews {
         &self.inner.reviews
+    }
+
+    /// The memory the ended reviews kept in memory take (their answers' bytes).
+    pub fn reviews_kept_bytes(&self) -> usize {
+        self.inner.reviews.kept_bytes()
     }
 
     /// Computer reviews running now.
@@ -321,9 +351,22 @@ impl AppState {
     pub(crate) fn delete_game(&self, id: i64, token: &SeatToken) -> Result<(), ServerError> {
         let slot = self.slot(id)?;
         {
+            // Deleted on disk first, under the game's lock (no change of it meanwhile): a
+            // refused delete (a full disk) leaves the game as it was, in memory and on disk.
             let mut s = lock(&slot.session);
             s.authorize(s.rights(token.get(), self.inner.config.public), Need::Owner)?;
+            if s.deleted {
+                return Err(ServerError::from(chess5d_play::PlayError::NoGame {
+                    id: id.to_string(),
+                }));
+            }
+            let existed = self.inner.db.delete(id)?;
             s.deleted = true;
+            if !existed {
+                return Err(ServerError::from(chess5d_play::PlayError::NoGame {
+                    id: id.to_string(),
+                }));
+            }
         }
         {
             let mut map = lock(&self.inner.sessions);
@@ -333,11 +376,6 @@ impl AppState {
         let _ = slot.tx.send(());
         end_engines(&slot);
         self.inner.reviews.forget(id);
-        if !self.inner.db.delete(id)? {
-            return Err(ServerError::from(chess5d_play::PlayError::NoGame {
-                id: id.to_string(),
-            }));
-        }
         Ok(())
     }
 

@@ -1291,6 +1291,7 @@ mod http;
 mod memory;
 
 mod review;
+mod safety;
 
 mod config {
     use chess5d_server::{Config, ServeOptions};

@@ -1,0 +1,347 @@
+//! Issue 45: fair shares of every pool, a budget on every answer, nothing a stranger can erase,
+//! nothing the server forgets. Each test is one item of the issue.
+
+use super::*;
+
+/// A server behind a proxy (each request's client is its `X-Forwarded-For`), with `limits`.
+fn proxied(limits: &[&str]) -> Server {
+    let mut cfg = Config {
+        behind_proxy: true,
+        ..config(temp_db())
+    };
+    for l in limits {
+        cfg.limits.set(l).unwrap();
+    }
+    server_with(cfg)
+}
+
+async fn post_from(s: &Server, client: &str, uri: &str, body: Value) -> (StatusCode, Value) {
+    call_as(&s.app.router, "POST", uri, Some(&body.to_string()), &from(client, None)).await
+}
+
+mod shares {
+    use super::*;
+
+    /// Item 1: 8 addresses took all 32 engine places (4 each) and every game against the
+    /// computer was refused to everyone. Now they get most of them, and a newcomer is served.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn engine_places_held_by_a_few_addresses_leave_one_to_a_newcomer() {
+        let s = proxied(&[]);
+        let engine = json!({ "white": {"type": "human"}, "black": {"type": "engine", "movetime_ms": 10} });
+        for i in 1..=8 {
+            for _ in 0..5 {
+                let _ = post_from(&s, &format!("10.8.0.{i}"), "/api/games", engine.clone()).await;
+            }
+        }
+        assert!(s.state.engine_players() < 32, "{}", s.state.engine_players());
+        let r = post_from(&s, "10.9.9.9", "/api/games", engine.clone()).await;
+        assert_eq!(r.0, StatusCode::CREATED, "the newcomer is refused: {}", r.1);
+        // IPv6: a /64 is one client; another /64 is a newcomer.
+        let r = post_from(&s, "2001:db8:0:7::1", "/api/games", engine).await;
+        assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    }
+
+    /// Item 1: 8 addresses took the 16 analysis boards until a restart. Now a newcomer is
+    /// served, and boards nobody watches or asks for go back to the pool.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn boards_held_by_a_few_addresses_leave_one_to_a_newcomer_and_idle_ones_end() {
+        let mut cfg = Config {
+            behind_proxy: true,
+            idle_unload: Duration::from_secs(1),
+            ..config(temp_db())
+        };
+        cfg.limits.set("analysis-idle-secs=2").unwrap();
+        let s = server_with(cfg);
+        let board = json!({ "import": "[Board \"Standard\"]\n" });
+        for i in 1..=8 {
+            for _ in 0..2 {
+                let _ = post_from(&s, &format!("10.8.1.{i}"), "/api/analysis", board.clone()).await;
+            }
+        }
+        let r = post_from(&s, "10.9.9.9", "/api/analysis", board.clone()).await;
+        assert_eq!(r.0, StatusCode::CREATED, "the newcomer is refused: {}", r.1);
+        let id = r.1["analysis"]["id"].as_i64().unwrap();
+        let token = r.1["analysis"]["token"].as_str().unwrap().to_string();
+        // Nobody asks for the boards: they end within a few seconds (the newcomer's, which it
+        // asks for, stays).
+        let mut left = u64::MAX;
+        for _ in 0..40 {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            let r = call_as(
+                &s.app.router,
+                "GET",
+                &format!("/api/analysis/{id}"),
+                None,
+                &from("10.9.9.9", Some(&token)),
+            )
+            .await;
+            assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+            left = s.state.analysis_boards();
+            if left == 1 {
+                break;
+            }
+        }
+        assert_eq!(left, 1, "idle boards are still held");
+    }
+}
+
+mod writes {
+    use super::*;
+
+    /// Scholar's mate: a finished game whose review takes a few seconds.
+    const SCHOLAR: &str = "[Board \"Standard\"]\n\n1. e4 / e5\n2. Bc4 / Nc6\n3. Qh5 / Nf6\n4. Qxf7#\n";
+
+    async fn review(s: &Api, method: &str, id: i64, client: &str) -> (StatusCode, Value) {
+        let body = (method == "POST").then_some("{}");
+        call_as(
+            &s.router,
+            method,
+            &format!("/api/games/{id}/review"),
+            body,
+            &from(client, None),
+        )
+        .await
+    }
+
+    /// Item 5: a stranger erased the stored review of a finished game by starting a review and
+    /// cancelling it. Now the finished review stays, in memory and across a restart.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_cancelled_review_leaves_the_finished_one_as_it_was() {
+        let s = proxied(&[]);
+        let body = json!({ "import": SCHOLAR }).to_string();
+        let (status, v) = call_as(
+            &s.app.router,
+            "POST",
+            "/api/games",
+            Some(&body),
+            &from("10.5.0.1", None),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let id = v["id"].as_i64().unwrap();
+        assert_eq!(review(&s.app, "POST", id, "10.5.0.1").await.0, StatusCode::ACCEPTED);
+        let mut done = Value::Null;
+        for _ in 0..1200 {
+            let (_, v) = review(&s.app, "GET", id, "10.5.0.1").await;
+            if v["status"] == "done" {
+                done = v;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(done["status"], "done", "the review did not end");
+        // A stranger starts one and cancels it at once.
+        let r = review(&s.app, "POST", id, "10.6.6.6").await;
+        assert_eq!(r.0, StatusCode::ACCEPTED, "{}", r.1);
+        let r = review(&s.app, "DELETE", id, "10.6.6.6").await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        let mut last = Value::Null;
+        for _ in 0..200 {
+            let (_, v) = review(&s.app, "GET", id, "10.5.0.1").await;
+            last = v;
+            if last["status"] != "running" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(
+            last["status"], "done",
+            "the finished review was replaced: {}",
+            last["reason"]
+        );
+        assert_eq!(last["review"], done["review"]);
+        let app = s.restarted();
+        let (_, v) = review(&app, "GET", id, "10.5.0.1").await;
+        assert_eq!(v["status"], "done", "after a restart: {}", v["reason"]);
+    }
+
+    /// Item 6: a friend's name given on join was answered 200 and never stored.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_join_name_is_stored_and_survives_a_restart() {
+        let s = server();
+        let (status, v) = post(&s.app, "/api/games", json!({ "seat": "white" })).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let id = v["id"].as_i64().unwrap();
+        let invite = v["invite"]["token"].as_str().unwrap().to_string();
+        let headers = vec![("content-type", "application/json".to_string()), (TOKEN_HEADER, invite)];
+        let join = format!("/api/games/{id}/join");
+        let r = call_as(&s.app.router, "POST", &join, Some(r#"{"name": "Bob"}"#), &headers).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        let app = s.restarted();
+        let (_, v) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(v["players"]["black"]["display"], "Bob", "{}", v["players"]);
+        let (_, list) = call(&app, "GET", "/api/games", None).await;
+        let listed = list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .cloned();
+        assert_eq!(listed.unwrap()["black"], "Bob");
+        let (_, pgn) = call(&app, "GET", &format!("/api/games/{id}/pgn"), None).await;
+        assert!(pgn.as_str().unwrap().contains("[Black \"Bob\"]"), "{pgn}");
+    }
+
+    /// Item 8: a DELETE refused by a full disk (500) removed the game from memory until a
+    /// restart. Now the game stays, in memory and on disk, and a later DELETE works.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_delete_refused_by_the_disk_leaves_the_game() {
+        let s = server();
+        let id = new_game(&s.app, json!({})).await;
+        play(&s.app, id, &["(0T1)e2(0T1)e4"]).await;
+        let c = rusqlite::Connection::open(&s.db).unwrap();
+        c.execute_batch("CREATE TRIGGER refuse BEFORE DELETE ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
+            .unwrap();
+        let r = call(&s.app, "DELETE", &format!("/api/games/{id}"), None).await;
+        assert_eq!(r.0, StatusCode::INTERNAL_SERVER_ERROR, "{}", r.1);
+        let (status, v) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK, "the refused DELETE removed the game: {v}");
+        assert_eq!(v["pending"].as_array().map(Vec::len), Some(1), "{v}");
+        // It is still played and stored.
+        let v = submit(&s.app, id).await;
+        assert_eq!(v["action_count"], 1, "{v}");
+        c.execute_batch("DROP TRIGGER refuse;").unwrap();
+        let app = s.restarted();
+        let (status, v) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["action_count"], 1, "{v}");
+        let r = call(&app, "DELETE", &format!("/api/games/{id}"), None).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        assert_eq!(
+            call(&app, "GET", &format!("/api/games/{id}"), None).await.0,
+            StatusCode::NOT_FOUND
+        );
+    }
+}
+
+mod budgets {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    const SCHOLAR: &str = "[Board \"Standard\"]\n\n1. e4 / e5\n2. Bc4 / Nc6\n3. Qh5 / Nf6\n4. Qxf7#\n";
+
+    async fn reviewed(s: &Server, client: &str) -> (i64, Value) {
+        let body = json!({ "import": SCHOLAR }).to_string();
+        let (status, v) = call_as(&s.app.router, "POST", "/api/games", Some(&body), &from(client, None)).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let id = v["id"].as_i64().unwrap();
+        let uri = format!("/api/games/{id}/review");
+        let r = call_as(&s.app.router, "POST", &uri, Some("{}"), &from(client, None)).await;
+        assert_eq!(r.0, StatusCode::ACCEPTED, "{}", r.1);
+        for _ in 0..1200 {
+            let (_, v) = call_as(&s.app.router, "GET", &uri, None, &from(client, None)).await;
+            if v["status"] == "done" {
+                return (id, v);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the review did not end");
+    }
+
+    /// Items 2 and 4: the review's answer is under the reading budget, may be asked for from an
+    /// action on, and an ended review is kept as its bytes (kilobytes per action).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_review_is_read_under_the_budget_by_range_and_kept_as_bytes() {
+        let s = proxied(&[]);
+        let (id, done) = reviewed(&s, "10.4.0.1").await;
+        let n = done["actions"].as_array().unwrap().len();
+        assert_eq!(n, 7, "{done}");
+        let kept = s.state.reviews_kept_bytes();
+        assert!(kept > 0 && kept < n * 16 * 1024, "{kept} bytes kept for {n} actions");
+        let uri = format!("/api/games/{id}/review?from=5");
+        let (status, part) = call_as(&s.app.router, "GET", &uri, None, &from("10.4.0.2", None)).await;
+        assert_eq!(status, StatusCode::OK, "{part}");
+        assert_eq!(part["actions"].as_array().unwrap().len(), 2, "{part}");
+        assert_eq!(part["review"]["actions"].as_array().unwrap().len(), 2);
+        assert_eq!(part["actions"][0], done["actions"][5]);
+        let bad = call_as(
+            &s.app.router,
+            "GET",
+            &format!("/api/games/{id}/review?from=x"),
+            None,
+            &from("10.4.0.2", None),
+        )
+        .await;
+        assert_eq!(bad.0, StatusCode::BAD_REQUEST, "{}", bad.1);
+        // A reader of a tiny budget: its first read is answered, the next ones refused.
+        let mut cfg = Config {
+            behind_proxy: true,
+            db: s.db.clone(),
+            ..config(temp_db())
+        };
+        cfg.limits.set("state-bytes-per-sec=100").unwrap();
+        s.state.shutdown();
+        let tiny = server_with(cfg);
+        let uri = format!("/api/games/{id}/review");
+        let first = call_as(&tiny.app.router, "GET", &uri, None, &from("10.4.0.3", None)).await;
+        assert_eq!(first.0, StatusCode::OK, "{}", first.1);
+        assert_eq!(first.1["status"], "done");
+        let next = call_as(&tiny.app.router, "GET", &uri, None, &from("10.4.0.3", None)).await;
+        assert_error(&next, StatusCode::TOO_MANY_REQUESTS, "state-bytes-per-sec");
+        // Another reader has its own budget.
+        let other = call_as(&tiny.app.router, "GET", &uri, None, &from("10.4.0.4", None)).await;
+        assert_eq!(other.0, StatusCode::OK, "{}", other.1);
+    }
+
+    /// Item 7: a board made from a game reads the game under the reading budget.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_board_from_a_game_is_under_the_reading_budget() {
+        let s = proxied(&["state-bytes-per-sec=100"]);
+        let id = new_game(&s.app, json!({ "import": SCHOLAR })).await;
+        let body = json!({ "game": id });
+        let r = post_from(&s, "10.4.1.1", "/api/analysis", body.clone()).await;
+        assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+        let r = post_from(&s, "10.4.1.1", "/api/analysis", body).await;
+        assert_error(&r, StatusCode::TOO_MANY_REQUESTS, "state-bytes-per-sec");
+    }
+
+    /// Opens a WebSocket on `path`: the status line of the answer.
+    async fn open(addr: std::net::SocketAddr, path: &str) -> (String, tokio::net::TcpStream) {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            head.push(s.read_u8().await.unwrap());
+        }
+        let line = String::from_utf8_lossy(&head).lines().next().unwrap_or("").to_string();
+        (line, s)
+    }
+
+    /// Item 7: the state sent when a game's WebSocket opens is under the reading budget.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_sockets_opening_state_is_under_the_reading_budget() {
+        let mut cfg = config(temp_db());
+        cfg.limits.set("state-bytes-per-sec=100").unwrap();
+        let (addr, _stop) = super::super::online::listen(cfg).await;
+        let mut c = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+        );
+        c.write_all(req.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        c.read_to_string(&mut answer).await.unwrap();
+        let id: i64 = answer
+            .split("\"id\":")
+            .nth(1)
+            .and_then(|t| t.split(',').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("no id in {answer}"));
+        let path = format!("/api/games/{id}/ws");
+        let (first, mut sock) = open(addr, &path).await;
+        assert!(first.starts_with("HTTP/1.1 101"), "{first}");
+        // Its state arrives (a few kB: more than the budget's 800-byte burst).
+        let mut buf = vec![0u8; 1 << 16];
+        let n = tokio::time::timeout(Duration::from_secs(5), sock.read(&mut buf))
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(n > 0);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let (second, _) = open(addr, &path).await;
+        assert!(second.starts_with("HTTP/1.1 429"), "{second}");
+    }
+}
