@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Python package in CI: build the abi3 wheel with maturin (release profile: the engine and
-# the oracle tests need optimised code, and `.ci/run`'s later release build reuses the
-# libraries compiled here), install it in a fresh virtual environment, check the type stubs
-# against it (mypy.stubtest) and run pytest.
+# the oracle tests need optimised code; maturin resolves its own features, serde_json's
+# preserve_order among them, so this build is its own), install it in a fresh virtual
+# environment, check the type stubs against it (mypy.stubtest) and run pytest.
 #
 # CHESS5D_BIN names the chess5d binary the differential tests compare with (default: the one
 # `cargo test` built; it is built if missing). Exits non-zero on any failure, and when pytest

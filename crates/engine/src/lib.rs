@@ -58,53 +58,26 @@ use std::time::Duration;
 use team::{Part, Team};
 use web_time::Instant;
 
-/// Limits of one search, as given by `go`. Without any limit the search takes one second.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// White's remaining time.
-    pub wtime: Option<Duration>,
-    /// Black's remaining time.
-    pub btime: Option<Duration>,
-    /// White's increment per action.
-    pub winc: Option<Duration>,
-    /// Black's increment per action.
-    pub binc: Option<Duration>,
-    /// Exactly this long.
-    pub movetime: Option<Duration>,
-    /// At most this many plies (actions).
-    pub depth: Option<u32>,
-    /// At most this many nodes.
-    pub nodes: Option<u64>,
-    /// Until stopped.
-    pub infinite: bool,
-}
+/// Limits of one search: the arguments of 5DUCI's `go`, one type for the protocol and the
+/// engine (the protocol's [`Go`](chess5d_protocol::Go): `wtime`, `btime`, `winc`, `binc`,
+/// `movetime`, `depth`, `nodes`, `infinite`). Without any limit the search takes one second.
+pub use chess5d_protocol::Go as Limits;
 
-impl Limits {
-    /// A search to a fixed depth, without time limit.
-    pub fn depth(depth: u32) -> Limits {
-        Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        }
-    }
-
-    /// A search of a fixed time.
-    pub fn movetime(t: Duration) -> Limits {
-        Limits {
-            movetime: Some(t),
-            ..Limits::default()
-        }
-    }
-
+/// The engine's time management: how long a search may take under its [`Limits`].
+pub trait TimePlan {
     /// The time limits of a search by `side`, with `overhead` kept in reserve for process and
     /// pipe latency. `None` means no time limit.
-    pub fn time_limits(&self, side: Color, overhead: Duration) -> TimeLimits {
+    fn time_limits(&self, side: Color, overhead: Duration) -> TimeLimits {
         self.time_limits_with(side, overhead, 30)
     }
 
-    /// [`Limits::time_limits`], planning the remaining time divided by `divisor` (plus three
+    /// [`TimePlan::time_limits`], planning the remaining time divided by `divisor` (plus three
     /// quarters of the increment) for the action.
-    pub fn time_limits_with(&self, side: Color, overhead: Duration, divisor: u32) -> TimeLimits {
+    fn time_limits_with(&self, side: Color, overhead: Duration, divisor: u32) -> TimeLimits;
+}
+
+impl TimePlan for Limits {
+    fn time_limits_with(&self, side: Color, overhead: Duration, divisor: u32) -> TimeLimits {
         let none = TimeLimits {
             soft: None,
             hard: None,

@@ -34,8 +34,8 @@ use std::time::Duration;
 /// `1 / (1 + 10^(-K * eval / 400))` that minimises the squared error between the game's result
 /// and the static evaluation with the engine's weights, on every position after a game's
 /// first two actions whose side to move is not in check) over every game of
-/// `data/ladder/*.5dpgn` (the ladder's and tuning runs' match records, all variants):
-/// `chess5d tune data/ladder/*.5dpgn --holdout 0 --iterations 1 --out /dev/null` reads 7,942
+/// `data/ladder/records/*.5dpgn` (the ladder's and tuning runs' match records, all variants):
+/// `chess5d tune data/ladder/records/*.5dpgn --holdout 0 --iterations 1 --out /dev/null` reads 7,942
 /// games, 215,462 positions and prints `K = 0.2085`; `k = K * ln(10) / 400 = 0.0012002`.
 /// That is a third of lichess's [`LICHESS_K`] for Stockfish's centipawns: our evaluation's
 /// centipawns predict results less sharply (a pawn up is 53% here, 59% there), and many of

@@ -618,7 +618,8 @@ mod tests {
         out
     }
 
-    /// Positions of every variant: the first 80 games of the self-play file (two per official
+    /// Positions of every variant: the first 80 games of the ladder's self-play file
+    /// (`selfplay-800.5dpgn` of data/ladder/MANIFEST.tsv, copied to tests/data; two per official
     /// variant: fairy pieces, several timelines active and inactive, checks, both sides to
     /// move), and random legal actions from the starts of the fairy variants.
     fn positions() -> Vec<Position> {
@@ -630,9 +631,11 @@ mod tests {
         all.extend(load(
             "[Board \"custom\"]\n[Mode \"5D\"]\n[Size \"5x5\"]\n[3k1/5/5/5/Y1K2:0:1:w]\n\n1. Kd2\n",
         ));
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/ladder/selfplay-800.5dpgn");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/selfplay-80.5dpgn");
         let file = std::fs::File::open(path).expect("the self-play games");
-        for text in Games::new(std::io::BufReader::new(file)).take(80) {
+        let mut games = 0;
+        for text in Games::new(std::io::BufReader::new(file)) {
+            games += 1;
             let lg = text.unwrap().load().unwrap();
             let mut game = Game::new(lg.start.clone());
             all.push(game.position().clone());
@@ -641,6 +644,7 @@ mod tests {
                 all.push(game.position().clone());
             }
         }
+        assert_eq!(games, 80, "the fixture holds the first 80 games of the self-play file");
         for v in [
             "Standard - Princess",
             "Focused - Just Unicorns",

@@ -39,26 +39,10 @@ pub const ENGINE_AUTHOR: &str = "the chess5d developers";
 /// How long a bare `go` (no argument) searches.
 pub const DEFAULT_GO: Duration = Duration::from_secs(5);
 
-/// The search's limits for the arguments of a `go` command.
-impl From<&Go> for Limits {
-    fn from(go: &Go) -> Limits {
-        Limits {
-            wtime: go.wtime,
-            btime: go.btime,
-            winc: go.winc,
-            binc: go.binc,
-            movetime: go.movetime,
-            depth: go.depth,
-            nodes: go.nodes,
-            infinite: go.infinite,
-        }
-    }
-}
-
 /// The limits of the engine's search for a `go` command: its arguments, and for the draft's
 /// bare `go` a search of [`DEFAULT_GO`] rather than one that never ends by itself.
 pub fn limits(go: &Go) -> Limits {
-    let mut limits = Limits::from(go);
+    let mut limits = go.clone();
     if limits == Limits::default() {
         limits.movetime = Some(DEFAULT_GO);
     }

@@ -2,22 +2,22 @@
 //!
 //! Fitted by Texel tuning (`chess5d tune`, crates/engine/src/tune.rs) on 2627 games, 75029 positions:
 //!
-//! - data/ladder/fairy-224.5dpgn (224 games, 6638 positions)
-//! - data/ladder/fairy-240.5dpgn (240 games, 11566 positions)
-//! - data/ladder/fairy-241.5dpgn (241 games, 7418 positions)
-//! - data/ladder/ladder-1-200.5dpgn (200 games, 5385 positions)
-//! - data/ladder/ladder-1-sprt.5dpgn (93 games, 2414 positions)
-//! - data/ladder/ladder-2-sprt.5dpgn (127 games, 2586 positions)
-//! - data/ladder/ladder-3-200.5dpgn (200 games, 5316 positions)
-//! - data/ladder/ladder-3-200b.5dpgn (200 games, 5336 positions)
-//! - data/ladder/ladder-3-sprt.5dpgn (302 games, 8618 positions)
-//! - data/ladder/selfplay-800.5dpgn (800 games, 19752 positions)
+//! - data/ladder/records/fairy-224.5dpgn (224 games, 6638 positions)
+//! - data/ladder/records/fairy-240.5dpgn (240 games, 11566 positions)
+//! - data/ladder/records/fairy-241.5dpgn (241 games, 7418 positions)
+//! - data/ladder/records/ladder-1-200.5dpgn (200 games, 5385 positions)
+//! - data/ladder/records/ladder-1-sprt.5dpgn (93 games, 2414 positions)
+//! - data/ladder/records/ladder-2-sprt.5dpgn (127 games, 2586 positions)
+//! - data/ladder/records/ladder-3-200.5dpgn (200 games, 5316 positions)
+//! - data/ladder/records/ladder-3-200b.5dpgn (200 games, 5336 positions)
+//! - data/ladder/records/ladder-3-sprt.5dpgn (302 games, 8618 positions)
+//! - data/ladder/records/selfplay-800.5dpgn (800 games, 19752 positions)
 //!
 //! The positions: every position of a game after its first 2 actions whose side to move is not
 //! in check (10080 in check and 5254 early ones skipped), labelled with the game's [Result] from the
 //! side to move's view. One game pair in 10 (236 games, 9069 positions) was held out.
 //!
-//! Command: `chess5d tune data/ladder/fairy-224.5dpgn data/ladder/fairy-240.5dpgn data/ladder/fairy-241.5dpgn data/ladder/ladder-1-200.5dpgn data/ladder/ladder-1-sprt.5dpgn data/ladder/ladder-2-sprt.5dpgn data/ladder/ladder-3-200.5dpgn data/ladder/ladder-3-200b.5dpgn data/ladder/ladder-3-sprt.5dpgn data/ladder/selfplay-800.5dpgn --from hand --l2 0,0.0001,0.0003,0.001,0.003 --no-ridge princess,unicorn,dragon,common_king --out crates/engine/src/weights.rs`
+//! Command: `chess5d tune data/ladder/records/fairy-224.5dpgn data/ladder/records/fairy-240.5dpgn data/ladder/records/fairy-241.5dpgn data/ladder/records/ladder-1-200.5dpgn data/ladder/records/ladder-1-sprt.5dpgn data/ladder/records/ladder-2-sprt.5dpgn data/ladder/records/ladder-3-200.5dpgn data/ladder/records/ladder-3-200b.5dpgn data/ladder/records/ladder-3-sprt.5dpgn data/ladder/records/selfplay-800.5dpgn --from hand --l2 0,0.0001,0.0003,0.001,0.003 --no-ridge princess,unicorn,dragon,common_king --out crates/engine/src/weights.rs`
 //!
 //! The ridge toward the hand-set weights: l2 = 0.0001, chosen among 5 by the 5-fold cross-validated loss
 //! on the games fitted on (folds of game pairs: 0: 0.126523, 0.0001: 0.125605, 0.0003: 0.125701, 0.001: 0.126035, 0.003: 0.126580).
@@ -49,7 +49,7 @@ use crate::terms::Weights;
 /// The weights the engine evaluates with (version 8): the hand-set ones but for the positional
 /// weights, fitted in session 19 with every material weight frozen (`chess5d tune --from hand
 /// --freeze` the pieces, pawn_advance and centre, on the 11,281 games of sessions 13 to 18; the
-/// command is in data/ladder/tuning-session19.txt; held-out loss 0.148361 to 0.144528). An extra
+/// command is in data/ladder/records/tuning-session19.txt; held-out loss 0.148361 to 0.144528). An extra
 /// active timeline costs 448 (250), an inactive one nothing (60), an enemy piece near a royal
 /// one 56 (14), a shield nothing (5), a non-pawn piece on a timeline with a past 100 less (4
 /// more), and having the move is worth 60 (12). Against version 7, two SPRTs on fresh openings

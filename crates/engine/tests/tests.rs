@@ -1,7 +1,7 @@
 //! Engine tests: forced mates, legality under tiny time budgets, bots, options, and the engine's
 //! side of 5DUCI (`uci.rs`).
 
-use chess5d_engine::{Bot, Engine, EngineOptions, Limits, Score};
+use chess5d_engine::{Bot, Engine, EngineOptions, Limits, Score, TimePlan};
 use chess5d_rules::{parse_timeline, Board, BoardId, Budget, Color, Move, Outcome, Position, Role, Setup, Size};
 use std::time::{Duration, Instant};
 

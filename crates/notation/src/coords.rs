@@ -24,39 +24,13 @@ impl Timeline {
     /// The internal timeline index, for a game with an even (`true`) or odd number of starting
     /// timelines (as [`chess5d_rules::parse_timeline`]).
     pub fn index(self, even: bool) -> i32 {
-        let n = self.number.min(1_000_000) as i32;
-        match (self.sign == Some('-'), even) {
-            (true, true) => -n - 1,
-            (true, false) => -n,
-            (false, _) => n,
-        }
+        chess5d_rules::timeline_index(self.sign == Some('-'), self.number.min(1_000_000) as i32, even)
     }
 
     /// The label of an internal index.
     pub fn of_index(l: i32, even: bool) -> Timeline {
-        if even {
-            if l >= 0 {
-                Timeline {
-                    sign: Some('+'),
-                    number: l as u32,
-                }
-            } else {
-                Timeline {
-                    sign: Some('-'),
-                    number: (-l - 1) as u32,
-                }
-            }
-        } else if l < 0 {
-            Timeline {
-                sign: Some('-'),
-                number: l.unsigned_abs(),
-            }
-        } else {
-            Timeline {
-                sign: None,
-                number: l as u32,
-            }
-        }
+        let (sign, number) = chess5d_rules::timeline_sign(l, even);
+        Timeline { sign, number }
     }
 
     /// Reads `[+|-]digits`.

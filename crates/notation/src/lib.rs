@@ -52,7 +52,7 @@ pub use fen::{full_state_hash, FenBoard};
 pub use long::LongMove;
 pub use multi::{GameText, Games};
 pub use pgn::PgnGame;
-pub use san::{RelativeBoard, SanMove};
+pub use san::{NormalSan, RelativeBoard, SanMove};
 pub use tree::{serial, GameTree, NodeId, Walk};
 
 use chess5d_rules::{Game, Position};

@@ -1,7 +1,7 @@
 //! The long coordinate form of notation.md §4: `(0T1)e2(0T1)e4`, `(0T1)e2>(0T1)e4`,
 //! `(0T1)e2e4`, `(0T9)g7(0T9)g8=Q`; one action per line, moves separated by spaces.
 
-use crate::coords::{board_name, BoardRef};
+use crate::coords::BoardRef;
 use crate::error::{Error, ParseError, Reason, Span};
 use crate::replay;
 use crate::scan::Scanner;
@@ -124,20 +124,9 @@ fn parse_line(text: &str, at: Span) -> Result<Vec<(LongMove, String, Span)>, Par
     }
 }
 
-/// One move in long form, e.g. `(0T1)e2(0T1)e4`.
+/// One move in long form, e.g. `(0T1)e2(0T1)e4` (written by the rules' [`Move::long`]).
 pub fn write_move(mv: &Move, even: bool) -> String {
-    let mut s = format!(
-        "{}{}{}{}",
-        board_name(mv.from.board, even),
-        mv.from.square,
-        board_name(mv.to.board, even),
-        mv.to.square
-    );
-    if let Some(r) = mv.promotion {
-        s.push('=');
-        s.push(r.letter());
-    }
-    s
+    mv.long(even)
 }
 
 /// An action in long form, moves separated by spaces.

@@ -99,9 +99,33 @@ impl RelativeBoard {
     }
 }
 
-/// A 5DPGN physical move as written, not yet resolved.
+/// A 5DPGN physical move as written, not yet resolved: a piece's move, a castle or a null
+/// move (the three kinds of shakmaty's `San`, with 5D's boards).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct SanMove {
+pub enum SanMove {
+    /// A piece's move: `e4`, `Nf3`, `exd5`, `(0T2)Nb1>>(0T1)b3`, `(0T1)e2e4`.
+    Normal(NormalSan),
+    /// `O-O` or `O-O-O`.
+    Castle {
+        /// The board of the castling king, if written.
+        from_board: Option<MoveBoard>,
+        /// Which side.
+        side: Castle,
+        /// Check marks and annotations.
+        suffix: Suffix,
+    },
+    /// `0000`, a null move (not supported by the rules).
+    Null {
+        /// The board, if written.
+        from_board: Option<MoveBoard>,
+        /// Check marks and annotations.
+        suffix: Suffix,
+    },
+}
+
+/// A piece's move as written: what is not written is `None`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NormalSan {
     /// The board the piece starts on, if written.
     pub from_board: Option<MoveBoard>,
     /// The piece letter, if written (none: pawn).
@@ -118,14 +142,10 @@ pub struct SanMove {
     pub to_board: Option<MoveBoard>,
     /// The board the piece lands on, written relative to its source board (`$(L+1T-1)`).
     pub to_relative: Option<RelativeBoard>,
-    /// The destination square (unused for castling and null moves).
+    /// The destination square.
     pub to: Square,
     /// `=X`.
     pub promotion: Option<Role>,
-    /// `O-O` or `O-O-O`.
-    pub castle: Option<Castle>,
-    /// `0000`, a null move (not supported by the rules).
-    pub null: bool,
     /// Check marks and annotations.
     pub suffix: Suffix,
 }
@@ -211,11 +231,52 @@ fn split_square(run: &str) -> Option<(&str, Square)> {
 }
 
 impl SanMove {
+    /// The board the move starts on, if written.
+    pub fn from_board(&self) -> Option<MoveBoard> {
+        match self {
+            SanMove::Normal(n) => n.from_board,
+            SanMove::Castle { from_board, .. } | SanMove::Null { from_board, .. } => *from_board,
+        }
+    }
+
+    /// The marks after the move.
+    pub fn suffix(&self) -> &Suffix {
+        match self {
+            SanMove::Normal(n) => &n.suffix,
+            SanMove::Castle { suffix, .. } | SanMove::Null { suffix, .. } => suffix,
+        }
+    }
+
+    /// Whether it is `0000`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, SanMove::Null { .. })
+    }
+
     /// Reads one move. The scanner is on its first character; it stops after the suffixes.
     pub(crate) fn parse(s: &mut Scanner) -> Result<SanMove, ParseError> {
-        let mut mv = SanMove {
-            from_board: None,
-            piece: None,
+        let begin = s.clone();
+        let from_board = if s.peek() == Some('(') {
+            Some(MoveBoard::parse(s)?)
+        } else {
+            None
+        };
+        if s.eat_str("0000") {
+            let suffix = Suffix::parse(s);
+            return Ok(SanMove::Null { from_board, suffix });
+        }
+        for (long, short, side) in [("O-O-O", "0-0-0", Castle::Long), ("O-O", "0-0", Castle::Short)] {
+            if s.eat_str(long) || s.eat_str(short) {
+                let suffix = Suffix::parse(s);
+                return Ok(SanMove::Castle {
+                    from_board,
+                    side,
+                    suffix,
+                });
+            }
+        }
+        let mut mv = NormalSan {
+            from_board,
+            piece: read_role(s),
             from_file: None,
             from_rank: None,
             jump: None,
@@ -224,30 +285,8 @@ impl SanMove {
             to_relative: None,
             to: Square::new(0, 0),
             promotion: None,
-            castle: None,
-            null: false,
             suffix: Suffix::default(),
         };
-        let begin = s.clone();
-        if s.peek() == Some('(') {
-            mv.from_board = Some(MoveBoard::parse(s)?);
-        }
-        if s.eat_str("0000") {
-            mv.null = true;
-            mv.suffix = Suffix::parse(s);
-            return Ok(mv);
-        }
-        if s.eat_str("O-O-O") || s.eat_str("0-0-0") {
-            mv.castle = Some(Castle::Long);
-            mv.suffix = Suffix::parse(s);
-            return Ok(mv);
-        }
-        if s.eat_str("O-O") || s.eat_str("0-0") {
-            mv.castle = Some(Castle::Short);
-            mv.suffix = Suffix::parse(s);
-            return Ok(mv);
-        }
-        mv.piece = read_role(s);
         let start = s.span();
         let (run, x1) = coords_run(s);
         mv.capture |= x1;
@@ -297,87 +336,107 @@ impl SanMove {
             mv.promotion = Some(read_role(s).ok_or_else(|| s.error("a piece letter after '='"))?);
         }
         mv.suffix = Suffix::parse(s);
-        Ok(mv)
+        Ok(SanMove::Normal(mv))
     }
 
     /// Finds the unique move of the position this text stands for.
     ///
     /// Returns the move and whether a capture mark was written on a move that captures nothing.
     pub fn resolve(&self, pos: &Position) -> Result<(Move, bool), Reason> {
-        if self.null {
+        if self.is_null() {
             return Err(Reason::Unsupported(
                 "null moves (0000) cannot be played by the rules".into(),
             ));
         }
         let even = pos.even();
-        let from_board = match self.from_board {
+        let from_board = match self.from_board() {
             Some(b) => Some(
                 b.id(pos)
                     .ok_or_else(|| Reason::NoMatch(format!("there is no timeline {b}")))?,
             ),
             None => None,
         };
-        let to_board = self.destination(from_board, pos);
-        if let (Some(b), None) = (self.to_board, to_board) {
-            return Err(Reason::NoMatch(format!("there is no timeline {b}")));
-        }
         let moves = pos.playable_moves();
         let on_board = |m: &&Move| from_board.is_none_or(|b| m.from.board == b);
-        let candidates: Vec<Move> = if let Some(side) = self.castle {
-            moves
+        let candidates: Vec<Move> = match self {
+            SanMove::Null { .. } => Vec::new(),
+            SanMove::Castle { side, .. } => moves
                 .iter()
                 .filter(on_board)
                 .filter(|m| matches!(m.kind, MoveKind::Castle { .. }))
-                .filter(|m| (m.to.square.x() > m.from.square.x()) == (side == Castle::Short))
+                .filter(|m| (m.to.square.x() > m.from.square.x()) == (*side == Castle::Short))
                 .copied()
-                .collect()
-        } else {
-            let base: Vec<Move> = moves
-                .iter()
-                .filter(on_board)
-                .filter(|m| m.to.square == self.to)
-                .filter(|m| match to_board {
-                    Some(b) => m.to.board == b,
-                    None => !m.is_jump(),
-                })
-                .filter(|m| self.jump.is_none() || m.is_jump())
-                .filter(|m| self.from_file.is_none_or(|f| m.from.square.x() == f as i32))
-                .filter(|m| self.from_rank.is_none_or(|r| m.from.square.y() == r as i32))
-                .filter(|m| match self.promotion {
-                    Some(r) => m.promotion == Some(r),
-                    None => m.promotion.is_none() || m.promotion == pos.promotions().first().copied(),
-                })
-                .copied()
-                .collect();
-            // The roles a letter may stand for, most likely first: no letter is a pawn (or a
-            // brawn); 5d-chess-js writes the princess `P`.
-            // A move written with both full squares and no letter (the long form inside a
-            // 5DPGN file) names its piece by its square.
-            let full_source = self.from_file.is_some() && self.from_rank.is_some();
-            let roles: Vec<Role> = match self.piece {
-                None if full_source => Role::ALL.to_vec(),
-                None => vec![Role::Pawn, Role::Brawn],
-                Some(Role::Pawn) => vec![Role::Pawn, Role::Brawn, Role::Princess],
-                Some(r) => vec![r],
-            };
-            roles
-                .iter()
-                .map(|&role| {
-                    base.iter()
-                        .filter(|m| m.piece.role() == role)
-                        .copied()
-                        .collect::<Vec<_>>()
-                })
-                .find(|c| !c.is_empty())
-                .unwrap_or_default()
+                .collect(),
+            SanMove::Normal(n) => {
+                let to_board = n.destination(from_board, pos);
+                if let (Some(b), None) = (n.to_board, to_board) {
+                    return Err(Reason::NoMatch(format!("there is no timeline {b}")));
+                }
+                n.candidates(&moves, from_board, to_board, pos)
+            }
         };
+        let capture = matches!(self, SanMove::Normal(n) if n.capture);
         match candidates.as_slice() {
-            [m] => Ok((*m, self.capture && !m.is_capture())),
+            [m] => Ok((*m, capture && !m.is_capture())),
             [] => Err(self.explain(pos, from_board)),
             many => Err(Reason::Ambiguous(many.iter().map(|m| m.long(even)).collect())),
         }
     }
 
+    /// Why nothing matched: the rules' own reason when the move is fully specified.
+    fn explain(&self, pos: &Position, from_board: Option<BoardId>) -> Reason {
+        let even = pos.even();
+        if let (SanMove::Normal(n), Some(fb)) = (self, from_board) {
+            if let Some(e) = n.illegal(pos, fb) {
+                return Reason::Illegal(e);
+            }
+        }
+        if let Some(fb) = from_board {
+            if pos.board(fb).is_none() {
+                return Reason::Illegal(chess5d_rules::IllegalMove::NoSuchBoard(pos.board_name(fb)));
+            }
+            if !pos.is_playable(fb) {
+                return Reason::Illegal(chess5d_rules::IllegalMove::NotPlayable(pos.board_name(fb)));
+            }
+        }
+        if let SanMove::Normal(n) = self {
+            if let Some(r) = n.promotion {
+                let relaxed = SanMove::Normal(NormalSan {
+                    promotion: None,
+                    ..n.clone()
+                });
+                if (relaxed.resolve(pos).is_ok() || n.piece.is_none()) && !pos.promotions().contains(&r) {
+                    return Reason::Illegal(chess5d_rules::IllegalMove::BadPromotion(r));
+                }
+            }
+        }
+        let who = match pos.to_move() {
+            Color::White => "white",
+            Color::Black => "black",
+        };
+        let what = match self {
+            SanMove::Castle {
+                side: Castle::Short, ..
+            } => format!("{who} cannot castle short (O-O) here"),
+            SanMove::Castle { side: Castle::Long, .. } => format!("{who} cannot castle long (O-O-O) here"),
+            SanMove::Normal(n) => {
+                let piece = n.piece.unwrap_or(Role::Pawn);
+                let dest = match n.to_board {
+                    Some(b) => format!("{b}{}", n.to),
+                    None => n.to.to_string(),
+                };
+                format!("no {who} {piece} can move to {dest}")
+            }
+            SanMove::Null { .. } => "a null move cannot be played".to_string(),
+        };
+        let on = from_board
+            .map(|b| format!(" from board {}", board_name(b, even)))
+            .unwrap_or_default();
+        Reason::NoMatch(format!("{what}{on}"))
+    }
+}
+
+impl NormalSan {
     /// The destination board, if written (absolute, or relative to the source board).
     fn destination(&self, from_board: Option<BoardId>, pos: &Position) -> Option<BoardId> {
         match (self.to_board, self.to_relative, from_board) {
@@ -390,60 +449,68 @@ impl SanMove {
         }
     }
 
-    /// Why nothing matched: the rules' own reason when the move is fully specified.
-    fn explain(&self, pos: &Position, from_board: Option<chess5d_rules::BoardId>) -> Reason {
-        let even = pos.even();
-        if let (Some(fb), Some(f), Some(r), None) = (from_board, self.from_file, self.from_rank, self.castle) {
-            if let Some(from_sq) = Square::try_new(f as i32, r as i32) {
-                let to_board = self.destination(Some(fb), pos).unwrap_or(fb);
-                let from = chess5d_rules::Coord {
-                    board: fb,
-                    square: from_sq,
-                };
-                let to = chess5d_rules::Coord {
-                    board: to_board,
-                    square: self.to,
-                };
-                if let Err(e) = pos.find_move(from, to, self.promotion) {
-                    return Reason::Illegal(e);
-                }
-            }
-        }
-        if let Some(fb) = from_board {
-            if pos.board(fb).is_none() {
-                return Reason::Illegal(chess5d_rules::IllegalMove::NoSuchBoard(pos.board_name(fb)));
-            }
-            if !pos.is_playable(fb) {
-                return Reason::Illegal(chess5d_rules::IllegalMove::NotPlayable(pos.board_name(fb)));
-            }
-        }
-        if let Some(r) = self.promotion {
-            let mut relaxed = self.clone();
-            relaxed.promotion = None;
-            if (relaxed.resolve(pos).is_ok() || relaxed.piece.is_none()) && !pos.promotions().contains(&r) {
-                return Reason::Illegal(chess5d_rules::IllegalMove::BadPromotion(r));
-            }
-        }
-        let who = match pos.to_move() {
-            Color::White => "white",
-            Color::Black => "black",
+    /// The playable moves this text may stand for, of the likeliest piece that has any.
+    fn candidates(
+        &self,
+        moves: &[Move],
+        from_board: Option<BoardId>,
+        to_board: Option<BoardId>,
+        pos: &Position,
+    ) -> Vec<Move> {
+        let base: Vec<Move> = moves
+            .iter()
+            .filter(|m| from_board.is_none_or(|b| m.from.board == b))
+            .filter(|m| m.to.square == self.to)
+            .filter(|m| match to_board {
+                Some(b) => m.to.board == b,
+                None => !m.is_jump(),
+            })
+            .filter(|m| self.jump.is_none() || m.is_jump())
+            .filter(|m| self.from_file.is_none_or(|f| m.from.square.x() == f as i32))
+            .filter(|m| self.from_rank.is_none_or(|r| m.from.square.y() == r as i32))
+            .filter(|m| match self.promotion {
+                Some(r) => m.promotion == Some(r),
+                None => m.promotion.is_none() || m.promotion == pos.promotions().first().copied(),
+            })
+            .copied()
+            .collect();
+        // The roles a letter may stand for, most likely first: no letter is a pawn (or a
+        // brawn); 5d-chess-js writes the princess `P`.
+        // A move written with both full squares and no letter (the long form inside a
+        // 5DPGN file) names its piece by its square.
+        let full_source = self.from_file.is_some() && self.from_rank.is_some();
+        let roles: Vec<Role> = match self.piece {
+            None if full_source => Role::ALL.to_vec(),
+            None => vec![Role::Pawn, Role::Brawn],
+            Some(Role::Pawn) => vec![Role::Pawn, Role::Brawn, Role::Princess],
+            Some(r) => vec![r],
         };
-        let piece = self.piece.unwrap_or(Role::Pawn);
-        let what = match self.castle {
-            Some(Castle::Short) => format!("{who} cannot castle short (O-O) here"),
-            Some(Castle::Long) => format!("{who} cannot castle long (O-O-O) here"),
-            None => {
-                let dest = match self.to_board {
-                    Some(b) => format!("{b}{}", self.to),
-                    None => self.to.to_string(),
-                };
-                format!("no {who} {piece} can move to {dest}")
-            }
+        roles
+            .iter()
+            .map(|&role| {
+                base.iter()
+                    .filter(|m| m.piece.role() == role)
+                    .copied()
+                    .collect::<Vec<_>>()
+            })
+            .find(|c| !c.is_empty())
+            .unwrap_or_default()
+    }
+
+    /// The rules' reason a fully written move (source board and square) is not legal.
+    fn illegal(&self, pos: &Position, fb: BoardId) -> Option<chess5d_rules::IllegalMove> {
+        let (f, r) = (self.from_file?, self.from_rank?);
+        let from_sq = Square::try_new(f as i32, r as i32)?;
+        let to_board = self.destination(Some(fb), pos).unwrap_or(fb);
+        let from = chess5d_rules::Coord {
+            board: fb,
+            square: from_sq,
         };
-        let on = from_board
-            .map(|b| format!(" from board {}", board_name(b, even)))
-            .unwrap_or_default();
-        Reason::NoMatch(format!("{what}{on}"))
+        let to = chess5d_rules::Coord {
+            board: to_board,
+            square: self.to,
+        };
+        pos.find_move(from, to, self.promotion).err()
     }
 }
 

@@ -428,8 +428,15 @@ mod pgn {
         let a = load_ok("1. e4 / d5\n2. eexd5");
         let b = load_ok("1. e4 / d5\n2. exd5");
         assert_eq!(hashes(&a.game), hashes(&b.game));
-        let m = SanMove::from_str("g2gxh1=Q").unwrap();
+        let SanMove::Normal(m) = SanMove::from_str("g2gxh1=Q").unwrap() else {
+            panic!("a piece's move");
+        };
         assert_eq!((m.from_file, m.from_rank, m.capture), (Some(6), Some(1), true));
+        assert!(matches!(
+            SanMove::from_str("(0T5)O-O-O+").unwrap(),
+            SanMove::Castle { side: chess5d_notation::san::Castle::Long, ref suffix, from_board: Some(_) } if suffix.check
+        ));
+        assert!(SanMove::from_str("0000").unwrap().is_null());
     }
 
     #[test]

@@ -27,21 +27,10 @@ fn err<T>(msg: impl Into<String>) -> Result<T, ParseError> {
 /// A move as 5DUCI writes it: long form, the timeline as the internal index (the draft's
 /// numbering: in even games `0` is `+0`, `-1` is `-0`), e.g. `(0T1)e2(0T1)e4`, `(-1T3)g7(-1T3)g8Q`.
 /// A promotion is written as the draft writes it (section 2.1.5), the letter without `=`: the
-/// draft's own engine rejects `g8=Q`. [`parse_move_text`] reads both.
+/// draft's own engine rejects `g8=Q`. [`parse_move_text`] reads both. Written by the rules'
+/// [`Move::long_as`] (the draft's numbers are the labels of an odd game).
 pub fn format_move(m: &Move) -> String {
-    let mut s = format!(
-        "({}T{}){}({}T{}){}",
-        m.from.board.l,
-        m.from.board.turn(),
-        m.from.square,
-        m.to.board.l,
-        m.to.board.turn(),
-        m.to.square
-    );
-    if let Some(r) = m.promotion {
-        s.push(r.letter());
-    }
-    s
+    m.long_as(false, false)
 }
 
 /// The moves of an action in 5DUCI form, separated by spaces.

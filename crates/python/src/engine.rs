@@ -4,7 +4,7 @@
 
 use crate::errors::{self, Chess5dError};
 use crate::game::{long_all, Game};
-use chess5d_engine::{Limits, Score};
+use chess5d_engine::Score;
 use chess5d_protocol::{EngineAnswer, EngineProcess, GameState, Go, StartPos};
 use chess5d_rules::Position;
 use pyo3::exceptions::PyValueError;
@@ -146,7 +146,6 @@ impl Engine {
         let pos = searchable(&game)?;
         drop(game);
         let engine = &mut self.engine;
-        let limits = Limits::from(&limits);
         let r = py.detach(|| engine.search(&pos, &limits, &mut |_| {}));
         let even = pos.even();
         let (cp, mate) = match r.score {

@@ -102,7 +102,9 @@ pub use movegen::Attack;
 pub use moves::{Action, Move, MoveKind};
 pub use position::{Position, Setup, SubmitTest};
 pub use search::{ActionCount, Budget, Convention, LegalActions, Outcome};
-pub use types::{parse_timeline, timeline_label, BoardId, Color, Coord, Piece, Role, Size, Square};
+pub use types::{
+    parse_timeline, timeline_index, timeline_label, timeline_sign, BoardId, Color, Coord, Piece, Role, Size, Square,
+};
 pub use variants::{Variant, VARIANTS};
 
 impl Position {

@@ -69,11 +69,21 @@ impl Move {
         self.from == other.from && self.to == other.to && self.promotion == other.promotion
     }
 
-    /// The long coordinate form, e.g. `(0T1)e2(0T1)e4`, `(0T9)g7(0T9)g8=Q`.
+    /// The long coordinate form, e.g. `(0T1)e2(0T1)e4`, `(0T9)g7(0T9)g8=Q`: the one writer of
+    /// it (notation's `long` module and 5DUCI's text write through [`Move::long_as`]).
     pub fn long(&self, even: bool) -> String {
+        self.long_as(even, true)
+    }
+
+    /// The long coordinate form with the promotion letter after `=` (notation.md §4:
+    /// `(0T9)g7(0T9)g8=Q`) or, `promotion_sign` false, without (the 5DUCI draft: `g8Q`, whose
+    /// timeline numbers are the labels of an odd game, `even` false).
+    pub fn long_as(&self, even: bool, promotion_sign: bool) -> String {
         let mut s = format!("{}{}", place(self.from, even), place(self.to, even));
         if let Some(r) = self.promotion {
-            s.push('=');
+            if promotion_sign {
+                s.push('=');
+            }
             s.push(r.letter());
         }
         s

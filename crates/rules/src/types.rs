@@ -447,14 +447,30 @@ impl Coord {
 /// How a timeline index is written: `0`, `1`, `-1`, or `-0`, `+0`, `+1`, `-1` in games that
 /// start with an even number of timelines.
 pub fn timeline_label(l: i32, even: bool) -> String {
-    if even {
-        if l >= 0 {
-            format!("+{l}")
-        } else {
-            format!("-{}", -l - 1)
-        }
-    } else {
-        format!("{l}")
+    match timeline_sign(l, even) {
+        (Some(sign), n) => format!("{sign}{n}"),
+        (None, n) => format!("{n}"),
+    }
+}
+
+/// The sign (`+`, `-` or none) and the number a timeline index is written with: the one home of
+/// the labels' arithmetic ([`timeline_label`], [`parse_timeline`] and notation's `Timeline`).
+pub fn timeline_sign(l: i32, even: bool) -> (Option<char>, u32) {
+    match (even, l >= 0) {
+        (true, true) => (Some('+'), l as u32),
+        (true, false) => (Some('-'), (-(l + 1)) as u32),
+        (false, true) => (None, l as u32),
+        (false, false) => (Some('-'), l.unsigned_abs()),
+    }
+}
+
+/// The internal index of the timeline written with this sign and number (`-0` is the first
+/// black timeline of an even game, the same as `0` in an odd one).
+pub fn timeline_index(negative: bool, number: i32, even: bool) -> i32 {
+    match (even, negative) {
+        (true, true) => -number - 1,
+        (_, true) => -number,
+        (_, false) => number,
     }
 }
 
@@ -471,9 +487,5 @@ pub fn parse_timeline(s: &str, even: bool) -> Option<i32> {
         return None;
     }
     let n: i32 = digits.parse().ok()?;
-    Some(match (even, neg) {
-        (true, true) => -n - 1,
-        (_, true) => -n,
-        (_, false) => n,
-    })
+    Some(timeline_index(neg, n, even))
 }

@@ -7,7 +7,7 @@ use crate::error::ServerError;
 use crate::limits::EngineBudget;
 use crate::session::Player;
 use crate::sync::BACKGROUND_NICE;
-use chess5d_engine::{Engine, EngineOptions, Limits};
+use chess5d_engine::{Engine, EngineOptions};
 use chess5d_protocol::{EngineAnswer, EngineProcess, GameState, Go, StartPos};
 use chess5d_rules::{Game, Move};
 use std::time::Duration;
@@ -62,7 +62,7 @@ impl Runner {
         let pos = game.position();
         match self {
             Runner::Internal(e) => {
-                let r = e.search(pos, &Limits::from(limits), &mut |_| {});
+                let r = e.search(pos, limits, &mut |_| {});
                 let info = format!("depth {} score {}", r.depth, r.score);
                 r.best
                     .map(|b| (b, info))

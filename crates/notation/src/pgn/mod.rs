@@ -117,13 +117,13 @@ impl PgnGame {
         let mut warnings = Vec::new();
         let mut skip = 0;
         for action in &self.actions {
-            if action.moves.is_empty() || !action.moves.iter().all(|m| m.san.null) {
+            if action.moves.is_empty() || !action.moves.iter().all(|m| m.san.is_null()) {
                 break;
             }
             let boards: Vec<_> = action
                 .moves
                 .iter()
-                .map(|m| m.san.from_board.and_then(|b| b.id(&start)))
+                .map(|m| m.san.from_board().and_then(|b| b.id(&start)))
                 .collect();
             start = replay::fold_nulls(&start, &boards)?;
             if let Some(m) = action.moves.first() {
@@ -431,8 +431,8 @@ fn comments_of(action: &PgnAction) -> Vec<(usize, String)> {
 fn glyphs_of(action: &PgnAction) -> Vec<(usize, String)> {
     let glyphs = action.moves.iter().enumerate();
     glyphs
-        .filter(|(_, m)| !m.san.suffix.annotation.is_empty())
-        .map(|(i, m)| (i + 1, m.san.suffix.annotation.clone()))
+        .filter(|(_, m)| !m.san.suffix().annotation.is_empty())
+        .map(|(i, m)| (i + 1, m.san.suffix().annotation.clone()))
         .collect()
 }
 
