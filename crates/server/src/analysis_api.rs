@@ -41,9 +41,16 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// Game `id` after its first `at` actions (all if `None`), and the whole game's 5DPGN.
-pub fn game_until(st: &AppState, id: i64, at: Option<usize>) -> Result<(LoadedGame, String), ServerError> {
+/// Refused while the game is played by someone else than `token`'s holder (fair play).
+pub fn game_until(
+    st: &AppState,
+    id: i64,
+    at: Option<usize>,
+    token: &SeatToken,
+) -> Result<(LoadedGame, String), ServerError> {
     let slot = st.slot(id)?;
     let s = lock(&slot.session);
+    s.play.check_analysis(s.rights(token.get(), st.inner.config.public))?;
     Ok((s.play.until(id, at)?, s.pgn()))
 }
 
@@ -63,6 +70,7 @@ fn board(st: &AppState, id: &str, token: &SeatToken, query: Option<&Query>) -> R
 async fn create(
     State(st): State<AppState>,
     Client(client): Client,
+    seat: SeatToken,
     JsonBody(req): JsonBody<AnalysisReq>,
 ) -> Result<Response, ServerError> {
     let limits = st.limits().clone();
@@ -81,7 +89,7 @@ async fn create(
                 (*loaded, pgn, None)
             }
             Source::Game(id, at) => {
-                let (loaded, pgn) = game_until(&st, id, at)?;
+                let (loaded, pgn) = game_until(&st, id, at, &seat)?;
                 (loaded, pgn, Some(id))
             }
         };
