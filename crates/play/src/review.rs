@@ -53,7 +53,7 @@ impl Play {
 
     /// Whether the engine may not help the holder of `rights` with this game now (fair play):
     /// the game goes on and a human side is not theirs (an online opponent; a spectator), or
-    /// it is a puzzle being solved. Reviews and analysis boards made from the game ask this.
+    /// it is a puzzle being solved. Reviews made from the game ask this.
     pub fn engine_help_refused(&self, rights: Rights) -> bool {
         if self.is_over() {
             return false;
@@ -61,14 +61,6 @@ impl Play {
         let solving = self.puzzle.as_ref().is_some_and(|p| p.status == "playing");
         let others = (0..2).any(|i| !self.players[i].is_engine() && !rights.sides[i]);
         solving || others
-    }
-
-    /// [`Play::engine_help_refused`] as the refusal of an analysis board from the game.
-    pub fn check_analysis(&self, rights: Rights) -> Result<(), PlayError> {
-        if self.engine_help_refused(rights) {
-            return Err(PlayError::AnalysisWhilePlaying);
-        }
-        Ok(())
     }
 }
 

@@ -110,7 +110,6 @@ pub fn routes() -> Router<AppState> {
 pub(crate) async fn create(
     State(st): State<AppState>,
     Client(client): Client,
-    seat: crate::seats::SeatToken,
     JsonBody(req): JsonBody<PuzzleReq>,
 ) -> Result<Response, ServerError> {
     let limits = st.limits().clone();
@@ -145,7 +144,7 @@ pub(crate) async fn create(
                 proof::make_from_record(*loaded, false, req.mate_in, req.name, &work)?
             }
             Source::Game(id, at) => {
-                let (loaded, _) = crate::analysis_api::game_until(&st2, id, at, &seat)?;
+                let (loaded, _) = crate::analysis_api::game_until(&st2, id, at)?;
                 proof::make_from_record(loaded, true, req.mate_in, req.name, &work)?
             }
         };
