@@ -48,6 +48,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/", HTML, include_str!("../static/index.html")),
     ("/app.js", JS, include_str!("../static/app.js")),
     ("/online.js", JS, include_str!("../static/online.js")),
+    ("/people.js", JS, include_str!("../static/people.js")),
     ("/style.css", CSS, include_str!("../static/style.css")),
     ("/favicon.svg", SVG, include_str!("../static/favicon.svg")),
     ("/favicon.ico", SVG, include_str!("../static/favicon.svg")),
