@@ -280,6 +280,7 @@ impl AppState {
         };
         let new = req.check(&crate::engine::names(&self.inner.config.engines), crate::db::now())?;
         let mut session = Session::wrap(new.play);
+        session.play.free_first_moves();
         let seat_w = issue([true, false], false)?;
         let seat_b = issue([false, true], false)?;
         session.seats.push(seat_w.seat.clone());

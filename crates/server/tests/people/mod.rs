@@ -441,6 +441,8 @@ async fn rated_pairing_changes_ratings_once() {
     )
     .await;
     assert_eq!(g["clock"]["initial_ms"], 300000, "{g}");
+    // The clock waits for each side's first action.
+    assert_eq!(g["clock"]["running"], false, "{g}");
     let (_, _, r) = req(app, "GET", &format!("/api/games/{id}/rating"), None, &[]).await;
     assert_eq!(
         (r["rated"].as_bool(), r["category"].as_str()),
