@@ -154,3 +154,17 @@ test('two accounts pair on 5+3 rated, play, and both ratings change by Glicko-2'
     await page.screenshot({ path: join(SHOTS, `people-player-${page === a.page ? 1280 : 390}.png`), fullPage: true });
   }
 });
+
+test('an invite says who invites you, your side, the clock and casual; its clock waits', { skip: process.env.SITE === 'static' }, async () => {
+  const made = await fetch(`${BASE}/api/games`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ variant: 'Standard', white: { type: 'human', name: 'Ann' }, black: { type: 'human' }, seat: 'white', clock: { initial_ms: 300000, increment_ms: 3000 } }),
+  }).then((r) => r.json());
+  assert.equal(made.clock.running, false, 'the clock waits for the friend');
+  const friend = await open(`${BASE}#/game/${made.id}/join/black/${made.invite.token}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const what = friend.page.locator('#join-what');
+  await what.waitFor();
+  assert.equal(await what.innerText(), "Ann invites you to play Black · Standard · 5+3 (each clock starts with that side's first move) · casual.");
+  await friend.page.screenshot({ path: join(SHOTS, 'people-invite-390.png') });
+  await friend.page.getByRole('button', { name: 'Join', exact: true }).click();
+});
