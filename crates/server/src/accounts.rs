@@ -528,9 +528,10 @@ async fn logout(State(st): State<AppState>, headers: HeaderMap) -> Response {
     set_cookie(Json(json!({})).into_response(), "", 0, over_tls(&st, &headers))
 }
 
-/// `GET /api/account`: `{name}` of the session's account (403 without one).
-async fn me(account: Account) -> Response {
-    Json(json!({ "name": account.name })).into_response()
+/// `GET /api/account`: `{name}` of the session's account, `{name: null}` without one (the page
+/// asks at every start: no error for an anonymous visitor).
+async fn me(MaybeAccount(account): MaybeAccount) -> Response {
+    Json(json!({ "name": account.map(|a| a.name) })).into_response()
 }
 
 /// `{password, new_password}`.

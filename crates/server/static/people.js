@@ -94,7 +94,7 @@ async function whoAmI() {
     const info = shared.info || await call('GET', '/api/info');
     $('#qp-variant').innerHTML = info.variants.map((v) => `<option value="${esc(v.name)}">${esc(v.name)}</option>`).join('');
   } catch { /* the list stays empty: Standard */ }
-  try { me.name = (await call('GET', '/api/account')).name; } catch { me.name = null; }
+  try { me.name = (await call('GET', '/api/account')).name ?? null; } catch { me.name = null; }
   renderBar();
   renderPairing();
 }
