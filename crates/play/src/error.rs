@@ -304,6 +304,8 @@ pub enum PlayError {
     NothingToReview,
     /// A review of a game someone else is still playing (or a puzzle being solved).
     ReviewWhilePlaying,
+    /// An analysis board (engine lines) from a game someone else is still playing (fair play).
+    AnalysisWhilePlaying,
     /// No review of the game is under way (nothing to cancel).
     NoReviewRunning {
         /// The game.
@@ -338,6 +340,7 @@ impl PlayError {
             | NoEngineProblem
             | NothingToReview
             | ReviewWhilePlaying
+            | AnalysisWhilePlaying
             | NoReviewRunning { .. } => ErrorKind::Conflict,
             Internal { .. } => ErrorKind::Internal,
             _ => ErrorKind::Invalid,
@@ -397,6 +400,7 @@ impl PlayError {
             NoEngineProblem => "no_engine_problem",
             NothingToReview => "nothing_to_review",
             ReviewWhilePlaying => "review_while_playing",
+            AnalysisWhilePlaying => "analysis_while_playing",
             NoReviewRunning { .. } => "no_review_running",
             Internal { .. } => "internal",
         }
@@ -508,6 +512,9 @@ impl fmt::Display for PlayError {
             NoEngineProblem => f.write_str("the engine has had no problem to retry"),
             NothingToReview => f.write_str("the game has no action to review"),
             NoReviewRunning { game } => write!(f, "game {game} has no review under way"),
+            AnalysisWhilePlaying => f.write_str(
+                "the game is still being played by someone else: its analysis board and engine lines open when the game ends",
+            ),
             ReviewWhilePlaying => f.write_str(
                 "the game is still being played by someone else (or is a puzzle being solved): it can be reviewed once it is over",
             ),

@@ -26,6 +26,11 @@ pub struct Clock {
     /// When the running side's turn started.
     #[serde(skip)]
     pub turn_started: Option<Instant>,
+    /// The clock waits for each side's first action (as lichess's): it runs once both sides
+    /// have played one. Set for games between two people online (an invite, a pairing), so
+    /// that no time is lost before the friend has come; other games start it at once.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub first_moves_free: bool,
 }
 
 impl Clock {
@@ -36,6 +41,7 @@ impl Clock {
             increment_ms,
             remaining_ms: [initial_ms as i64; 2],
             turn_started: None,
+            first_moves_free: false,
         }
     }
 
@@ -232,10 +238,29 @@ impl Play {
             ..Play::with_defaults(loaded.game, players)
         };
         s.after_change(true);
+        let runs = s.clock_runs();
         if let Some(c) = &mut s.clock {
-            c.turn_started = Some(Instant::now());
+            c.turn_started = runs.then(Instant::now);
         }
         s
+    }
+
+    /// Whether the clock runs: the game goes on (and, for a clock that waits for the first
+    /// actions, each side has played one).
+    pub fn clock_runs(&self) -> bool {
+        let waits = self.clock.as_ref().is_some_and(|c| c.first_moves_free);
+        self.result.is_none() && (!waits || self.game.actions().len() >= 2)
+    }
+
+    /// Makes the clock wait for each side's first action (see [`Clock::first_moves_free`]).
+    pub fn free_first_moves(&mut self) {
+        let runs = self.result.is_none() && self.game.actions().len() >= 2;
+        if let Some(c) = &mut self.clock {
+            c.first_moves_free = true;
+            if !runs {
+                c.turn_started = None;
+            }
+        }
     }
 
     /// A session of `game` with everything else empty and the runtime state (version, engine
@@ -505,10 +530,17 @@ impl Play {
         self.game
             .submit()
             .map_err(|e| PlayError::CannotSubmit { reason: e.to_string() })?;
+        let runs = self.clock_runs();
         if let Some(c) = &mut self.clock {
-            let left = c.now_ms(mover, mover) + c.increment_ms as i64;
+            // A side's first action (the clock not running yet) costs no time and earns none.
+            let increment = if c.turn_started.is_some() {
+                c.increment_ms as i64
+            } else {
+                0
+            };
+            let left = c.now_ms(mover, mover) + increment;
             c.remaining_ms[mover.index()] = left;
-            c.turn_started = Some(Instant::now());
+            c.turn_started = runs.then(Instant::now);
         }
         self.after_change(true);
         if let Some(p) = &mut self.puzzle {

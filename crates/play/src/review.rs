@@ -45,15 +45,22 @@ impl Play {
         if self.game.actions().is_empty() {
             return Err(PlayError::NothingToReview);
         }
-        if self.is_over() {
-            return Ok(());
-        }
-        let solving = self.puzzle.as_ref().is_some_and(|p| p.status == "playing");
-        let others = (0..2).any(|i| !self.players[i].is_engine() && !rights.sides[i]);
-        if solving || others {
+        if self.engine_help_refused(rights) {
             return Err(PlayError::ReviewWhilePlaying);
         }
         Ok(())
+    }
+
+    /// Whether the engine may not help the holder of `rights` with this game now (fair play):
+    /// the game goes on and a human side is not theirs (an online opponent; a spectator), or
+    /// it is a puzzle being solved. Reviews made from the game ask this.
+    pub fn engine_help_refused(&self, rights: Rights) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        let solving = self.puzzle.as_ref().is_some_and(|p| p.status == "playing");
+        let others = (0..2).any(|i| !self.players[i].is_engine() && !rights.sides[i]);
+        solving || others
     }
 }
 

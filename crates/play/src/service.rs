@@ -323,8 +323,9 @@ impl Play {
         play.termination = r.termination.clone();
         play.clock = r.clock.clone();
         play.puzzle = r.puzzle.clone();
+        let runs = play.clock_runs();
         if let Some(c) = &mut play.clock {
-            c.turn_started = play.result.is_none().then(Instant::now);
+            c.turn_started = runs.then(Instant::now);
         }
         play.variations = crate::variations::Variations::restore(&r.variations, &play.game)
             .map_err(|e| bad("variations", e))?

@@ -496,3 +496,31 @@ fn an_imported_result_keeps_the_records_termination() {
 }
 
 mod variations;
+
+/// A clock that waits for the first actions (an invite, a pairing) runs once each side has
+/// played one; the first actions cost no time and earn no increment.
+#[test]
+fn a_clock_can_wait_for_each_sides_first_action() {
+    let mut p = standard([human(), human()], Some(Clock::new(60_000, 2_000)));
+    p.free_first_moves();
+    assert_eq!(view(&p, None, 1)["clock"]["running"], false);
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    p.play("(0T1)e2(0T1)e4").expect("e4");
+    p.submit().expect("submit");
+    let v = view(&p, None, 1);
+    assert_eq!(
+        (v["clock"]["white_ms"].as_i64(), v["clock"]["running"].as_bool()),
+        (Some(60_000), Some(false))
+    );
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    p.play("(0T1)e7(0T1)e5").expect("e5");
+    p.submit().expect("submit");
+    let v = view(&p, None, 1);
+    assert_eq!(
+        (v["clock"]["black_ms"].as_i64(), v["clock"]["running"].as_bool()),
+        (Some(60_000), Some(true))
+    );
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    let white = view(&p, None, 1)["clock"]["white_ms"].as_i64().expect("white_ms");
+    assert!(white < 60_000, "{white}");
+}

@@ -41,10 +41,25 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// Game `id` after its first `at` actions (all if `None`), and the whole game's 5DPGN.
+/// Refused while the game is an online game between two people (fair play: see
+/// [`played_online`]).
 pub fn game_until(st: &AppState, id: i64, at: Option<usize>) -> Result<(LoadedGame, String), ServerError> {
     let slot = st.slot(id)?;
     let s = lock(&slot.session);
+    if played_online(&s) {
+        return Err(chess5d_play::PlayError::AnalysisWhilePlaying.into());
+    }
     Ok((s.play.until(id, at)?, s.pgn()))
+}
+
+/// Whether a game is an online game between two people still going on: both sides human, each
+/// held by its own seat (no seat holds both: not one person's game at one board). Nobody gets
+/// the engine on it then, neither its players nor spectators.
+pub fn played_online(s: &crate::session::Session) -> bool {
+    !s.is_over()
+        && s.players.iter().all(|p| !p.is_engine())
+        && s.seats.iter().any(|seat| seat.sides != [false, false])
+        && !s.seats.iter().any(|seat| seat.sides == [true, true])
 }
 
 fn parse_board_id(s: &str) -> Result<u64, ServerError> {

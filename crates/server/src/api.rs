@@ -48,6 +48,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/", HTML, include_str!("../static/index.html")),
     ("/app.js", JS, include_str!("../static/app.js")),
     ("/online.js", JS, include_str!("../static/online.js")),
+    ("/people.js", JS, include_str!("../static/people.js")),
     ("/style.css", CSS, include_str!("../static/style.css")),
     ("/favicon.svg", SVG, include_str!("../static/favicon.svg")),
     ("/favicon.ico", SVG, include_str!("../static/favicon.svg")),
@@ -105,7 +106,11 @@ pub fn router(state: AppState) -> Router {
         // Analysis boards: under the rate limit of state-changing requests like games.
         .merge(crate::analysis_api::routes())
         // Reviews: started, watched and cancelled under the same limit.
-        .merge(crate::review_api::routes());
+        .merge(crate::review_api::routes())
+        // Accounts (sign-up and login are throttled on their own besides).
+        .merge(crate::accounts::routes())
+        .merge(crate::pairing::routes())
+        .merge(crate::players::routes());
     if let Some(n) = config.rate_limit {
         let period = Duration::from_micros(1_000_000 / u64::from(n));
         acting = acting.layer(GovernorLayer {

@@ -85,6 +85,10 @@ impl AppState {
             }
             None => (human, None),
         };
+        if invite.is_some() {
+            // An invite: the clock waits for each side's first action (the friend may come late).
+            session.play.free_first_moves();
+        }
         let creator = issue(mine, true)?;
         session.seats.push(creator.seat.clone());
         if let Some((i, _)) = &invite {
@@ -299,6 +303,8 @@ impl AppState {
             variant(Some(ch.variant.clone()))?.position(),
         );
         let mut session = Session::wrap(Play::new(loaded, players, check_clock(clock)?, None, db::now()));
+        // Two people online: the clock waits for each side's first action.
+        session.play.free_first_moves();
         let mut mine = [false, false];
         mine[challenger.index()] = true;
         session.seats.push(Seat {

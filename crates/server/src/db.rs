@@ -363,6 +363,55 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN variations TEXT NOT NULL DEFAULT '';",
     // The computer review of a game (its last one, ended), kept with it.
     "CREATE TABLE reviews (game INTEGER PRIMARY KEY, review TEXT NOT NULL, saved TEXT NOT NULL);",
+    // Accounts (issue 47): names unique without regard to case (`name_key`), passwords as
+    // argon2id PHC strings, sessions by the SHA-256 of their cookie; the accounts seated in a
+    // game and whether it is rated; ratings per category and each game's change (applied once:
+    // the primary key of `rating_changes` is the game and the account).
+    "CREATE TABLE accounts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        password TEXT NOT NULL,
+        created TEXT NOT NULL,
+        deleted INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE account_sessions (
+        token_hash TEXT PRIMARY KEY,
+        account INTEGER NOT NULL,
+        created TEXT NOT NULL,
+        agent TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX account_sessions_account ON account_sessions (account);
+    CREATE TABLE game_accounts (
+        game INTEGER PRIMARY KEY,
+        white INTEGER,
+        black INTEGER,
+        rated INTEGER NOT NULL DEFAULT 0,
+        category TEXT
+    );
+    CREATE INDEX game_accounts_white ON game_accounts (white);
+    CREATE INDEX game_accounts_black ON game_accounts (black);
+    CREATE TABLE ratings (
+        account INTEGER NOT NULL,
+        category TEXT NOT NULL,
+        rating REAL NOT NULL,
+        rd REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (account, category)
+    );
+    CREATE TABLE rating_changes (
+        game INTEGER NOT NULL,
+        account INTEGER NOT NULL,
+        category TEXT NOT NULL,
+        before REAL NOT NULL,
+        after REAL NOT NULL,
+        rd REAL NOT NULL,
+        volatility REAL NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (game, account)
+    );
+    CREATE INDEX rating_changes_account ON rating_changes (account, at);",
 ];
 
 /// An open challenge of the lobby, as a row.
@@ -512,11 +561,26 @@ impl Db {
 
     /// Queues a rewrite of the changing fields of a game for the writer (group commit); the
     /// answer's [`Stored::wait`] returns once it is on disk.
+    ///
+    /// A row with a result is written with the rating change of its game, in one savepoint of
+    /// the same transaction (see `rated`): both or neither reach the disk.
     pub fn queue_update(&self, g: GameRow) -> Result<Stored, ServerError> {
+        let ending = g.result.as_deref().is_some_and(|r| r != "*");
         match &self.writer {
+            Some(w) if ending => w.queue(Work::Run(Box::new(move |c| {
+                update_row(&mut c.prepare_cached(UPDATE_GAME)?, &g)?;
+                crate::rated::on_end(c, &g)
+            }))),
             Some(w) => w.queue(Work::Update(Box::new(g))),
             None => {
-                self.with(|c| update_row(&mut c.prepare_cached(UPDATE_GAME)?, &g))?;
+                self.with(|c| {
+                    let tx = c.unchecked_transaction()?;
+                    update_row(&mut tx.prepare_cached(UPDATE_GAME)?, &g)?;
+                    if ending {
+                        crate::rated::on_end(&tx, &g)?;
+                    }
+                    tx.commit()
+                })?;
                 Ok(Stored(None))
             }
         }
@@ -804,6 +868,13 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
         tx.execute_batch(step)?;
         tx.pragma_update(None, "user_version", (i + 1) as i64)?;
         tx.commit()?;
+    }
+    // A database that had tables (a games table, from step 1) and an older schema: say so.
+    if version > 0 && version < MIGRATIONS.len() {
+        eprintln!(
+            "database upgraded in place from schema {version} to {}",
+            MIGRATIONS.len()
+        );
     }
     Ok(())
 }

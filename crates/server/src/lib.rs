@@ -32,6 +32,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod accounts;
 mod analysis;
 mod analysis_api;
 mod api;
@@ -44,8 +45,11 @@ mod engine;
 mod error;
 mod extract;
 pub mod limits;
+mod pairing;
+mod players;
 mod puzzle_maker;
 mod puzzles;
+mod rated;
 mod review;
 mod review_api;
 mod seats;

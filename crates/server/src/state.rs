@@ -96,6 +96,10 @@ pub struct Inner {
     pub buckets: crate::limits::Buckets,
     /// The computer reviews of games (running and ended).
     pub reviews: crate::review::Reviews,
+    /// Accounts: the hashing gate, login throttles, the sessions' cache (issue 47).
+    pub accounts: crate::accounts::Accounts,
+    /// The quick-pairing pool.
+    pub pairing: crate::pairing::Pool,
 }
 
 /// The server's shared state: configuration, database and the games in memory.
@@ -122,6 +126,8 @@ impl AppState {
                 quotas: Default::default(),
                 buckets: Default::default(),
                 reviews: Default::default(),
+                accounts: Default::default(),
+                pairing: Default::default(),
             }),
         })
     }

@@ -1,5 +1,5 @@
 // chess5d web GUI: plain modern JS in ES modules, no build step. This entry module loads the
-// others and routes (#/, #/game/ID, #/editor). The page talks to its back-end through one
+// others and routes (#/, #/game/ID, #/editor, #/player/NAME). The page talks to its back-end through one
 // interface (backend/remote.js describes it: the server's REST + WebSocket API, or the static
 // site's local back-end).
 //
@@ -30,14 +30,16 @@
 //              ui/computer-review.js  the computer review: graph, accuracy, marks, best
 //                             action's arrows (over review.js)
 //   6 this entry module, which routes.
-// Beneath them: backend/ (the back-end interface) and online.js (seats, invites, presence, draw
-// offers on the game page: its hooks).
+// Beneath them: backend/ (the back-end interface), online.js (seats, invites, presence, draw
+// offers on the game page: its hooks) and people.js (accounts, quick pairing, players' pages,
+// fair play and rating changes on the game page).
 //
 // The hooks for scripts (API.md) stay whatever module draws them: boards
 // `g.board[data-l][data-t][data-color]`, squares `rect[data-square]`, pieces `[data-piece]`,
 // `[data-eval]`, `[data-pv]`, `#play[data-review]`, window.__chess5dShow(l, t),
 // window.__chess5dAnalysis(), window.chess5dOnline, window.chess5dBackend.
 import './online.js';
+import { openPlayer, endPlayer } from './people.js';
 import { showHome } from './ui/home.js';
 import { openGame } from './ui/game.js';
 import { openEditor } from './ui/editor.js';
@@ -56,6 +58,9 @@ function route() {
   const v = location.hash.match(/^#\/view\/(.*)$/);
   if (v) { openView(v[1]); return; }
   endView();
+  const p = location.hash.match(/^#\/player\/([^/?]+)/);
+  endPlayer();
+  if (p) { openPlayer(p[1]); return; }
   if (location.hash.startsWith('#/editor')) openEditor();
   else if (m) openGame(m[1]);
   else showHome();

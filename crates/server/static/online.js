@@ -41,7 +41,7 @@ function takeInvite() {
   online.joining = call('POST', `/api/games/${id}/join`, {}, token).then(async (v) => {
     keepSeat(id, { token: v.seat.token, sides: v.seat.sides, owner: v.seat.owner });
     // The player an invite just seated is asked their name (sent with their own seat's token).
-    if (v.joined) await call('POST', `/api/games/${id}/join`, { name: await askName() }, v.seat.token).catch(() => {});
+    if (v.joined) await call('POST', `/api/games/${id}/join`, { name: await askName(v) }, v.seat.token).catch(() => {});
     const sides = v.seat.sides.map(cap).join(' and ');
     joinNotice = { id, error: false, text: v.joined ? `You joined game ${id}: you play ${sides}.` : `Your seat: you play ${sides}.` };
   }, (e) => {
@@ -56,10 +56,29 @@ export function rememberName(name) {
   try { if (name) localStorage.setItem(NAME_KEY, name); else localStorage.removeItem(NAME_KEY); } catch { /* private mode */ }
 }
 
+/** What an invite is, in words: who invites you, the side you play, the variant, the clock
+ * (which waits for each side's first action) and casual (an invite is never rated). */
+export function inviteText(v) {
+  const side = v.seat.sides[0] || 'white';
+  const other = side === 'white' ? 'black' : 'white';
+  const who = v.players?.[other]?.config?.name || v.players?.[other]?.display || 'Someone';
+  const c = v.clock;
+  const clock = c ? `${c.initial_ms / 60000}+${c.increment_ms / 1000} (each clock starts with that side's first move)` : 'no clock';
+  return `${who} invites you to play ${cap(side)} · ${v.variant} · ${clock} · casual.`;
+}
+
 /** Asks the player opening an invite link for their name (the players' bar shows it to both
- * sides and spectators): resolves to it, or 'Guest' when none is given. */
-function askName() {
+ * sides and spectators), saying what the invite is: resolves to the name, or 'Guest' when none
+ * is given. */
+function askName(v) {
   const d = $('#join-dialog');
+  let what = $('#join-what');
+  if (!what) {
+    what = document.createElement('p');
+    what.id = 'join-what';
+    $('#join-form h2').after(what);
+  }
+  what.textContent = v ? inviteText(v) : '';
   $('#join-name').value = rememberedName();
   return new Promise((resolve) => {
     d.addEventListener('close', () => {

@@ -1284,6 +1284,8 @@ mod abuse;
 
 mod online;
 
+mod people;
+
 mod contract;
 
 mod http;

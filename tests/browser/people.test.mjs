@@ -1,0 +1,170 @@
+// Playing people (issue 47), served only: two accounts in two browser contexts and a spectator in
+// a third. Both sign up in the page, pair on 5+3 rated by quick pairing (both pages open the game
+// at once), play an action each; during the game the Analyse and review buttons are absent for all
+// three and the API refuses an analysis board and a review; Black resigns; both ratings change as
+// an independent Glicko-2 (below, written from Glickman's paper) computes; after the end the
+// analysis board and the review open; the players' pages show the game and the graph; screenshots
+// at 1280x800 and 390x844.
+// (Playing Standard to mate takes dozens of actions; the end by resignation rates the same way.)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launch, startServer, freshDb, board, move, submit, SHOTS } from './helpers.mjs';
+
+let server = null, BASE = process.env.BASE_URL;
+const browsers = [];
+
+before(async () => {
+  if (process.env.SITE === 'static') return;
+  if (!BASE) {
+    server = await startServer(freshDb());
+    BASE = server.url;
+  }
+});
+
+after(async () => {
+  for (const b of browsers) await b.ctx.close();
+  if (server) await server.stop();
+});
+
+async function open(url, options) {
+  const b = await launch(options);
+  browsers.push(b);
+  await b.page.goto(url);
+  return b;
+}
+
+/** Glicko-2, one game as its own rating period (τ = 0.75), for checking the server's. */
+function glicko2(me, opp, s, tau = 0.75) {
+  const K = 173.7178;
+  const mu = (me.r - 1500) / K, phi = me.rd / K, sigma = me.vol;
+  const muj = (opp.r - 1500) / K, phij = opp.rd / K;
+  const g = 1 / Math.sqrt(1 + 3 * phij * phij / (Math.PI * Math.PI));
+  const E = 1 / (1 + Math.exp(-g * (mu - muj)));
+  const v = 1 / (g * g * E * (1 - E));
+  const delta = v * g * (s - E);
+  const a = Math.log(sigma * sigma);
+  const f = (x) => Math.exp(x) * (delta * delta - phi * phi - v - Math.exp(x)) / (2 * (phi * phi + v + Math.exp(x)) ** 2) - (x - a) / (tau * tau);
+  let A = a, B;
+  if (delta * delta > phi * phi + v) B = Math.log(delta * delta - phi * phi - v);
+  else { let k = 1; while (f(a - k * tau) < 0) k++; B = a - k * tau; }
+  let fA = f(A), fB = f(B);
+  while (Math.abs(B - A) > 1e-6) {
+    const C = A + (A - B) * fA / (fB - fA), fC = f(C);
+    if (fC * fB <= 0) { A = B; fA = fB; } else fA /= 2;
+    B = C; fB = fC;
+  }
+  const sig2 = Math.exp(A / 2);
+  const phiStar = Math.sqrt(phi * phi + sig2 * sig2);
+  const phi2 = 1 / Math.sqrt(1 / (phiStar * phiStar) + 1 / v);
+  return { r: K * (mu + phi2 * phi2 * g * (s - E)) + 1500, rd: K * phi2, vol: sig2 };
+}
+
+async function signUp(page, name) {
+  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Password', { exact: true }).fill(`${name}-secret-pass`);
+  await page.locator('#acc-submit').click();
+  await page.locator('#acc-me').filter({ hasText: name }).waitFor();
+}
+
+test('two accounts pair on 5+3 rated, play, and both ratings change by Glicko-2', { skip: process.env.SITE === 'static' }, async () => {
+  const a = await open(BASE);
+  const b = await open(BASE, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await signUp(a.page, 'Ann');
+  await signUp(b.page, 'Ben');
+  await a.page.screenshot({ path: join(SHOTS, 'people-home-1280.png') });
+  await b.page.screenshot({ path: join(SHOTS, 'people-home-390.png') });
+
+  // Quick pairing 5+3 rated in both; both pages open the game at once.
+  for (const { page } of [a, b]) {
+    await page.locator('#qp-clock').selectOption('5+3');
+    await page.locator('#qp-rated').check();
+    await page.locator('#qp-start').click();
+  }
+  await a.page.waitForURL(/#\/game\/\d+$/, { timeout: 10000 });
+  await b.page.waitForURL(/#\/game\/\d+$/, { timeout: 10000 });
+  const id = Number(a.page.url().match(/#\/game\/(\d+)/)[1]);
+  assert.equal(Number(b.page.url().match(/#\/game\/(\d+)/)[1]), id);
+  const spectator = await open(`${BASE}#/game/${id}`);
+  const sides = await Promise.all([a, b].map(({ page }) => page.evaluate((g) => window.chess5dOnline.sides(g), id)));
+  const [white, black] = sides[0][0] === 'white' ? [a, b] : [b, a];
+  assert.deepEqual(sides.map((s) => s[0]).sort(), ['black', 'white']);
+  await a.page.locator('#rating-line').filter({ hasText: 'Rated blitz' }).waitFor();
+
+  // Fair play: no Analyse, no computer review for the seats and the spectator; the API says no.
+  for (const { page } of [a, b, spectator]) {
+    await board(page, [0, 1, 'white']).waitFor();
+    await page.waitForFunction(() => document.body.classList.contains('fair-play'));
+    assert.equal(await page.locator('#btn-analyse').isVisible(), false);
+    assert.equal(await page.locator('#btn-computer-review').isVisible(), false);
+    const [analysis, review] = await page.evaluate(async (g) => {
+      const post = (url) => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(url.endsWith('analysis') ? { game: g } : {}) });
+      const r1 = await post('/api/analysis');
+      const r2 = await post(`/api/games/${g}/review`);
+      return [{ status: r1.status, body: await r1.json() }, r2.status];
+    }, id);
+    assert.equal(analysis.status, 409);
+    assert.match(analysis.body.error, /open when the game ends/);
+    assert.equal(review, 409);
+  }
+
+  // One action each, then Black resigns.
+  await move(white.page, [0, 1, 'white'], 'e2', [0, 1, 'white'], 'e4');
+  await submit(white.page);
+  await board(black.page, [0, 1, 'black']).waitFor();
+  await move(black.page, [0, 1, 'black'], 'e7', [0, 1, 'black'], 'e5');
+  await submit(black.page);
+  await white.page.screenshot({ path: join(SHOTS, `people-game-${white === a ? 1280 : 390}.png`) });
+  await black.page.screenshot({ path: join(SHOTS, `people-game-${black === a ? 1280 : 390}.png`) });
+  black.page.once('dialog', (d) => d.accept());
+  await black.page.getByRole('button', { name: 'Resign', exact: true }).click();
+
+  // Both see their change; it is Glicko-2's.
+  const fresh = { r: 1500, rd: 350, vol: 0.06 };
+  const won = glicko2(fresh, fresh, 1), lost = glicko2(fresh, fresh, 0);
+  const up = Math.round(won.r - 1500), down = Math.round(1500 - lost.r);
+  for (const { page } of [a, b, spectator]) {
+    await page.locator('#rating-line').filter({ hasText: `(+${up})` }).waitFor({ timeout: 10000 });
+    await page.locator('#rating-line').filter({ hasText: `(−${down})` }).waitFor();
+  }
+  const r = await (await fetch(`${BASE}/api/games/${id}/rating`)).json();
+  assert.ok(Math.abs(r.white.after - won.r) < 0.01, `${JSON.stringify(r)} vs ${won.r}`);
+  assert.ok(Math.abs(r.black.after - lost.r) < 0.01, `${JSON.stringify(r)} vs ${lost.r}`);
+  await a.page.screenshot({ path: join(SHOTS, 'people-end-1280.png') });
+  await b.page.screenshot({ path: join(SHOTS, 'people-end-390.png') });
+
+  // After the end, Analyse and the review are back, and the API opens them.
+  for (const { page } of [a, b, spectator]) {
+    await page.waitForFunction(() => !document.body.classList.contains('fair-play'));
+    assert.equal(await page.locator('#btn-analyse').isVisible(), true);
+    assert.equal(await page.locator('#btn-computer-review').isVisible(), true);
+  }
+  const status = await spectator.page.evaluate((g) => fetch('/api/analysis', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game: g }) }).then((x) => x.status), id);
+  assert.equal(status, 201);
+
+  // The players' pages: the blitz rating (provisional), the game with its change, the graph.
+  for (const [{ page }, name, who] of [[white, white === a ? 'Ann' : 'Ben', won], [black, black === a ? 'Ann' : 'Ben', lost]]) {
+    await page.locator('#acc-me').click();
+    await page.locator('#player-name').filter({ hasText: name }).waitFor();
+    await page.locator('[data-rating="blitz"]').filter({ hasText: `${Math.round(who.r)}?` }).waitFor();
+    await page.locator('.rating-graph polyline').waitFor();
+    const row = page.locator('.player-games tbody tr').first();
+    assert.match(await row.innerText(), who === won ? new RegExp(`\\+${up}`) : new RegExp(`−${down}`));
+    await page.screenshot({ path: join(SHOTS, `people-player-${page === a.page ? 1280 : 390}.png`), fullPage: true });
+  }
+});
+
+test('an invite says who invites you, your side, the clock and casual; its clock waits', { skip: process.env.SITE === 'static' }, async () => {
+  const made = await fetch(`${BASE}/api/games`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ variant: 'Standard', white: { type: 'human', name: 'Ann' }, black: { type: 'human' }, seat: 'white', clock: { initial_ms: 300000, increment_ms: 3000 } }),
+  }).then((r) => r.json());
+  assert.equal(made.clock.running, false, 'the clock waits for the friend');
+  const friend = await open(`${BASE}#/game/${made.id}/join/black/${made.invite.token}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const what = friend.page.locator('#join-what');
+  await what.waitFor();
+  assert.equal(await what.innerText(), "Ann invites you to play Black · Standard · 5+3 (each clock starts with that side's first move) · casual.");
+  await friend.page.screenshot({ path: join(SHOTS, 'people-invite-390.png') });
+  await friend.page.getByRole('button', { name: 'Join', exact: true }).click();
+});
