@@ -118,6 +118,10 @@ pub struct PuzzleRun {
     pub solver: String,
     /// `playing`, `solved` or `failed`.
     pub status: String,
+    /// A lesson's exercise: the goal its solver's one action must reach (judged by the rules,
+    /// [`crate::lesson::Goal::met`]), instead of a mate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<crate::lesson::Goal>,
 }
 
 /// One game in memory.
@@ -403,7 +407,7 @@ impl Play {
             c.turn_started = None;
         }
         if let Some(p) = &mut self.puzzle {
-            if p.status == "playing" {
+            if p.status == "playing" && p.goal.is_none() {
                 let solver_won = (result == "1-0" && p.solver == "white") || (result == "0-1" && p.solver == "black");
                 p.status = if solver_won { "solved" } else { "failed" }.to_string();
             }
@@ -502,9 +506,27 @@ impl Play {
             // The side told of a declined offer has played on.
             self.draw_declined = None;
         }
+        // A lesson's exercise is judged on the action and the positions around it.
+        let exercise = self
+            .puzzle
+            .as_ref()
+            .filter(|p| p.status == "playing" && color_name(mover) == p.solver)
+            .and_then(|p| p.goal.clone())
+            .map(|g| {
+                let mut before = self.game.position().clone();
+                before.undo_action_moves();
+                (g, before, self.game.pending_moves())
+            });
         self.game
             .submit()
             .map_err(|e| PlayError::CannotSubmit { reason: e.to_string() })?;
+        if let (Some((goal, before, moves)), Some(p)) = (exercise, &mut self.puzzle) {
+            let met = goal.met(&before, &moves, &self.game);
+            p.status = if met { "solved" } else { "failed" }.into();
+            self.after_change(true);
+            self.finish("*", if met { "exercise solved" } else { "exercise failed" });
+            return Ok(());
+        }
         if let Some(c) = &mut self.clock {
             let left = c.now_ms(mover, mover) + c.increment_ms as i64;
             c.remaining_ms[mover.index()] = left;
