@@ -86,11 +86,31 @@ impl Player {
                 .clone()
                 .filter(|n| !n.trim().is_empty())
                 .unwrap_or_else(|| "Human".into()),
-            Player::Engine { engine, bot, .. } => format!(
-                "{} ({})",
-                engine.clone().unwrap_or_default(),
-                bot.clone().unwrap_or_else(|| "alphabeta".into())
-            ),
+            Player::Engine {
+                engine, movetime_ms, ..
+            } => {
+                let engine = engine.clone().unwrap_or_default();
+                let ms = movetime_ms.unwrap_or(crate::request::DEFAULT_MOVETIME_MS);
+                match self.level() {
+                    Some(n) => format!("{engine}, level {n}"),
+                    None => format!("{engine} ({}, {} s an action)", self.bot().name(), ms as f64 / 1000.0),
+                }
+            }
+        }
+    }
+
+    /// The level of the home page's "Play the computer" (1 to 5) this engine player plays at:
+    /// random moves, greedy, alpha-beta at ½, 2 or 5 s an action; `None` for other settings.
+    pub fn level(&self) -> Option<u8> {
+        let Player::Engine { movetime_ms, .. } = self else { return None };
+        let ms = movetime_ms.unwrap_or(crate::request::DEFAULT_MOVETIME_MS);
+        match (self.bot(), ms) {
+            (Bot::Random, _) => Some(1),
+            (Bot::Greedy, _) => Some(2),
+            (Bot::AlphaBeta, 500) => Some(3),
+            (Bot::AlphaBeta, 2000) => Some(4),
+            (Bot::AlphaBeta, 5000) => Some(5),
+            _ => None,
         }
     }
 

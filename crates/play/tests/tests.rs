@@ -616,3 +616,21 @@ mod lessons {
         let _ = Goal::Check;
     }
 }
+
+/// The computer's seat names the home page's level it plays at (issue 48), not its bot alone.
+#[test]
+fn an_engine_seat_names_its_level() {
+    let engine = |bot: &str, ms: u64| Player::Engine {
+        engine: Some("chess5d".into()),
+        bot: Some(bot.into()),
+        movetime_ms: Some(ms),
+    };
+    assert_eq!(engine("random", 200).display(), "chess5d, level 1");
+    assert_eq!(engine("greedy", 300).display(), "chess5d, level 2");
+    assert_eq!(engine("alphabeta", 500).display(), "chess5d, level 3");
+    assert_eq!(engine("alphabeta", 2000).display(), "chess5d, level 4");
+    assert_eq!(engine("alphabeta", 5000).display(), "chess5d, level 5");
+    assert_eq!(engine("alphabeta", 1000).display(), "chess5d (alphabeta, 1 s an action)");
+    assert_eq!(engine("alphabeta", 1000).level(), None);
+    assert_eq!(human().level(), None);
+}
