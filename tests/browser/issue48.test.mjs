@@ -64,3 +64,53 @@ test('a shared game that ended by resignation opens with its result', async () =
     await b.ctx.close();
   }
 });
+
+/** Whether the board (label 0, turn `t`, white) lies wholly inside the view. */
+const boardInView = (p, t) => p.evaluate((t) => {
+  const v = document.querySelector('#view').getBoundingClientRect();
+  const b = document.querySelector(`#world .board[data-l="0"][data-t="${t}"][data-color="white"]`);
+  if (!b) return false;
+  const r = b.getBoundingClientRect();
+  return r.left >= v.left - 1 && r.right <= v.right + 1 && r.top >= v.top - 1 && r.bottom <= v.bottom + 1;
+}, t);
+
+test('after Submit and the reply the camera follows the present unless the view is locked', async () => {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    const g = await createGame(BASE, { variant: 'Standard', black: { type: 'engine', bot: 'random', movetime_ms: 50 } });
+    await page.goto(seatLink(BASE, g));
+    await page.locator('#world .board[data-l="0"][data-t="1"][data-color="white"]').waitFor();
+    await page.waitForFunction(() => document.querySelector('#view').dataset.camera !== 'moving');
+    // The player pans far away (to plan a jump), then plays and submits.
+    const pan = async () => {
+      const box = await page.locator('#view').boundingBox();
+      await page.mouse.move(box.x + 10, box.y + box.height - 20);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width - 20, box.y + box.height - 60, { steps: 8 });
+      await page.mouse.up();
+    };
+    const { move, submit } = await import('./helpers.mjs');
+    await move(page, ['0', '1', 'white'], 'e2', ['0', '1', 'white'], 'e4');
+    await pan();
+    await submit(page);
+    await page.waitForFunction(() => /White to move/.test(document.querySelector('#status').textContent));
+    await page.waitForFunction(() => document.querySelector('#view').dataset.camera !== 'moving');
+    await page.waitForTimeout(500);
+    assert.ok(await boardInView(page, 2), `${viewport.width}px: the board to play (T2) is in view after the reply`);
+    await page.screenshot({ path: join(SHOTS, `issue48-camera-follows-${viewport.width}${SUFFIX}.png`) });
+    // Locked: the panned view stays where the player put it.
+    const lock = page.getByRole('button', { name: 'Lock view', exact: true });
+    if (!(await lock.isVisible())) await page.locator('#view-tools').scrollIntoViewIfNeeded();
+    await lock.click();
+    assert.equal(await page.locator('#btn-lock').getAttribute('aria-pressed'), 'true');
+    await move(page, ['0', '2', 'white'], 'd2', ['0', '2', 'white'], 'd4');
+    await pan();
+    const panned = await page.locator('#view').getAttribute('viewBox');
+    await submit(page);
+    await page.waitForFunction(() => /White to move/.test(document.querySelector('#status').textContent) && document.querySelectorAll('#notation li').length >= 2);
+    await page.waitForTimeout(500);
+    assert.equal(await page.locator('#view').getAttribute('viewBox'), panned, `${viewport.width}px: the locked view stays put`);
+    await page.getByRole('button', { name: 'View locked', exact: true }).click();
+  }
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource.*(400|409)/.test(e)), []);
+});

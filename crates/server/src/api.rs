@@ -77,6 +77,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/ui/settings.js", JS, include_str!("../static/ui/settings.js")),
     ("/ui/variations.js", JS, include_str!("../static/ui/variations.js")),
     ("/ui/learn.js", JS, include_str!("../static/ui/learn.js")),
+    ("/ui/hotseat.js", JS, include_str!("../static/ui/hotseat.js")),
 ];
 
 type ApiResult = Result<Response, ServerError>;

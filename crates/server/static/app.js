@@ -25,6 +25,7 @@
 //              ui/lobby.js    the home page's online cards (play a friend, the lobby, your games)
 //   4 pages    ui/editor.js   the position editor
 //              ui/home.js     the home page (play the computer, a puzzle, saved games, custom game)
+//              ui/hotseat.js  the home page's hot-seat card (the static site: no invites)
 //              ui/learn.js    the course: lessons, demonstrations, exercises, stars (over game.js)
 //   5 input    ui/pointer.js  picking pieces and moving them (clicks, drags, touch, promotion)
 //              ui/review.js   reviewing earlier positions (buttons, keys, notation; over pointer.js)
@@ -52,6 +53,7 @@ import './ui/analysis.js';
 import './ui/dialogs.js';
 import './ui/lobby.js';
 import { openLearn, endLearn, homeLearn } from './ui/learn.js';
+import './ui/hotseat.js';
 
 function route() {
   const m = location.hash.match(/^#\/game\/([^/?]+)/);
