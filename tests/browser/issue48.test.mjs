@@ -114,3 +114,29 @@ test('after Submit and the reply the camera follows the present unless the view 
   }
   assert.deepEqual(errors.filter((e) => !/Failed to load resource.*(400|409)/.test(e)), []);
 });
+
+test("the static site's home offers a game with a friend on this device (hot seat)", async () => {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${BASE}/`);
+    await page.locator('#pc-level option').first().waitFor({ state: 'attached' });
+    if (!STATIC) {
+      // The served page invites a friend by link instead.
+      await page.locator('#friend-card').waitFor();
+      assert.equal(await page.locator('#hotseat-card').count(), 0);
+      continue;
+    }
+    const card = page.locator('#hotseat-card');
+    await card.waitFor();
+    await page.locator('#hs-variant option[value="Standard"]').waitFor({ state: 'attached' });
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, `issue48-hotseat-${viewport.width}${SUFFIX}.png`) });
+    await page.getByRole('button', { name: 'Play on this device', exact: true }).click();
+    await page.waitForFunction(() => /^#\/game\/\d+$/.test(location.hash));
+    await page.locator('#world .board').first().waitFor();
+    // Both sides are people at this screen.
+    assert.equal(await page.locator('#p-white .name').textContent(), 'Human');
+    assert.equal(await page.locator('#p-black .name').textContent(), 'Human');
+  }
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource.*(400|409)/.test(e)), []);
+});
