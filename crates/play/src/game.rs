@@ -102,7 +102,9 @@ impl Player {
     /// The level of the home page's "Play the computer" (1 to 5) this engine player plays at:
     /// random moves, greedy, alpha-beta at ½, 2 or 5 s an action; `None` for other settings.
     pub fn level(&self) -> Option<u8> {
-        let Player::Engine { movetime_ms, .. } = self else { return None };
+        let Player::Engine { movetime_ms, .. } = self else {
+            return None;
+        };
         let ms = movetime_ms.unwrap_or(crate::request::DEFAULT_MOVETIME_MS);
         match (self.bot(), ms) {
             (Bot::Random, _) => Some(1),

@@ -630,7 +630,10 @@ fn an_engine_seat_names_its_level() {
     assert_eq!(engine("alphabeta", 500).display(), "chess5d, level 3");
     assert_eq!(engine("alphabeta", 2000).display(), "chess5d, level 4");
     assert_eq!(engine("alphabeta", 5000).display(), "chess5d, level 5");
-    assert_eq!(engine("alphabeta", 1000).display(), "chess5d (alphabeta, 1 s an action)");
+    assert_eq!(
+        engine("alphabeta", 1000).display(),
+        "chess5d (alphabeta, 1 s an action)"
+    );
     assert_eq!(engine("alphabeta", 1000).level(), None);
     assert_eq!(human().level(), None);
 }
