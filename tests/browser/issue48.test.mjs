@@ -40,31 +40,6 @@ test("the computer's seat names its level", async () => {
   assert.deepEqual(errors, []);
 });
 
-test('a shared game that ended by resignation opens with its result', async () => {
-  const g = await createGame(BASE, { variant: 'Standard' });
-  await page.setViewportSize(VIEWPORTS[0]);
-  await page.goto(seatLink(BASE, g));
-  await page.locator('#world .board').first().waitFor();
-  page.once('dialog', (d) => d.accept());
-  await page.getByRole('button', { name: 'Resign', exact: true }).click();
-  await page.locator('#gameover', { hasText: /Resignation/ }).waitFor();
-  await page.getByRole('button', { name: 'Share link', exact: true }).click();
-  await page.waitForFunction(() => document.querySelector('#share-link').value.length > 0);
-  const link = await page.locator('#share-link').inputValue();
-  await page.locator('#share-close').click();
-  for (const viewport of VIEWPORTS) {
-    // A fresh browser: nothing of the game is stored there.
-    const b = await launch({ viewport });
-    await b.page.goto(link);
-    const over = b.page.locator('#gameover');
-    await over.filter({ hasText: /Resignation/ }).waitFor({ timeout: 10000 });
-    assert.match(await over.textContent(), /Resignation: Black wins \(0-1\)/);
-    await b.page.screenshot({ path: join(SHOTS, `issue48-shared-result-${viewport.width}${SUFFIX}.png`) });
-    assert.deepEqual(b.errors, []);
-    await b.ctx.close();
-  }
-});
-
 /** Whether the board (label 0, turn `t`, white) lies wholly inside the view. */
 const boardInView = (p, t) => p.evaluate((t) => {
   const v = document.querySelector('#view').getBoundingClientRect();
@@ -139,4 +114,31 @@ test("the static site's home offers a game with a friend on this device (hot sea
     assert.equal(await page.locator('#p-black .name').textContent(), 'Human');
   }
   assert.deepEqual(errors.filter((e) => !/Failed to load resource.*(400|409)/.test(e)), []);
+});
+
+// Last: it launches other browsers (helpers' createGame on the static site uses the page of the
+// latest launch).
+test('a shared game that ended by resignation opens with its result', async () => {
+  const g = await createGame(BASE, { variant: 'Standard' });
+  await page.setViewportSize(VIEWPORTS[0]);
+  await page.goto(seatLink(BASE, g));
+  await page.locator('#world .board').first().waitFor();
+  page.once('dialog', (d) => d.accept());
+  await page.getByRole('button', { name: 'Resign', exact: true }).click();
+  await page.locator('#gameover', { hasText: /Resignation/ }).waitFor();
+  await page.getByRole('button', { name: 'Share link', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('#share-link').value.length > 0);
+  const link = await page.locator('#share-link').inputValue();
+  await page.locator('#share-close').click();
+  for (const viewport of VIEWPORTS) {
+    // A fresh browser: nothing of the game is stored there.
+    const b = await launch({ viewport });
+    await b.page.goto(link);
+    const over = b.page.locator('#gameover');
+    await over.filter({ hasText: /Resignation/ }).waitFor({ timeout: 10000 });
+    assert.match(await over.textContent(), /Resignation: Black wins \(0-1\)/);
+    await b.page.screenshot({ path: join(SHOTS, `issue48-shared-result-${viewport.width}${SUFFIX}.png`) });
+    assert.deepEqual(b.errors, []);
+    await b.ctx.close();
+  }
 });
