@@ -41,6 +41,8 @@ async function exerciseReady(n) {
   await page.locator(`#lesson-nav [data-exercise="${n}"][aria-current="page"]`).waitFor();
   await page.locator('#world .board').first().waitFor();
   await page.waitForFunction(() => window.location.hash.match(/^#\/learn\/[^/]+\/\d+$/));
+  // The exercise's own game is shown (not the demonstration's, nor the failed try's).
+  await page.locator('#status', { hasText: /one action\. (White|Black) to move/ }).waitFor();
   await page.waitForTimeout(300);
 }
 
