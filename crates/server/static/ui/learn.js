@@ -5,7 +5,7 @@
 // submits (any action reaching it counts). Stars and progress stay in this browser (IndexedDB).
 import { $, esc, showError, showPage } from './dom.js';
 import { app, api } from './state.js';
-import { openGame, setState, closeWs } from './game.js';
+import { openGame, setState, closeWs, freshPage } from './game.js';
 import { endAnalysis } from './analysis.js';
 
 // ---------- progress: IndexedDB `chess5d-learn`, store `progress` of {id: 'LESSON/N', stars} ----------
@@ -175,6 +175,8 @@ async function playDemo(l, token) {
   } catch (e) { showError(e.message); return; }
   if (token !== run) { api('DELETE', `/api/games/${g.id}`).catch(() => {}); return; }
   lessonGame = g.id;
+  // (the static site may give the new game the id of the one just deleted: start afresh)
+  freshPage();
   await openGame(String(g.id));
   fitAll();
   caption('Watch…');
@@ -221,6 +223,8 @@ async function openExercise(all, i, n, token) {
   try { g = await api('POST', `/api/lessons/${encodeURIComponent(l.id)}/${n}`); } catch (err) { showError(err.message); return; }
   if (token !== run) { api('DELETE', `/api/games/${g.id}`).catch(() => {}); return; }
   lessonGame = g.id;
+  // (the static site may give the new game the id of the one just deleted: start afresh)
+  freshPage();
   await openGame(String(g.id));
   fitAll();
   // The service settles the exercise when the action is submitted: wait for its verdict.
