@@ -134,17 +134,21 @@ test('a panned view stays put across an engine reply; Go to present follows agai
   await page.locator('#status', { hasText: 'Ready to submit' }).waitFor({ timeout: 5000 });
   assert.match(await page.locator('#status').textContent(), /The present is turn 1\. Ready to submit\./);
   assert.doesNotMatch(await page.locator('#status').textContent(), /takes the present back/);
-  // Pan the view by dragging empty space, then submit: the engine's reply does not move it.
+  // Pan the view by dragging empty space and lock it (issue 48: unlocked, Submit and the reply
+  // bring the camera back to the present; issue48.test.mjs), then submit: the engine's reply
+  // does not move a locked view.
   const box = await page.locator('#view').boundingBox();
   await page.mouse.move(box.x + 30, box.y + box.height - 30);
   await page.mouse.down();
   await page.mouse.move(box.x + 130, box.y + box.height - 90, { steps: 6 });
   await page.mouse.up();
+  await page.getByRole('button', { name: 'Lock view', exact: true }).click();
   const panned = await page.locator('#view').getAttribute('viewBox');
   await submit(page);
   await page.waitForFunction(() => /White to move/.test(document.querySelector('#status').textContent));
   await page.waitForTimeout(400);
-  assert.equal(await page.locator('#view').getAttribute('viewBox'), panned, 'the panned view did not move');
+  assert.equal(await page.locator('#view').getAttribute('viewBox'), panned, 'the locked view did not move');
+  await page.getByRole('button', { name: 'View locked', exact: true }).click();
   // Engine output is not in the status line.
   assert.doesNotMatch(await page.locator('#status').textContent(), /depth|score|nodes/);
   // Go to present moves it (animated), and the next reply is followed.

@@ -532,6 +532,12 @@ impl Backend {
             }
             ("POST", ["my-games"]) => json(json!({ "games": [] })),
             ("GET", ["challenges"]) => json(json!({ "challenges": [] })),
+            ("GET", ["lessons"]) => json(chess5d_play::lesson::course_json()?),
+            ("POST", ["lessons", id, n]) => {
+                request::parse::<request::Empty>(body)?;
+                let play = chess5d_play::lesson::exercise_game(id, n, now.to_string())?;
+                Answer::Created(self.new_game(play, now, out).1)
+            }
             ("GET", ["puzzles"]) => json(json!({ "puzzles": self.puzzle_list() })),
             ("GET", ["puzzles", id, "pgn"]) => Answer::Text(self.puzzle(id)?.2),
             ("POST", ["puzzles", id]) => {

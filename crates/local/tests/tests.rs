@@ -81,7 +81,8 @@ fn a_game_against_the_engine_thinks_is_stored_and_restored_whole() {
     }
     again.load_game(&stored).expect("restore the earlier row");
     let list = req(&mut again, "GET", "/api/games", Value::Null);
-    assert_eq!(list["ok"]["games"][0]["black"], "chess5d (greedy)");
+    // The computer's seat names its level (the home page's level 2 is the greedy bot).
+    assert_eq!(list["ok"]["games"][0]["black"], "chess5d, level 2");
 }
 
 #[test]

@@ -224,6 +224,11 @@ pub enum PlayError {
         /// The id as given.
         id: String,
     },
+    /// No lesson, or no exercise of a lesson, of this name.
+    NoLesson {
+        /// What is missing, e.g. `no lesson 'x'`.
+        what: String,
+    },
     /// A query parameter is missing or not of its shape (`?l=0&t=1&square=e2`, `?at=3`).
     BadQuery {
         /// The parameter.
@@ -323,7 +328,9 @@ impl PlayError {
     pub fn kind(&self) -> ErrorKind {
         use PlayError::*;
         match self {
-            NoGame { .. } | NoAnalysisBoard { .. } | NoPuzzle { .. } | NoRequest { .. } => ErrorKind::NotFound,
+            NoGame { .. } | NoAnalysisBoard { .. } | NoPuzzle { .. } | NoLesson { .. } | NoRequest { .. } => {
+                ErrorKind::NotFound
+            }
             NotSeated { .. } | NotYourTurn { .. } | NotYourSide { .. } | NotOwner { .. } => ErrorKind::Forbidden,
             GameOver { .. }
             | AlreadyOver
@@ -380,6 +387,7 @@ impl PlayError {
             NoGame { .. } => "no_game",
             NoAnalysisBoard { .. } => "no_analysis_board",
             NoPuzzle { .. } => "no_puzzle",
+            NoLesson { .. } => "no_lesson",
             NoRequest { .. } => "no_request",
             NotSeated { .. } => "not_seated",
             NotYourTurn { .. } => "not_your_turn",
@@ -477,6 +485,7 @@ impl fmt::Display for PlayError {
             NoGame { id } => write!(f, "no game with id {id}"),
             NoAnalysisBoard { id } => write!(f, "no analysis board {id}"),
             NoPuzzle { id } => write!(f, "no puzzle '{id}'"),
+            NoLesson { what } => f.write_str(what),
             BadQuery { param, got: None, .. } => write!(f, "missing query parameter '{param}'"),
             BadQuery { param, expected, got: Some(got) } => {
                 write!(f, "query parameter '{param}' must be {expected}, got '{got}'")

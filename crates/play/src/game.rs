@@ -92,11 +92,33 @@ impl Player {
                 .clone()
                 .filter(|n| !n.trim().is_empty())
                 .unwrap_or_else(|| "Human".into()),
-            Player::Engine { engine, bot, .. } => format!(
-                "{} ({})",
-                engine.clone().unwrap_or_default(),
-                bot.clone().unwrap_or_else(|| "alphabeta".into())
-            ),
+            Player::Engine {
+                engine, movetime_ms, ..
+            } => {
+                let engine = engine.clone().unwrap_or_default();
+                let ms = movetime_ms.unwrap_or(crate::request::DEFAULT_MOVETIME_MS);
+                match self.level() {
+                    Some(n) => format!("{engine}, level {n}"),
+                    None => format!("{engine} ({}, {} s an action)", self.bot().name(), ms as f64 / 1000.0),
+                }
+            }
+        }
+    }
+
+    /// The level of the home page's "Play the computer" (1 to 5) this engine player plays at:
+    /// random moves, greedy, alpha-beta at ½, 2 or 5 s an action; `None` for other settings.
+    pub fn level(&self) -> Option<u8> {
+        let Player::Engine { movetime_ms, .. } = self else {
+            return None;
+        };
+        let ms = movetime_ms.unwrap_or(crate::request::DEFAULT_MOVETIME_MS);
+        match (self.bot(), ms) {
+            (Bot::Random, _) => Some(1),
+            (Bot::Greedy, _) => Some(2),
+            (Bot::AlphaBeta, 500) => Some(3),
+            (Bot::AlphaBeta, 2000) => Some(4),
+            (Bot::AlphaBeta, 5000) => Some(5),
+            _ => None,
         }
     }
 
@@ -124,6 +146,10 @@ pub struct PuzzleRun {
     pub solver: String,
     /// `playing`, `solved` or `failed`.
     pub status: String,
+    /// A lesson's exercise: the goal its solver's one action must reach (judged by the rules,
+    /// [`crate::lesson::Goal::met`]), instead of a mate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<crate::lesson::Goal>,
 }
 
 /// One game in memory.
@@ -428,7 +454,7 @@ impl Play {
             c.turn_started = None;
         }
         if let Some(p) = &mut self.puzzle {
-            if p.status == "playing" {
+            if p.status == "playing" && p.goal.is_none() {
                 let solver_won = (result == "1-0" && p.solver == "white") || (result == "0-1" && p.solver == "black");
                 p.status = if solver_won { "solved" } else { "failed" }.to_string();
             }
@@ -527,9 +553,27 @@ impl Play {
             // The side told of a declined offer has played on.
             self.draw_declined = None;
         }
+        // A lesson's exercise is judged on the action and the positions around it.
+        let exercise = self
+            .puzzle
+            .as_ref()
+            .filter(|p| p.status == "playing" && color_name(mover) == p.solver)
+            .and_then(|p| p.goal.clone())
+            .map(|g| {
+                let mut before = self.game.position().clone();
+                before.undo_action_moves();
+                (g, before, self.game.pending_moves())
+            });
         self.game
             .submit()
             .map_err(|e| PlayError::CannotSubmit { reason: e.to_string() })?;
+        if let (Some((goal, before, moves)), Some(p)) = (exercise, &mut self.puzzle) {
+            let met = goal.met(&before, &moves, &self.game);
+            p.status = if met { "solved" } else { "failed" }.into();
+            self.after_change(true);
+            self.finish("*", if met { "exercise solved" } else { "exercise failed" });
+            return Ok(());
+        }
         let runs = self.clock_runs();
         if let Some(c) = &mut self.clock {
             // A side's first action (the clock not running yet) costs no time and earns none.

@@ -11,6 +11,7 @@
 mod cache;
 mod error;
 mod game;
+pub mod lesson;
 pub mod proof;
 pub mod request;
 pub mod review;

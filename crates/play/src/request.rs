@@ -508,6 +508,7 @@ pub fn puzzle_game(loaded: LoadedGame, id: &str, name: &str, engine: Player, cre
         mate_in: crate::proof::mate_in_of(&loaded),
         solver: color_name(solver).to_string(),
         status: "playing".into(),
+        goal: None,
     };
     let human = Player::Human { name: None };
     let players = if solver == Color::White {

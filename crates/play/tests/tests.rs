@@ -524,3 +524,144 @@ fn a_clock_can_wait_for_each_sides_first_action() {
     let white = view(&p, None, 1)["clock"]["white_ms"].as_i64().expect("white_ms");
     assert!(white < 60_000, "{white}");
 }
+
+/// The course: every demonstration plays through the rules, every exercise's solution reaches
+/// its goal (judged by the one judge the game service uses) and its wrong action does not, both
+/// on the rules alone and through the service's exercise game.
+mod lessons {
+    use chess5d_play::lesson::{self, course, exercise_game, play_action, try_action, Goal};
+
+    #[test]
+    fn the_course_has_twenty_lessons_in_order() {
+        let c = course().unwrap();
+        assert!(c.len() >= 20, "{} lessons", c.len());
+        let ids: Vec<&str> = c.iter().map(|l| l.id.as_str()).collect();
+        let pos = |id: &str| {
+            ids.iter()
+                .position(|i| *i == id)
+                .unwrap_or_else(|| panic!("no lesson {id}"))
+        };
+        // The issue's order: boards, submitting, the pieces, timelines, the present, check, mate.
+        let order = [
+            "boards", "submit", "rook", "bishop", "unicorn", "dragon", "queen", "king", "knight", "pawn",
+        ];
+        assert!(order.windows(2).all(|w| pos(w[0]) < pos(w[1])), "{ids:?}");
+        assert!(pos("timelines") < pos("present") && pos("present") < pos("check") && pos("check") < pos("mate"));
+        for l in c {
+            assert!(
+                !l.text.is_empty() && !l.exercises.is_empty(),
+                "lesson {} is empty",
+                l.id
+            );
+            assert_eq!(
+                l.demo.actions.len(),
+                l.demo.captions.len(),
+                "lesson {}: a caption per action",
+                l.id
+            );
+        }
+    }
+
+    #[test]
+    fn every_demonstration_plays_and_shows_its_goal() {
+        let mut errors = Vec::new();
+        for l in course().unwrap() {
+            let mut game = lesson::load(&l.demo.start).unwrap().game;
+            let n = l.demo.actions.len();
+            for (i, a) in l.demo.actions.iter().enumerate() {
+                let before = game.position().clone();
+                match play_action(&mut game, a) {
+                    Err(e) => errors.push(format!("{} demo: {e}", l.id)),
+                    Ok(moves) => match game.submit() {
+                        Err(e) => errors.push(format!("{} demo: '{a}' cannot be submitted: {e}", l.id)),
+                        Ok(()) => {
+                            if let (Some(g), true) = (&l.demo.goal, i + 1 == n) {
+                                if !g.met(&before, &moves, &game) {
+                                    errors.push(format!("{} demo: its last action misses {g:?}", l.id));
+                                }
+                            }
+                        }
+                    },
+                }
+            }
+        }
+        assert!(errors.is_empty(), "{}", errors.join("\n"));
+    }
+
+    #[test]
+    fn every_exercise_is_solved_by_its_solution_and_not_by_a_wrong_action() {
+        let mut errors = Vec::new();
+        for l in course().unwrap() {
+            for (i, e) in l.exercises.iter().enumerate() {
+                let at = format!("{} exercise {}", l.id, i + 1);
+                let game = match lesson::load(&e.start) {
+                    Ok(g) => g.game,
+                    Err(err) => {
+                        errors.push(format!("{at}: {err}"));
+                        continue;
+                    }
+                };
+                match try_action(&game, &e.solution, &e.goal) {
+                    Ok(true) => {}
+                    Ok(false) => errors.push(format!("{at}: the solution '{}' misses {:?}", e.solution, e.goal)),
+                    Err(err) => errors.push(format!("{at}: solution {err}")),
+                }
+                match try_action(&game, &e.wrong, &e.goal) {
+                    Ok(false) => {}
+                    Ok(true) => errors.push(format!("{at}: the wrong action '{}' reaches {:?}", e.wrong, e.goal)),
+                    Err(err) => errors.push(format!("{at}: wrong {err}")),
+                }
+                // Through the game service, as the page plays it: solved, or failed.
+                for (action, status) in [(&e.solution, "solved"), (&e.wrong, "failed")] {
+                    let mut play = exercise_game(&l.id, &(i + 1).to_string(), "2026-01-01 00:00:00".into()).unwrap();
+                    for m in action.split_whitespace() {
+                        if let Err(err) = play.play(m) {
+                            errors.push(format!("{at}: the service refused {m}: {err}"));
+                        }
+                    }
+                    if let Err(err) = play.submit() {
+                        errors.push(format!("{at}: the service refused to submit '{action}': {err}"));
+                    }
+                    let got = play.puzzle.as_ref().map(|p| p.status.clone()).unwrap_or_default();
+                    if got != status || play.result.is_none() {
+                        errors.push(format!("{at}: '{action}' left the exercise {got}, not {status}"));
+                    }
+                }
+            }
+        }
+        assert!(errors.is_empty(), "{}", errors.join("\n"));
+    }
+
+    #[test]
+    fn an_unknown_lesson_or_exercise_is_not_found() {
+        let e = exercise_game("nope", "1", "2026-01-01 00:00:00".into()).unwrap_err();
+        assert_eq!(e.code(), "no_lesson");
+        let e = exercise_game("rook", "99", "2026-01-01 00:00:00".into()).unwrap_err();
+        assert!(e.to_string().contains("exercises 1 to"), "{e}");
+        // The page gets no solutions.
+        let text = lesson::course_json().unwrap().to_string();
+        assert!(!text.contains("solution") && !text.contains("\"wrong\""));
+        let _ = Goal::Check;
+    }
+}
+
+/// The computer's seat names the home page's level it plays at (issue 48), not its bot alone.
+#[test]
+fn an_engine_seat_names_its_level() {
+    let engine = |bot: &str, ms: u64| Player::Engine {
+        engine: Some("chess5d".into()),
+        bot: Some(bot.into()),
+        movetime_ms: Some(ms),
+    };
+    assert_eq!(engine("random", 200).display(), "chess5d, level 1");
+    assert_eq!(engine("greedy", 300).display(), "chess5d, level 2");
+    assert_eq!(engine("alphabeta", 500).display(), "chess5d, level 3");
+    assert_eq!(engine("alphabeta", 2000).display(), "chess5d, level 4");
+    assert_eq!(engine("alphabeta", 5000).display(), "chess5d, level 5");
+    assert_eq!(
+        engine("alphabeta", 1000).display(),
+        "chess5d (alphabeta, 1 s an action)"
+    );
+    assert_eq!(engine("alphabeta", 1000).level(), None);
+    assert_eq!(human().level(), None);
+}

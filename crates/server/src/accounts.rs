@@ -15,6 +15,7 @@
 
 use crate::error::ServerError;
 use crate::extract::{Client, JsonBody};
+use crate::limits::ClientKey;
 use crate::seats;
 use crate::state::{lock, AppState};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -30,7 +31,6 @@ use rusqlite::{params, OptionalExtension};
 use serde::Deserialize;
 use serde_json::json;
 use std::collections::{HashMap, VecDeque};
-use std::net::IpAddr;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -68,7 +68,7 @@ pub struct Accounts {
     hashing: tokio::sync::Semaphore,
     /// Failed logins: per name (lower case) and per address, the times within the window.
     failures: Mutex<HashMap<String, VecDeque<Instant>>>,
-    signups: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+    signups: Mutex<HashMap<ClientKey, VecDeque<Instant>>>,
     /// Session token hash → account (`None`: no such session), at most [`CACHE`] entries.
     cache: Mutex<HashMap<String, Option<Account>>>,
     dummy: OnceLock<String>,
@@ -263,7 +263,7 @@ impl AppState {
     /// Checks `password` for the account `name` under the login throttle, hashing in its
     /// turn: the account, or the answer to give (401 the same for an unknown name and a wrong
     /// password, 429 past the throttle).
-    async fn check_login(&self, name: &str, password: String, client: IpAddr) -> Result<(i64, String), Response> {
+    async fn check_login(&self, name: &str, password: String, client: ClientKey) -> Result<(i64, String), Response> {
         let key = name.to_ascii_lowercase();
         {
             let mut f = lock(&self.accounts().failures);

@@ -77,6 +77,8 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/ui/state.js", JS, include_str!("../static/ui/state.js")),
     ("/ui/settings.js", JS, include_str!("../static/ui/settings.js")),
     ("/ui/variations.js", JS, include_str!("../static/ui/variations.js")),
+    ("/ui/learn.js", JS, include_str!("../static/ui/learn.js")),
+    ("/ui/hotseat.js", JS, include_str!("../static/ui/hotseat.js")),
 ];
 
 type ApiResult = Result<Response, ServerError>;
@@ -92,6 +94,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/challenges", get(list_challenges).post(create_challenge))
         .route("/api/challenges/:id/accept", post(accept_challenge))
         .route("/api/puzzles/:id", post(start_puzzle))
+        .route("/api/lessons/:id/:n", post(start_exercise))
         .route("/api/user-puzzles", post(crate::puzzle_maker::create));
     let mut acting = Router::new()
         .route("/api/games/:id", get(get_game).delete(delete_game))
@@ -130,6 +133,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/:id/pgn", get(pgn))
         .route("/api/games/:id/ws", get(ws))
         .route("/api/puzzles", get(list_puzzles))
+        .route("/api/lessons", get(list_lessons))
         .merge(crate::puzzle_maker::routes())
         .merge(creating)
         .merge(acting)
@@ -627,6 +631,22 @@ async fn start_puzzle(
     })
     .await?;
     Ok(visitor.set_on((StatusCode::CREATED, JsonText(v)).into_response()))
+}
+
+/// `GET /api/lessons`: the course (chess5d_play::lesson), the same in both builds.
+async fn list_lessons() -> ApiResult {
+    Ok(Json(chess5d_play::lesson::course_json()?).into_response())
+}
+
+/// `POST /api/lessons/:id/:n`: a game of lesson `id`'s exercise `n`, judged by its goal when the
+/// player submits (no engine: the exercise is one action).
+async fn start_exercise(
+    State(st): State<AppState>,
+    Path((id, n)): Path<(String, String)>,
+    _: JsonBody<Empty>,
+) -> ApiResult {
+    let v = blocking(move || st.start_exercise(&id, &n)).await?;
+    Ok((StatusCode::CREATED, JsonText(v)).into_response())
 }
 
 #[cfg(test)]

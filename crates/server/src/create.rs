@@ -168,6 +168,13 @@ impl AppState {
         self.open_game(session, None, vec![held])
     }
 
+    /// `POST /api/lessons/:id/:n`: the game of a lesson's exercise, its creator holding both
+    /// seats.
+    pub(crate) fn start_exercise(&self, id: &str, n: &str) -> Result<String, ServerError> {
+        let play = chess5d_play::lesson::exercise_game(id, n, db::now())?;
+        self.open_game(Session::wrap(play), None, Vec::new())
+    }
+
     /// `POST /api/my-games`: the games where these tokens hold a seat.
     pub(crate) fn my_games(&self, tokens: &[String]) -> Result<Value, ServerError> {
         if tokens.len() > 500 {

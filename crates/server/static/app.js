@@ -25,6 +25,8 @@
 //              ui/lobby.js    the home page's online cards (play a friend, the lobby, your games)
 //   4 pages    ui/editor.js   the position editor
 //              ui/home.js     the home page (play the computer, a puzzle, saved games, custom game)
+//              ui/hotseat.js  the home page's hot-seat card (the static site: no invites)
+//              ui/learn.js    the course: lessons, demonstrations, exercises, stars (over game.js)
 //   5 input    ui/pointer.js  picking pieces and moving them (clicks, drags, touch, promotion)
 //              ui/review.js   reviewing earlier positions (buttons, keys, notation; over pointer.js)
 //              ui/computer-review.js  the computer review: graph, accuracy, marks, best
@@ -52,15 +54,21 @@ import './ui/computer-review.js';
 import './ui/analysis.js';
 import './ui/dialogs.js';
 import './ui/lobby.js';
+import { openLearn, endLearn, homeLearn } from './ui/learn.js';
+import './ui/hotseat.js';
 
 function route() {
   const m = location.hash.match(/^#\/game\/([^/?]+)/);
   const v = location.hash.match(/^#\/view\/(.*)$/);
-  if (v) { openView(v[1]); return; }
+  if (v) { endLearn(); openView(v[1]); return; }
   endView();
   const p = location.hash.match(/^#\/player\/([^/?]+)/);
   endPlayer();
-  if (p) { openPlayer(p[1]); return; }
+  if (p) { endLearn(); openPlayer(p[1]); return; }
+  // The course (ui/learn.js): its pages, and its card on the home page.
+  if (location.hash.startsWith('#/learn')) { openLearn(location.hash); return; }
+  endLearn();
+  if (!m && !location.hash.startsWith('#/editor')) homeLearn();
   if (location.hash.startsWith('#/editor')) openEditor();
   else if (m) openGame(m[1]);
   else showHome();

@@ -156,6 +156,7 @@ function panel() {
   if (!p) {
     p = document.createElement('div');
     p.id = 'online-panel';
+    p.setAttribute('role', 'group');
     p.setAttribute('aria-label', 'Online play');
     $('#actions').after(p);
     p.addEventListener('click', onPanelClick);

@@ -35,6 +35,7 @@ if [ $# -eq 0 ]; then
     tests/browser/player.test.mjs tests/browser/analysis-lines.test.mjs tests/browser/camera-walk.test.mjs \
     tests/browser/timeline-rail.test.mjs tests/browser/thinking.test.mjs tests/browser/settings.test.mjs \
     tests/browser/home-forms.test.mjs tests/browser/check-arrows.test.mjs tests/browser/variations.test.mjs \
-    tests/browser/computer-review.test.mjs tests/browser/share-link.test.mjs tests/browser/polish.test.mjs
+    tests/browser/computer-review.test.mjs tests/browser/share-link.test.mjs tests/browser/polish.test.mjs \
+    tests/browser/learn.test.mjs tests/browser/issue48.test.mjs tests/browser/axe.test.mjs
 fi
 node --test "$@"

@@ -82,6 +82,14 @@ export function render() {
   const aim = mustKey !== app.mustKey;
   app.mustKey = mustKey;
   if (moved) app.toPlayStep = 0;
+  // After every submitted action (the player's Submit, the reply) the camera goes back to the
+  // present, unless the player locked the view (#btn-lock): a panned view left the board to
+  // play off screen (issue 48).
+  const count = app.review === null && app.state && app.state.id === s.id ? `${s.id}:${s.action_count}` : app.followed;
+  if (count !== app.followed) {
+    if (app.followed !== undefined && app.cam === 'free' && !app.camLock && !first) app.cam = 'present';
+    app.followed = count;
+  }
   if (first) { camera(false); } else if (moved && app.cam !== 'free') camera(true);
   else if (aim && app.cam === 'present' && !toPlayInView()) camera(true);
   drawMinimap(s, L);
@@ -121,6 +129,11 @@ $('#minimap').addEventListener('click', (ev) => {
 // The view's tools.
 $('#btn-flip').addEventListener('click', () => { app.flip = !app.flip; render(); camera(false); });
 $('#btn-fit').addEventListener('click', fitAll);
+$('#btn-lock').addEventListener('click', () => {
+  app.camLock = !app.camLock;
+  $('#btn-lock').setAttribute('aria-pressed', String(app.camLock));
+  $('#btn-lock').textContent = app.camLock ? 'View locked' : 'Lock view';
+});
 $('#btn-present').addEventListener('click', goPresent);
 $('#btn-next-board').addEventListener('click', nextBoardToPlay);
 $('#btn-zoom-in').addEventListener('click', () => zoomStep(0.8));

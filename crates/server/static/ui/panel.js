@@ -85,7 +85,9 @@ export function renderSide() {
     if (s.human_to_move) status += stillToPlay(s);
   }
   if (s.puzzle && !app.analysis) {
-    const puzzle = `Puzzle “${s.puzzle.name}”: ${cap(s.puzzle.solver)} mates in ${s.puzzle.mate_in}. `;
+    // A lesson's exercise (s.puzzle.goal) is one action with a goal, not a mate to find.
+    const puzzle = s.puzzle.goal ? `Exercise “${s.puzzle.name}”: ${cap(s.puzzle.solver)} to play one action. `
+      : `Puzzle “${s.puzzle.name}”: ${cap(s.puzzle.solver)} mates in ${s.puzzle.mate_in}. `;
     status = puzzle + status;
     if (thinking) { const t = thinking; thinking = () => puzzle + t(); }
   }
@@ -98,7 +100,8 @@ export function renderSide() {
   const go = $('#gameover');
   if (s.result && !app.analysis) {
     let text;
-    if (s.puzzle && s.puzzle.status === 'failed') text = `Puzzle failed: no mate within ${s.puzzle.mate_in} action${s.puzzle.mate_in > 1 ? 's' : ''}.`;
+    if (s.puzzle && s.puzzle.goal) text = s.puzzle.status === 'solved' ? 'Exercise solved!' : 'Not quite: that action misses the goal.';
+    else if (s.puzzle && s.puzzle.status === 'failed') text = `Puzzle failed: no mate within ${s.puzzle.mate_in} action${s.puzzle.mate_in > 1 ? 's' : ''}.`;
     else {
       const winner = s.result === '1-0' ? 'White wins' : s.result === '0-1' ? 'Black wins' : s.result === '*' ? 'No result' : 'Draw';
       const how = { checkmate: 'Checkmate', stalemate: 'Stalemate', resignation: 'Resignation', time: 'Time forfeit' }[s.termination] || cap(s.termination || 'Finished');

@@ -120,6 +120,11 @@ export async function openView(data) {
   const token = st.analysis.token ? `?token=${st.analysis.token}` : '';
   app.view = { id: st.analysis.id, text, unwatch: backend.watch(`/api/analysis/${st.analysis.id}/ws${token}`, () => {}, { reconnect: false }) };
   app.flip = false;
+  // The board is an analysis board (no result of its own): the record's result and how it ended
+  // (a resignation, a draw by agreement) are shown as the game's.
+  const header = (name) => (text.match(new RegExp(`^\\[${name} "([^"]*)"\\]`, 'm')) || [])[1];
+  const result = header('Result');
+  if (!st.result && result && result !== '*') { st.result = result; st.termination = header('Termination') || 'imported result'; }
   setState(st);
 }
 

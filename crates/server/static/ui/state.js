@@ -18,6 +18,8 @@ export const app = {
   // The camera: 'present' follows the present, 'fit' shows everything, 'free' stays where the
   // player put it (moved only by Go to present, Fit all or a click in the notation).
   cam: 'present',
+  camLock: false,     // the player locked the view: Submit and replies do not bring it back
+  followed: undefined, // 'game:actions' last drawn live (a new action brings the camera back)
   layoutKey: '',
   clockBase: null,
   analysis: null,     // {id, state, unwatch, info}: the analysis board, while analysing

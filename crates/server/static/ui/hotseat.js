@@ -1,0 +1,34 @@
+// Layer 4 (pages): the home page's "Play a friend on this device" card (hot seat): one game,
+// both sides played from this browser in turn. Offered where the back-end has no invites (the
+// static site: one browser, no second person online); the served page has "Play a friend" by
+// invite link instead.
+import { $, esc, showError } from './dom.js';
+import { api } from './state.js';
+import { backend } from '../backend/index.js';
+
+function card() {
+  const lead = $('#lead');
+  if (!lead || $('#hotseat-card') || backend.features.invites) return;
+  const c = document.createElement('section');
+  c.className = 'card lead';
+  c.id = 'hotseat-card';
+  c.innerHTML = `<h2>Play a friend on this device</h2>
+    <form id="hotseat-form">
+      <label>Variant <select id="hs-variant" aria-label="Variant of the game on this device"><option>Standard</option></select></label>
+      <button type="submit" class="primary big" aria-label="Play on this device">Play on this device</button>
+      <p class="hint">White and Black take turns at this screen; the boards turn with the side to move if you flip them.</p>
+    </form>`;
+  const puzzle = $('#puzzle-card');
+  if (puzzle) puzzle.before(c); else lead.append(c);
+  api('GET', '/api/info').then((info) => {
+    $('#hs-variant').innerHTML = info.variants.map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
+  }).catch(() => {});
+  $('#hotseat-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    try {
+      const g = await api('POST', '/api/games', { variant: $('#hs-variant').value, white: { type: 'human' }, black: { type: 'human' } });
+      location.hash = `#/game/${g.id}`;
+    } catch (e) { showError(e.message); }
+  });
+}
+card();
