@@ -232,7 +232,8 @@ impl Format {
         }
     }
 
-    /// Reads the argument as 5d-chess-js 1.2 does: anything unknown means `object`.
+    /// Reads the argument as 5d-chess-js 1.2 does: text when it contains `5dpgn` or
+    /// `notation` (with the tokens it contains), `json` exactly, anything else `object`.
     pub fn lenient(s: &str) -> Format {
         Format::parse(s).unwrap_or(Format::Object)
     }
@@ -843,9 +844,10 @@ impl Library {
                 Ok(Listing::Text(chess5d_notation::write_long(&self.game)))
             }
             other => {
-                // As 5d-chess-js 1.2: a format it does not know gives the objects.
+                // As 5d-chess-js 1.2: a format with neither `5dpgn` nor `notation` in it
+                // gives the headers alone.
                 let Some(tokens) = Tokens::parse(other) else {
-                    return Ok(Listing::Numbers(self.action_history()));
+                    return Ok(Listing::Text(chessjs::export_headers(&self.game)));
                 };
                 Ok(Listing::Text(chessjs::export(&self.game, tokens)))
             }
