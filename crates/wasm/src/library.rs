@@ -825,8 +825,8 @@ impl Library {
     /// objects (`json`, `object`), our canonical 5DPGN (`canonical`) or the long form
     /// (`long`).
     pub fn export(&self, format: &str) -> Result<Listing, Error> {
-        // As 5d-chess-js 1.2 (whose documentation says `object`): the default is `5dpgn`.
-        let format = if format.is_empty() { "5dpgn" } else { format };
+        // As 5d-chess-js 1.2 (whose documentation says `object`), the JavaScript default is
+        // `5dpgn`; the empty string is a format like any other without `5dpgn` or `notation`.
         match format {
             "object" | "json" => Ok(Listing::Numbers(self.action_history())),
             "canonical" => {
