@@ -582,20 +582,26 @@ pub fn builtin_variant(start: &Position) -> Option<&'static chess5d_rules::Varia
 /// A game as the library's `export('5dpgn...')` writes it: the [`export_headers`], for a
 /// custom start its 5DFEN boards ([`fen_lines`]), then the record ([`write_record`]).
 pub fn export(game: &Game, tokens: Tokens) -> String {
+    export_as(game, tokens, false)
+}
+
+/// [`export`], with `custom`: the game was read as a custom start (`[Board "Custom"]` and
+/// 5DFEN boards), which the library writes back so even when the boards are a variant's start.
+pub fn export_as(game: &Game, tokens: Tokens, custom: bool) -> String {
     let start = game.start();
-    let mut out = export_headers(game);
-    if builtin_variant(start).is_none() {
+    let mut out = export_headers(game, custom);
+    if custom || builtin_variant(start).is_none() {
         out.push_str(&fen_lines(start));
     }
     out + &write_record(game, &[], tokens)
 }
 
 /// The headers of the library's export, all that its `export()` gives for a format it does not
-/// know: `[Board "..."]` (one of its variants by name, else `Custom`), `[Mode "5D"]`, and for a
-/// custom start its `[Size]`.
-pub fn export_headers(game: &Game) -> String {
+/// know: `[Board "..."]` (one of its variants by name, else, or with `custom`, `Custom`),
+/// `[Mode "5D"]`, and for a custom start its `[Size]`.
+pub fn export_headers(game: &Game, custom: bool) -> String {
     let start = game.start();
-    match builtin_variant(start) {
+    match builtin_variant(start).filter(|_| !custom) {
         Some(v) => format!("[Board \"{}\"]\n[Mode \"5D\"]\n", v.name),
         None => {
             let size = start.size();
