@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
 
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const target = join(repo, 'target', 'wasm');
 
 function has(cmd) {
   return spawnSync(cmd, ['--version'], { stdio: 'ignore' }).status === 0;
@@ -19,14 +18,22 @@ export function run(cmd, args, env) {
   execFileSync(cmd, args, { cwd: repo, stdio: 'inherit', env: { ...process.env, ...env } });
 }
 
-/** Builds `crates/<dir>` (package `pkg`) for wasm32; returns the .wasm file. `say` reports. */
-export function buildWasm(dir, pkg, say) {
+/**
+ * Builds `crates/<dir>` (package `pkg`) for wasm32, with the cargo `features` given; returns the
+ * .wasm file (overwritten by the next build of the same package in the same target dir).
+ * `optLevel` overrides the `wasm` profile's opt-level (in a target dir of its own, `wasm-<level>`,
+ * so that builds at two levels do not rebuild each other). `say` reports.
+ */
+export function buildWasm(dir, pkg, say, features = [], optLevel = null) {
+  const target = optLevel ? join(repo, 'target', `wasm-${optLevel}`) : join(repo, 'target', 'wasm');
+  const level = optLevel ? { CARGO_PROFILE_WASM_OPT_LEVEL: optLevel } : {};
   const installed = spawnSync('rustup', ['target', 'list', '--installed'], { encoding: 'utf8' });
   const rustupWasm = installed.status === 0 && installed.stdout.split('\n').includes('wasm32-unknown-unknown');
   const cargoArgs = ['build', '-p', pkg, '--profile', 'wasm', '--target', 'wasm32-unknown-unknown'];
+  if (features.length) cargoArgs.push('--features', features.join(','));
   if (rustupWasm) {
     say('toolchain: rustup (wasm32-unknown-unknown installed)');
-    run('cargo', cargoArgs, { CARGO_TARGET_DIR: target });
+    run('cargo', cargoArgs, { CARGO_TARGET_DIR: target, ...level });
   } else if (existsSync('/usr/bin/rustc') && existsSync('/usr/bin/cargo')) {
     const linker = ['/usr/bin/rust-lld', '/usr/bin/wasm-ld', '/usr/bin/wasm-ld-22'].find((p) => existsSync(p));
     if (!linker) {
@@ -36,6 +43,7 @@ export function buildWasm(dir, pkg, say) {
     say(`toolchain: Debian's rustc (${version}) with -Zbuild-std, linker ${linker}`);
     run('/usr/bin/cargo', [...cargoArgs, '-Zbuild-std=std,panic_abort'], {
       CARGO_TARGET_DIR: target,
+      ...level,
       RUSTC: '/usr/bin/rustc',
       RUSTC_BOOTSTRAP: '1',
       CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER: linker,
@@ -60,4 +68,22 @@ export function wasmBindgen(dir) {
     throw new Error(`${v} does not match the pinned ${pinned}: cargo install wasm-bindgen-cli --version ${pinned}`);
   }
   return bindgen;
+}
+
+/**
+ * Optimises a wasm-bindgen output in place with binaryen's wasm-opt (the npm package `binaryen`,
+ * a dev dependency; `WASM_OPT` names another wasm-opt): `level` (`-Oz`, `-O3`...), the debug
+ * and name sections stripped. The features are those Rust's wasm32 target enables (externref
+ * tables included, which wasm-bindgen uses). Returns false (and says why) without wasm-opt.
+ */
+export function wasmOpt(file, level, say) {
+  const local = join(repo, 'js', 'node_modules', 'binaryen', 'bin', 'wasm-opt');
+  const cmd = process.env.WASM_OPT || (existsSync(local) ? local : 'wasm-opt');
+  if (!has(cmd)) {
+    say(`no wasm-opt (npm install in js/, or WASM_OPT=...): ${file} left as built`);
+    return false;
+  }
+  const features = ['bulk-memory', 'mutable-globals', 'multivalue', 'nontrapping-float-to-int', 'reference-types', 'sign-ext'];
+  run(cmd, [level, ...features.map((f) => `--enable-${f}`), '--strip-debug', '--strip-producers', file, '-o', file]);
+  return true;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // chess5d against 5d-chess-js 1.2.1 (a dev dependency) in one run: every call of the API on the
 // same positions, the time per call of each and the ratio (their time / ours: above 1, ours is
-// faster). Usage: npm run bench [-- --ms 200] [-- --only board]
+// faster), after the weight and start-up table (bench/startup.mjs: script size, gzip size, require
+// and first new Chess() times). Usage: npm run bench [-- --ms 200] [-- --only board] [-- --only startup] [-- --runs 15]
 //
 // Positions: the opening, a 4-timeline middlegame (oracle s1001-standard-g0-a13), a game of 28
 // timelines (bench/data/28-timelines.json, made by bench/make-fixture.mjs) and a checkmate with 8
@@ -12,6 +13,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { startup } from './startup.mjs';
 
 const require = createRequire(import.meta.url);
 const Chess = require('..');
@@ -132,6 +134,11 @@ const calls = [
   ['after a change: moves()', (c) => { c.move(c._move); c.undo(); return c.moves(); }],
   ['after a change: hash', (c) => { c.move(c._move); c.undo(); return c.hash; }],
 ];
+
+if (!ONLY || 'startup'.includes(ONLY)) {
+  console.log(startup(Number(arg('--runs', 15))).join('\n') + '\n');
+  if (ONLY) process.exit(0);
+}
 
 const rows = [];
 let slower = 0;

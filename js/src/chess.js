@@ -1,6 +1,9 @@
 // The Chess class of 5d-chess-js 1.2 (its API, call by call) over the chess5d core in
-// WebAssembly. `core` (the wasm-bindgen exports: Core, CoreError, Out, Cursor, variants, version)
-// is in scope: build.mjs wraps this file for CommonJS, ES modules and a <script> tag.
+// WebAssembly. `core` (the wasm-bindgen exports of the rules module: Core, CoreError, Out,
+// Cursor, variants, version), `__require` (Node's require, or null) and `__scriptSrc` (the
+// script's URL in a page, or null) are in scope: build.mjs wraps this file for CommonJS, ES
+// modules and a <script> tag. The engine (review()) is a second module, chess5d-engine.js,
+// loaded on first use (see `engineModule`).
 //
 // Objects cross from the core as compact Int32Arrays (crates/wasm/src/objects.rs describes
 // the layouts) and are built here; the numbers of the getters are cached until the game
@@ -259,8 +262,9 @@ class Chess {
   }
   /** The variants of 5d-chess-js 1.2: `[{name, shortName}]` (every chess5d variant: Chess.allVariants). */
   get variants() {
-    const out = new Array(LIBRARY_VARIANTS.length);
-    for (let i = 0; i < out.length; i++) out[i] = { name: LIBRARY_VARIANTS[i].name, shortName: LIBRARY_VARIANTS[i].shortName };
+    const list = LIBRARY_VARIANTS_OF();
+    const out = new Array(list.length);
+    for (let i = 0; i < out.length; i++) out[i] = { name: list[i].name, shortName: list[i].shortName };
     return out;
   }
 
@@ -483,7 +487,8 @@ class Chess {
    */
   export(format) {
     if (format === 'object') return this.actionHistory;
-    const f = typeof format === 'string' ? format : '';
+    // As 1.2.1: `5dpgn` when no format is given; a string is read by the words it contains.
+    const f = typeof format === 'string' ? format : '5dpgn';
     const answer = this._numbers(`export:${f}`, () => keep(call('export', () => this._core.export(f))));
     return fromKept(answer, f, actionList);
   }
@@ -525,7 +530,8 @@ class Chess {
    * by default each position is searched to depth 4 within 1.2 s; `progress(searched,
    * positions)` is called after each position, and returning `false` stops the review (the
    * actions reviewed so far are returned, `cancelled: true`). Runs synchronously: in a page, call
-   * it from a Web Worker.
+   * it from a Web Worker. The engine is a second module, loaded here on first use (in a page:
+   * its <script> tag, or `await Chess.loadEngine()`, first).
    */
   review(options) {
     const o = options === undefined || options === null ? {} : options;
@@ -548,9 +554,73 @@ class Chess {
     const movetime = whole('movetime', 1, 3600000);
     const nodes = whole('nodes', 1, Number.MAX_SAFE_INTEGER);
     if (o.progress !== undefined && typeof o.progress !== 'function') bad(`'progress' must be a function, got ${typeof o.progress}`);
-    return JSON.parse(call('review', () => this._core.review(depth, movetime, nodes, o.progress)));
+    const engine = engineModule('review');
+    let c = null;
+    try {
+      // The engine module has its own memory: the game crosses as this library's state.
+      c = new engine.Core('');
+      c.setState(this._core.state());
+      return JSON.parse(c.review(depth, movetime, nodes, o.progress));
+    } catch (e) {
+      if (e instanceof engine.CoreError) {
+        const err = new Error(`review: ${e.message}`);
+        err.code = e.code;
+        e.free();
+        throw err;
+      }
+      throw e;
+    } finally {
+      if (c) c.free();
+    }
   }
 }
+
+const ENGINE_FILE = 'chess5d-engine.js';
+let engine = null;
+
+/**
+ * The engine module (wasm-bindgen's exports, with the engine's Core), loaded on first use: a
+ * page's `<script src=".../chess5d-engine.js">` (the global Chess5dEngine), else Node's
+ * require of the file beside this one. Throws `engine_not_loaded` in a page without it.
+ */
+function engineModule(name) {
+  if (engine) return engine;
+  const g = typeof globalThis !== 'undefined' ? globalThis : null;
+  if (g && g.Chess5dEngine) return (engine = g.Chess5dEngine);
+  if (typeof __require === 'function') return (engine = __require(`./${ENGINE_FILE}`));
+  const err = new Error(
+    `${name}: the engine module is not loaded: in a page, add <script src=".../dist/${ENGINE_FILE}"> or await Chess.loadEngine() first`,
+  );
+  err.code = 'engine_not_loaded';
+  throw err;
+}
+
+/**
+ * (A chess5d extension.) Loads the engine module review() needs; resolves when it is there. In
+ * Node review() loads it by itself; in a page this adds its <script> tag (beside chess5d.js).
+ */
+Chess.loadEngine = function loadEngine() {
+  try {
+    engineModule('loadEngine');
+    return Promise.resolve();
+  } catch (e) {
+    if (typeof document === 'undefined' || !__scriptSrc) return Promise.reject(e);
+  }
+  return new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = new URL(ENGINE_FILE, __scriptSrc).href;
+    s.onload = () => {
+      try {
+        engineModule('loadEngine');
+        resolve();
+      } catch (e) {
+        reject(e);
+      }
+    };
+    s.onerror = () => reject(new Error(`loadEngine: cannot load ${s.src}`));
+    document.head.appendChild(s);
+  });
+};
 
 /** Freezes an object and everything in it (a cached answer handed out to callers). */
 function deepFreeze(o) {
@@ -582,7 +652,13 @@ function boardKey(v) {
   return JSON.stringify([b.player, lines]);
 }
 
-const LIBRARY_VARIANTS = JSON.parse(core.variants(false));
+// Asked of the core on first use, not at require (start-up time).
+let libraryVariants = null;
+const LIBRARY_VARIANTS_OF = () => libraryVariants || (libraryVariants = JSON.parse(core.variants(false)));
 Chess.version = core.version();
+let allVariants = null;
 /** Every variant of chess5d (5d-chess-js 1.2's seven, the others, and Custom). */
-Chess.allVariants = JSON.parse(core.variants(true));
+Object.defineProperty(Chess, 'allVariants', {
+  get: () => allVariants || (allVariants = JSON.parse(core.variants(true))),
+  enumerable: true,
+});

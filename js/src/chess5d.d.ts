@@ -23,6 +23,11 @@ declare class Chess {
   static readonly version: string;
   /** Every variant of chess5d (a chess5d extra; `variants` lists 5d-chess-js 1.2's). */
   static readonly allVariants: Chess.Variant[];
+  /**
+   * (A chess5d extension.) Loads the engine module that review() runs on (dist/chess5d-engine.js):
+   * review() loads it by itself in Node; in a page, await this (or add its script tag) first.
+   */
+  static loadEngine(): Promise<void>;
 
   // Writable fields (plain properties).
 

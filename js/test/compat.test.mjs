@@ -258,3 +258,69 @@ test('pass() and passable() refuse in stalemate (and checkmate) unless skipDetec
   same(o.passable(), t.passable(), 'passable with skipDetection');
   assert.equal(o.passable(), true);
 });
+
+// Every format string of the reference document (its formats and tokens) and of 5d-chess-js's
+// own tests (`'5dpgn active timeline'`, words in any order and separator), and strings it does
+// not know: 1.2.1 reads a format by the words it contains (text when it has `5dpgn` or
+// `notation`, `json` only exactly); export() of a format it does not know gives the headers.
+const REFERENCE_FORMATS = ['object', 'json', '5dpgn', '5dpgn_active_superphysical', '5dpgn_active', '5dpgn_timeline', '5dpgn_superphysical', '5dpgn_inline'];
+const TEST_FORMS = ['5dpgn active timeline', 'notation_inline', 'notation active', 'notation', 'notation_short', 'superphysical timeline 5dpgn', 'active-notation-inline', 'json notation', '5dpgn_inline_active_timeline_superphysical'];
+const UNKNOWN_FORMATS = ['', 'bogus', 'JSON', 'Object', '5DPGN', 'pgn', 'text', 'objects', 'json '];
+
+test('format strings: read by the words they contain, as 1.2.1 reads them', () => {
+  for (const [record, variant] of [[BRANCHED], ['[Board "Standard - Turn Zero"]\n[Mode "5D"]\n1. Nf3 / Nf6\n2. d4 / d5\n3. (0T3)Nf3>>(0T1)f4~ (>L1) / (1T1)Nf6'], ['[Board "custom"]\n[Size "5x5"]\n[4k*/5/5/5/K*1R2:0:1:w]\n\n1. Rc5', 'custom']]) {
+    const [o, t] = both(record, variant);
+    for (const f of [...REFERENCE_FORMATS, ...TEST_FORMS, ...UNKNOWN_FORMATS]) {
+      same(o.moves(f), t.moves(f), `moves('${f}')`);
+      same(o.export(f), t.export(f), `export('${f}')`);
+      // (1.2.1 appends 'false' to each check in its text formats: their bug, see README.)
+      if (!/5dpgn|notation/.test(f) || t.checks('object').length === 0) same(o.checks(f), t.checks(f), `checks('${f}')`);
+    }
+  }
+  // An unknown format gives the headers alone (not objects).
+  const [o] = both(BRANCHED);
+  assert.equal(o.export('bogus'), '[Board "Standard"]\n[Mode "5D"]\n');
+  assert.equal(o.export(''), '[Board "Standard"]\n[Mode "5D"]\n');
+  assert.equal(o.export('5dpgn active timeline').split('\n').length, 6);
+});
+
+test("promotions written as 1.2.1 writes them: b7xc8=Q (5d-chess-js's own promotion test)", () => {
+  const record = '[Board "Standard"]\n[Mode "5D"]\n1. a3 / b5\n2. a4 / h6\n3. axb5 / g6\n4. b6 / f6\n5. b7 / e6';
+  const [o, t] = both(record);
+  assert.ok(o.moves('5dpgn').includes('b7xc8=Q'));
+  // Ours promotes to a queen only (rules.md §3); each of ours is written as 1.2.1 writes it.
+  const queen = (text) => text.split('\n').filter((m) => /=/.test(m) && !/=[RNB]$/.test(m));
+  same(queen(o.moves('5dpgn')), queen(t.moves('5dpgn')));
+  assert.deepEqual(queen(o.moves('5dpgn')), ['b7xc8=Q', 'b7xa8=Q']);
+  // And read back by both.
+  const [o2, t2] = both(`${record}\n6. b7xc8=Q`);
+  same(o2.board, t2.board);
+});
+
+test('import(export(f)) of a game with passes: every format reads back the same game', () => {
+  const o = new Chess();
+  o.move('e4');
+  o.submit();
+  o.pass();
+  o.move('d4');
+  o.submit();
+  o.move('d5');
+  o.submit();
+  o.pass();
+  o.move('Nf6');
+  o.submit();
+  for (const f of ['object', 'json', '5dpgn', 'notation', '5dpgn_inline', '5dpgn active timeline superphysical']) {
+    const c = new Chess();
+    c.import(o.export(f));
+    same(c.actionHistory, o.actionHistory, `import(export('${f}')): actions`);
+    same(c.board, o.board, `import(export('${f}')): board`);
+  }
+  // A pass at the very end: the objects say so (a text record cannot: see README).
+  o.pass();
+  for (const f of ['object', 'json']) {
+    const c = new Chess();
+    c.import(o.export(f));
+    same(c.actionHistory, o.actionHistory, `import(export('${f}')) ending with a pass: actions`);
+    same(c.board, o.board, `import(export('${f}')) ending with a pass: board`);
+  }
+});

@@ -1,19 +1,23 @@
 // Differential test: random games played at once on 5d-chess-js 1.2.1 (the API we promise)
 // and on this package, comparing every documented field and function at every step (see
 // test/diff/). Fails on any difference that test/diff/known.mjs does not accept.
-// Scale with DIFF_GAMES (default 200), DIFF_SEED (default 1), DIFF_VARIANT, DIFF_TIMEOUT
+// Each run plays new games: DIFF_SEED (default: a fresh random seed, printed with the test's
+// name, so that a failure replays with DIFF_SEED=<seed>). The known-differences list describes
+// each class by its rule, so any seed passes.
+// Scale with DIFF_GAMES (default 200), DIFF_VARIANT, DIFF_TIMEOUT
 // (their checkmateTimeout in ms, default 300), DIFF_ACTIONS (actions per game, default 5),
 // DIFF_SELFTEST (games of 5d-chess-js against itself, default 3),
 // DIFF_FULL (share of steps with the full battery, default 0.25).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import { randomInt } from 'node:crypto';
 import { runGames, formatReport } from './diff/report.mjs';
 
 const env = process.env;
 const opts = {
   games: Number(env.DIFF_GAMES || 200),
-  seed: Number(env.DIFF_SEED || 1),
+  seed: env.DIFF_SEED ? Number(env.DIFF_SEED) : randomInt(1, 2 ** 31 - 200000),
   variant: env.DIFF_VARIANT || undefined,
   timeout: Number(env.DIFF_TIMEOUT || 300),
   maxActions: Number(env.DIFF_ACTIONS || 5),
@@ -21,11 +25,14 @@ const opts = {
   fullRate: Number(env.DIFF_FULL || 0.25),
 };
 
+if (!Number.isSafeInteger(opts.seed)) throw new Error(`DIFF_SEED must be a whole number, got ${env.DIFF_SEED}`);
+console.log(`differential: seed ${opts.seed} (replay with DIFF_SEED=${opts.seed})`);
+
 test(`differential: ${opts.games} random games against 5d-chess-js 1.2.1 (seed ${opts.seed})`, () => {
   const result = runGames(opts);
   const unknown = [...result.classes.values()].filter((c) => !c.known);
   if (unknown.length) {
-    assert.fail(`${unknown.length} kinds of difference not in test/diff/known.mjs:\n${formatReport(result, { maxClasses: 80 })}`);
+    assert.fail(`${unknown.length} kinds of difference not in test/diff/known.mjs (seed ${opts.seed}: replay with DIFF_SEED=${opts.seed}):\n${formatReport(result, { maxClasses: 80 })}`);
   }
   assert.ok(result.stats.games === opts.games);
 });

@@ -40,7 +40,7 @@ test.after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball holds the built files and nothing else of the source tree', () => {
   const list = execFileSync('tar', ['tzf', join(work, tarball)], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  const expected = ['package/package.json', 'package/README.md', 'package/LICENSE', 'package/dist/chess5d.js', 'package/dist/chess5d.mjs', 'package/dist/chess5d.d.ts', 'package/dist/chess5d.d.mts'];
+  const expected = ['package/package.json', 'package/README.md', 'package/LICENSE', 'package/dist/chess5d.js', 'package/dist/chess5d-engine.js', 'package/dist/chess5d.mjs', 'package/dist/chess5d.d.ts', 'package/dist/chess5d.d.mts'];
   assert.deepEqual([...list].sort(), [...expected].sort());
 });
 
@@ -85,6 +85,18 @@ test('ES module: import Chess from "chess5d"; the seed mate prints true', () => 
   assert.equal(out.trim().split('\n').pop(), 'true');
 });
 
+test('the engine is a second module: require loads the rules alone, review() loads the engine (CommonJS and ES module)', () => {
+  const cjs = `const Chess = require('chess5d');
+const loaded = () => Object.keys(require.cache).some((f) => f.endsWith('chess5d-engine.js'));
+const before = loaded();
+const r = new Chess('1. e4 / e5').review({ depth: 1 });
+console.log(before, loaded(), r.actions.length);`;
+  writeFileSync(join(app, 'engine.cjs'), cjs);
+  assert.equal(execFileSync('node', ['engine.cjs'], { cwd: app, encoding: 'utf8' }), 'false true 2\n');
+  writeFileSync(join(app, 'engine.mjs'), `import Chess from 'chess5d';\nawait Chess.loadEngine();\nconsole.log(new Chess('1. e4 / e5').review({ depth: 1 }).actions.length);\n`);
+  assert.equal(execFileSync('node', ['engine.mjs'], { cwd: app, encoding: 'utf8' }), '2\n');
+});
+
 test('the browser: a <script> tag defines the global Chess; the seed mate is true', async () => {
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   assert.ok(existsSync(chromium), `Chromium is needed at ${chromium} (apt-get install chromium)`);
@@ -110,6 +122,10 @@ test('the browser: a <script> tag defines the global Chess; the seed mate is tru
     assert.deepEqual(errors, []);
     assert.equal(await page.title(), 'true');
     assert.equal(await page.evaluate(() => typeof window.Chess), 'function');
+    // The engine: not loaded with the rules; review() says how, Chess.loadEngine() loads it.
+    assert.equal(await page.evaluate(() => typeof window.Chess5dEngine), 'undefined');
+    assert.equal(await page.evaluate(() => { try { new Chess('1. e4').review({ depth: 1 }); return 'reviewed'; } catch (e) { return e.code; } }), 'engine_not_loaded');
+    assert.equal(await page.evaluate(async () => { await Chess.loadEngine(); return new Chess('1. e4 / e5').review({ depth: 1 }).actions.length; }), 2);
   } finally {
     await ctx.close();
   }

@@ -5,8 +5,10 @@
 //! canonical 5DPGN ([`crate::pgn`]):
 //!
 //! - castling is the king's move (`Kg1`), never `O-O`;
-//! - a pawn's promotion names its square (`a7a8=Q`, `e7xd8=N`; Black's captures repeat the
-//!   file, `d2dxe1=Q`); Black's pawn captures that need telling apart repeat the file
+//! - a pawn's promotion names its square (`a7a8=Q`, `b7xc8=Q`; Black's captures repeat the
+//!   file, `d2dxe1=Q`) whenever the library would offer several pieces (every piece type of
+//!   the boards among B, N, R, Q, S, C: so in Standard, though the rules promote to a queen
+//!   only), else it is the pawn's move (`b8=N`); Black's pawn captures that need telling apart repeat the file
 //!   (`eexf4`);
 //! - boards are named once a game has two timelines, or with the `superphysical` token;
 //!   in games with an even number of starting timelines, new timelines have no `+` (`(1T3)`);
@@ -45,28 +47,20 @@ pub struct Tokens {
 }
 
 impl Tokens {
-    /// Reads a format argument: `5dpgn` followed by `_`-separated tokens, or the plain
-    /// `notation` / `notation_short` (no token). `None` for anything else.
+    /// Reads a format argument as the library reads it, by the words it contains (any order,
+    /// any separator: `5dpgn_active_timeline`, `'5dpgn active timeline'`, `notation_inline`):
+    /// a text format when it contains `notation` or `5dpgn`, with each token it contains.
+    /// `None` for anything else (`object`, `json` and unknown words: not text).
     pub fn parse(format: &str) -> Option<Tokens> {
-        match format {
-            "notation" | "notation_short" => return Some(Tokens::default()),
-            _ => {}
-        }
-        let rest = format.strip_prefix("5dpgn")?;
-        let mut tokens = Tokens::default();
-        for token in rest.split('_').skip(1) {
-            match token {
-                "active" => tokens.active = true,
-                "timeline" => tokens.timeline = true,
-                "superphysical" => tokens.superphysical = true,
-                "inline" => tokens.inline = true,
-                _ => return None,
-            }
-        }
-        if !rest.is_empty() && !rest.starts_with('_') {
+        if !(format.contains("notation") || format.contains("5dpgn")) {
             return None;
         }
-        Some(tokens)
+        Some(Tokens {
+            active: format.contains("active"),
+            timeline: format.contains("timeline"),
+            superphysical: format.contains("superphysical"),
+            inline: format.contains("inline"),
+        })
     }
 }
 
@@ -251,7 +245,12 @@ fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
     let mut text = board;
     // With one piece to promote to, a promotion is the pawn's move and `=Q`; with several,
     // the library names the source square (its moves to the same square differ only there).
-    if let Some(r) = m.promotion.filter(|_| pos.promotions().len() <= 1) {
+    // The library's pieces are those of the game's boards (see `library_promotes_to_several`),
+    // so a Standard game writes `b7xc8=Q` though our rules promote to a queen only.
+    if let Some(r) = m
+        .promotion
+        .filter(|_| pos.promotions().len() <= 1 && !library_promotes_to_several(pos))
+    {
         text.push_str(&pawn_text(pos, m, black, file));
         text.push('=');
         text.push_str(role_letter(r));
@@ -272,6 +271,30 @@ fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
     }
     text.push_str(&pawn_text(pos, m, black, file));
     text
+}
+
+/// Whether the library offers several pieces to promote to in this game: it promotes to each
+/// piece type of its boards among bishop, knight, rook, queen, princess and common king (not
+/// pawns, kings, brawns, royal queens, unicorns or dragons), so it writes a promotion with its
+/// source square (`b7xc8=Q`, `b7b8=Q`) unless the boards hold one of these types only.
+fn library_promotes_to_several(pos: &Position) -> bool {
+    let mut seen: Option<Role> = None;
+    for (_, board) in pos.boards() {
+        for (_, piece) in board.pieces() {
+            let role = piece.role();
+            if matches!(
+                role,
+                Role::Bishop | Role::Knight | Role::Rook | Role::Queen | Role::Princess | Role::CommonKing
+            ) {
+                match seen {
+                    None => seen = Some(role),
+                    Some(r) if r != role => return true,
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+    false
 }
 
 /// A move of the moves under way as the library's `print()` lists it under `Move Stack:`:
@@ -556,22 +579,36 @@ pub fn builtin_variant(start: &Position) -> Option<&'static chess5d_rules::Varia
     crate::start::variant_of(start).filter(|v| BUILTIN_VARIANTS.contains(&v.name))
 }
 
-/// A game as the library's `export('5dpgn...')` writes it: `[Board "..."]` (one of its
-/// variants by name, else `Custom`), `[Mode "5D"]`, for a custom start its `[Size]` and 5DFEN
-/// boards ([`fen_lines`]), then the record ([`write_record`]).
+/// A game as the library's `export('5dpgn...')` writes it: the [`export_headers`], for a
+/// custom start its 5DFEN boards ([`fen_lines`]), then the record ([`write_record`]).
 pub fn export(game: &Game, tokens: Tokens) -> String {
+    export_as(game, tokens, false)
+}
+
+/// [`export`], with `custom`: the game was read as a custom start (`[Board "Custom"]` and
+/// 5DFEN boards), which the library writes back so even when the boards are a variant's start.
+pub fn export_as(game: &Game, tokens: Tokens, custom: bool) -> String {
     let start = game.start();
-    let head = match builtin_variant(start) {
+    let mut out = export_headers(game, custom);
+    if custom || builtin_variant(start).is_none() {
+        out.push_str(&fen_lines(start));
+    }
+    out + &write_record(game, &[], tokens)
+}
+
+/// The headers of the library's export, all that its `export()` gives for a format it does not
+/// know: `[Board "..."]` (one of its variants by name, else, or with `custom`, `Custom`),
+/// `[Mode "5D"]`, and for a custom start its `[Size]`.
+pub fn export_headers(game: &Game, custom: bool) -> String {
+    let start = game.start();
+    match builtin_variant(start).filter(|_| !custom) {
         Some(v) => format!("[Board \"{}\"]\n[Mode \"5D\"]\n", v.name),
         None => {
             let size = start.size();
             format!(
-                "[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"{}x{}\"]\n{}",
-                size.width,
-                size.height,
-                fen_lines(start)
+                "[Board \"Custom\"]\n[Mode \"5D\"]\n[Size \"{}x{}\"]\n",
+                size.width, size.height
             )
         }
-    };
-    head + &write_record(game, &[], tokens)
+    }
 }

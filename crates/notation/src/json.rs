@@ -76,7 +76,11 @@ fn actions_value(game: &Game) -> Value {
             moves.push(move_value(&pos, m));
             pos.play_unchecked(m);
         }
-        pos.submit_unchecked();
+        if game.is_pass(i) {
+            pos.pass_unchecked();
+        } else {
+            pos.submit_unchecked();
+        }
         out.push(json!({ "action": i + 1, "player": player, "moves": moves }));
     }
     Value::Array(out)
@@ -271,14 +275,17 @@ pub fn coord_object(c: Coord, even: bool) -> Value {
     position(c, even)
 }
 
-/// Reads the action list (of the library or of [`write_game`]) and plays it from `start`.
+/// Reads the action list (of the library or of [`write_game`]) and plays it from `start`. An
+/// Action object whose moves leave boards to play (none at all, or fewer than the boards that
+/// must move) is a pass, as the library's `pass()` records it: its `export('json')` of a game
+/// with a pass reads back (a pass that would leave a royal piece capturable is refused).
 pub fn read_actions(text: &str, start: Position) -> Result<LoadedGame, Error> {
     let v = parse_value(text)?;
     let actions = match &v {
         Value::Object(o) => o.get("actions").cloned().unwrap_or(Value::Array(Vec::new())),
         other => other.clone(),
     };
-    play(&actions, start, Vec::new())
+    play(&actions, start, Vec::new(), true)
 }
 
 fn parse_value(text: &str) -> Result<Value, Error> {
@@ -295,7 +302,7 @@ fn parse_value(text: &str) -> Result<Value, Error> {
 pub fn read(text: &str) -> Result<LoadedGame, Error> {
     let v = parse_value(text)?;
     match &v {
-        Value::Array(_) => play(&v, Position::standard(), Vec::new()),
+        Value::Array(_) => play(&v, Position::standard(), Vec::new(), false),
         Value::Object(o) => {
             let mut headers: Vec<(String, String)> = Vec::new();
             for key in ["board", "size", "promotions"] {
@@ -332,13 +339,15 @@ pub fn read(text: &str) -> Result<LoadedGame, Error> {
                 }
             }
             let actions = o.get("actions").cloned().unwrap_or(Value::Array(Vec::new()));
-            play(&actions, start, user)
+            play(&actions, start, user, false)
         }
         other => Err(structure("a list of actions or a game object", other)),
     }
 }
 
-fn play(actions: &Value, start: Position, headers: Vec<(String, String)>) -> Result<LoadedGame, Error> {
+/// Plays the Action objects from `start`; with `passes`, an action that cannot be submitted
+/// for boards left to play is a pass.
+fn play(actions: &Value, start: Position, headers: Vec<(String, String)>, passes: bool) -> Result<LoadedGame, Error> {
     let list = actions
         .as_array()
         .ok_or_else(|| structure("a list of Action objects", actions))?;
@@ -362,9 +371,13 @@ fn play(actions: &Value, start: Position, headers: Vec<(String, String)>) -> Res
             })
             .collect();
         let color = a.get("player").and_then(color_of);
-        replay::play_action(&mut game, i + 1, color, &written, &mut warnings, |m, pos| {
+        let played = replay::play_action(&mut game, i + 1, color, &written, &mut warnings, |m, pos| {
             m.resolve(pos).map(|m| (m, None))
-        })?;
+        });
+        match played {
+            Err(e) if passes && matches!(e.reason, Reason::Submit(_)) => game.pass().map_err(|_| Error::Resolve(e))?,
+            other => other?,
+        }
     }
     Ok(LoadedGame {
         format: Format::Json,

@@ -61,11 +61,16 @@ impl GameTree {
         let mut tree = GameTree::new(game.start().clone());
         let mut pos = game.start().clone();
         let mut node = GameTree::ROOT;
-        for action in game.actions() {
+        for (i, action) in game.actions().iter().enumerate() {
             for m in &action.moves {
                 pos.play_unchecked(m);
             }
-            pos.submit_unchecked();
+            // A pass leaves the boards it did not play to the next half-turn.
+            if game.is_pass(i) {
+                pos.pass_unchecked();
+            } else {
+                pos.submit_unchecked();
+            }
             node = tree.add(node, action.clone(), pos.hash(), true).0;
         }
         tree

@@ -610,6 +610,20 @@ mod dialects {
                 "{text}"
             );
         }
+        // Its JSON action list of such a game reads back as the same game (the Action
+        // objects of a pass have no moves, or fewer than the boards to play).
+        for (text, _, _) in cases {
+            let g = chessjs::load(text).unwrap();
+            let json = chess5d_notation::json::write_actions(&g.game);
+            let back = chess5d_notation::json::read_actions(&json, g.game.start().clone())
+                .unwrap_or_else(|e| panic!("{json}: {e}"));
+            assert_eq!(back.game.actions(), g.game.actions(), "{text}");
+            assert_eq!(back.game.position().hash(), g.game.position().hash(), "{text}");
+            assert!(
+                (0..g.game.actions().len()).all(|i| back.game.is_pass(i) == g.game.is_pass(i)),
+                "{text}"
+            );
+        }
         // An unfinished last action is the library's move buffer: its moves stay under way.
         let g = chessjs::load(
             "[Board \"Standard - Two Timelines\"]\n1. (-0T1)Nc3 (+0T1)Nc3 / (-0T1)Nc6 (+0T1)Nc6\n2. (-0T2)e4",
@@ -626,6 +640,66 @@ mod dialects {
         // A pass that leaves a royal piece capturable is no pass.
         let e = chessjs::load("[Board \"Standard\"]\n1. e4 / f5\n2. Qh5 / \n3. d4").unwrap_err();
         assert!(e.to_string().contains("could be captured"), "{e}");
+    }
+
+    /// The library reads a format by the words it contains, in any order and separator.
+    #[test]
+    fn chessjs_format_words() {
+        use chess5d_notation::chessjs::Tokens;
+        let t = |a, tl, s, i| {
+            Some(Tokens {
+                active: a,
+                timeline: tl,
+                superphysical: s,
+                inline: i,
+            })
+        };
+        for (format, tokens) in [
+            ("5dpgn", t(false, false, false, false)),
+            ("notation", t(false, false, false, false)),
+            ("notation_short", t(false, false, false, false)),
+            ("5dpgn_active_superphysical", t(true, false, true, false)),
+            ("5dpgn active timeline", t(true, true, false, false)),
+            ("timeline-active-5dpgn", t(true, true, false, false)),
+            ("notation_inline", t(false, false, false, true)),
+            ("notation active", t(true, false, false, false)),
+            ("json notation", t(false, false, false, false)),
+            ("object", None),
+            ("json", None),
+            ("", None),
+            ("5DPGN", None),
+            ("pgn active", None),
+        ] {
+            assert_eq!(Tokens::parse(format), tokens, "{format:?}");
+        }
+    }
+
+    /// A pawn's promotion names its square as the library writes it whenever the library
+    /// would offer several pieces (Standard: Q, R, B, N on the boards).
+    #[test]
+    fn chessjs_promotion_text() {
+        use chess5d_notation::chessjs::{self, Tokens};
+        let g = load("[Board \"Standard\"]\n1. b4 / a5\n2. bxa5 / b6\n3. a6 / Nc6\n4. a7 / Rb8").unwrap();
+        let pos = g.game.position();
+        let mut texts: Vec<String> = pos
+            .present_moves()
+            .iter()
+            .filter(|m| m.promotion.is_some())
+            .map(|m| chessjs::move_text(pos, m, Tokens::default()))
+            .collect();
+        texts.sort();
+        assert_eq!(texts, ["a7a8=Q", "a7xb8=Q"]);
+        // One piece type besides pawns and kings: the pawn's move, as the library writes it.
+        let g = load("[Board \"custom\"]\n[Size \"4x4\"]\n[n2k/1P2/4/K3:0:1:w]").unwrap();
+        let pos = g.game.position();
+        let mut texts: Vec<String> = pos
+            .present_moves()
+            .iter()
+            .filter(|m| m.promotion.is_some())
+            .map(|m| chessjs::move_text(pos, m, Tokens::default()))
+            .collect();
+        texts.sort();
+        assert_eq!(texts, ["b4=Q", "bxa4=Q"]);
     }
 
     #[test]

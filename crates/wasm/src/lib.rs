@@ -107,6 +107,7 @@ pub struct Core {
     lib: Library,
 }
 
+#[cfg(feature = "engine")]
 #[wasm_bindgen]
 extern "C" {
     /// A JavaScript function `(searched, positions) => boolean | undefined` (the review's
@@ -127,12 +128,14 @@ impl Core {
         })
     }
 
-    /// The computer review of the game's submitted actions (`chess5d_engine::review`, as
+    /// (With the `engine` feature: the engine module.) The computer review of the game's
+    /// submitted actions (`chess5d_engine::review`, as
     /// `chess5d review --json` makes it): each position searched to `depth` actions, for at most
     /// `movetime_ms` and `nodes` nodes (0: no such limit; all 0: depth 4 within 1.2 s), one
     /// thread. `progress(searched, positions)` is called after each position; `false` stops the
     /// review (the actions reviewed so far are returned, `cancelled` true). Returns the review's
     /// JSON (`Review::json`).
+    #[cfg(feature = "engine")]
     pub fn review(&self, depth: u32, movetime_ms: f64, nodes: f64, progress: Option<ReviewProgress>) -> String {
         use chess5d_engine::review::{ReviewOptions, Reviewer};
         let mut options = ReviewOptions::default();

@@ -232,7 +232,8 @@ impl Format {
         }
     }
 
-    /// Reads the argument as 5d-chess-js 1.2 does: anything unknown means `object`.
+    /// Reads the argument as 5d-chess-js 1.2 does: text when it contains `5dpgn` or
+    /// `notation` (with the tokens it contains), `json` exactly, anything else `object`.
     pub fn lenient(s: &str) -> Format {
         Format::parse(s).unwrap_or(Format::Object)
     }
@@ -376,6 +377,12 @@ impl Library {
             .filter(|r| ["1-0", "0-1", "1/2-1/2"].contains(&r.as_str()))
     }
 
+    /// Whether the game was read as a custom start (`[Board "Custom"]` with 5DFEN boards, or
+    /// the variant `custom`): the library's export writes it back so.
+    fn read_as_custom(&self) -> bool {
+        self.variant.as_deref() == Some("custom")
+    }
+
     /// The game.
     pub fn game(&self) -> &Game {
         &self.game
@@ -432,11 +439,12 @@ impl Library {
                 .into_iter()
                 .filter(|(k, _)| !chess5d_notation::start::is_start_header(k))
                 .collect();
-            let short = board
-                .as_deref()
-                .and_then(variant_named)
-                .map(short_name)
-                .or_else(|| custom.then(|| "custom".to_string()));
+            let short = board.as_deref().and_then(variant_named).map(short_name).or_else(|| {
+                let written = board
+                    .as_deref()
+                    .is_some_and(|b| b.trim().eq_ignore_ascii_case("custom"));
+                (custom || written).then(|| "custom".to_string())
+            });
             self.set_game_text(loaded.game, headers, short, t);
             return Ok(());
         }
@@ -824,8 +832,8 @@ impl Library {
     /// objects (`json`, `object`), our canonical 5DPGN (`canonical`) or the long form
     /// (`long`).
     pub fn export(&self, format: &str) -> Result<Listing, Error> {
-        // As 5d-chess-js 1.2 (whose documentation says `object`): the default is `5dpgn`.
-        let format = if format.is_empty() { "5dpgn" } else { format };
+        // As 5d-chess-js 1.2 (whose documentation says `object`), the JavaScript default is
+        // `5dpgn`; the empty string is a format like any other without `5dpgn` or `notation`.
         match format {
             "object" | "json" => Ok(Listing::Numbers(self.action_history())),
             "canonical" => {
@@ -843,11 +851,19 @@ impl Library {
                 Ok(Listing::Text(chess5d_notation::write_long(&self.game)))
             }
             other => {
-                // As 5d-chess-js 1.2: a format it does not know gives the objects.
+                // As 5d-chess-js 1.2: a format with neither `5dpgn` nor `notation` in it
+                // gives the headers alone.
                 let Some(tokens) = Tokens::parse(other) else {
-                    return Ok(Listing::Numbers(self.action_history()));
+                    return Ok(Listing::Text(chessjs::export_headers(
+                        &self.game,
+                        self.read_as_custom(),
+                    )));
                 };
-                Ok(Listing::Text(chessjs::export(&self.game, tokens)))
+                Ok(Listing::Text(chessjs::export_as(
+                    &self.game,
+                    tokens,
+                    self.read_as_custom(),
+                )))
             }
         }
     }

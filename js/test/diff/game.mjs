@@ -8,6 +8,20 @@ import { knownFor } from './known.mjs';
 export const MOVE_FORMATS = ['object', 'json', 'notation', 'notation_short', '5dpgn'];
 export const PGN_TOKENS = ['active', 'timeline', 'superphysical'];
 export const EXPORT_FORMATS = [undefined, 'object', 'json', 'notation', 'notation_short', '5dpgn', '5dpgn_inline', '5dpgn_active', '5dpgn_timeline', '5dpgn_superphysical', '5dpgn_inline_active_timeline_superphysical'];
+/** The first place where two JSON values differ, as `path: a vs b`. */
+function firstDifference(a, b, path = '') {
+  if (JSON.stringify(a) === JSON.stringify(b)) return null;
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const d = firstDifference(a[k], b[k], `${path}.${k}`);
+      if (d) return d;
+    }
+  }
+  return `${path}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`.slice(0, 400);
+}
+
+/** Every format whose export reads back (the 5d-chess-js ones and ours), for the round trips. */
+export const ROUND_TRIP_FORMATS = ['object', 'json', '5dpgn', 'notation', 'notation_short', '5dpgn_inline', '5dpgn_active_timeline_superphysical', '5dpgn inline active', 'canonical', 'long'];
 const BOOL_ARGS = [[], [true], [true, true], [true, true, false], [true, true, true], [true, false, false], [true, false, true], [false, false, false], [false, false, true], [false, true, false], [false, true, true]];
 
 /** A random 5dpgn format with a random subset of tokens (in a random order). */
@@ -63,8 +77,8 @@ export function positionKey(lib) {
 }
 
 export class Game {
-  constructor({ Theirs, Ours, seed, variant, timeout, sink, maxActions, fullRate, actionsCap, stats }) {
-    Object.assign(this, { Theirs, Ours, seed, timeout, sink, maxActions, fullRate, actionsCap, stats });
+  constructor({ Theirs, Ours, seed, variant, timeout, sink, maxActions, fullRate, actionsCap, stats, roundTrip = true }) {
+    Object.assign(this, { Theirs, Ours, seed, timeout, sink, maxActions, fullRate, actionsCap, stats, roundTrip });
     this.rnd = prng(seed);
     this.start = pickStart(this.rnd, variant);
     this.step = 0;
@@ -694,5 +708,72 @@ export class Game {
       if (!this.inSync()) break;
     }
     this.stats.steps = (this.stats.steps || 0) + this.step;
+    if (this.roundTrip) this.roundTrips();
+  }
+
+  /** Whether a game of ours has a pass (an action that leaves boards unplayed). */
+  hasPass(game) {
+    return game.state().core.actions.some((a) => a.pass);
+  }
+
+  /** How many passes end a game of ours. */
+  trailingPasses(game) {
+    const actions = game.state().core.actions;
+    let n = 0;
+    while (n < actions.length && actions[actions.length - 1 - n].pass) n++;
+    return n;
+  }
+
+  /**
+   * Ours against itself at the end of every game: for every export format f, import(export(f))
+   * into a new instance (with the game's variant for the formats that carry no start) gives
+   * the same game: the same actions (passes included) and boards. Any failure is a difference
+   * no known entry accepts.
+   */
+  roundTrips() {
+    const o = this.o;
+    const game = o.copy();
+    while (game.moveBuffer.length) game.undo();
+    const want = { actionHistory: game.actionHistory, hash: game.hash, board: game.board };
+    const variant = this.start.variant;
+    for (const f of ROUND_TRIP_FORMATS) {
+      this.stats.roundTrips = (this.stats.roundTrips || 0) + 1;
+      const ex = outcome(() => o.export(f));
+      // Our canonical 5DPGN and the long form have no pass (5DPGN has none): they refuse.
+      if (ex.status !== 'ok' && (f === 'canonical' || f === 'long') && this.hasPass(game)) continue;
+      const got = outcome(() => {
+        const data = o.export(f);
+        const c = new this.Ours();
+        // Objects, JSON and the long form (moves only) carry no start: the game's variant, or a
+        // custom start's record.
+        if (typeof data !== 'string' || f === 'json' || f === 'long') c.import(data, variant || this.start.pgn);
+        else c.import(data);
+        return { actionHistory: c.actionHistory, hash: c.hash, board: c.board };
+      });
+      // A text record cannot end with a pass (README: Records with a pass): read back, it is the
+      // game without some or all of its trailing passes (an empty one at the end is not shown;
+      // the moves of a last action that leaves boards unplayed read as moves under way).
+      const trailing = typeof ex.value === 'string' ? this.trailingPasses(game) : 0;
+      let ok = got.status === 'ok' && JSON.stringify(got.value) === JSON.stringify(want);
+      if (!ok && trailing > 0 && got.status === 'ok') {
+        const n = got.value.actionHistory.length;
+        ok = n >= want.actionHistory.length - trailing && n < want.actionHistory.length &&
+          JSON.stringify(got.value.actionHistory) === JSON.stringify(want.actionHistory.slice(0, n));
+      }
+      if (!ok) {
+        this.sink({
+          call: 'roundtrip',
+          args: `import(export('${f}'))`,
+          kind: got.status === 'ok' ? 'another game' : 'throws',
+          theirs: JSON.stringify(want).slice(0, 300),
+          ours: got.status === 'ok' ? `${firstDifference(want, got.value)}` : String(got.error),
+          seed: this.seed,
+          variant: this.start.name,
+          step: this.step,
+          repro: () => `${this.repro()}; ours export('${f}'): ${JSON.stringify(outcome(() => o.export(f)).value).slice(0, 2000)}`,
+          ctx: { hadPass: this.hadPass === true },
+        });
+      }
+    }
   }
 }

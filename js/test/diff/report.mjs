@@ -17,7 +17,7 @@ export function classKey(d) {
  * Plays `games` games from `seed` (game i uses seed + i) and returns the classes:
  * Map key -> { call, args, kind, path, count, known, first }.
  */
-export function runGames({ oursPath, ignoreTimedOut = false, games, seed, variant, timeout = 500, maxActions = 14, maxSteps = 60, fullRate = 0.35, actionsCap = 300, onGame } = {}) {
+export function runGames({ oursPath, ignoreTimedOut = false, games, seed, variant, timeout = 500, maxActions = 14, maxSteps = 60, fullRate = 0.35, actionsCap = 300, onGame, roundTrip = !oursPath } = {}) {
   const { Theirs, Ours } = loadLibraries(oursPath);
   const classes = new Map();
   const stats = { games: 0 };
@@ -44,7 +44,7 @@ export function runGames({ oursPath, ignoreTimedOut = false, games, seed, varian
   };
   const t0 = Date.now();
   for (let i = 0; i < games; i++) {
-    const g = new Game({ Theirs, Ours, seed: seed + i, variant, timeout, sink, maxActions, fullRate, actionsCap, stats });
+    const g = new Game({ Theirs, Ours, seed: seed + i, variant, timeout, sink, maxActions, fullRate, actionsCap, stats, roundTrip });
     try {
       g.play(maxSteps);
     } catch (e) {
