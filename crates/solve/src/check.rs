@@ -176,28 +176,35 @@ impl Checker {
         Ok(all)
     }
 
-    /// The legal action of the side to move written `text`.
-    fn find(&mut self, pos: &Position, node: &Node) -> Result<Vec<Move>, Break> {
+    /// The position after the action of `node`, played move by move and submitted as the
+    /// rules allow (each move legal where it is played, every board that must be played
+    /// moved, no royal piece of the mover left capturable).
+    fn play(&mut self, pos: &Position, node: &Node) -> Result<Position, Break> {
         self.positions += 1;
-        let mut it = pos.legal_actions(self.budget);
-        let even = pos.even();
-        if let Some(m) = it.by_ref().find(|m| action_text(m, even) == node.action) {
-            return Ok(m);
+        let mover = side(pos.to_move());
+        let moves = chess5d_notation::long::parse_action(&node.action).map_err(|e| Break {
+            line: node.line,
+            reason: format!("'{}' is not an action in long form: {e}", node.action),
+        })?;
+        if moves.is_empty() {
+            return fail(node.line, "an empty action");
         }
-        if it.exhausted() {
-            return fail(
-                node.line,
-                "the legal actions here could not be listed within the rules' budget",
-            );
+        let mut p = pos.clone();
+        for m in &moves {
+            let mv = m.resolve(&p).map_err(|e| Break {
+                line: node.line,
+                reason: format!("'{}' is not a legal action of {mover} here: {m}: {e}", node.action),
+            })?;
+            p.play(&mv).map_err(|e| Break {
+                line: node.line,
+                reason: format!("'{}' is not a legal action of {mover} here: {m}: {e}", node.action),
+            })?;
         }
-        fail(
-            node.line,
-            format!(
-                "'{}' is not a legal action of {} here",
-                node.action,
-                side(pos.to_move())
-            ),
-        )
+        p.submit().map_err(|e| Break {
+            line: node.line,
+            reason: format!("'{}' is not a legal action of {mover} here: {e}", node.action),
+        })?;
+        Ok(p)
     }
 
     /// Checks the position `pos` (reached at `line`), `k` attacker actions left, answered by
@@ -266,8 +273,8 @@ impl Checker {
                     fail(line, format!("no defence of {mover} is given"))
                 }
                 [c] => {
-                    let moves = self.find(pos, c)?;
-                    self.node(&after(pos, &moves), ck, &c.children, c.line)
+                    let next = self.play(pos, c)?;
+                    self.node(&next, ck, &c.children, c.line)
                 }
                 [_, c, ..] => fail(c.line, format!("only one action of {mover} may be given here")),
             }

@@ -10,7 +10,7 @@
 
 use crate::table::{Entry, Table, INF};
 use crate::{Config, Progress, Tree};
-use chess5d_rules::{Budget, Color, Move, Outcome, Position};
+use chess5d_rules::{Budget, Color, LegalActions, Move, Outcome, Position};
 use std::time::Instant;
 
 /// How much the 1+epsilon trick widens a child's threshold: 1/4.
@@ -123,11 +123,51 @@ impl Search<'_> {
         }
     }
 
+    /// A mating action of the attacker (to move): `Some(Some(action))`, `Some(None)` if it has
+    /// none, `None` if the rules' budget ran out first. Actions are listed lazily, those that
+    /// move only on the boards that must be played first: a multiverse of many timelines has
+    /// millions of actions, and a mate is found without listing them all.
+    fn mate_in_one(&mut self, pos: &mut Position) -> Option<Option<Vec<Move>>> {
+        let mut unknown = false;
+        for present_only in [true, false] {
+            let budget = Budget::tests(self.list_budget);
+            let mut it = if present_only {
+                LegalActions::present_only(pos, budget)
+            } else {
+                pos.legal_actions(budget)
+            };
+            let mut found = None;
+            for moves in it.by_ref() {
+                let (pn, _, tainted) = after(pos, &moves, |p| self.last_leaf(p));
+                unknown |= tainted;
+                if pn == 0 {
+                    found = Some(moves);
+                    break;
+                }
+            }
+            self.tests += it.tests();
+            if found.is_some() {
+                return Some(found);
+            }
+            if it.exhausted() {
+                return None;
+            }
+        }
+        (!unknown).then_some(None)
+    }
+
     fn expand(&mut self, pos: &mut Position, k: u32) -> Expansion {
         let or = pos.to_move() == self.attacker;
         if !or && k == 0 {
             let (pn, dn, t) = self.last_leaf(pos);
             return Expansion::Leaf(pn, dn, t);
+        }
+        if or && k == 1 {
+            return match self.mate_in_one(pos) {
+                Some(Some(_)) => Expansion::Leaf(0, INF, false),
+                Some(None) => Expansion::Leaf(INF, 0, false),
+                None => Expansion::Leaf(INF, 0, true),
+            };
         }
         let Some(actions) = self.actions(pos) else {
             return Expansion::Leaf(INF, 0, true);
@@ -145,18 +185,6 @@ impl Search<'_> {
         let mut children = Vec::with_capacity(actions.len());
         for moves in actions {
             let key = node_key(child_hash(pos, &moves), ck);
-            if or && ck == 0 && self.table.get(key).is_none() {
-                // The defender's verdict after the attacker's last action is cheap: take it
-                // now, so that mates in one are found without a search below.
-                let (pn, dn, tainted) = after(pos, &moves, |p| self.last_leaf(p));
-                self.table.put(Entry {
-                    key,
-                    pn,
-                    dn,
-                    tainted,
-                    work: 1,
-                });
-            }
             children.push(Child { moves, key });
         }
         Expansion::Inner(children)
@@ -287,8 +315,15 @@ impl Search<'_> {
         if !or && k == 0 {
             return Some(Vec::new());
         }
-        let actions = self.actions(pos)?;
         let even = pos.even();
+        if or && k == 1 && win {
+            let moves = self.mate_in_one(pos)??;
+            return Some(vec![Tree {
+                action: moves.iter().map(|m| m.long(even)).collect::<Vec<_>>().join(" "),
+                children: Vec::new(),
+            }]);
+        }
+        let actions = self.actions(pos)?;
         let text = |moves: &[Move]| moves.iter().map(|m| m.long(even)).collect::<Vec<_>>().join(" ");
         let ck = if or { k - 1 } else { k };
         let mut out = Vec::new();

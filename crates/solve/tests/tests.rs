@@ -122,10 +122,10 @@ fn a_proof_with_a_wrong_move_breaks_at_that_move() {
     let lines = mate_in_two_proof();
     let tree = lines.iter().position(|l| l == "tree").unwrap();
     // The first answer of the attacker to a defence (depth 2) replaced by a king move that
-    // does not mate.
+    // is not legal (on a board of the past).
     let at = (tree..lines.len()).find(|&i| lines[i].starts_with("    ")).unwrap();
     let mut broken = lines.clone();
-    broken[at] = "    (0T1)Ka1(0T1)a2".to_string();
+    broken[at] = "    (0T1)a1(0T1)a2".to_string();
     let text = broken.iter().map(|l| format!("{l}\n")).collect::<String>();
     let err = check::check(&text).unwrap_err();
     assert_eq!(err.line, at + 1, "{err}");
