@@ -35,6 +35,7 @@ mod search;
 mod table;
 
 use chess5d_rules::{Color, Position};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// What a search may do.
@@ -49,6 +50,8 @@ pub struct Config {
     pub list_budget: u64,
     /// The transposition table's size, in entries (32 bytes each).
     pub table_entries: usize,
+    /// The most candidate tests of the rules' action search in all, before "unknown".
+    pub max_tests: u64,
 }
 
 impl Default for Config {
@@ -59,6 +62,7 @@ impl Default for Config {
             nodes: 1_000_000,
             list_budget: chess5d_rules::Budget::DEFAULT.tests,
             table_entries: 1 << 20,
+            max_tests: u64::MAX,
         }
     }
 }
@@ -155,9 +159,20 @@ fn color_name(c: Color) -> &'static str {
 /// Solves "can the side to move of `pos` (between actions) force checkmate within
 /// `config.max_actions` of its actions?", reporting progress to `progress` if given.
 pub fn solve(pos: &Position, config: &Config, progress: Option<&mut dyn FnMut(&Progress)>) -> Report {
+    solve_with(pos, config, progress, None)
+}
+
+/// [`solve`], stopped ("unknown") as soon as `cancel` is set (a request that went away).
+pub fn solve_with<'a>(
+    pos: &Position,
+    config: &Config,
+    progress: Option<&'a mut dyn FnMut(&Progress)>,
+    cancel: Option<&'a AtomicBool>,
+) -> Report {
     let mut pos = pos.clone();
     pos.undo_action_moves();
     let mut s = search::Search::new(pos.to_move(), config, progress);
+    s.cancel = cancel;
     let mut verdict = Verdict::Unknown;
     for k in 1..=config.max_actions {
         let e = s.solve(&mut pos, k);
@@ -165,6 +180,7 @@ pub fn solve(pos: &Position, config: &Config, progress: Option<&mut dyn FnMut(&P
             // Extraction may search again what the table lost: as much as the search did.
             s.aborted = false;
             s.node_limit = s.nodes.saturating_mul(2).max(s.node_limit);
+            s.max_tests = s.tests.saturating_mul(2).max(s.max_tests);
             if let Some(children) = s.tree(&mut pos, k, true) {
                 verdict = Verdict::Win {
                     actions: k,
@@ -182,6 +198,7 @@ pub fn solve(pos: &Position, config: &Config, progress: Option<&mut dyn FnMut(&P
         if k == config.max_actions {
             s.aborted = false;
             s.node_limit = s.nodes.saturating_mul(2).max(s.node_limit);
+            s.max_tests = s.tests.saturating_mul(2).max(s.max_tests);
             if let Some(children) = s.tree(&mut pos, k, false) {
                 verdict = Verdict::NoWin {
                     within: k,

@@ -11,7 +11,8 @@
 use crate::table::{Entry, Table, INF};
 use crate::{Config, Progress, Tree};
 use chess5d_rules::{Budget, Color, LegalActions, Move, Outcome, Position};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use web_time::Instant;
 
 /// How much the 1+epsilon trick widens a child's threshold: 1/4.
 const EPS_NUM: u64 = 5;
@@ -45,6 +46,8 @@ pub(crate) struct Search<'a> {
     pub progress: Option<&'a mut dyn FnMut(&Progress)>,
     pub depth: u32,
     pub root_key: u64,
+    pub max_tests: u64,
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 /// The key of a node: the position's hash (side to move included) mixed with the actions left.
@@ -92,6 +95,8 @@ impl Search<'_> {
             progress,
             depth: 0,
             root_key: 0,
+            max_tests: config.max_tests,
+            cancel: None,
         }
     }
 
@@ -192,7 +197,10 @@ impl Search<'_> {
 
     fn tick(&mut self) {
         self.nodes += 1;
-        if self.nodes >= self.node_limit {
+        if self.nodes >= self.node_limit
+            || self.tests >= self.max_tests
+            || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+        {
             self.aborted = true;
         }
         if self.nodes - self.last_report >= 20_000 {
