@@ -118,3 +118,29 @@ fn solve_refuses_bad_input_clearly() {
         "{out}"
     );
 }
+
+#[test]
+fn the_solved_variants_proofs_in_the_tree_hold() {
+    // data/solved/MANIFEST.tsv lists the proof files of crates/solve/README.md's table; those
+    // present (they may be fetched rather than kept in the tree) must match it and check.
+    let dir = format!("{}/data/solved", env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(format!("{dir}/MANIFEST.tsv")).expect("the manifest");
+    let mut checked = 0;
+    for row in manifest.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let [name, size, _sha, _command] = cols[..] else {
+            panic!("MANIFEST.tsv: four columns in '{row}'");
+        };
+        let path = format!("{dir}/{name}");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        assert_eq!(text.len().to_string(), size, "{name}: its size in the manifest");
+        let (ok, out, err) = chess5d(&["solve", "--check", &path], "");
+        assert!(ok, "{name}: {err}");
+        let claim = text.lines().nth(1).unwrap().trim_start_matches("claim ");
+        assert_eq!(out, format!("proof holds: {claim}\n"));
+        checked += 1;
+    }
+    eprintln!("{checked} proof files checked");
+}
