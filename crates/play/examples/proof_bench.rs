@@ -23,7 +23,9 @@ fn best(runs: usize, mut f: impl FnMut() -> bool) -> (Duration, bool) {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let dir = args.next().unwrap_or_else(|| format!("{}/../server/data/puzzles", env!("CARGO_MANIFEST_DIR")));
+    let dir = args
+        .next()
+        .unwrap_or_else(|| format!("{}/../server/data/puzzles", env!("CARGO_MANIFEST_DIR")));
     let runs: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(3);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
@@ -31,7 +33,10 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "5dpgn"))
         .collect();
     files.sort();
-    println!("{:<24} {:>4} {:>12} {:>12} {:>8}  answers", "puzzle", "mate", "old ms", "new ms", "speedup");
+    println!(
+        "{:<24} {:>4} {:>12} {:>12} {:>8}  answers",
+        "puzzle", "mate", "old ms", "new ms", "speedup"
+    );
     let (mut old_total, mut new_total) = (Duration::ZERO, Duration::ZERO);
     for path in files {
         let text = std::fs::read_to_string(&path).expect("readable");
