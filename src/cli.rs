@@ -50,6 +50,9 @@ pub enum Command {
     Review(crate::review::ReviewArgs),
     /// Fit the evaluation's weights on games (Texel tuning) and print them as Rust source.
     Tune(crate::tune::TuneArgs),
+    /// Can the side to move force checkmate within N actions? A proof-number solver, with
+    /// proofs that `solve --check` verifies.
+    Solve(crate::solve::SolveArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell.

@@ -12,6 +12,7 @@ mod review;
 mod serve;
 mod show;
 mod signature;
+mod solve;
 mod tune;
 mod values;
 
@@ -63,6 +64,7 @@ fn run(command: Command, matches: &clap::ArgMatches) -> Result<()> {
         Command::Serve(a) => serve::run(&a),
         Command::Review(a) => review::run(&a),
         Command::Tune(a) => tune::run(&a),
+        Command::Solve(a) => solve::run(&a),
         Command::Completions { shell } => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "chess5d", &mut out);

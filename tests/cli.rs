@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-fn chess5d(args: &[&str], stdin: &str) -> (bool, String, String) {
+pub(crate) fn chess5d(args: &[&str], stdin: &str) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chess5d"))
         .args(args)
         .stdin(Stdio::piped())

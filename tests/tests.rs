@@ -8,3 +8,4 @@ mod oracle;
 mod readme;
 mod reference;
 mod review;
+mod solve;

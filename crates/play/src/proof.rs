@@ -206,7 +206,7 @@ pub fn prove_within(pos: &Position, n: usize, name: &str, work: &Work) -> Result
     if moves.iter().any(|m| m.captured.is_some_and(|p| p.role().is_royal())) {
         return Err(PlayError::IllegalPosition);
     }
-    let line = mating_line(pos, n, work).map_err(|e| match e {
+    let line = solved_line(pos, n, work).map_err(|e| match e {
         NotProven::False => PlayError::NoForcedMate { side: pos.to_move(), n },
         NotProven::Unknown => PlayError::ProofUnfinished {
             n,
@@ -304,6 +304,49 @@ fn all_actions(pos: &Position, work: &Work) -> Option<Vec<Vec<chess5d_rules::Mov
     (work.spend(it.tests() + all.len() as u64) && !it.exhausted()).then_some(all)
 }
 
+/// A forced mate within `n` for the side to move, with its line (the mating action, then for
+/// each further action the first defence and the answer that keeps the mate forced), found by
+/// the proof-number solver (`chess5d_solve`) within `work`: each list of legal actions within
+/// its per-list budget, its candidate tests counted against its total, stopped when cancelled.
+/// The solver's proof answers every defence; this is what the puzzle maker proves with.
+pub fn solved_line(pos: &Position, n: usize, work: &Work) -> Result<Vec<Vec<chess5d_rules::Move>>, NotProven> {
+    if work.left.get() == 0 || work.cancelled() {
+        return Err(NotProven::Unknown);
+    }
+    let config = chess5d_solve::Config {
+        max_actions: n.min(u32::MAX as usize) as u32,
+        nodes: u64::MAX,
+        list_budget: work.per_list,
+        table_entries: 1 << 14,
+        max_tests: work.left.get(),
+    };
+    let report = chess5d_solve::solve_with(pos, &config, None, work.cancel);
+    work.positions.set(work.positions.get() + report.nodes);
+    work.spend(report.tests);
+    let proof = match report.verdict {
+        chess5d_solve::Verdict::Win { proof, .. } => proof,
+        chess5d_solve::Verdict::NoWin { .. } => return Err(NotProven::False),
+        chess5d_solve::Verdict::Unknown => return Err(NotProven::Unknown),
+    };
+    // The main line of the proof tree: its first child at every level, read back as moves.
+    let mut line = Vec::new();
+    let mut at = pos.clone();
+    let mut node = &proof;
+    while let Some(child) = node.children.first() {
+        let moves = chess5d_notation::long::parse_action(&child.action).map_err(|_| NotProven::Unknown)?;
+        let mut action = Vec::new();
+        for m in moves {
+            let mv = m.resolve(&at).map_err(|_| NotProven::Unknown)?;
+            at.play(&mv).map_err(|_| NotProven::Unknown)?;
+            action.push(mv);
+        }
+        at.submit().map_err(|_| NotProven::Unknown)?;
+        line.push(action);
+        node = child;
+    }
+    Ok(line)
+}
+
 /// Why a goal "mate in N" is not proven.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NotProven {
@@ -315,7 +358,8 @@ pub enum NotProven {
 
 /// A forced mate in `n` for the side to move, with its line: the mating action, then for each
 /// further action one defence (the first one tried; every defence loses) and the answer that
-/// keeps the mate forced. The proof is [`forced_mate_in`]'s: every legal action of both sides.
+/// keeps the mate forced. The proof is [`forced_mate_in`]'s: every legal action of both sides
+/// (the brute force the solver's proofs are measured against: `examples/proof_bench.rs`).
 pub fn mating_line(pos: &Position, n: usize, work: &Work) -> Result<Vec<Vec<chess5d_rules::Move>>, NotProven> {
     let (action, after) = mating_action(pos, n, work)?;
     let mut line = vec![action];
