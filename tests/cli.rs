@@ -152,6 +152,9 @@ fn every_subcommand_has_help_on_stdout() {
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
+        // A command's line starts at the third column; a longer description wraps onto
+        // lines indented further, which name no command.
+        .filter(|l| !l[2..].starts_with(' '))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|c| *c != "help")
         .collect();
