@@ -363,7 +363,7 @@ async fn join(
                     since: now,
                     seen: now,
                     paired: None,
-                    place: place,
+                    place,
                 },
             );
         }
