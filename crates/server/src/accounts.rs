@@ -10,11 +10,12 @@
 //! 429 with `Retry-After`), sign-ups per address ([`SIGNUPS_PER_HOUR`]); an unknown name and a
 //! wrong password get the same answer after the same work (a dummy hash is checked).
 //!
-//! Fair shares per account (issue 45's client key) are not here: where a pool is taken, the
-//! account of [`Account::from_request_parts`] would give the key `Client::Account(id)`.
+//! Fair shares per account: a request with a live session is the client
+//! [`ClientKey::Account`] for every pool (see `crate::extract::Client`); logins and sign-ups
+//! stay throttled per address (`crate::extract::Address`).
 
 use crate::error::ServerError;
-use crate::extract::{Client, JsonBody};
+use crate::extract::{Address, JsonBody};
 use crate::limits::ClientKey;
 use crate::seats;
 use crate::state::{lock, AppState};
@@ -200,6 +201,12 @@ impl AppState {
         out
     }
 
+    /// The account of a session token if the cache knows it (`Some(None)`: no such session),
+    /// without the database: what a request's extractor asks first, off the blocking threads.
+    pub(crate) fn cached_session(&self, token: &str) -> Option<Option<Account>> {
+        lock(&self.accounts().cache).get(&seats::hash_token(token)).cloned()
+    }
+
     /// The account of a session token, from the cache or the database.
     pub(crate) fn session_account(&self, token: &str) -> Result<Option<Account>, ServerError> {
         let hash = seats::hash_token(token);
@@ -312,7 +319,7 @@ impl AppState {
 }
 
 /// The session token of a request's cookie, if well formed.
-fn session_token(headers: &HeaderMap) -> Option<String> {
+pub(crate) fn session_token(headers: &HeaderMap) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
@@ -337,6 +344,9 @@ impl FromRequestParts<AppState> for MaybeAccount {
         let Some(token) = session_token(&parts.headers) else {
             return Ok(MaybeAccount(None));
         };
+        if let Some(found) = st.cached_session(&token) {
+            return Ok(MaybeAccount(found));
+        }
         let st = st.clone();
         Ok(MaybeAccount(
             crate::state::blocking(move || st.session_account(&token)).await?,
@@ -429,7 +439,7 @@ pub(crate) fn routes() -> Router<AppState> {
 /// `POST /api/account {name, password}`: 201 `{name}`, logged in (the cookie set).
 async fn sign_up(
     State(st): State<AppState>,
-    Client(client): Client,
+    Address(client): Address,
     headers: HeaderMap,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Response {
@@ -494,7 +504,7 @@ async fn sign_up(
 /// `POST /api/login {name, password}`: 200 `{name}` and the session cookie.
 async fn login(
     State(st): State<AppState>,
-    Client(client): Client,
+    Address(client): Address,
     headers: HeaderMap,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Response {
@@ -552,7 +562,7 @@ pub(crate) struct Confirm {
 /// `POST /api/account/password {password, new_password}`: the other sessions end.
 async fn change_password(
     State(st): State<AppState>,
-    Client(client): Client,
+    Address(client): Address,
     account: Account,
     headers: HeaderMap,
     JsonBody(req): JsonBody<NewPassword>,
@@ -641,7 +651,7 @@ async fn end_session(State(st): State<AppState>, account: Account, Path(sid): Pa
 /// end; its games stay, their player named [`DELETED_NAME`].
 async fn delete_account(
     State(st): State<AppState>,
-    Client(client): Client,
+    Address(client): Address,
     account: Account,
     headers: HeaderMap,
     JsonBody(req): JsonBody<Confirm>,

@@ -83,7 +83,7 @@ async fn create(
     let limits = st.limits().clone();
     crate::limits::check_import_text(req.import.as_deref(), &limits)?;
     let reading = match req.import {
-        Some(_) => Some(limits.start_import(st.quotas(), &st.inner.buckets, client)?),
+        Some(_) => Some(limits.start_import(st.quotas(), &st.inner.buckets, client).await?),
         None => None,
     };
     // A board made from a game reads the game as a `GET` does: under the reading budget (the

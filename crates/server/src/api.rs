@@ -203,9 +203,12 @@ async fn create_game(
     let cancel = crate::limits::Cancel::default();
     let flag = cancel.flag();
     let v = if req.import.is_some() {
-        crate::sync::background("import", move || st.create_game(req, client, &flag)).await?
+        let limits = st.limits();
+        crate::limits::check_import_text(req.import.as_deref(), limits)?;
+        let reading = Some(limits.start_import(st.quotas(), &st.inner.buckets, client).await?);
+        crate::sync::background("import", move || st.create_game(req, client, reading, &flag)).await?
     } else {
-        blocking(move || st.create_game(req, client, &flag)).await?
+        blocking(move || st.create_game(req, client, None, &flag)).await?
     };
     drop(cancel);
     Ok((StatusCode::CREATED, JsonText(v)).into_response())

@@ -110,14 +110,12 @@ impl AppState {
         &self,
         req: CreateReq,
         client: crate::limits::ClientKey,
+        reading: Option<crate::limits::Permit>,
         cancelled: &std::sync::atomic::AtomicBool,
     ) -> Result<String, ServerError> {
         let limits = &self.inner.config.limits;
-        crate::limits::check_import_text(req.import.as_deref(), limits)?;
-        let _reading = match req.import {
-            Some(_) => Some(limits.start_import(&self.inner.quotas, &self.inner.buckets, client)?),
-            None => None,
-        };
+        // The import's place (`imports`), held while it is read.
+        let _reading = reading;
         let new = req.check(&engine::names(&self.inner.config.engines), db::now())?;
         // A variation's actions count too.
         crate::limits::check_import_actions(new.play.game.actions().len() + new.play.variation_actions(), limits)?;
@@ -230,8 +228,9 @@ impl AppState {
             .insert_challenge(&row, &client.to_string(), &since, cap)?
             .ok_or_else(|| {
                 ServerError::Limited(format!(
-                    "too many open challenges from your address: at most {cap} (limit 'challenges-per-client'); \
-                     cancel one, or wait until one is accepted or expires"
+                    "too many open challenges from {}: at most {cap} (limit 'challenges-per-client'); \
+                     cancel one, or wait until one is accepted or expires",
+                    client.yours()
                 ))
             })?;
         let mut v = challenge_json(&ChallengeRow { id, ..row });

@@ -87,7 +87,9 @@ impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
     }
 }
 
-/// The client of a request (see [`crate::security::client_of`]), for the quotas.
+/// The client of a request, for the quotas and budgets: the account of its session cookie if
+/// it has a live one ([`crate::limits::ClientKey::Account`], one client whatever its address),
+/// else its address ([`crate::security::client_of`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Client(pub(crate) crate::limits::ClientKey);
 
@@ -96,7 +98,34 @@ impl FromRequestParts<crate::state::AppState> for Client {
     type Rejection = ServerError;
 
     async fn from_request_parts(parts: &mut Parts, st: &crate::state::AppState) -> Result<Self, Self::Rejection> {
-        Ok(Client(crate::security::client_of(
+        if let Some(token) = crate::accounts::session_token(&parts.headers) {
+            let found = match st.cached_session(&token) {
+                Some(found) => found,
+                None => {
+                    let st = st.clone();
+                    crate::state::blocking(move || st.session_account(&token)).await?
+                }
+            };
+            if let Some(a) = found {
+                return Ok(Client(crate::limits::ClientKey::Account(a.id)));
+            }
+        }
+        let Address(address) = Address::from_request_parts(parts, st).await?;
+        Ok(Client(address))
+    }
+}
+
+/// The address of a request as a client key ([`crate::security::client_of`]), whoever is
+/// logged in: for what is throttled per address (logins, sign-ups).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Address(pub(crate) crate::limits::ClientKey);
+
+#[async_trait]
+impl FromRequestParts<crate::state::AppState> for Address {
+    type Rejection = ServerError;
+
+    async fn from_request_parts(parts: &mut Parts, st: &crate::state::AppState) -> Result<Self, Self::Rejection> {
+        Ok(Address(crate::security::client_of(
             &parts.headers,
             &parts.extensions,
             st.inner.config.behind_proxy,

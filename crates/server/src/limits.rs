@@ -106,6 +106,14 @@ pub struct Limits {
     /// `reviews-kept-mb`: the memory the ended reviews kept take, in MiB (their answers'
     /// bytes); past it, the oldest ended ones leave memory.
     pub reviews_kept_mb: u64,
+    /// `review-turn-secs`: while clients that hold no review place wait for one, the review
+    /// that has run longest gives its place up once it has run this long.
+    pub review_turn_secs: u64,
+    /// `pairing-per-client`: entries of the quick-pairing pool one anonymous address may have
+    /// (an account has one, joining again replaces it).
+    pub pairing_per_client: u64,
+    /// `pairing`: entries of the quick-pairing pool, in all.
+    pub pairing: u64,
 }
 
 /// What each engine the server starts may hold: its hash table and its search threads (each
@@ -170,6 +178,9 @@ impl Default for Limits {
             review_idle_secs: 20,
             reviews_kept: 64,
             reviews_kept_mb: 32,
+            review_turn_secs: 15,
+            pairing_per_client: 4,
+            pairing: 10_000,
         }
     }
 }
@@ -386,6 +397,23 @@ pub const LIMITS: &[Limit] = &[
         doc: "memory the ended reviews kept take, in MiB (each kept as its answer's bytes); past it the oldest ended one leaves memory",
         field: |l| &mut l.reviews_kept_mb,
     },
+    Limit {
+        name: "review-turn-secs",
+        doc: "seconds a review runs before it gives its place up to a client waiting for one (the oldest running \
+              review first; it ends as cancelled, keeping the actions reviewed so far)",
+        field: |l| &mut l.review_turn_secs,
+    },
+    Limit {
+        name: "pairing-per-client",
+        doc: "entries in the quick-pairing pool one anonymous address may have (each visitor cookie one); \
+              an account has one entry (joining again replaces it)",
+        field: |l| &mut l.pairing_per_client,
+    },
+    Limit {
+        name: "pairing",
+        doc: "entries in the quick-pairing pool, all clients together",
+        field: |l| &mut l.pairing,
+    },
 ];
 
 impl Limits {
@@ -501,15 +529,47 @@ pub fn check_import_actions(actions: usize, limits: &Limits) -> Result<(), Serve
     Ok(())
 }
 
-/// A client, as every limit counts it: an IPv4 address, or an IPv6 network by its /64 (one
-/// machine gets a whole /64). Designed to grow: a signed-in account will be a client of its
-/// own (a variant `Account`), whatever address it comes from.
+/// How many times an anonymous address's `*-per-client` limits an account may hold: an
+/// account (whose sign-ups are throttled) is one person; an address may be anyone.
+pub const ACCOUNT_SHARE: u64 = 2;
+
+/// A client, as every limit counts it: a logged-in account (whatever address it comes from:
+/// several accounts behind one address are each a client of their own), else its address: an
+/// IPv4 address, or an IPv6 network by its /64 (one machine gets a whole /64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ClientKey {
     /// An IPv4 address (an IPv4 address mapped in IPv6 too).
     V4(std::net::Ipv4Addr),
     /// An IPv6 /64: the address's first 64 bits.
     V6(u64),
+    /// A logged-in account, by its id.
+    Account(i64),
+}
+
+impl ClientKey {
+    /// Whether the client is an account.
+    pub fn is_account(self) -> bool {
+        matches!(self, ClientKey::Account(_))
+    }
+
+    /// What this client may hold of a pool whose `*-per-client` limit is `per_client`: that
+    /// for an address, [`ACCOUNT_SHARE`] times that for an account.
+    pub fn per_client(self, per_client: u64) -> u64 {
+        if self.is_account() {
+            per_client.saturating_mul(ACCOUNT_SHARE)
+        } else {
+            per_client
+        }
+    }
+
+    /// The client as a refusal names it: "your address" or "your account".
+    pub fn yours(self) -> &'static str {
+        if self.is_account() {
+            "your account"
+        } else {
+            "your address"
+        }
+    }
 }
 
 impl From<IpAddr> for ClientKey {
@@ -526,6 +586,7 @@ impl std::fmt::Display for ClientKey {
                 let ip = std::net::Ipv6Addr::from(u128::from(*net) << 64);
                 write!(f, "{ip}/64")
             }
+            ClientKey::Account(id) => write!(f, "account:{id}"),
         }
     }
 }
@@ -546,6 +607,22 @@ pub fn client_key(ip: IpAddr) -> ClientKey {
 struct Counts {
     all: u64,
     by_client: HashMap<ClientKey, u64>,
+    /// Clients that hold none of the pool waiting for a place (see [`Quota::take_waiting`]),
+    /// first come first served: a place given back goes to the first of them.
+    waiting: std::collections::VecDeque<(ClientKey, tokio::sync::oneshot::Sender<()>)>,
+}
+
+/// Clients that may wait at once for a place of one pool ([`Quota::take_waiting`]).
+pub const WAITERS: usize = 64;
+
+/// How long a client that holds no place of a small pool (puzzle proofs, imports) waits for
+/// one before a 429: those jobs end within a few seconds.
+pub const SHORT_WAIT: std::time::Duration = std::time::Duration::from_secs(8);
+
+/// How long a client that holds no review place waits for one before a 429: past
+/// `review-turn-secs`, so that a review running that long gives its place up meanwhile.
+pub fn review_wait(limits: &Limits) -> std::time::Duration {
+    std::time::Duration::from_secs(limits.review_turn_secs.saturating_add(5).min(25))
 }
 
 /// The fair share of a pool of `all` places, when `others` other clients hold some: what one
@@ -626,10 +703,49 @@ impl Quota {
     ) -> Result<Permit, ServerError> {
         let client = client.into();
         let mut c = crate::sync::lock(&self.counts);
+        self.admit(&mut c, client, per_client, all, setting)?;
+        Ok(self.permit(client))
+    }
+
+    fn permit(&self, client: ClientKey) -> Permit {
+        Permit {
+            client,
+            counts: Arc::clone(&self.counts),
+        }
+    }
+
+    /// Counts one more place for `client` if the share rule allows it (see [`Quota::take`]).
+    /// While newcomers wait for a place, the free places are theirs.
+    fn admit(
+        &self,
+        c: &mut Counts,
+        client: ClientKey,
+        per_client: u64,
+        all: u64,
+        setting: &str,
+    ) -> Result<(), ServerError> {
+        c.waiting.retain(|(_, tx)| !tx.is_closed());
+        if !c.waiting.is_empty() {
+            return Err(ServerError::Limited(format!(
+                "too many {} on this server: {} at once, and {} clients that held none wait for the next \
+                 (limit '{setting}'); try again later",
+                self.what,
+                c.all,
+                c.waiting.len()
+            )));
+        }
+        let yours = client.yours();
+        // An account may hold more than an address (the setting's name is the address's).
+        let setting_per_client = if client.is_account() {
+            format!("{setting}-per-client' times {ACCOUNT_SHARE} for an account")
+        } else {
+            format!("{setting}-per-client'")
+        };
+        let per_client = client.per_client(per_client);
         let mine = c.by_client.get(&client).copied().unwrap_or(0);
         if mine >= per_client {
             return Err(ServerError::Limited(format!(
-                "too many {} from your address: {mine} at once, at most {per_client} (limit '{setting}-per-client'); \
+                "too many {} from {yours}: {mine} at once, at most {per_client} (limit '{setting_per_client}); \
                  wait for one to end",
                 self.what
             )));
@@ -644,7 +760,7 @@ impl Quota {
         let share = Share::of(all, per_client, others);
         if mine >= share.share {
             return Err(ServerError::Limited(format!(
-                "too many {} from your address: {mine} at once, your fair share of the {all} of this server \
+                "too many {} from {yours}: {mine} at once, your fair share of the {all} of this server \
                  while {} other clients hold some (limit '{setting}'); wait for one to end",
                 self.what, others
             )));
@@ -652,17 +768,71 @@ impl Quota {
         let free_after = all - c.all - 1;
         if free_after < share.reserve && mine >= share.newcomer {
             return Err(ServerError::Limited(format!(
-                "too many {} from your address: {mine} at once, and the last {} of this server are kept for \
+                "too many {} from {yours}: {mine} at once, and the last {} of this server are kept for \
                  clients that hold none (limit '{setting}'); wait for one to end",
                 self.what, share.reserve
             )));
         }
         c.all += 1;
         *c.by_client.entry(client).or_default() += 1;
-        Ok(Permit {
+        Ok(())
+    }
+
+    /// As [`Quota::take`], but a client that holds none of a full pool waits up to `wait` for
+    /// a place: each place given back goes to the first client waiting (at most [`WAITERS`],
+    /// one each), before anyone who holds some may take it again. So a newcomer is served as
+    /// soon as one place frees, however quickly its holders ask again.
+    pub async fn take_waiting(
+        &self,
+        client: impl Into<ClientKey>,
+        per_client: u64,
+        all: u64,
+        setting: &str,
+        wait: std::time::Duration,
+    ) -> Result<Permit, ServerError> {
+        let client = client.into();
+        let (rx, refusal) = {
+            let mut c = crate::sync::lock(&self.counts);
+            match self.admit(&mut c, client, per_client, all, setting) {
+                Ok(()) => return Ok(self.permit(client)),
+                Err(e) => {
+                    let newcomer = !c.by_client.contains_key(&client);
+                    if !newcomer || c.waiting.len() >= WAITERS || c.waiting.iter().any(|(k, _)| *k == client) {
+                        return Err(e);
+                    }
+                    let (tx, rx) = tokio::sync::oneshot::channel();
+                    c.waiting.push_back((client, tx));
+                    (rx, e)
+                }
+            }
+        };
+        // A place handed over while this future is dropped (its request gone) goes back.
+        let mut w = Waiting {
+            rx,
+            place: Some(self.permit_unheld(client)),
+        };
+        let got = tokio::time::timeout(wait, &mut w.rx).await;
+        let _c = crate::sync::lock(&self.counts);
+        if matches!(got, Ok(Ok(()))) || w.rx.try_recv().is_ok() {
+            return Ok(w.take());
+        }
+        // Not served: this client's entry (its sender) is dropped with `w`.
+        Err(refusal)
+    }
+
+    /// A permit not counted yet (for [`Waiting`], which counts it only if handed over).
+    fn permit_unheld(&self, client: ClientKey) -> Unheld {
+        Unheld {
             client,
             counts: Arc::clone(&self.counts),
-        })
+        }
+    }
+
+    /// Whether clients wait for a place (so holders of long work may give theirs up).
+    pub fn has_waiting(&self) -> bool {
+        let mut c = crate::sync::lock(&self.counts);
+        c.waiting.retain(|(_, tx)| !tx.is_closed());
+        !c.waiting.is_empty()
     }
 
     /// How many are held, in all.
@@ -686,9 +856,55 @@ impl Quota {
     }
 }
 
+/// A place a waiting client will hold once it is handed over.
+#[derive(Debug)]
+struct Unheld {
+    client: ClientKey,
+    counts: Arc<Mutex<Counts>>,
+}
+
+/// A client waiting for a place: if the place is handed over after the wait was given up (its
+/// request gone), it is given back when this is dropped.
+struct Waiting {
+    rx: tokio::sync::oneshot::Receiver<()>,
+    place: Option<Unheld>,
+}
+
+impl Waiting {
+    /// The place handed over.
+    fn take(&mut self) -> Permit {
+        let u = self.place.take().expect("taken once");
+        Permit {
+            client: u.client,
+            counts: Arc::clone(&u.counts),
+        }
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if self.place.is_some() && self.rx.try_recv().is_ok() {
+            drop(self.take());
+        }
+    }
+}
+
 impl Drop for Permit {
     fn drop(&mut self) {
         let mut c = crate::sync::lock(&self.counts);
+        // The place goes to the first client waiting for one, if any.
+        while let Some((next, tx)) = c.waiting.pop_front() {
+            if tx.send(()).is_ok() {
+                *c.by_client.entry(next).or_default() += 1;
+                if let Some(n) = c.by_client.get_mut(&self.client) {
+                    *n -= 1;
+                    if *n == 0 {
+                        c.by_client.remove(&self.client);
+                    }
+                }
+                return;
+            }
+        }
         c.all = c.all.saturating_sub(1);
         if let Some(n) = c.by_client.get_mut(&self.client) {
             *n -= 1;
@@ -716,6 +932,8 @@ pub struct Quotas {
     pub imports: Quota,
     /// Computer reviews running.
     pub reviews: Quota,
+    /// Entries of the quick-pairing pool.
+    pub pairing: Quota,
 }
 
 impl Default for Quotas {
@@ -728,6 +946,7 @@ impl Default for Quotas {
             engines: Quota::new("engine players"),
             imports: Quota::new("imports"),
             reviews: Quota::new("computer reviews"),
+            pairing: Quota::new("entries in the pairing pool"),
         }
     }
 }
@@ -776,8 +995,10 @@ impl Bucket {
         if *left < need {
             let wait = ((need - *left) / rate).ceil().max(1.0);
             return Err(ServerError::Limited(format!(
-                "too many {} from your address: wait {wait} s (limit '{}')",
-                self.what, self.setting
+                "too many {} from {}: wait {wait} s (limit '{}')",
+                self.what,
+                client.yours(),
+                self.setting
             )));
         }
         *left -= cost;
@@ -818,10 +1039,17 @@ impl Limits {
     /// An import of `client` (a text to read into a game or an analysis board): refused (429)
     /// over `imports-per-minute` (a burst of all of it) or while the client has
     /// `imports-per-client` being read (`imports` in all); the permit is held while it is read.
-    pub fn start_import(&self, quotas: &Quotas, buckets: &Buckets, client: ClientKey) -> Result<Permit, ServerError> {
+    /// A client that holds none waits its turn ([`SHORT_WAIT`]).
+    pub async fn start_import(
+        &self,
+        quotas: &Quotas,
+        buckets: &Buckets,
+        client: ClientKey,
+    ) -> Result<Permit, ServerError> {
         let permit = quotas
             .imports
-            .take(client, self.imports_per_client, self.imports, "imports")?;
+            .take_waiting(client, self.imports_per_client, self.imports, "imports", SHORT_WAIT)
+            .await?;
         let per_min = self.imports_per_minute as f64;
         buckets.imports.spend(client, 1.0, 1.0, per_min / 60.0, per_min)?;
         Ok(permit)
@@ -955,6 +1183,61 @@ mod tests {
             q.take(newcomer, per_client, all, "things")
                 .unwrap_or_else(|e| panic!("pool of {all}, {per_client} each: the newcomer is refused: {e}"));
         }
+    }
+
+    /// A pool of 2 held by two clients (the reviews', proofs', imports'): a newcomer waits
+    /// and is served by the first place given back, however quickly its holder asks again;
+    /// a waiter that gives up leaves nothing held.
+    #[tokio::test]
+    async fn a_newcomer_served_in_a_small_pool() {
+        let q = Quota::new("things");
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let (a, b, c) = (ip("10.0.0.1"), ip("10.0.0.2"), ip("10.0.0.3"));
+        let pa = q.take(a, 1, 2, "things").unwrap();
+        let _pb = q.take(b, 1, 2, "things").unwrap();
+        assert!(q.take(c, 1, 2, "things").is_err());
+        let q2 = q.clone();
+        let waiter = tokio::spawn(async move {
+            q2.take_waiting(c, 1, 2, "things", std::time::Duration::from_secs(5))
+                .await
+        });
+        while !q.has_waiting() {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        drop(pa);
+        // The holder asks again at once: the place is the newcomer's.
+        assert!(q.take(a, 1, 2, "things").is_err());
+        let pc = waiter.await.unwrap().unwrap();
+        assert_eq!((q.held(), q.held_by(c.into()), q.held_by(a.into())), (2, 1, 0));
+        // A holder does not wait; a newcomer that waits in vain leaves nothing behind.
+        let quick = std::time::Duration::from_millis(30);
+        assert!(q.take_waiting(c, 1, 2, "things", quick).await.is_err());
+        assert!(q.take_waiting(a, 1, 2, "things", quick).await.is_err());
+        assert!(!q.has_waiting());
+        drop(pc);
+        assert_eq!(q.held(), 1);
+        q.take(a, 1, 2, "things").unwrap();
+    }
+
+    #[test]
+    fn accounts_hold_twice_an_address_and_are_clients_of_their_own() {
+        let q = Quota::new("things");
+        let addr: IpAddr = "10.0.0.1".parse().unwrap();
+        let mut held = Vec::new();
+        while let Ok(p) = q.take(addr, 2, 100, "things") {
+            held.push(p);
+        }
+        for id in [1, 2] {
+            let mut n = 0;
+            while let Ok(p) = q.take(ClientKey::Account(id), 2, 100, "things") {
+                held.push(p);
+                n += 1;
+            }
+            assert_eq!(n, (2 * ACCOUNT_SHARE) as usize, "account {id}");
+        }
+        assert_eq!(q.held_by(addr.into()), 2);
+        let e = q.take(ClientKey::Account(1), 2, 100, "things").unwrap_err().to_string();
+        assert!(e.contains("your account") && e.contains("for an account"), "{e}");
     }
 
     #[test]

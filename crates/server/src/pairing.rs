@@ -8,12 +8,14 @@
 //! [`RANGE_START`] points, [`RANGE_PER_SEC`] more each second, any rating after
 //! [`RANGE_OPEN_AFTER`]. Among those, the nearest rating. One entry per account (or, for casual
 //! play without an account, per visitor cookie); joining again replaces it. An entry not
-//! polled for [`STALE`] leaves the pool. The pool holds at most [`POOL`] entries.
+//! polled for [`STALE`] leaves the pool. The pool is shared out as every pool is (its places
+//! are [`crate::limits::Quota`] permits of the limits `pairing-per-client` and `pairing`): an
+//! anonymous address holds a few entries, an account one.
 
 use crate::accounts::{Account, MaybeAccount};
 use crate::create::issue;
 use crate::error::ServerError;
-use crate::extract::{JsonBody, Visitor};
+use crate::extract::{Client, JsonBody, Visitor};
 use crate::rated::{self, GameAccounts};
 use crate::session::{color_name, Session};
 use crate::state::{blocking, lock, AppState};
@@ -39,8 +41,6 @@ pub const RANGE_PER_SEC: f64 = 25.0;
 pub const RANGE_OPEN_AFTER: Duration = Duration::from_secs(30);
 /// An entry not polled for this long leaves the pool.
 pub const STALE: Duration = Duration::from_secs(30);
-/// The most entries in the pool.
-pub const POOL: usize = 10_000;
 
 /// Who waits: an account, or a visitor without one (casual only).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -113,6 +113,8 @@ struct Entry {
     seen: Instant,
     /// Once paired: the game, the side and the seat's token (given at the next poll).
     paired: Option<(i64, Color, String)>,
+    /// Its place in the pool's quota (given back when the entry leaves).
+    place: crate::limits::Permit,
 }
 
 /// The pairing pool.
@@ -309,6 +311,7 @@ impl AppState {
 async fn join(
     State(st): State<AppState>,
     MaybeAccount(account): MaybeAccount,
+    Client(client): Client,
     visitor: Visitor,
     JsonBody(req): JsonBody<PairReq>,
 ) -> Result<Response, ServerError> {
@@ -332,11 +335,18 @@ async fn join(
         };
         {
             let mut map = lock(&st2.pool().entries);
-            if map.len() >= POOL && !map.contains_key(&key) {
-                return Err(ServerError::Limited(
-                    "the pairing pool is full; try again in a moment".into(),
-                ));
-            }
+            let now = Instant::now();
+            map.retain(|_, e| now.duration_since(e.seen) < STALE);
+            // Joining again keeps the entry's place; a new entry takes one (its client's share).
+            let place = match map.remove(&key) {
+                Some(old) => old.place,
+                None => {
+                    let l = st2.limits();
+                    st2.quotas()
+                        .pairing
+                        .take(client, l.pairing_per_client, l.pairing, "pairing")?
+                }
+            };
             let now = Instant::now();
             map.insert(
                 key.clone(),
@@ -353,6 +363,7 @@ async fn join(
                     since: now,
                     seen: now,
                     paired: None,
+                    place,
                 },
             );
         }

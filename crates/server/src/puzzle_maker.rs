@@ -118,7 +118,8 @@ pub(crate) async fn create(
     let cap = limits.puzzles_per_client;
     let full = move || {
         ServerError::Limited(format!(
-            "your address has made {cap} puzzles, the most one client may keep (limit 'puzzles-per-client')"
+            "{} has made {cap} puzzles, the most one client may keep (limit 'puzzles-per-client')",
+            client.yours()
         ))
     };
     let (st2, key2) = (st.clone(), key.clone());
@@ -129,7 +130,14 @@ pub(crate) async fn create(
     let permit = st
         .quotas()
         .proofs
-        .take(client, limits.proofs_per_client, limits.proofs, "proofs")?;
+        .take_waiting(
+            client,
+            limits.proofs_per_client,
+            limits.proofs,
+            "proofs",
+            crate::limits::SHORT_WAIT,
+        )
+        .await?;
     let cancel = Cancel::default();
     let flag = cancel.flag();
     let st2 = st.clone();

@@ -75,6 +75,9 @@ pub(crate) struct Start {
     pub nodes: u64,
     pub budget: crate::limits::EngineBudget,
     pub idle: Duration,
+    /// The quota of reviews and `review-turn-secs`: the oldest running review gives its
+    /// place up after this long while clients wait for one.
+    pub turn: (crate::limits::Quota, Duration),
     pub kept: usize,
     /// The bytes of the ended reviews kept in memory at most (`reviews-kept-mb`).
     pub kept_bytes: usize,
@@ -206,6 +209,8 @@ impl Reviews {
         let jobs_of = Arc::clone(&self.jobs);
         let (game, result, idle, save, game_id) = (s.game, s.result, s.idle, s.save, s.game_id);
         let (kept_count, kept_bytes) = (s.kept, s.kept_bytes);
+        let (quota, turn) = s.turn;
+        let started = Instant::now();
         let mut writer = chess5d_play::review::ActionWriter::new(&game);
         std::thread::Builder::new()
             .name(format!("review-{}", s.game_id))
@@ -218,6 +223,18 @@ impl Reviews {
                         worker.cancel(&format!(
                             "nobody asked for its progress for {} s (limit 'review-idle-secs')",
                             idle.as_secs()
+                        ));
+                    }
+                    // Its turn is over while others wait, and it is the oldest running: it
+                    // gives its place up (the others run on).
+                    if started.elapsed() > turn
+                        && quota.has_waiting()
+                        && Reviews::oldest_running(&jobs_of, worker.serial)
+                    {
+                        worker.cancel(&format!(
+                            "gave its place to a client waiting for one after {} s (limit 'review-turn-secs'); \
+                             start it again to go on",
+                            turn.as_secs()
                         ));
                     }
                 });
@@ -249,6 +266,12 @@ impl Reviews {
             })
             .map_err(|e| ServerError::Internal(format!("cannot start the review: {e}")))?;
         Ok(first)
+    }
+
+    /// Whether the review `serial` is the oldest one running (one cancelled but still
+    /// stopping counts: its place is about to go to the client waiting).
+    fn oldest_running(jobs: &Mutex<BTreeMap<i64, Arc<Job>>>, serial: u64) -> bool {
+        lock(jobs).values().filter(|j| j.running()).map(|j| j.serial).min() == Some(serial)
     }
 
     /// Makes room for a new review of `client`: cancels its oldest running review (a newer one

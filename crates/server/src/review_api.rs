@@ -79,6 +79,25 @@ async fn start(
     _: JsonBody<Empty>,
 ) -> Result<Response, ServerError> {
     let id = parse_id(&id)?;
+    // A client that holds no review place waits for one while all are taken (the review that
+    // has run longest gives its place up after `review-turn-secs`).
+    let waited = if st.quotas().reviews.held_by(client) == 0 {
+        let l = st.limits();
+        Some(
+            st.quotas()
+                .reviews
+                .take_waiting(
+                    client,
+                    l.reviews_per_client,
+                    l.reviews,
+                    "reviews",
+                    crate::limits::review_wait(l),
+                )
+                .await?,
+        )
+    } else {
+        None
+    };
     let v = blocking(move || {
         let slot = st.slot(id)?;
         let (game, result) = {
@@ -99,7 +118,7 @@ async fn start(
                 .reviews
                 .take(client, limits.reviews_per_client, limits.reviews, "reviews")
         };
-        let permit = match take() {
+        let permit = match waited.map_or_else(take, Ok) {
             Ok(p) => p,
             Err(e) => {
                 if !reviews.cancel_oldest_of(key) {
@@ -116,6 +135,10 @@ async fn start(
             nodes: limits.review_nodes,
             budget: limits.engine_budget(),
             idle: Duration::from_secs(limits.review_idle_secs),
+            turn: (
+                st.quotas().reviews.clone(),
+                Duration::from_secs(limits.review_turn_secs),
+            ),
             kept: usize::try_from(limits.reviews_kept).unwrap_or(usize::MAX),
             kept_bytes: usize::try_from(limits.reviews_kept_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
             save: {

@@ -34,9 +34,10 @@ pub struct Slot {
     /// The game's memory as last estimated ([`chess5d_play::Play::memory_bytes`]: when it
     /// came into memory, then by the ticker's [`AppState::measure_games`]).
     pub bytes: std::sync::atomic::AtomicUsize,
-    /// The spectators' view of the game as last written, with the version and presence it
-    /// shows: written once per change and shared by every spectator's socket.
-    pub spectators: Mutex<Option<Written>>,
+    /// The watchers' views of the game as last written, one per kind of viewer (spectators,
+    /// each seat), with the version and presence each shows: written once per change and
+    /// shared by every socket of that viewer.
+    pub views: Mutex<Vec<(chess5d_play::seats::Viewer, Written)>>,
 }
 
 impl Slot {
@@ -46,28 +47,27 @@ impl Slot {
             tx: broadcast::channel(16).0,
             touched: Mutex::new(std::time::Instant::now()),
             held: Mutex::new(Vec::new()),
-            spectators: Mutex::new(None),
+            views: Mutex::new(Vec::new()),
             bytes: std::sync::atomic::AtomicUsize::new(session.memory_bytes()),
             session: Mutex::new(session),
         }
     }
 
-    /// The live view for a watcher (`s` is this slot's session, locked): a spectator's is
-    /// written once per change and shared.
+    /// The live view for a watcher (`s` is this slot's session, locked): written once per
+    /// change for each kind of viewer (spectators, a seat: a seat's tries are its own) and
+    /// shared by the sockets of that viewer (several pages of one player, a crowd watching).
     pub fn view_for_watcher(&self, s: &Session, viewer: chess5d_play::seats::Viewer) -> Arc<str> {
-        if viewer != chess5d_play::seats::Viewer::Spectator {
-            return s.view_text(viewer, chess5d_play::Shown::Live).into();
-        }
         let key = (s.version_for(viewer), s.presence);
-        let mut cached = lock(&self.spectators);
-        match &*cached {
-            Some((k, text)) if *k == key => Arc::clone(text),
-            _ => {
-                let text: Arc<str> = s.view_text(viewer, chess5d_play::Shown::Live).into();
-                *cached = Some((key, Arc::clone(&text)));
-                text
+        let mut cached = lock(&self.views);
+        if let Some((_, (k, text))) = cached.iter().find(|(v, _)| *v == viewer) {
+            if *k == key {
+                return Arc::clone(text);
             }
         }
+        let text: Arc<str> = s.view_text(viewer, chess5d_play::Shown::Live).into();
+        cached.retain(|(v, _)| *v != viewer);
+        cached.push((viewer, (key, Arc::clone(&text))));
+        text
     }
 
     /// The game's memory as last estimated.
@@ -192,6 +192,11 @@ impl AppState {
     /// Analysis boards held now.
     pub fn analysis_boards(&self) -> u64 {
         self.inner.quotas.analysis_boards.held()
+    }
+
+    /// WebSockets open now (games' and analysis boards').
+    pub fn sockets_open(&self) -> u64 {
+        self.inner.quotas.sockets.held()
     }
 
     /// Engine players of games made by clients, in memory now.

@@ -211,6 +211,16 @@ async fn wait_for(app: &Api, id: i64, what: impl Fn(&Value) -> bool) -> Value {
     panic!("condition not reached");
 }
 
+/// A Standard game of `n` rounds of knights going out and back (`4 n` actions).
+fn shuffle(n: usize) -> String {
+    let mut t = String::from("[Board \"Standard\"]\n");
+    for i in 0..n {
+        let m = 2 * i + 1;
+        t.push_str(&format!("{m}. Nf3 / Nf6 {}. Ng1 / Ng8\n", m + 1));
+    }
+    t
+}
+
 const MATE_LINE: &str = "[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K1R2:0:1:w]\n";
 
 mod errors {

@@ -301,16 +301,6 @@ mod analysis_boards {
 mod imports {
     use super::*;
 
-    /// A Standard game of `n` full moves of knights going out and back (2n actions).
-    fn shuffle(n: usize) -> String {
-        let mut t = String::from("[Board \"Standard\"]\n");
-        for i in 0..n {
-            let m = 2 * i + 1;
-            t.push_str(&format!("{m}. Nf3 / Nf6 {}. Ng1 / Ng8\n", m + 1));
-        }
-        t
-    }
-
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn imports_are_capped_in_bytes_and_actions() {
         let s = server();

@@ -43,7 +43,7 @@ fn session_cookie(h: &HeaderMap) -> (String, String) {
 }
 
 /// Signs up `name` from address `ip`: the cookie header to send as it.
-async fn sign_up(app: &Router, name: &str, password: &str, ip: &str) -> Vec<(&'static str, String)> {
+pub(crate) async fn sign_up(app: &Router, name: &str, password: &str, ip: &str) -> Vec<(&'static str, String)> {
     let (st, h, v) = req(
         app,
         "POST",

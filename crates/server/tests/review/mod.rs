@@ -203,13 +203,13 @@ async fn only_what_nobody_else_still_plays_is_reviewed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reviews_are_capped_replaced_and_cancelled() {
-    let s = proxied(&["imports-per-minute=100"]);
+    let s = proxied(&["imports-per-minute=100", "review-turn-secs=1"]);
     let long = long_game();
     let mut games = Vec::new();
     for _ in 0..4 {
         games.push(import(&s, "10.8.0.1", &long).await);
     }
-    let [(g1, _), (g2, _), (g3, t3), (g4, _)] = <[(i64, String); 4]>::try_from(games).unwrap();
+    let [(g1, _), (g2, _), (g3, _), (g4, t4)] = <[(i64, String); 4]>::try_from(games).unwrap();
     // Client A's second review replaces its first (one per client by default).
     assert_eq!(review(&s, "POST", g1, "10.8.0.1").await.0, StatusCode::ACCEPTED);
     assert_eq!(review(&s, "POST", g2, "10.8.0.1").await.0, StatusCode::ACCEPTED);
@@ -219,13 +219,17 @@ async fn reviews_are_capped_replaced_and_cancelled() {
     assert_eq!(v["review"]["cancelled"], true, "{v}");
     assert!(v["review"]["reviewed"].as_u64().unwrap() < 35, "{v}");
     until_running(&s, 1).await;
-    // Client B fills the server's two; client C is refused, and nobody's review is ended.
+    // Client B fills the server's two; client C, holding none, waits its turn: the oldest
+    // review (A's) gives its place up after `review-turn-secs`, B's runs on.
     assert_eq!(review(&s, "POST", g3, "10.8.0.2").await.0, StatusCode::ACCEPTED);
     let r = review(&s, "POST", g4, "10.8.0.3").await;
-    assert_eq!(r.0, StatusCode::TOO_MANY_REQUESTS, "{}", r.1);
-    assert!(r.1["error"].as_str().unwrap().contains("'reviews'"), "{}", r.1);
+    assert_eq!(r.0, StatusCode::ACCEPTED, "{}", r.1);
+    let v = wait_review(&s, g2, |v| v["status"] != "running").await;
+    assert_eq!(v["status"], "cancelled", "{v}");
+    assert!(v["reason"].as_str().unwrap().contains("review-turn-secs"), "{v}");
+    until_running(&s, 2).await;
     // A review under way by another client is answered as it stands, not restarted.
-    let (status, v) = review(&s, "POST", g2, "10.8.0.3").await;
+    let (status, v) = review(&s, "POST", g3, "10.8.0.3").await;
     assert_eq!(
         (status, v["status"].as_str()),
         (StatusCode::ACCEPTED, Some("running")),
@@ -234,36 +238,36 @@ async fn reviews_are_capped_replaced_and_cancelled() {
     assert_eq!(s.state.reviews_running(), 2);
     // Cancelled when asked, by the client that started it alone.
     assert_error(
-        &review(&s, "DELETE", g2, "10.8.0.3").await,
+        &review(&s, "DELETE", g3, "10.8.0.3").await,
         StatusCode::FORBIDDEN,
         "another client",
     );
-    let (status, v) = review(&s, "DELETE", g2, "10.8.0.1").await;
+    let (status, v) = review(&s, "DELETE", g3, "10.8.0.2").await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    let v = wait_review(&s, g2, |v| v["status"] != "running").await;
+    let v = wait_review(&s, g3, |v| v["status"] != "running").await;
     assert_eq!(
         (v["status"].as_str(), v["reason"].as_str()),
         (Some("cancelled"), Some("cancelled")),
         "{v}"
     );
-    let r = review(&s, "DELETE", g2, "10.8.0.1").await;
+    let r = review(&s, "DELETE", g3, "10.8.0.2").await;
     assert_error(&r, StatusCode::CONFLICT, "no review under way");
     assert_eq!(r.1["code"], "no_review_running");
     // Cancelled and forgotten when its game is deleted.
     let (status, v) = call_as(
         &s.app.router,
         "DELETE",
-        &format!("/api/games/{g3}"),
+        &format!("/api/games/{g4}"),
         None,
-        &from("10.8.0.1", Some(&t3)),
+        &from("10.8.0.1", Some(&t4)),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     until_running(&s, 0).await;
-    assert_eq!(review(&s, "GET", g3, "10.8.0.2").await.0, StatusCode::NOT_FOUND);
+    assert_eq!(review(&s, "GET", g4, "10.8.0.3").await.0, StatusCode::NOT_FOUND);
     // Room again for client C.
-    assert_eq!(review(&s, "POST", g4, "10.8.0.3").await.0, StatusCode::ACCEPTED);
-    review(&s, "DELETE", g4, "10.8.0.3").await;
+    assert_eq!(review(&s, "POST", g1, "10.8.0.3").await.0, StatusCode::ACCEPTED);
+    review(&s, "DELETE", g1, "10.8.0.3").await;
     until_running(&s, 0).await;
 }
 

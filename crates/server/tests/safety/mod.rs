@@ -85,6 +85,204 @@ mod shares {
     }
 }
 
+mod accounts {
+    use super::*;
+
+    /// How many of `tries` requests `POST uri` as `headers` are answered 201 (or 200).
+    async fn served(s: &Server, headers: &[(&'static str, String)], uri: &str, body: &Value, tries: usize) -> usize {
+        let mut n = 0;
+        for _ in 0..tries {
+            let r = call_as(&s.app.router, "POST", uri, Some(&body.to_string()), headers).await;
+            if r.0.is_success() {
+                n += 1;
+            } else {
+                assert_eq!(r.0, StatusCode::TOO_MANY_REQUESTS, "{}", r.1);
+            }
+        }
+        n
+    }
+
+    /// A logged-in account's headers from `ip`.
+    fn as_account(cookie: &[(&'static str, String)], ip: &str) -> Vec<(&'static str, String)> {
+        let mut h = from(ip, None);
+        h.extend(cookie.iter().filter(|(k, _)| *k == "cookie").cloned());
+        h
+    }
+
+    /// Issue 47 point 7, issue 45 point 1: each logged-in account is a client of its own,
+    /// whatever its address: several accounts behind one address each get their share, twice
+    /// what an anonymous address may hold, and an account is one client from any address.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn each_account_behind_one_address_gets_its_own_share() {
+        let s = proxied(&[]);
+        let nat = "10.47.0.1";
+        let engine = json!({ "white": {"type": "human"}, "black": {"type": "engine", "movetime_ms": 10} });
+        // The anonymous address takes its 4 engine players (`engines-per-client`).
+        assert_eq!(served(&s, &from(nat, None), "/api/games", &engine, 6).await, 4);
+        let alice = crate::people::sign_up(&s.app.router, "alice", "password-a", nat).await;
+        let bob = crate::people::sign_up(&s.app.router, "bob", "password-b", nat).await;
+        // Behind the same address, each account gets its own: twice the address's 4.
+        let a = served(&s, &as_account(&alice, nat), "/api/games", &engine, 10).await;
+        assert_eq!(a, 8, "alice behind the address");
+        let b = served(&s, &as_account(&bob, nat), "/api/games", &engine, 10).await;
+        assert_eq!(b, 8, "bob behind the address");
+        // An account is one client from any address: from another, alice has no more.
+        let r = call_as(
+            &s.app.router,
+            "POST",
+            "/api/games",
+            Some(&engine.to_string()),
+            &as_account(&alice, "10.47.9.9"),
+        )
+        .await;
+        assert_error(&r, StatusCode::TOO_MANY_REQUESTS, "your account");
+        // The anonymous newcomer there is served.
+        assert_eq!(served(&s, &from("10.47.9.9", None), "/api/games", &engine, 1).await, 1);
+        // The pairing pool: an anonymous address (each request a new visitor) holds a few
+        // entries, not the pool; an account behind it still joins.
+        let mut joined = 0;
+        for m in 1..=10 {
+            let body = json!({ "clock": format!("{m}+0") });
+            joined += served(&s, &from("10.47.0.3", None), "/api/pairing", &body, 1).await;
+        }
+        assert_eq!(joined, 4, "anonymous entries of one address");
+        let body = json!({ "clock": "11+0" });
+        assert_eq!(
+            served(&s, &as_account(&alice, "10.47.0.3"), "/api/pairing", &body, 1).await,
+            1
+        );
+    }
+}
+
+mod small_pools {
+    use super::*;
+
+    /// Starts a review of game `id` as `client`, holding the game's seats (`token`).
+    async fn review(s: &Server, id: i64, client: &str, token: &str) -> (StatusCode, Value) {
+        let uri = format!("/api/games/{id}/review");
+        call_as(&s.app.router, "POST", &uri, Some("{}"), &from(client, Some(token))).await
+    }
+
+    /// Issue 45 point 1, the small pools: two clients held both review places (long reviews,
+    /// started again as soon as they end) and every other client was refused. Now a newcomer
+    /// is served: it waits its turn, and the review that has run longest gives its place up.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_newcomer_served_while_two_clients_hold_the_review_places() {
+        let s = proxied(&["review-turn-secs=1"]);
+        let (mut ids, mut tokens) = (Vec::new(), Vec::new());
+        for (i, client) in ["10.45.2.1", "10.45.2.2", "10.45.2.3"].iter().enumerate() {
+            let n = if i < 2 { 60 } else { 2 };
+            let body = json!({ "import": shuffle(n) }).to_string();
+            let (status, v) = call_as(&s.app.router, "POST", "/api/games", Some(&body), &from(client, None)).await;
+            assert_eq!(status, StatusCode::CREATED, "{v}");
+            ids.push(v["id"].as_i64().unwrap());
+            tokens.push(v["seat"]["token"].as_str().unwrap().to_string());
+        }
+        for (i, client) in ["10.45.2.1", "10.45.2.2"].iter().enumerate() {
+            let r = review(&s, ids[i], client, &tokens[i]).await;
+            assert_eq!(r.0, StatusCode::ACCEPTED, "{}", r.1);
+        }
+        assert_eq!(s.state.reviews_running(), 2);
+        let started = std::time::Instant::now();
+        let r = review(&s, ids[2], "10.45.2.3", &tokens[2]).await;
+        assert_eq!(r.0, StatusCode::ACCEPTED, "the newcomer is refused: {}", r.1);
+        assert!(started.elapsed() < Duration::from_secs(8), "{:?}", started.elapsed());
+        // The first review gave its place up, saying why; the second runs on.
+        let uri = format!("/api/games/{}/review", ids[0]);
+        let mut first = Value::Null;
+        for _ in 0..100 {
+            first = call_as(&s.app.router, "GET", &uri, None, &from("10.45.2.1", None))
+                .await
+                .1;
+            if first["status"] != "running" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(first["status"], "cancelled", "{}", first["reason"]);
+        assert!(
+            first["reason"].as_str().unwrap_or("").contains("review-turn-secs"),
+            "{}",
+            first["reason"]
+        );
+        let uri = format!("/api/games/{}/review", ids[1]);
+        let second = call_as(&s.app.router, "GET", &uri, None, &from("10.45.2.2", None))
+            .await
+            .1;
+        assert_eq!(second["status"], "running", "{}", second["reason"]);
+    }
+}
+
+mod watchers {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// Issue 45 point 3: a watcher that never reads what it is sent is cut once its queue
+    /// stays full for `socket-send-secs`, and its socket's place goes back.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_watcher_that_does_not_read_is_cut() {
+        let mut cfg = config(temp_db());
+        cfg.limits.set("socket-send-secs=1").unwrap();
+        let state = AppState::open(cfg).unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(chess5d_server::serve(listener, state.clone(), async move {
+            let _ = stopped.await;
+        }));
+        let app = Api::new(chess5d_server::router(state.clone()));
+        // A game of 400 actions: each state sent is large.
+        let id = new_game(&app, json!({ "import": shuffle(50) })).await;
+        // The watcher: a small receive window, and it reads nothing, not even the handshake.
+        let sock = tokio::net::TcpSocket::new_v4().unwrap();
+        sock.set_recv_buffer_size(4096).unwrap();
+        let mut w = sock.connect(addr).await.unwrap();
+        let req = format!(
+            "GET /api/games/{id}/ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        );
+        w.write_all(req.as_bytes()).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // The game goes on: every action is sent to the watcher as the whole state, which it
+        // leaves unread for longer than `socket-send-secs`.
+        for t in 101..111 {
+            let (a, b) = if t % 2 == 1 { ("g1", "f3") } else { ("f3", "g1") };
+            let (c, d) = if t % 2 == 1 { ("g8", "f6") } else { ("f6", "g8") };
+            play(&app, id, &[&format!("(0T{t}){a}(0T{t}){b}")]).await;
+            submit(&app, id).await;
+            play(&app, id, &[&format!("(0T{t}){c}(0T{t}){d}")]).await;
+            submit(&app, id).await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        // The server has closed it: reading now finds the end of what was queued.
+        let mut buf = vec![0u8; 1 << 16];
+        let mut total = 0;
+        let cut = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                match w.read(&mut buf).await {
+                    Ok(0) | Err(_) => return,
+                    Ok(n) => total += n,
+                }
+            }
+        })
+        .await;
+        assert!(
+            cut.is_ok(),
+            "the watcher that does not read is still served ({total} bytes read)"
+        );
+        // Its place among the sockets went back.
+        for _ in 0..100 {
+            if state.sockets_open() == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(state.sockets_open(), 0);
+        drop(w);
+        let _ = stop.send(());
+    }
+}
+
 mod writes {
     use super::*;
 
