@@ -496,7 +496,8 @@ impl Backend {
                 let (n, p) = self.game(id)?;
                 p.check_review(ALL)?;
                 let review = self.reviews.get(&n).map(|r| r.json(n));
-                let play = chess5d_play::mistakes::puzzle_game(p, n, review.as_ref(), index, REVIEW_NODES, now.to_string())?;
+                let play =
+                    chess5d_play::mistakes::puzzle_game(p, n, review.as_ref(), index, REVIEW_NODES, now.to_string())?;
                 Answer::Created(self.new_game(play, now, out).1)
             }
             ("DELETE", ["games", id, "review"]) => {

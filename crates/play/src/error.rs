@@ -333,9 +333,12 @@ impl PlayError {
     pub fn kind(&self) -> ErrorKind {
         use PlayError::*;
         match self {
-            NoGame { .. } | NoAnalysisBoard { .. } | NoPuzzle { .. } | NoLesson { .. } | NoMistake { .. } | NoRequest { .. } => {
-                ErrorKind::NotFound
-            }
+            NoGame { .. }
+            | NoAnalysisBoard { .. }
+            | NoPuzzle { .. }
+            | NoLesson { .. }
+            | NoMistake { .. }
+            | NoRequest { .. } => ErrorKind::NotFound,
             NotSeated { .. } | NotYourTurn { .. } | NotYourSide { .. } | NotOwner { .. } => ErrorKind::Forbidden,
             GameOver { .. }
             | AlreadyOver

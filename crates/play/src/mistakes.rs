@@ -176,7 +176,11 @@ pub fn puzzle_game(
         .map_err(|_| missing(format!("'{n}' is not an action's index")))?;
     let a = mistakes(play, review)
         .find(|a| a["index"].as_u64() == Some(index as u64))
-        .ok_or_else(|| missing(format!("the review of game {game} found no mistake of a player at action {index}")))?;
+        .ok_or_else(|| {
+            missing(format!(
+                "the review of game {game} found no mistake of a player at action {index}"
+            ))
+        })?;
     let loaded = play.until(game, Some(index))?;
     let even = loaded.game.start().even();
     let pos = loaded.game.position().clone();
@@ -212,7 +216,8 @@ pub fn puzzle_game(
     };
     let human = || Player::Human { name: None };
     let mut p = Play::new(loaded, [human(), human()], None, Some(run), created);
-    p.headers.push(("Event".into(), format!("Learn from your mistakes: game {game}")));
+    p.headers
+        .push(("Event".into(), format!("Learn from your mistakes: game {game}")));
     p.after_change(true);
     Ok(p)
 }

@@ -690,9 +690,16 @@ fn answer(p: &Play, review: &serde_json::Value, index: &str, action: &str) -> se
     use chess5d_play::mistakes;
     let mut g = mistakes::puzzle_game(p, 1, Some(review), index, 60_000, "2026-01-02 03:04:05".into()).unwrap();
     let v = view(&g, None, 2);
-    assert_eq!((v["puzzle"]["status"].as_str(), v["to_move"].as_str()), (Some("playing"), Some("black")));
+    assert_eq!(
+        (v["puzzle"]["status"].as_str(), v["to_move"].as_str()),
+        (Some("playing"), Some("black"))
+    );
     // The engine's best is not shown to the solver before the answer.
-    assert!(v["puzzle"]["better"]["best"].is_null() && v["puzzle"]["better"]["best_text"].is_null(), "{}", v["puzzle"]);
+    assert!(
+        v["puzzle"]["better"]["best"].is_null() && v["puzzle"]["better"]["best_text"].is_null(),
+        "{}",
+        v["puzzle"]
+    );
     assert_eq!(v["puzzle"]["better"]["played_text"], "Nf6");
     assert_eq!(v["action_count"], 5);
     g.play(action).unwrap_or_else(|e| panic!("{action}: {e}"));
@@ -720,8 +727,18 @@ fn a_reviewed_blunder_becomes_a_puzzle_the_engine_judges() {
     let puzzles = list["puzzles"].as_array().unwrap();
     assert_eq!(puzzles.len(), 1, "{list}");
     assert_eq!(
-        (&puzzles[0]["index"], &puzzles[0]["class"], &puzzles[0]["played"], &puzzles[0]["player"]),
-        (&serde_json::json!(5), &serde_json::json!("blunder"), &serde_json::json!("Nf6"), &serde_json::json!("black"))
+        (
+            &puzzles[0]["index"],
+            &puzzles[0]["class"],
+            &puzzles[0]["played"],
+            &puzzles[0]["player"]
+        ),
+        (
+            &serde_json::json!(5),
+            &serde_json::json!("blunder"),
+            &serde_json::json!("Nf6"),
+            &serde_json::json!("black")
+        )
     );
     // Only a mistake's action makes a puzzle.
     for bad in ["4", "6", "x", "-1", "99"] {
@@ -730,27 +747,55 @@ fn a_reviewed_blunder_becomes_a_puzzle_the_engine_judges() {
     }
     // An engine's action is not the player's mistake: a game against the engine offers only the
     // human's.
-    let engine = Player::Engine { engine: None, bot: None, movetime_ms: None };
-    let vs = Play::new(chess5d_notation::load(SCHOLAR).unwrap(), [human(), engine], None, None, "2026-01-02 03:04:05".into());
+    let engine = Player::Engine {
+        engine: None,
+        bot: None,
+        movetime_ms: None,
+    };
+    let vs = Play::new(
+        chess5d_notation::load(SCHOLAR).unwrap(),
+        [human(), engine],
+        None,
+        None,
+        "2026-01-02 03:04:05".into(),
+    );
     assert_eq!(mistakes::list(&vs, 1, Some(&review))["puzzles"], serde_json::json!([]));
 
     // The engine's better action is accepted (at once: the review searched it).
-    let best = review["review"]["actions"][5]["best_long"].as_str().unwrap().to_string();
+    let best = review["review"]["actions"][5]["best_long"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let solved = answer(&p, &review, "5", &best);
     assert_eq!(solved["status"], "solved", "{solved}");
     assert_eq!(solved["better"]["answer"]["by"], "best");
-    assert!(solved["better"]["best"].is_string(), "the answer is shown once over: {solved}");
+    assert!(
+        solved["better"]["best"].is_string(),
+        "the answer is shown once over: {solved}"
+    );
     // The blunder again is refused.
     let refused = answer(&p, &review, "5", "(0T3)g8(0T3)f6");
-    assert_eq!((&refused["status"], &refused["better"]["answer"]["by"]), (&serde_json::json!("failed"), &serde_json::json!("played")), "{refused}");
+    assert_eq!(
+        (&refused["status"], &refused["better"]["answer"]["by"]),
+        (&serde_json::json!("failed"), &serde_json::json!("played")),
+        "{refused}"
+    );
     // Other answers are searched: one that also lets Qxf7# is refused, one that defends f7
     // accepted although the engine preferred another.
     let a6 = answer(&p, &review, "5", "(0T3)a7(0T3)a6");
-    assert_eq!((&a6["status"], &a6["better"]["answer"]["by"]), (&serde_json::json!("failed"), &serde_json::json!("searched")), "{a6}");
+    assert_eq!(
+        (&a6["status"], &a6["better"]["answer"]["by"]),
+        (&serde_json::json!("failed"), &serde_json::json!("searched")),
+        "{a6}"
+    );
     let other = ["(0T3)g7(0T3)g6", "(0T3)d8(0T3)e7", "(0T3)d8(0T3)f6"]
         .into_iter()
         .find(|a| best != *a)
         .unwrap();
     let defended = answer(&p, &review, "5", other);
-    assert_eq!((&defended["status"], &defended["better"]["answer"]["by"]), (&serde_json::json!("solved"), &serde_json::json!("searched")), "{other}: {defended}");
+    assert_eq!(
+        (&defended["status"], &defended["better"]["answer"]["by"]),
+        (&serde_json::json!("solved"), &serde_json::json!("searched")),
+        "{other}: {defended}"
+    );
 }

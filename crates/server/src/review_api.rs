@@ -85,7 +85,14 @@ async fn start_mistake(
         let play = {
             let s = lock(&slot.session);
             s.play.check_review(s.rights(seat.get(), st.inner.config.public))?;
-            chess5d_play::mistakes::puzzle_game(&s.play, id, review.as_ref(), &n, st.limits().review_nodes, crate::db::now())?
+            chess5d_play::mistakes::puzzle_game(
+                &s.play,
+                id,
+                review.as_ref(),
+                &n,
+                st.limits().review_nodes,
+                crate::db::now(),
+            )?
         };
         st.start_made(play)
     })
