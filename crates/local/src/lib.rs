@@ -486,16 +486,18 @@ impl Backend {
                 Answer::Accepted(v)
             }
             ("GET", ["games", id, "mistakes"]) => {
-                let (n, p) = self.game(id)?;
-                p.check_review(ALL)?;
+                let (n, _) = self.game(id)?;
                 let review = self.reviews.get(&n).map(|r| r.json(n));
+                let p = &self.games[&n];
+                p.check_review(ALL)?;
                 json(chess5d_play::mistakes::list(p, n, review.as_ref()))
             }
             ("POST", ["games", id, "mistakes", index]) => {
                 request::parse::<request::Empty>(body)?;
-                let (n, p) = self.game(id)?;
-                p.check_review(ALL)?;
+                let (n, _) = self.game(id)?;
                 let review = self.reviews.get(&n).map(|r| r.json(n));
+                let p = &self.games[&n];
+                p.check_review(ALL)?;
                 let play =
                     chess5d_play::mistakes::puzzle_game(p, n, review.as_ref(), index, REVIEW_NODES, now.to_string())?;
                 Answer::Created(self.new_game(play, now, out).1)
