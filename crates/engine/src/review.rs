@@ -517,6 +517,16 @@ impl Reviewer {
         review
     }
 
+    /// The evaluation of one position within the review's budget, as the review evaluates
+    /// each position of a game (a position without a legal action: checkmate or stalemate):
+    /// what judges an answer to a puzzle made from a reviewed mistake.
+    pub fn evaluate(&mut self, pos: &Position) -> Eval {
+        self.engine.new_game();
+        let eval = self.search(pos).eval;
+        self.engine.stop_flag().store(false, Ordering::Relaxed);
+        eval
+    }
+
     fn search(&mut self, pos: &Position) -> Searched {
         let r = self.engine.search(pos, &self.options.limits(), &mut |_| {});
         let eval = match r.best {

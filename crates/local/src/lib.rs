@@ -485,6 +485,23 @@ impl Backend {
                 self.reviews.insert(n, run);
                 Answer::Accepted(v)
             }
+            ("GET", ["games", id, "mistakes"]) => {
+                let (n, _) = self.game(id)?;
+                let review = self.reviews.get(&n).map(|r| r.json(n));
+                let p = &self.games[&n];
+                p.check_review(ALL)?;
+                json(chess5d_play::mistakes::list(p, n, review.as_ref()))
+            }
+            ("POST", ["games", id, "mistakes", index]) => {
+                request::parse::<request::Empty>(body)?;
+                let (n, _) = self.game(id)?;
+                let review = self.reviews.get(&n).map(|r| r.json(n));
+                let p = &self.games[&n];
+                p.check_review(ALL)?;
+                let play =
+                    chess5d_play::mistakes::puzzle_game(p, n, review.as_ref(), index, REVIEW_NODES, now.to_string())?;
+                Answer::Created(self.new_game(play, now, out).1)
+            }
             ("DELETE", ["games", id, "review"]) => {
                 let (n, p) = self.game(id)?;
                 p.check_review(ALL)?;

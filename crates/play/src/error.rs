@@ -224,6 +224,11 @@ pub enum PlayError {
         /// The id as given.
         id: String,
     },
+    /// No mistake or blunder of a game's review at this action (a puzzle made from it).
+    NoMistake {
+        /// What is missing, e.g. `game 3 has no review`.
+        what: String,
+    },
     /// No lesson, or no exercise of a lesson, of this name.
     NoLesson {
         /// What is missing, e.g. `no lesson 'x'`.
@@ -328,9 +333,12 @@ impl PlayError {
     pub fn kind(&self) -> ErrorKind {
         use PlayError::*;
         match self {
-            NoGame { .. } | NoAnalysisBoard { .. } | NoPuzzle { .. } | NoLesson { .. } | NoRequest { .. } => {
-                ErrorKind::NotFound
-            }
+            NoGame { .. }
+            | NoAnalysisBoard { .. }
+            | NoPuzzle { .. }
+            | NoLesson { .. }
+            | NoMistake { .. }
+            | NoRequest { .. } => ErrorKind::NotFound,
             NotSeated { .. } | NotYourTurn { .. } | NotYourSide { .. } | NotOwner { .. } => ErrorKind::Forbidden,
             GameOver { .. }
             | AlreadyOver
@@ -388,6 +396,7 @@ impl PlayError {
             NoAnalysisBoard { .. } => "no_analysis_board",
             NoPuzzle { .. } => "no_puzzle",
             NoLesson { .. } => "no_lesson",
+            NoMistake { .. } => "no_mistake",
             NoRequest { .. } => "no_request",
             NotSeated { .. } => "not_seated",
             NotYourTurn { .. } => "not_your_turn",
@@ -485,7 +494,7 @@ impl fmt::Display for PlayError {
             NoGame { id } => write!(f, "no game with id {id}"),
             NoAnalysisBoard { id } => write!(f, "no analysis board {id}"),
             NoPuzzle { id } => write!(f, "no puzzle '{id}'"),
-            NoLesson { what } => f.write_str(what),
+            NoLesson { what } | NoMistake { what } => f.write_str(what),
             BadQuery { param, got: None, .. } => write!(f, "missing query parameter '{param}'"),
             BadQuery { param, expected, got: Some(got) } => {
                 write!(f, "query parameter '{param}' must be {expected}, got '{got}'")

@@ -150,6 +150,10 @@ pub struct PuzzleRun {
     /// [`crate::lesson::Goal::met`]), instead of a mate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal: Option<crate::lesson::Goal>,
+    /// A puzzle made from a reviewed mistake: the engine judges the solver's one action
+    /// ([`crate::mistakes::Better::judge`]), instead of a mate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub better: Option<crate::mistakes::Better>,
 }
 
 /// One game in memory.
@@ -564,9 +568,28 @@ impl Play {
                 before.undo_action_moves();
                 (g, before, self.game.pending_moves())
             });
+        let better = self
+            .puzzle
+            .as_ref()
+            .is_some_and(|p| p.status == "playing" && color_name(mover) == p.solver && p.better.is_some())
+            .then(|| {
+                let mut before = self.game.position().clone();
+                before.undo_action_moves();
+                before
+            });
         self.game
             .submit()
             .map_err(|e| PlayError::CannotSubmit { reason: e.to_string() })?;
+        if let (Some(before), Some(p)) = (better, &mut self.puzzle) {
+            let accepted = p
+                .better
+                .as_mut()
+                .is_some_and(|b| b.judge(&before, self.game.position()).accepted);
+            p.status = if accepted { "solved" } else { "failed" }.into();
+            self.after_change(true);
+            self.finish("*", if accepted { "better action found" } else { "not better" });
+            return Ok(());
+        }
         if let (Some((goal, before, moves)), Some(p)) = (exercise, &mut self.puzzle) {
             let met = goal.met(&before, &moves, &self.game);
             p.status = if met { "solved" } else { "failed" }.into();

@@ -247,6 +247,7 @@ pub fn exercise_game(id: &str, n: &str, created: String) -> Result<Play, PlayErr
         solver: color_name(solver).to_string(),
         status: "playing".into(),
         goal: Some(ex.goal.clone()),
+        better: None,
     };
     let human = || Player::Human { name: None };
     let mut play = Play::new(loaded, [human(), human()], None, Some(run), created);

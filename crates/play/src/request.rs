@@ -509,6 +509,7 @@ pub fn puzzle_game(loaded: LoadedGame, id: &str, name: &str, engine: Player, cre
         solver: color_name(solver).to_string(),
         status: "playing".into(),
         goal: None,
+        better: None,
     };
     let human = Player::Human { name: None };
     let players = if solver == Color::White {

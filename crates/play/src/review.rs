@@ -67,7 +67,8 @@ impl Play {
 /// Writes the reviews of a game's actions, reported in order, as the doors answer them:
 /// [`ActionReview::json`] with `pv`, the engine's line from the position before the action
 /// ([`crate::text::pv_json`]: each action's colour, text and moves with their coordinates, for the
-/// page's arrows; empty when the action played was the engine's choice).
+/// page's arrows; empty when the action played was the engine's choice), and `best_long`, its
+/// best action in long form (for [`crate::mistakes`]).
 #[derive(Debug)]
 pub struct ActionWriter {
     pos: Position,
@@ -96,6 +97,10 @@ impl ActionWriter {
         }
         let mut v = a.json();
         v["pv"] = json!(crate::text::pv_json(&self.pos, &a.line));
+        // The engine's best in long form: what a puzzle made from this action accepts at once.
+        if let Some(best) = &a.best {
+            v["best_long"] = json!(chess5d_notation::long::write_action(best, self.pos.even()));
+        }
         v
     }
 }

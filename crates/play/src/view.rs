@@ -145,7 +145,7 @@ pub struct View<'a> {
     variation: Option<usize>,
     pgn: &'a str,
     clock: Option<ClockView>,
-    puzzle: &'a Option<crate::game::PuzzleRun>,
+    puzzle: Option<Cow<'a, crate::game::PuzzleRun>>,
     engine_busy: bool,
     thinking_ms: Option<u64>,
     engine_error: &'a Option<String>,
@@ -350,7 +350,18 @@ impl Play {
                 black_ms: c.now_ms(Color::Black, self.to_move()).max(0),
                 running: c.turn_started.is_some() && !over,
             }),
-            puzzle: &self.puzzle,
+            // A puzzle from a mistake keeps the engine's best from its solver until it is over.
+            puzzle: self.puzzle.as_ref().map(|p| match &p.better {
+                Some(b) if p.status == "playing" && b.best.is_some() => {
+                    let mut p = p.clone();
+                    if let Some(b) = &mut p.better {
+                        b.best = None;
+                        b.best_text = None;
+                    }
+                    Cow::Owned(p)
+                }
+                _ => Cow::Borrowed(p),
+            }),
             engine_busy: self.engine_busy,
             thinking_ms: self
                 .engine_busy

@@ -665,3 +665,137 @@ fn an_engine_seat_names_its_level() {
     assert_eq!(engine("alphabeta", 1000).level(), None);
     assert_eq!(human().level(), None);
 }
+
+/// Scholar's mate: Black's 3... Nf6?? lets 4. Qxf7#.
+const SCHOLAR: &str = "[Board \"Standard\"]\n\n1. e4 / e5\n2. Bc4 / Nc6\n3. Qh5 / Nf6\n4. Qxf7#\n";
+
+/// The review of `p` as a door answers it (`GET /api/games/:id/review`), with the service's
+/// options and `nodes` nodes a position.
+fn reviewed(p: &Play, id: i64, nodes: u64) -> serde_json::Value {
+    use chess5d_play::review::{options, ActionWriter, ReviewRun};
+    let mut reviewer = chess5d_engine::review::Reviewer::new(options(nodes, 16, 1));
+    let mut writer = ActionWriter::new(&p.game);
+    let mut run = ReviewRun::start(p.game.actions().len(), nodes);
+    let review = reviewer.review_game(&p.game, p.result.clone(), &mut |pr| {
+        let action = pr.action.map(|a| writer.json(a));
+        run.progress(pr.searched, pr.positions, action);
+    });
+    run.finish(review.json(), None);
+    run.json(id)
+}
+
+/// The puzzle game of the mistake at action `index` of game 1 (`p`), an answer (long form)
+/// played by its solver and submitted: the puzzle as the view shows it after.
+fn answer(p: &Play, review: &serde_json::Value, index: &str, action: &str) -> serde_json::Value {
+    use chess5d_play::mistakes;
+    let mut g = mistakes::puzzle_game(p, 1, Some(review), index, 60_000, "2026-01-02 03:04:05".into()).unwrap();
+    let v = view(&g, None, 2);
+    assert_eq!(
+        (v["puzzle"]["status"].as_str(), v["to_move"].as_str()),
+        (Some("playing"), Some("black"))
+    );
+    // The engine's best is not shown to the solver before the answer.
+    assert!(
+        v["puzzle"]["better"]["best"].is_null() && v["puzzle"]["better"]["best_text"].is_null(),
+        "{}",
+        v["puzzle"]
+    );
+    assert_eq!(v["puzzle"]["better"]["played_text"], "Nf6");
+    assert_eq!(v["action_count"], 5);
+    g.play(action).unwrap_or_else(|e| panic!("{action}: {e}"));
+    g.submit().unwrap();
+    // Stored and restored, the puzzle keeps its verdict.
+    let back = Play::restore(&g.record(2, "2026-01-02 03:04:06".into())).unwrap();
+    assert_eq!(view(&back, None, 2)["puzzle"], view(&g, None, 2)["puzzle"]);
+    view(&g, None, 2)["puzzle"].clone()
+}
+
+#[test]
+fn a_reviewed_blunder_becomes_a_puzzle_the_engine_judges() {
+    use chess5d_play::mistakes;
+    let loaded = chess5d_notation::load(SCHOLAR).unwrap();
+    let human = || Player::Human { name: None };
+    let p = Play::new(loaded, [human(), human()], None, None, "2026-01-02 03:04:05".into());
+    // No review yet: nothing offered, and asking for a puzzle says why.
+    assert_eq!(mistakes::list(&p, 1, None)["puzzles"], serde_json::json!([]));
+    let e = mistakes::puzzle_game(&p, 1, None, "5", 1000, String::new()).unwrap_err();
+    assert_eq!((e.code(), e.kind()), ("no_mistake", ErrorKind::NotFound));
+    assert!(e.to_string().contains("no computer review"), "{e}");
+
+    let review = reviewed(&p, 1, 60_000);
+    let list = mistakes::list(&p, 1, Some(&review));
+    let puzzles = list["puzzles"].as_array().unwrap();
+    assert_eq!(puzzles.len(), 1, "{list}");
+    assert_eq!(
+        (
+            &puzzles[0]["index"],
+            &puzzles[0]["class"],
+            &puzzles[0]["played"],
+            &puzzles[0]["player"]
+        ),
+        (
+            &serde_json::json!(5),
+            &serde_json::json!("blunder"),
+            &serde_json::json!("Nf6"),
+            &serde_json::json!("black")
+        )
+    );
+    // Only a mistake's action makes a puzzle.
+    for bad in ["4", "6", "x", "-1", "99"] {
+        let e = mistakes::puzzle_game(&p, 1, Some(&review), bad, 1000, String::new()).unwrap_err();
+        assert_eq!(e.code(), "no_mistake", "{bad}: {e}");
+    }
+    // An engine's action is not the player's mistake: a game against the engine offers only the
+    // human's.
+    let engine = Player::Engine {
+        engine: None,
+        bot: None,
+        movetime_ms: None,
+    };
+    let vs = Play::new(
+        chess5d_notation::load(SCHOLAR).unwrap(),
+        [human(), engine],
+        None,
+        None,
+        "2026-01-02 03:04:05".into(),
+    );
+    assert_eq!(mistakes::list(&vs, 1, Some(&review))["puzzles"], serde_json::json!([]));
+
+    // The engine's better action is accepted (at once: the review searched it).
+    let best = review["review"]["actions"][5]["best_long"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let solved = answer(&p, &review, "5", &best);
+    assert_eq!(solved["status"], "solved", "{solved}");
+    assert_eq!(solved["better"]["answer"]["by"], "best");
+    assert!(
+        solved["better"]["best"].is_string(),
+        "the answer is shown once over: {solved}"
+    );
+    // The blunder again is refused.
+    let refused = answer(&p, &review, "5", "(0T3)g8(0T3)f6");
+    assert_eq!(
+        (&refused["status"], &refused["better"]["answer"]["by"]),
+        (&serde_json::json!("failed"), &serde_json::json!("played")),
+        "{refused}"
+    );
+    // Other answers are searched: one that also lets Qxf7# is refused, one that defends f7
+    // accepted although the engine preferred another.
+    let a6 = answer(&p, &review, "5", "(0T3)a7(0T3)a6");
+    assert_eq!(
+        (&a6["status"], &a6["better"]["answer"]["by"]),
+        (&serde_json::json!("failed"), &serde_json::json!("searched")),
+        "{a6}"
+    );
+    let other = ["(0T3)g7(0T3)g6", "(0T3)d8(0T3)e7", "(0T3)d8(0T3)f6"]
+        .into_iter()
+        .find(|a| best != *a)
+        .unwrap();
+    let defended = answer(&p, &review, "5", other);
+    assert_eq!(
+        (&defended["status"], &defended["better"]["answer"]["by"]),
+        (&serde_json::json!("solved"), &serde_json::json!("searched")),
+        "{other}: {defended}"
+    );
+}

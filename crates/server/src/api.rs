@@ -73,6 +73,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
         JS,
         include_str!("../static/ui/computer-review.js"),
     ),
+    ("/ui/mistakes.js", JS, include_str!("../static/ui/mistakes.js")),
     ("/ui/share.js", JS, include_str!("../static/ui/share.js")),
     ("/ui/state.js", JS, include_str!("../static/ui/state.js")),
     ("/ui/settings.js", JS, include_str!("../static/ui/settings.js")),
@@ -95,7 +96,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/challenges/:id/accept", post(accept_challenge))
         .route("/api/puzzles/:id", post(start_puzzle))
         .route("/api/lessons/:id/:n", post(start_exercise))
-        .route("/api/user-puzzles", post(crate::puzzle_maker::create));
+        .route("/api/user-puzzles", post(crate::puzzle_maker::create))
+        .merge(crate::review_api::creating());
     let mut acting = Router::new()
         .route("/api/games/:id", get(get_game).delete(delete_game))
         .route("/api/games/:id/moves", get(game_moves))

@@ -170,6 +170,12 @@ impl AppState {
     /// seats.
     pub(crate) fn start_exercise(&self, id: &str, n: &str) -> Result<String, ServerError> {
         let play = chess5d_play::lesson::exercise_game(id, n, db::now())?;
+        self.start_made(play)
+    }
+
+    /// A game the service made for its creator alone (a lesson's exercise, a puzzle of a
+    /// reviewed mistake): stored with the creator holding both seats.
+    pub(crate) fn start_made(&self, play: chess5d_play::Play) -> Result<String, ServerError> {
         self.open_game(Session::wrap(play), None, Vec::new())
     }
 

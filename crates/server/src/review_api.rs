@@ -19,7 +19,85 @@ use std::time::Duration;
 /// The routes of reviews (merged into the server's router, under the rate limit of
 /// state-changing requests).
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/api/games/:id/review", get(view).post(start).delete(cancel))
+    Router::new()
+        .route("/api/games/:id/review", get(view).post(start).delete(cancel))
+        .route("/api/games/:id/mistakes", get(mistakes))
+}
+
+/// The route that makes a puzzle of a reviewed mistake (merged under the rate limit of
+/// creating games).
+pub fn creating() -> Router<AppState> {
+    Router::new().route("/api/games/:id/mistakes/:n", axum::routing::post(start_mistake))
+}
+
+/// A game's review as kept (running, ended in memory, or stored), if it has one.
+fn review_of(st: &AppState, id: i64) -> Result<Option<serde_json::Value>, ServerError> {
+    let text = match st.reviews().view(id) {
+        Some(t) => Some(t.to_string()),
+        None => st.db().review(id)?,
+    };
+    text.map(|t| {
+        serde_json::from_str(&t)
+            .map_err(|e| ServerError::Internal(format!("the stored review of game {id} is damaged: {e}")))
+    })
+    .transpose()
+}
+
+/// `GET /api/games/:id/mistakes`: the puzzles its review offers (chess5d_play::mistakes::list),
+/// for whoever may review the game.
+async fn mistakes(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    Client(client): Client,
+    seat: SeatToken,
+) -> Result<Response, ServerError> {
+    let id = parse_id(&id)?;
+    let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
+    limits.may_read(buckets, client)?;
+    let st2 = st.clone();
+    let v = blocking(move || {
+        let slot = st2.slot(id)?;
+        let review = review_of(&st2, id)?;
+        let s = lock(&slot.session);
+        s.play.check_review(s.rights(seat.get(), st2.inner.config.public))?;
+        Ok(chess5d_play::mistakes::list(&s.play, id, review.as_ref()))
+    })
+    .await?;
+    let text = v.to_string();
+    let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
+    limits.charge_read(buckets, client, text.len());
+    Ok(JsonText(text).into_response())
+}
+
+/// `POST /api/games/:id/mistakes/:n` (body `{}`): a new game, the puzzle of the mistake at
+/// action `n` (chess5d_play::mistakes::puzzle_game), its creator holding both seats; the
+/// engine judges the answer with the review's node budget (`review-nodes`).
+async fn start_mistake(
+    State(st): State<AppState>,
+    Path((id, n)): Path<(String, String)>,
+    seat: SeatToken,
+    _: JsonBody<Empty>,
+) -> Result<Response, ServerError> {
+    let id = parse_id(&id)?;
+    let v = blocking(move || {
+        let slot = st.slot(id)?;
+        let review = review_of(&st, id)?;
+        let play = {
+            let s = lock(&slot.session);
+            s.play.check_review(s.rights(seat.get(), st.inner.config.public))?;
+            chess5d_play::mistakes::puzzle_game(
+                &s.play,
+                id,
+                review.as_ref(),
+                &n,
+                st.limits().review_nodes,
+                crate::db::now(),
+            )?
+        };
+        st.start_made(play)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, JsonText(v)).into_response())
 }
 
 /// `GET /api/games/:id/review`: the review's state (status `none` if it has none), under the

@@ -4,6 +4,7 @@
 import { $, SVGNS, esc } from './dom.js';
 import { SQ, PIECE_PATHS, FILES, glyph } from './pieces.js';
 import { app } from './state.js';
+import { settings } from './settings.js';
 
 // ---------- drawing ----------
 //
@@ -229,8 +230,9 @@ export function arrow(s, L, m, cls, marker) {
 
 
 /** Every check of a state (at a mate there may be several; one arrow would make a defence look
- * possible). */
+ * possible); none when the player hid the check markers (Settings). */
 export function checksOf(s) {
+  if (!settings.checks) return [];
   if (s.checks && s.checks.length) return s.checks;
   return s.check ? [s.check] : [];
 }

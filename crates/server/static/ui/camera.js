@@ -402,11 +402,17 @@ export function updateChecks() {
   if (!s || !L || !app.vb) { layer.replaceChildren(); edges.replaceChildren(); edges.dataset.key = ''; return; }
   const r = visibleRect();
   const inView = ([x, y]) => x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h;
-  const arrows = [], kings = new Map();
+  // One arrow per checking piece (several kings it checks are marked on their squares), under
+  // the boards (#check-layer is below #board-layer): it shows between them, never over a piece.
+  const arrows = [], kings = new Map(), pieces = new Set();
   for (const c of checksOf(s)) {
     const king = center(s, L, c.to);
+    const piece = `${c.from.l},${c.from.t},${c.from.sq}`;
     if (!inView(king)) kings.set(`${c.to.l},${c.to.t}`, { c: existing(s, c.to), at: king });
-    else if (inView(center(s, L, c.from))) arrows.push(arrow(s, L, { from: c.from, to: c.to }, 'check', 'arrow-check'));
+    else if (inView(center(s, L, c.from)) && !pieces.has(piece)) {
+      pieces.add(piece);
+      arrows.push(arrow(s, L, { from: c.from, to: c.to }, 'check', 'arrow-check'));
+    }
   }
   const html = arrows.join('');
   if (layer.dataset.key !== html) { layer.dataset.key = html; layer.innerHTML = html; }

@@ -12,6 +12,7 @@ import { app, api } from './state.js';
 import { render } from './multiverse.js';
 import { renderSide } from './panel.js';
 import { setReview } from './review.js';
+import { drawMistakes } from './mistakes.js';
 
 const GLYPH = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 const POLL_MS = 500;
@@ -149,6 +150,7 @@ function draw() {
   btn.classList.toggle('hidden', !!s?.analysis);
   btn.disabled = !s || !!s.analysis || !s.action_count || !!app.analysis || (s.puzzle && s.puzzle.status === 'playing') || d?.status === 'running';
   box.classList.toggle('hidden', !d || !!app.analysis);
+  drawMistakes(box, s, d);
   if (!d) return;
   const running = d.status === 'running';
   const acts = actionsOf(d);

@@ -165,6 +165,9 @@ export function computeHighlights() {
   draw.hl = hl;
 }
 
+// The check markers shown or hidden (Settings): the boards' squares and the arrows again.
+addEventListener('chess5d-settings', () => { if (app.shown) { applyHighlights(); updateChecks(); } });
+
 export function applyHighlights() {
   computeHighlights();
   drawBoards(visibleRect());

@@ -86,8 +86,10 @@ export function renderSide() {
   }
   if (s.puzzle && !app.analysis) {
     // A lesson's exercise (s.puzzle.goal) is one action with a goal, not a mate to find.
+    const b = s.puzzle.better;
     const puzzle = s.puzzle.goal ? `Exercise “${s.puzzle.name}”: ${cap(s.puzzle.solver)} to play one action. `
-      : `Puzzle “${s.puzzle.name}”: ${cap(s.puzzle.solver)} mates in ${s.puzzle.mate_in}. `;
+      : b ? `Learn from your mistakes: ${cap(s.puzzle.solver)} played ${b.played_text} here (a ${b.class}); find a better action. `
+        : `Puzzle “${s.puzzle.name}”: ${cap(s.puzzle.solver)} mates in ${s.puzzle.mate_in}. `;
     status = puzzle + status;
     if (thinking) { const t = thinking; thinking = () => puzzle + t(); }
   }
@@ -101,6 +103,7 @@ export function renderSide() {
   if (s.result && !app.analysis) {
     let text;
     if (s.puzzle && s.puzzle.goal) text = s.puzzle.status === 'solved' ? 'Exercise solved!' : 'Not quite: that action misses the goal.';
+    else if (s.puzzle?.better?.answer) text = betterText(s.puzzle.better);
     else if (s.puzzle && s.puzzle.status === 'failed') text = `Puzzle failed: no mate within ${s.puzzle.mate_in} action${s.puzzle.mate_in > 1 ? 's' : ''}.`;
     else {
       const winner = s.result === '1-0' ? 'White wins' : s.result === '0-1' ? 'Black wins' : s.result === '*' ? 'No result' : 'Draw';
@@ -259,4 +262,14 @@ export function renderAnalysis() {
   $('#btn-takeback').disabled = !(tried || a.state.pending.length);
   const err = $('#analysis-error');
   if (i.error) { err.textContent = i.error; err.classList.remove('hidden'); } else if (running) err.classList.add('hidden');
+}
+
+/** The engine's verdict on an answer to a puzzle made from a mistake (mistakes.js). */
+function betterText(b) {
+  const a = b.answer;
+  const best = b.best_text ? ` The engine's best: ${b.best_text}.` : '';
+  if (a.by === 'played') return `That is ${b.played_text} again, the ${b.class}.${best}`;
+  const chances = `your chances ${Math.round(a.win)}%, with the best ${Math.round(b.win_best)}%`;
+  return a.accepted ? `Better action found! The engine agrees (${chances}).${a.by === 'best' ? '' : best}`
+    : `Not better: ${chances}.${best}`;
 }

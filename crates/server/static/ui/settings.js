@@ -1,10 +1,11 @@
 // Layer 1 (basics): the player's settings, remembered in this browser (localStorage): sounds on
 // or off, the light or dark theme, the board palette; and the sounds themselves, made with Web
-// Audio (no sound files to load). The top bar's Settings menu changes them.
+// Audio (no sound files to load), and whether checks are marked on the boards. The top bar's
+// Settings menu changes them; a change is told as a `chess5d-settings` event on the window.
 import { $ } from './dom.js';
 
 const KEY = 'chess5d.settings';
-const DEFAULTS = { sound: true, theme: 'dark', palette: 'wood' };
+const DEFAULTS = { sound: true, theme: 'dark', palette: 'wood', checks: true };
 const THEMES = ['dark', 'light'];
 const PALETTES = ['wood', 'blue'];
 
@@ -13,6 +14,7 @@ function load() {
     const s = { ...DEFAULTS, ...JSON.parse(localStorage.getItem(KEY) || '{}') };
     return {
       sound: s.sound !== false,
+      checks: s.checks !== false,
       theme: THEMES.includes(s.theme) ? s.theme : DEFAULTS.theme,
       palette: PALETTES.includes(s.palette) ? s.palette : DEFAULTS.palette,
     };
@@ -27,6 +29,7 @@ function apply() {
   document.documentElement.dataset.theme = settings.theme;
   document.documentElement.dataset.palette = settings.palette;
   $('#set-sound').checked = settings.sound;
+  $('#set-checks').checked = settings.checks;
   $('#set-theme').value = settings.theme;
   $('#set-palette').value = settings.palette;
 }
@@ -34,9 +37,11 @@ function apply() {
 function save() {
   try { localStorage.setItem(KEY, JSON.stringify(settings)); } catch { /* private mode: this page only */ }
   apply();
+  dispatchEvent(new CustomEvent('chess5d-settings'));
 }
 
 $('#set-sound').addEventListener('change', (e) => { settings.sound = e.target.checked; save(); });
+$('#set-checks').addEventListener('change', (e) => { settings.checks = e.target.checked; save(); });
 $('#set-theme').addEventListener('change', (e) => { settings.theme = e.target.value; save(); });
 $('#set-palette').addEventListener('change', (e) => { settings.palette = e.target.value; save(); });
 // The menu closes on a click elsewhere.
