@@ -1,11 +1,11 @@
 // Playing people (issue 47), served only: two accounts in two browser contexts and a spectator in
 // a third. Both sign up in the page, pair on 5+3 rated by quick pairing (both pages open the game
-// at once), play an action each; during the game the Analyse and review buttons are absent for all
-// three and the API refuses an analysis board and a review; Black resigns; both ratings change as
+// at once), play scholar's mate by clicks (White mates on the fourth action); during the game the
+// Analyse and review buttons are absent for all three and the API refuses an analysis board and a
+// review; after the mate both ratings change as
 // an independent Glicko-2 (below, written from Glickman's paper) computes; after the end the
 // analysis board and the review open; the players' pages show the game and the graph; screenshots
 // at 1280x800 and 390x844.
-// (Playing Standard to mate takes dozens of actions; the end by resignation rates the same way.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -68,7 +68,7 @@ async function signUp(page, name) {
   await page.locator('#acc-me').filter({ hasText: name }).waitFor();
 }
 
-test('two accounts pair on 5+3 rated, play, and both ratings change by Glicko-2', { skip: process.env.SITE === 'static' }, async () => {
+test('two accounts pair on 5+3 rated, play to mate, and both ratings change by Glicko-2', { skip: process.env.SITE === 'static' }, async () => {
   const a = await open(BASE);
   const b = await open(BASE, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await signUp(a.page, 'Ann');
@@ -109,16 +109,35 @@ test('two accounts pair on 5+3 rated, play, and both ratings change by Glicko-2'
     assert.equal(review, 409);
   }
 
-  // One action each, then Black resigns.
-  await move(white.page, [0, 1, 'white'], 'e2', [0, 1, 'white'], 'e4');
-  await submit(white.page);
-  await board(black.page, [0, 1, 'black']).waitFor();
-  await move(black.page, [0, 1, 'black'], 'e7', [0, 1, 'black'], 'e5');
-  await submit(black.page);
-  await white.page.screenshot({ path: join(SHOTS, `people-game-${white === a ? 1280 : 390}.png`) });
-  await black.page.screenshot({ path: join(SHOTS, `people-game-${black === a ? 1280 : 390}.png`) });
-  black.page.once('dialog', (d) => d.accept());
-  await black.page.getByRole('button', { name: 'Resign', exact: true }).click();
+  // Scholar's mate, played by clicks on the two seats' pages: 1. e4 / e5 2. Bc4 / Nc6
+  // 3. Qh5 / Nf6 4. Qxf7#. Each side waits for its board before it moves.
+  const line = [
+    [white, 1, 'e2', 'e4'], [black, 1, 'e7', 'e5'],
+    [white, 2, 'f1', 'c4'], [black, 2, 'b8', 'c6'],
+    [white, 3, 'd1', 'h5'], [black, 3, 'g8', 'f6'],
+    [white, 4, 'h5', 'f7'],
+  ];
+  for (const [who, t, from, to] of line) {
+    const color = who === white ? 'white' : 'black';
+    await board(who.page, [0, t, color]).waitFor({ timeout: 10000 });
+    await move(who.page, [0, t, color], from, [0, t, color], to);
+    await submit(who.page);
+    if (t === 2 && color === 'black') {
+      await white.page.screenshot({ path: join(SHOTS, `people-game-${white === a ? 1280 : 390}.png`) });
+      await black.page.screenshot({ path: join(SHOTS, `people-game-${black === a ? 1280 : 390}.png`) });
+      // Still under way: still no engine for anyone.
+      for (const { page } of [a, b, spectator]) {
+        assert.equal(await page.locator('#btn-analyse').isVisible(), false);
+      }
+    }
+  }
+  // Mate: the game is over, 1-0, for the seats and the spectator.
+  for (const { page } of [a, b, spectator]) {
+    await page.locator('#gameover').filter({ hasText: /checkmate/i }).waitFor({ timeout: 10000 });
+  }
+  const ended = await (await fetch(`${BASE}/api/games/${id}`)).json();
+  assert.equal(ended.result, '1-0');
+  assert.equal(ended.termination, 'checkmate');
 
   // Both see their change; it is Glicko-2's.
   const fresh = { r: 1500, rd: 350, vol: 0.06 };
