@@ -726,10 +726,10 @@ async fn correspondence_days_per_move_and_my_turn() {
     assert_eq!(v["games"][0]["left_ms"], 3 * DAY);
     let (_, _, v) = req(app, "GET", "/api/my-turn", None, bc).await;
     assert_eq!(turn(&v), Vec::<i64>::new(), "{v}");
-    // Without a session: 401.
+    // Without a session: 403 (as every request that needs one).
     assert_eq!(
         req(app, "GET", "/api/my-turn", None, &[]).await.0,
-        StatusCode::UNAUTHORIZED
+        StatusCode::FORBIDDEN
     );
     act(app, id, white, "(0T1)e2(0T1)e4").await;
     let (_, _, v) = req(app, "GET", "/api/my-turn", None, wc).await;
