@@ -1,11 +1,11 @@
 // Playing people (issue 47), served only: two accounts in two browser contexts and a spectator in
 // a third. Both sign up in the page, pair on 5+3 rated by quick pairing (both pages open the game
-// at once), play an action each; during the game the Analyse and review buttons are absent for all
-// three and the API refuses an analysis board and a review; Black resigns; both ratings change as
+// at once), play scholar's mate by clicks (White mates on the fourth action); during the game the
+// Analyse and review buttons are absent for all three and the API refuses an analysis board and a
+// review; after the mate both ratings change as
 // an independent Glicko-2 (below, written from Glickman's paper) computes; after the end the
 // analysis board and the review open; the players' pages show the game and the graph; screenshots
 // at 1280x800 and 390x844.
-// (Playing Standard to mate takes dozens of actions; the end by resignation rates the same way.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { launch, startServer, freshDb, board, move, submit, SHOTS } from './help
 
 let server = null, BASE = process.env.BASE_URL;
 const browsers = [];
+const servers = [];
 
 before(async () => {
   if (process.env.SITE === 'static') return;
@@ -25,6 +26,7 @@ before(async () => {
 after(async () => {
   for (const b of browsers) await b.ctx.close();
   if (server) await server.stop();
+  for (const s of servers) await s.stop();
 });
 
 async function open(url, options) {
@@ -68,7 +70,7 @@ async function signUp(page, name) {
   await page.locator('#acc-me').filter({ hasText: name }).waitFor();
 }
 
-test('two accounts pair on 5+3 rated, play, and both ratings change by Glicko-2', { skip: process.env.SITE === 'static' }, async () => {
+test('two accounts pair on 5+3 rated, play to mate, and both ratings change by Glicko-2', { skip: process.env.SITE === 'static' }, async () => {
   const a = await open(BASE);
   const b = await open(BASE, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await signUp(a.page, 'Ann');
@@ -109,16 +111,35 @@ test('two accounts pair on 5+3 rated, play, and both ratings change by Glicko-2'
     assert.equal(review, 409);
   }
 
-  // One action each, then Black resigns.
-  await move(white.page, [0, 1, 'white'], 'e2', [0, 1, 'white'], 'e4');
-  await submit(white.page);
-  await board(black.page, [0, 1, 'black']).waitFor();
-  await move(black.page, [0, 1, 'black'], 'e7', [0, 1, 'black'], 'e5');
-  await submit(black.page);
-  await white.page.screenshot({ path: join(SHOTS, `people-game-${white === a ? 1280 : 390}.png`) });
-  await black.page.screenshot({ path: join(SHOTS, `people-game-${black === a ? 1280 : 390}.png`) });
-  black.page.once('dialog', (d) => d.accept());
-  await black.page.getByRole('button', { name: 'Resign', exact: true }).click();
+  // Scholar's mate, played by clicks on the two seats' pages: 1. e4 / e5 2. Bc4 / Nc6
+  // 3. Qh5 / Nf6 4. Qxf7#. Each side waits for its board before it moves.
+  const line = [
+    [white, 1, 'e2', 'e4'], [black, 1, 'e7', 'e5'],
+    [white, 2, 'f1', 'c4'], [black, 2, 'b8', 'c6'],
+    [white, 3, 'd1', 'h5'], [black, 3, 'g8', 'f6'],
+    [white, 4, 'h5', 'f7'],
+  ];
+  for (const [who, t, from, to] of line) {
+    const color = who === white ? 'white' : 'black';
+    await board(who.page, [0, t, color]).waitFor({ timeout: 10000 });
+    await move(who.page, [0, t, color], from, [0, t, color], to);
+    await submit(who.page);
+    if (t === 2 && color === 'black') {
+      await white.page.screenshot({ path: join(SHOTS, `people-game-${white === a ? 1280 : 390}.png`) });
+      await black.page.screenshot({ path: join(SHOTS, `people-game-${black === a ? 1280 : 390}.png`) });
+      // Still under way: still no engine for anyone.
+      for (const { page } of [a, b, spectator]) {
+        assert.equal(await page.locator('#btn-analyse').isVisible(), false);
+      }
+    }
+  }
+  // Mate: the game is over, 1-0, for the seats and the spectator.
+  for (const { page } of [a, b, spectator]) {
+    await page.locator('#gameover').filter({ hasText: /checkmate/i }).waitFor({ timeout: 10000 });
+  }
+  const ended = await (await fetch(`${BASE}/api/games/${id}`)).json();
+  assert.equal(ended.result, '1-0');
+  assert.equal(ended.termination, 'checkmate');
 
   // Both see their change; it is Glicko-2's.
   const fresh = { r: 1500, rd: 350, vol: 0.06 };
@@ -153,6 +174,128 @@ test('two accounts pair on 5+3 rated, play, and both ratings change by Glicko-2'
     assert.match(await row.innerText(), who === won ? new RegExp(`\\+${up}`) : new RegExp(`−${down}`));
     await page.screenshot({ path: join(SHOTS, `people-player-${page === a.page ? 1280 : 390}.png`), fullPage: true });
   }
+
+  // A rematch: the loser offers, the winner accepts; both pages open the new game, colours
+  // swapped, rated again; the spectator is shown the way to it.
+  for (const { page } of [white, black]) await page.goto(`${BASE}#/game/${id}`);
+  await black.page.getByRole('button', { name: 'Rematch', exact: true }).click();
+  await black.page.locator('#rematch-status').filter({ hasText: 'waiting for your opponent' }).waitFor();
+  await white.page.locator('#rematch-status').filter({ hasText: 'Your opponent offers a rematch (you play Black)' }).waitFor({ timeout: 10000 });
+  await spectator.page.locator('#rematch-status').filter({ hasText: 'Black offers a rematch' }).waitFor({ timeout: 10000 });
+  await white.page.screenshot({ path: join(SHOTS, `people-rematch-${white === a ? 1280 : 390}.png`) });
+  await white.page.getByRole('button', { name: 'Accept rematch', exact: true }).click();
+  for (const { page } of [white, black]) {
+    await page.waitForURL((u) => /#\/game\/\d+$/.test(u.hash) && Number(u.hash.match(/\d+/)[0]) !== id, { timeout: 10000 });
+  }
+  const next = Number(white.page.url().match(/#\/game\/(\d+)/)[1]);
+  assert.equal(Number(black.page.url().match(/#\/game\/(\d+)/)[1]), next);
+  assert.deepEqual(await white.page.evaluate((g) => window.chess5dOnline.sides(g), next), ['black']);
+  assert.deepEqual(await black.page.evaluate((g) => window.chess5dOnline.sides(g), next), ['white']);
+  await black.page.locator('#seat-line').filter({ hasText: 'You play White' }).waitFor();
+  await black.page.locator('#rating-line').filter({ hasText: 'Rated blitz' }).waitFor();
+  await spectator.page.locator('#rematch-watch').waitFor({ timeout: 10000 });
+  // The old Black (now White) moves first in the rematch.
+  await move(black.page, [0, 1, 'white'], 'd2', [0, 1, 'white'], 'd4');
+  await submit(black.page);
+  const rm = await (await fetch(`${BASE}/api/games/${next}`)).json();
+  assert.equal(rm.action_count, 1);
+  assert.equal(rm.clock.initial_ms, 300000);
+  await black.page.screenshot({ path: join(SHOTS, `people-rematch-game-${black === a ? 1280 : 390}.png`) });
+});
+
+async function logIn(page, name) {
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Password', { exact: true }).fill(`${name}-secret-pass`);
+  await page.locator('#acc-submit').click();
+  await page.locator('#acc-me').filter({ hasText: name }).waitFor();
+}
+
+test('correspondence pairing; the home page lists the games where it is your move; another device gets the seat', { skip: process.env.SITE === 'static' }, async () => {
+  // A server of its own: sign-ups are 5 an hour from one address.
+  const own = await startServer(freshDb());
+  servers.push(own);
+  const BASE = own.url;
+  const a = await open(BASE);
+  const b = await open(BASE, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await signUp(a.page, 'Cora');
+  await signUp(b.page, 'Dan');
+  for (const { page } of [a, b]) {
+    await page.locator('#qp-clock').selectOption('3d');
+    await page.locator('#qp-rated').check();
+    await page.locator('#qp-start').click();
+  }
+  await a.page.waitForURL(/#\/game\/\d+$/, { timeout: 10000 });
+  await b.page.waitForURL(/#\/game\/\d+$/, { timeout: 10000 });
+  const id = Number(a.page.url().match(/#\/game\/(\d+)/)[1]);
+  const [white, black] = (await a.page.evaluate((g) => window.chess5dOnline.sides(g), id))[0] === 'white' ? [a, b] : [b, a];
+  const whiteName = white === a ? 'Cora' : 'Dan';
+  await white.page.locator('#rating-line').filter({ hasText: 'Rated correspondence' }).waitFor();
+  // The clock shows days.
+  await white.page.locator('#p-white .clock').filter({ hasText: '3 d 0 h' }).waitFor();
+  // Home: White's move is listed for White, nothing for Black.
+  for (const { page } of [white, black]) await page.goto(`${BASE}#/`);
+  await white.page.locator(`#my-turn-table tr[data-turn-game="${id}"]`).filter({ hasText: '3 days a move' }).waitFor();
+  await black.page.locator('#my-turn-none').waitFor();
+  await white.page.screenshot({ path: join(SHOTS, `people-my-turn-${white === a ? 1280 : 390}.png`) });
+  await black.page.screenshot({ path: join(SHOTS, `people-my-turn-${black === a ? 1280 : 390}.png`) });
+
+  // Another device of White's account (a fresh browser, logged in) gets White's seat and moves.
+  const other = await open(BASE);
+  await logIn(other.page, whiteName);
+  await other.page.locator(`#my-turn-table a[href="#/game/${id}"]`).click();
+  await other.page.locator('#seat-line').filter({ hasText: 'You play White' }).waitFor({ timeout: 10000 });
+  await move(other.page, [0, 1, 'white'], 'e2', [0, 1, 'white'], 'e4');
+  await submit(other.page);
+  await other.page.screenshot({ path: join(SHOTS, 'people-other-device-1280.png') });
+  // Now it is Black's move: the lists follow (the home page asks every 10 s; a reload asks now).
+  for (const { page } of [white, black]) await page.reload();
+  await black.page.locator(`#my-turn-table tr[data-turn-game="${id}"]`).waitFor({ timeout: 10000 });
+  await white.page.locator('#my-turn-none').waitFor({ timeout: 10000 });
+});
+
+test('the lobby shows names, ratings, clocks and kinds, filters by rating, and a challenge can be for one player', { skip: process.env.SITE === 'static' }, async () => {
+  // A server of its own: sign-ups are 5 an hour from one address.
+  const own = await startServer(freshDb());
+  servers.push(own);
+  const BASE = own.url;
+  const a = await open(BASE);
+  const b = await open(BASE, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const anon = await open(BASE);
+  await signUp(a.page, 'Eli');
+  await signUp(b.page, 'Fay');
+  // Eli challenges Fay only: rated, 5+3, Eli plays White.
+  await a.page.locator('#ch-minutes').fill('5');
+  await a.page.locator('#ch-inc').fill('3');
+  await a.page.locator('#ch-color').selectOption('white');
+  await a.page.locator('#ch-rated').check();
+  await a.page.locator('#ch-to').fill('Fay');
+  await a.page.getByRole('button', { name: 'Post challenge', exact: true }).click();
+  const row = b.page.locator('#lobby-table tbody tr').filter({ hasText: 'Eli' });
+  await row.waitFor({ timeout: 10000 });
+  const text = await row.innerText();
+  for (const part of ['Eli', '1500?', 'Standard', '5+3', 'rated blitz', 'for Fay', 'white']) assert.ok(text.includes(part), `${part} in ${text}`);
+  // Nobody else sees it.
+  await anon.page.reload();
+  await anon.page.locator('#lobby-table tbody').waitFor();
+  await anon.page.waitForTimeout(1600);
+  assert.equal(await anon.page.locator('#lobby-table tbody tr').filter({ hasText: 'Eli' }).count(), 0);
+  // The rating filter: from 1600 hides it, from 1400 to 1600 shows it.
+  await b.page.locator('#lobby-min').fill('1600');
+  await b.page.locator('#lobby-min').dispatchEvent('change');
+  await b.page.locator('#lobby-table tbody').filter({ hasText: 'No open challenges' }).waitFor();
+  await b.page.locator('#lobby-min').fill('1400');
+  await b.page.locator('#lobby-max').fill('1600');
+  await b.page.locator('#lobby-max').dispatchEvent('change');
+  await row.waitFor();
+  await b.page.screenshot({ path: join(SHOTS, 'people-lobby-390.png'), fullPage: true });
+  await a.page.screenshot({ path: join(SHOTS, 'people-lobby-1280.png'), fullPage: true });
+  // Fay accepts: both are in the rated game, Eli as White.
+  await row.getByRole('button', { name: /Accept challenge/ }).click();
+  await b.page.waitForURL(/#\/game\/\d+$/, { timeout: 10000 });
+  await a.page.waitForURL(/#\/game\/\d+$/, { timeout: 10000 });
+  await a.page.locator('#seat-line').filter({ hasText: 'You play White' }).waitFor();
+  await b.page.locator('#rating-line').filter({ hasText: 'Rated blitz · White: Eli 1500? · Black: Fay 1500?' }).waitFor();
 });
 
 test('an invite says who invites you, your side, the clock and casual; its clock waits', { skip: process.env.SITE === 'static' }, async () => {

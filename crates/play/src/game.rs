@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use web_time::Instant;
 
+/// A day in milliseconds (correspondence clocks).
+pub const DAY_MS: u64 = 86_400_000;
+
 /// A chess clock: remaining time per side, increment.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Clock {
@@ -31,6 +34,10 @@ pub struct Clock {
     /// that no time is lost before the friend has come; other games start it at once.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub first_moves_free: bool,
+    /// Correspondence: days per action (1, 2, 3, 5, 7 or 14). Each action resets the mover's
+    /// time to this many days (no increment, no bank of time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
 }
 
 impl Clock {
@@ -42,6 +49,15 @@ impl Clock {
             remaining_ms: [initial_ms as i64; 2],
             turn_started: None,
             first_moves_free: false,
+            days: None,
+        }
+    }
+
+    /// A correspondence clock of `days` per action.
+    pub fn per_action_days(days: u32) -> Clock {
+        Clock {
+            days: Some(days),
+            ..Clock::new(u64::from(days) * DAY_MS, 0)
         }
     }
 
@@ -605,7 +621,11 @@ impl Play {
             } else {
                 0
             };
-            let left = c.now_ms(mover, mover) + increment;
+            let left = match c.days {
+                // Correspondence: the time of an action is all the mover gets for the next.
+                Some(d) => i64::from(d) * DAY_MS as i64,
+                None => c.now_ms(mover, mover) + increment,
+            };
             c.remaining_ms[mover.index()] = left;
             c.turn_started = runs.then(Instant::now);
         }

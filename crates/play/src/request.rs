@@ -64,16 +64,55 @@ impl Side {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClockReq {
-    /// Time per side at the start.
+    /// Time per side at the start (not with `days`).
+    #[serde(default)]
     pub initial_ms: u64,
     /// Added after each action.
     #[serde(default)]
     pub increment_ms: u64,
+    /// Correspondence: days per action, one of [`CORRESPONDENCE_DAYS`] (instead of a time and
+    /// an increment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
 }
 
+/// The days per action a correspondence clock may have.
+pub const CORRESPONDENCE_DAYS: [u32; 6] = [1, 2, 3, 5, 7, 14];
+
 impl ClockReq {
+    /// The request of an existing clock (a rematch's).
+    pub fn of(c: &Clock) -> ClockReq {
+        match c.days {
+            Some(d) => ClockReq {
+                initial_ms: 0,
+                increment_ms: 0,
+                days: Some(d),
+            },
+            None => ClockReq {
+                initial_ms: c.initial_ms,
+                increment_ms: c.increment_ms,
+                days: None,
+            },
+        }
+    }
+
     /// The clock, if its times are within bounds.
     pub fn check(&self) -> Result<Clock, PlayError> {
+        if let Some(d) = self.days {
+            if !CORRESPONDENCE_DAYS.contains(&d) || self.initial_ms != 0 || self.increment_ms != 0 {
+                return Err(PlayError::BadField {
+                    field: "clock",
+                    expected: format!(
+                        "days per action one of {CORRESPONDENCE_DAYS:?}, without initial_ms or increment_ms"
+                    ),
+                    got: format!(
+                        "days {d}, initial_ms {}, increment_ms {}",
+                        self.initial_ms, self.increment_ms
+                    ),
+                });
+            }
+            return Ok(Clock::per_action_days(d));
+        }
         if !CLOCK_INITIAL_MS.contains(&self.initial_ms) || self.increment_ms > MAX_INCREMENT_MS {
             return Err(PlayError::BadField {
                 field: "clock",
@@ -567,7 +606,7 @@ impl Query {
     }
 
     /// The first value of `name`, if given.
-    fn get(&self, name: &str) -> Option<&str> {
+    pub fn get(&self, name: &str) -> Option<&str> {
         self.pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 

@@ -86,6 +86,8 @@ struct ClockView {
     white_ms: i64,
     black_ms: i64,
     running: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    days: Option<u32>,
 }
 
 #[derive(Debug, Serialize)]
@@ -349,6 +351,7 @@ impl Play {
                 white_ms: c.now_ms(Color::White, self.to_move()).max(0),
                 black_ms: c.now_ms(Color::Black, self.to_move()).max(0),
                 running: c.turn_started.is_some() && !over,
+                days: c.days,
             }),
             // A puzzle from a mistake keeps the engine's best from its solver until it is over.
             puzzle: self.puzzle.as_ref().map(|p| match &p.better {

@@ -3,6 +3,7 @@
 //! The HTTP routes and the WebSocket: each handler checks the request, calls the game's session
 //! and answers.
 
+use crate::accounts::MaybeAccount;
 use crate::clocks;
 use crate::create::{AcceptReq, ChallengeReq};
 use crate::error::ServerError;
@@ -115,7 +116,8 @@ pub fn router(state: AppState) -> Router {
         // Accounts (sign-up and login are throttled on their own besides).
         .merge(crate::accounts::routes())
         .merge(crate::pairing::routes())
-        .merge(crate::players::routes());
+        .merge(crate::players::routes())
+        .merge(crate::rematch::routes());
     if let Some(n) = config.rate_limit {
         let period = Duration::from_micros(1_000_000 / u64::from(n));
         acting = acting.layer(GovernorLayer {
@@ -198,6 +200,7 @@ async fn list_games(State(st): State<AppState>) -> ApiResult {
 async fn create_game(
     State(st): State<AppState>,
     Client(client): Client,
+    MaybeAccount(account): MaybeAccount,
     JsonBody(req): JsonBody<CreateReq>,
 ) -> ApiResult {
     // The import is read off the async threads (an import at a lower priority, as costly work
@@ -208,9 +211,9 @@ async fn create_game(
         let limits = st.limits();
         crate::limits::check_import_text(req.import.as_deref(), limits)?;
         let reading = Some(limits.start_import(st.quotas(), &st.inner.buckets, client).await?);
-        crate::sync::background("import", move || st.create_game(req, client, reading, &flag)).await?
+        crate::sync::background("import", move || st.create_game(req, client, reading, &flag, account)).await?
     } else {
-        blocking(move || st.create_game(req, client, None, &flag)).await?
+        blocking(move || st.create_game(req, client, None, &flag, account)).await?
     };
     drop(cancel);
     Ok((StatusCode::CREATED, JsonText(v)).into_response())
@@ -330,11 +333,12 @@ async fn join(
     State(st): State<AppState>,
     Path(id): Path<String>,
     seat: SeatToken,
+    MaybeAccount(account): MaybeAccount,
     JsonBody(req): JsonBody<JoinReq>,
 ) -> ApiResult {
     let id = parse_id(&id)?;
     let name = chess5d_play::request::check_name(req.name)?;
-    let v = blocking(move || st.join(id, &seat, name)).await?;
+    let v = blocking(move || st.join(id, &seat, name, account)).await?;
     Ok(JsonText(v).into_response())
 }
 
@@ -380,17 +384,43 @@ async fn my_games(State(st): State<AppState>, JsonBody(req): JsonBody<TokensReq>
     Ok(Json(v).into_response())
 }
 
-async fn list_challenges(State(st): State<AppState>, RawQuery(q): RawQuery) -> ApiResult {
-    let (offset, count) = st.inner.config.limits.page(&Query::parse(q.as_deref().unwrap_or("")))?;
-    Ok(Json(blocking(move || st.challenges(offset, count)).await?).into_response())
+async fn list_challenges(
+    State(st): State<AppState>,
+    MaybeAccount(account): MaybeAccount,
+    RawQuery(q): RawQuery,
+) -> ApiResult {
+    let q = Query::parse(q.as_deref().unwrap_or(""));
+    let (offset, count) = st.inner.config.limits.page(&q)?;
+    let bound = |key: &str| -> Result<Option<f64>, ServerError> {
+        q.get(key)
+            .map(|v| {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|r| (0.0..=4000.0).contains(r))
+                    .ok_or_else(|| {
+                        ServerError::BadRequest(format!(
+                            "{key}: a rating from 0 to 4000, got '{}'",
+                            v.chars().take(20).collect::<String>()
+                        ))
+                    })
+            })
+            .transpose()
+    };
+    let filter = crate::db::LobbyFilter {
+        viewer: account.map(|a| a.id),
+        min: bound("min_rating")?,
+        max: bound("max_rating")?,
+    };
+    Ok(Json(blocking(move || st.challenges(filter, offset, count)).await?).into_response())
 }
 
 async fn create_challenge(
     State(st): State<AppState>,
     Client(client): Client,
+    MaybeAccount(account): MaybeAccount,
     JsonBody(req): JsonBody<ChallengeReq>,
 ) -> ApiResult {
-    let v = blocking(move || st.create_challenge(req, client)).await?;
+    let v = blocking(move || st.create_challenge(req, client, account)).await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 
@@ -411,10 +441,11 @@ async fn cancel_challenge(State(st): State<AppState>, Path(id): Path<String>, se
 async fn accept_challenge(
     State(st): State<AppState>,
     Path(id): Path<String>,
+    MaybeAccount(account): MaybeAccount,
     JsonBody(req): JsonBody<AcceptReq>,
 ) -> ApiResult {
     let id = challenge_id(&id)?;
-    let v = blocking(move || st.accept_challenge(id, req)).await?;
+    let v = blocking(move || st.accept_challenge(id, req, account)).await?;
     Ok((StatusCode::CREATED, Json(v)).into_response())
 }
 

@@ -3,9 +3,11 @@
 //! New games, each with its seats: from a request, a puzzle, or an accepted challenge of the
 //! lobby; and the lobby itself.
 
+use crate::accounts::Account;
 use crate::db::{self, ChallengeRow};
 use crate::engine;
 use crate::error::ServerError;
+use crate::rated::{self, GameAccounts};
 use crate::seats::{self, FromSeat, Rights, Seat, SeatToken};
 use crate::session::{color_name, Player, Session};
 use crate::state::{lock, AppState};
@@ -13,6 +15,7 @@ use chess5d_notation::LoadedGame;
 use chess5d_play::request::{self, ClockReq, CreateReq};
 use chess5d_play::{Clock, Play};
 use chess5d_rules::Color;
+use rusqlite::OptionalExtension;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -112,6 +115,7 @@ impl AppState {
         client: crate::limits::ClientKey,
         reading: Option<crate::limits::Permit>,
         cancelled: &std::sync::atomic::AtomicBool,
+        account: Option<Account>,
     ) -> Result<String, ServerError> {
         let limits = &self.inner.config.limits;
         // The import's place (`imports`), held while it is read.
@@ -135,7 +139,17 @@ impl AppState {
         if cancelled.load(std::sync::atomic::Ordering::SeqCst) {
             return Err(ServerError::Conflict("the request timed out: no game was made".into()));
         }
-        self.open_game(Session::wrap(new.play), new.seat, held)
+        let side = new.seat.filter(|_| new.play.players.iter().all(|p| !p.is_engine()));
+        let v = self.open_game(Session::wrap(new.play), new.seat, held)?;
+        // A logged-in creator's side of a game between two people is the account's.
+        if let (Some(a), Some(side)) = (account, side) {
+            let id = serde_json::from_str::<Value>(&v)
+                .ok()
+                .and_then(|v| v["id"].as_i64())
+                .ok_or_else(|| ServerError::Internal("a new game without an id".into()))?;
+            self.db().write(move |c| rated::seat_account(c, id, side, a.id))?;
+        }
+        Ok(v)
     }
 
     /// `POST /api/puzzles/:id`: the solver is the creator, the defence the first engine (one of
@@ -205,19 +219,48 @@ impl AppState {
         &self,
         req: ChallengeReq,
         client: crate::limits::ClientKey,
+        account: Option<Account>,
     ) -> Result<Value, ServerError> {
         let v = variant(req.variant)?;
         let clock = check_clock(req.clock)?;
         let token = seats::new_token()?;
+        let category = clock.as_ref().map(|c| category_of(v.name, c));
+        if req.rated && (account.is_none() || clock.is_none()) {
+            return Err(ServerError::Forbidden(
+                "a rated challenge needs an account (log in) and a clock".into(),
+            ));
+        }
+        let to_account = match &req.to {
+            None => None,
+            Some(name) => {
+                let id = self.account_id(name)?;
+                if account.as_ref().is_some_and(|a| a.id == id) {
+                    return Err(ServerError::BadRequest(
+                        "'to' names yourself: challenge someone else".into(),
+                    ));
+                }
+                Some(id)
+            }
+        };
+        // Logged in, the challenge carries the account's name (a name given is not used).
+        let name = match &account {
+            Some(a) => Some(a.name.clone()),
+            None => check_name(req.name)?,
+        };
         let row = ChallengeRow {
             id: 0,
             created: db::now(),
             variant: v.name.to_string(),
-            clock: clock.map(|c| json!({"initial_ms": c.initial_ms, "increment_ms": c.increment_ms}).to_string()),
+            clock: clock.map(|c| clock_text(&c)),
             color: req.color.unwrap_or_else(|| "random".into()),
-            name: check_name(req.name)?,
+            name,
             token_hash: seats::hash_token(&token),
             game: None,
+            account: account.as_ref().map(|a| a.id),
+            rated: req.rated,
+            to_account,
+            category,
+            ..ChallengeRow::default()
         };
         if !["white", "black", "random"].contains(&row.color.as_str()) {
             return Err(ServerError::BadRequest(format!(
@@ -239,15 +282,41 @@ impl AppState {
                     client.yours()
                 ))
             })?;
-        let mut v = challenge_json(&ChallengeRow { id, ..row });
+        let mut v = self.challenge(id)?;
         v["token"] = json!(token);
         Ok(v)
     }
 
-    /// `GET /api/challenges?offset=&limit=`: a page of the open challenges not expired.
-    pub(crate) fn challenges(&self, offset: usize, count: usize) -> Result<Value, ServerError> {
+    /// The id of the account named `name` (any case); 404 if there is none.
+    fn account_id(&self, name: &str) -> Result<i64, ServerError> {
+        let short: String = name.chars().take(20).collect();
+        let none = || ServerError::NotFound(format!("no player named '{short}'"));
+        if !crate::accounts::valid_name(name) {
+            return Err(none());
+        }
+        let key = name.to_ascii_lowercase();
+        self.db()
+            .with(move |c| {
+                c.query_row(
+                    "SELECT id FROM accounts WHERE name_key = ?1 AND deleted = 0",
+                    [key],
+                    |r| r.get::<_, i64>(0),
+                )
+                .optional()
+            })?
+            .ok_or_else(none)
+    }
+
+    /// `GET /api/challenges?offset=&limit=&min_rating=&max_rating=`: a page of the open
+    /// challenges not expired that `filter` lets through.
+    pub(crate) fn challenges(
+        &self,
+        filter: db::LobbyFilter,
+        offset: usize,
+        count: usize,
+    ) -> Result<Value, ServerError> {
         let since = db::ago(self.inner.config.limits.challenge_secs);
-        let (rows, total) = self.inner.db.open_challenges(&since, offset, count)?;
+        let (rows, total) = self.inner.db.open_challenges(&since, filter, offset, count)?;
         let list: Vec<Value> = rows.iter().map(challenge_json).collect();
         Ok(crate::limits::page_json("challenges", list, total, offset))
     }
@@ -290,12 +359,34 @@ impl AppState {
 
     /// `POST /api/challenges/:id/accept`: starts the game; the challenger's token is their seat
     /// (and makes them the creator), the acceptor gets a new token.
-    pub(crate) fn accept_challenge(&self, id: i64, req: AcceptReq) -> Result<Value, ServerError> {
+    pub(crate) fn accept_challenge(
+        &self,
+        id: i64,
+        req: AcceptReq,
+        account: Option<Account>,
+    ) -> Result<Value, ServerError> {
         let _one_at_a_time = lock(&self.inner.lobby);
         let ch = self.find_challenge(id)?;
         if let Some(g) = ch.game {
             return Err(ServerError::Conflict(format!(
                 "challenge {id} was already accepted (game {g})"
+            )));
+        }
+        let me = account.as_ref().map(|a| a.id);
+        if ch.to_account.is_some() && ch.to_account != me {
+            return Err(ServerError::Forbidden(format!(
+                "challenge {id} is for {} only",
+                ch.to_name.as_deref().unwrap_or("another player")
+            )));
+        }
+        if ch.rated && me.is_none() {
+            return Err(ServerError::Forbidden(format!(
+                "challenge {id} is rated: log in to accept it"
+            )));
+        }
+        if me.is_some() && me == ch.account {
+            return Err(ServerError::BadRequest(format!(
+                "challenge {id} is your own: cancel it instead"
             )));
         }
         let challenger = match ch.color.as_str() {
@@ -307,7 +398,10 @@ impl AppState {
         let mut players = [Player::Human { name: None }, Player::Human { name: None }];
         players[challenger.index()] = Player::Human { name: ch.name.clone() };
         players[challenger.other().index()] = Player::Human {
-            name: check_name(req.name)?,
+            name: match &account {
+                Some(a) => Some(a.name.clone()),
+                None => check_name(req.name)?,
+            },
         };
         let clock: Option<ClockReq> = ch.clock.as_deref().and_then(|c| serde_json::from_str(c).ok());
         let loaded = LoadedGame::new(
@@ -332,6 +426,19 @@ impl AppState {
         session.seats.push(acceptor.seat.clone());
         let slot = self.insert(session)?;
         let game = lock(&slot.session).id;
+        // The accounts seated (a seat taken while logged in is the account's), rated or not.
+        if ch.account.is_some() || me.is_some() {
+            let mut seated = [None, None];
+            seated[challenger.index()] = ch.account;
+            seated[challenger.other().index()] = me;
+            let accounts = GameAccounts {
+                white: seated[0],
+                black: seated[1],
+                rated: ch.rated,
+                category: ch.category.clone(),
+            };
+            self.db().write(move |c| rated::set_accounts(c, game, &accounts))?;
+        }
         self.inner.db.close_challenge(id, game)?;
         let mut v = lock(&slot.session).view(Rights::from_seat(&acceptor.seat).viewer(), chess5d_play::Shown::Live);
         v["seat"] = seat_json(&acceptor.token, &acceptor.seat);
@@ -347,7 +454,13 @@ impl AppState {
     /// refused in words a player understands. `name` (checked by the caller) names the players
     /// of the seat's sides (everyone watching sees it): the page asks a player who claimed an
     /// invite for it, then sends it with their own seat's token.
-    pub(crate) fn join(&self, id: i64, token: &SeatToken, name: Option<String>) -> Result<String, ServerError> {
+    pub(crate) fn join(
+        &self,
+        id: i64,
+        token: &SeatToken,
+        name: Option<String>,
+        account: Option<Account>,
+    ) -> Result<String, ServerError> {
         let Some(t) = token.get() else {
             return Err(ServerError::BadRequest(format!(
                 "a link to join game {id} carries a seat token (header {})",
@@ -403,6 +516,15 @@ impl AppState {
                 return Err(e);
             }
             s.seats = all;
+            // An invite claimed while logged in: its side is the account's (another device of
+            // the account gets it with `POST /api/games/:id/seat`).
+            if let (Some(a), [w, b]) = (&account, seat.sides) {
+                if w != b {
+                    let side = if w { Color::White } else { Color::Black };
+                    let acc = a.id;
+                    self.db().write(move |c| rated::seat_account(c, id, side, acc))?;
+                }
+            }
             let extra = json!({ "seat": seat_json(&claimed.token, &seat), "joined": true });
             v = s.view_text_with(Rights::from_seat(&seat).viewer(), &extra);
         } else {
@@ -492,7 +614,30 @@ fn challenge_json(c: &ChallengeRow) -> Value {
         "id": c.id, "created": c.created, "variant": c.variant,
         "clock": c.clock.as_deref().and_then(|c| serde_json::from_str::<Value>(c).ok()),
         "color": c.color, "name": c.name, "game": c.game,
+        "account": c.account_name, "rated": c.rated, "category": c.category, "to": c.to_name,
+        "rating": c.account_name.as_ref().map(|_| {
+            let (r, rd) = c.rating.unwrap_or((1500.0, 350.0));
+            json!({ "rating": (r * 10.0).round() / 10.0, "rd": (rd * 10.0).round() / 10.0, "provisional": rd > chess5d_rating::PROVISIONAL_RD })
+        }),
     })
+}
+
+/// A clock as a challenge keeps it (JSON, as `POST /api/challenges` takes it).
+fn clock_text(c: &Clock) -> String {
+    match c.days {
+        Some(d) => json!({ "days": d }).to_string(),
+        None => json!({"initial_ms": c.initial_ms, "increment_ms": c.increment_ms}).to_string(),
+    }
+}
+
+/// The rating category of a game of `variant` on clock `c`.
+pub(crate) fn category_of(variant: &str, c: &Clock) -> String {
+    use chess5d_rating::{Category, Speed};
+    let speed = match c.days {
+        Some(_) => Speed::Correspondence,
+        None => Speed::of_clock(c.initial_ms / 1000, c.increment_ms / 1000),
+    };
+    Category::of(variant, speed).key()
 }
 
 /// The body of `POST /api/challenges`.
@@ -508,6 +653,12 @@ pub struct ChallengeReq {
     color: Option<String>,
     #[serde(default)]
     name: Option<String>,
+    /// Rated (needs an account and a clock; the acceptor needs one too).
+    #[serde(default)]
+    rated: bool,
+    /// Open only to the player of this name (else to anyone).
+    #[serde(default)]
+    to: Option<String>,
 }
 
 /// The body of `POST /api/challenges/:id/accept`.

@@ -412,6 +412,18 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game, account)
     );
     CREATE INDEX rating_changes_account ON rating_changes (account, at);",
+    // Rematches (issue 47): each side's offer after a game, and the rematch game once made;
+    // challenges made by an account, rated or casual, open to anyone or to one account.
+    "CREATE TABLE rematches (
+        game INTEGER PRIMARY KEY,
+        white INTEGER NOT NULL DEFAULT 0,
+        black INTEGER NOT NULL DEFAULT 0,
+        next INTEGER
+    );
+    ALTER TABLE challenges ADD COLUMN account INTEGER;
+    ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE challenges ADD COLUMN to_account INTEGER;
+    ALTER TABLE challenges ADD COLUMN category TEXT;",
 ];
 
 /// An open challenge of the lobby, as a row.
@@ -428,9 +440,31 @@ pub struct ChallengeRow {
     pub token_hash: String,
     /// The game once accepted.
     pub game: Option<i64>,
+    /// The challenger's account, if logged in.
+    pub account: Option<i64>,
+    /// Rated (the challenger and the acceptor need accounts, and there is a clock).
+    pub rated: bool,
+    /// Open only to this account (else to anyone).
+    pub to_account: Option<i64>,
+    /// The rating category of the game it makes.
+    pub category: Option<String>,
+    /// Read only: the challenger's account name, the named opponent's, and the challenger's
+    /// rating and deviation in the category (none if they have not played in it).
+    pub account_name: Option<String>,
+    pub to_name: Option<String>,
+    pub rating: Option<(f64, f64)>,
 }
 
+/// The columns `challenge_of` reads (`ch` the challenge, `a` its account, `t` the named
+/// opponent's, `r` the challenger's rating).
+const CHALLENGE_COLUMNS: &str = "ch.id, ch.created, ch.variant, ch.clock, ch.color, ch.name, ch.token_hash, ch.game, \
+     ch.account, ch.rated, ch.to_account, ch.category, a.name, t.name, r.rating, r.rd \
+     FROM challenges ch LEFT JOIN accounts a ON a.id = ch.account LEFT JOIN accounts t ON t.id = ch.to_account \
+     LEFT JOIN ratings r ON r.account = ch.account AND r.category = ch.category";
+
 fn challenge_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChallengeRow> {
+    let rating: Option<f64> = r.get(14)?;
+    let rd: Option<f64> = r.get(15)?;
     Ok(ChallengeRow {
         id: r.get(0)?,
         created: r.get(1)?,
@@ -440,7 +474,24 @@ fn challenge_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChallengeRow> {
         name: r.get(5)?,
         token_hash: r.get(6)?,
         game: r.get(7)?,
+        account: r.get(8)?,
+        rated: r.get(9)?,
+        to_account: r.get(10)?,
+        category: r.get(11)?,
+        account_name: r.get(12)?,
+        to_name: r.get(13)?,
+        rating: rating.zip(rd),
     })
+}
+
+/// Which open challenges a lobby page shows: those open to anyone or to `viewer` (or made by
+/// it), with the challenger's rating within `min` and `max` (a challenger without an account
+/// has no rating and is left out by either; one who has not played the category counts 1500).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LobbyFilter {
+    pub viewer: Option<i64>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
 }
 
 const COLUMNS: &str = "id, created, updated, variant, start, headers, white, black, actions, n_actions, result, \
@@ -741,8 +792,21 @@ impl Db {
                 return Ok(None);
             }
             c.execute(
-                "INSERT INTO challenges (created, variant, clock, color, name, token_hash, client) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![ch.created, ch.variant, ch.clock, ch.color, ch.name, ch.token_hash, client],
+                "INSERT INTO challenges (created, variant, clock, color, name, token_hash, client, account, rated, to_account, category)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                params![
+                    ch.created,
+                    ch.variant,
+                    ch.clock,
+                    ch.color,
+                    ch.name,
+                    ch.token_hash,
+                    client,
+                    ch.account,
+                    ch.rated,
+                    ch.to_account,
+                    ch.category
+                ],
             )?;
             Ok(Some(c.last_insert_rowid()))
         })
@@ -752,7 +816,7 @@ impl Db {
     pub fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>, ServerError> {
         self.with(|c| {
             c.query_row(
-                "SELECT id, created, variant, clock, color, name, token_hash, game FROM challenges WHERE id = ?1",
+                &format!("SELECT {CHALLENGE_COLUMNS} WHERE ch.id = ?1"),
                 [id],
                 challenge_of,
             )
@@ -765,20 +829,38 @@ impl Db {
     pub fn open_challenges(
         &self,
         since: &str,
+        filter: LobbyFilter,
         offset: usize,
         count: usize,
     ) -> Result<(Vec<ChallengeRow>, usize), ServerError> {
+        const WHERE: &str = "WHERE ch.game IS NULL AND ch.created >= ?1 \
+             AND (ch.to_account IS NULL OR ch.to_account = ?2 OR ch.account = ?2) \
+             AND (?3 IS NULL OR (ch.account IS NOT NULL AND COALESCE(r.rating, 1500) >= ?3)) \
+             AND (?4 IS NULL OR (ch.account IS NOT NULL AND COALESCE(r.rating, 1500) <= ?4))";
         self.with(|c| {
+            let args = params![since, filter.viewer, filter.min, filter.max];
             let total: i64 = c.query_row(
-                "SELECT COUNT(*) FROM challenges WHERE game IS NULL AND created >= ?1",
-                [since],
+                &format!(
+                    "SELECT COUNT(*) FROM challenges ch LEFT JOIN ratings r \
+                     ON r.account = ch.account AND r.category = ch.category {WHERE}"
+                ),
+                args,
                 |r| r.get(0),
             )?;
-            let mut st = c.prepare(
-                "SELECT id, created, variant, clock, color, name, token_hash, game FROM challenges \
-                 WHERE game IS NULL AND created >= ?1 ORDER BY id LIMIT ?2 OFFSET ?3",
+            let mut st = c.prepare(&format!(
+                "SELECT {CHALLENGE_COLUMNS} {WHERE} ORDER BY ch.id LIMIT ?5 OFFSET ?6"
+            ))?;
+            let rows = st.query_map(
+                params![
+                    since,
+                    filter.viewer,
+                    filter.min,
+                    filter.max,
+                    count as i64,
+                    offset as i64
+                ],
+                challenge_of,
             )?;
-            let rows = st.query_map(params![since, count as i64, offset as i64], challenge_of)?;
             Ok((rows.collect::<rusqlite::Result<Vec<_>>>()?, total as usize))
         })
     }

@@ -50,6 +50,7 @@ mod players;
 mod puzzle_maker;
 mod puzzles;
 mod rated;
+mod rematch;
 mod review;
 mod review_api;
 mod seats;

@@ -50,13 +50,16 @@ enum Seeker {
 }
 
 /// A clock as the pool reads it: `"M+S"` (minutes, which may be 0.25, 0.5, 0.75 or 1 to 180,
-/// and seconds of increment, 0 to 180).
+/// and seconds of increment, 0 to 180), or correspondence, `"Nd"` (N days per action: 1, 2, 3,
+/// 5, 7 or 14).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct QuickClock {
     /// Base time in seconds.
     pub base_secs: u64,
     /// Increment in seconds.
     pub increment_secs: u64,
+    /// Correspondence: days per action (then no base time nor increment).
+    pub days: Option<u32>,
 }
 
 impl QuickClock {
@@ -64,10 +67,24 @@ impl QuickClock {
     pub fn parse(s: &str) -> Result<QuickClock, ServerError> {
         let bad = || {
             ServerError::BadRequest(format!(
-                "clock: 'M+S' (minutes 0.25, 0.5, 0.75 or 1 to 180, increment 0 to 180 seconds), got '{}'",
+                "clock: 'M+S' (minutes 0.25, 0.5, 0.75 or 1 to 180, increment 0 to 180 seconds) \
+                 or 'Nd' (days per action: 1, 2, 3, 5, 7 or 14), got '{}'",
                 s.chars().take(20).collect::<String>()
             ))
         };
+        if let Some(d) = s.trim().strip_suffix('d') {
+            let days = d
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|d| chess5d_play::request::CORRESPONDENCE_DAYS.contains(d))
+                .ok_or_else(bad)?;
+            return Ok(QuickClock {
+                base_secs: 0,
+                increment_secs: 0,
+                days: Some(days),
+            });
+        }
         let (m, i) = s.trim().split_once('+').ok_or_else(bad)?;
         let base_secs = match m.trim() {
             "0.25" | "1/4" => 15,
@@ -85,11 +102,39 @@ impl QuickClock {
         Ok(QuickClock {
             base_secs,
             increment_secs,
+            days: None,
         })
+    }
+
+    /// The rating speed of this clock.
+    pub fn speed(&self) -> Speed {
+        match self.days {
+            Some(_) => Speed::Correspondence,
+            None => Speed::of_clock(self.base_secs, self.increment_secs),
+        }
+    }
+
+    /// The clock of a game.
+    pub fn request(&self) -> ClockReq {
+        match self.days {
+            Some(d) => ClockReq {
+                initial_ms: 0,
+                increment_ms: 0,
+                days: Some(d),
+            },
+            None => ClockReq {
+                initial_ms: self.base_secs * 1000,
+                increment_ms: self.increment_secs * 1000,
+                days: None,
+            },
+        }
     }
 
     /// As the page writes it.
     pub fn text(&self) -> String {
+        if let Some(d) = self.days {
+            return format!("{d}d");
+        }
         let m = match self.base_secs {
             15 => "0.25".to_string(),
             30 => "0.5".to_string(),
@@ -274,10 +319,7 @@ impl AppState {
             variant: Some(variant.to_string()),
             white: human(&white.0),
             black: human(&black.0),
-            clock: Some(ClockReq {
-                initial_ms: clock.base_secs * 1000,
-                increment_ms: clock.increment_secs * 1000,
-            }),
+            clock: Some(clock.request()),
             ..CreateReq::default()
         };
         let new = req.check(&crate::engine::names(&self.inner.config.engines), crate::db::now())?;
@@ -323,7 +365,7 @@ async fn join(
         ));
     }
     let key = seeker(&account, &visitor);
-    let category = Category::of(variant.name, Speed::of_clock(clock.base_secs, clock.increment_secs)).key();
+    let category = Category::of(variant.name, clock.speed()).key();
     let st2 = st.clone();
     let v = blocking(move || {
         let rating = match &account {

@@ -29,6 +29,73 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/players/:name", get(player))
         .route("/api/games/:id/rating", get(game_rating))
         .route("/api/games/:id/seat", post(my_seat))
+        .route("/api/my-turn", get(my_turn))
+}
+
+/// The most games `GET /api/my-turn` looks at (the account's latest unfinished ones).
+pub const MY_TURN_GAMES: usize = 200;
+
+/// `GET /api/my-turn` (logged in): the account's games under way where it is its turn, the
+/// one with the least time left first: `{games: [{id, color, opponent, variant, clock, left_ms,
+/// rated, category}]}` (`clock` as the game view's; `left_ms` null without a clock).
+async fn my_turn(State(st): State<AppState>, account: Account) -> Result<Response, ServerError> {
+    let v = blocking(move || {
+        let acc = account.id;
+        let rows = st.db().with(move |c| {
+            let mut q = c.prepare(
+                "SELECT a.game, a.white, a.black, a.rated, a.category FROM game_accounts a
+                 JOIN games g ON g.id = a.game
+                 WHERE (a.white = ?1 OR a.black = ?1) AND g.result IS NULL ORDER BY a.game DESC LIMIT ?2",
+            )?;
+            let rows = q.query_map(params![acc, MY_TURN_GAMES as i64], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, Option<i64>>(1)?,
+                    r.get::<_, Option<i64>>(2)?,
+                    r.get::<_, bool>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                ))
+            })?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+        })?;
+        let mut games = Vec::new();
+        for (id, w, b, rated, category) in rows {
+            let Ok(slot) = st.slot(id) else { continue };
+            let s = lock(&slot.session);
+            if s.is_over() {
+                continue;
+            }
+            let to_move = s.to_move();
+            let mine = match to_move {
+                Color::White => w == Some(acc),
+                Color::Black => b == Some(acc),
+            };
+            if !mine {
+                continue;
+            }
+            let clock = s
+                .play
+                .clock
+                .as_ref()
+                .map(|c| json!({ "initial_ms": c.initial_ms, "increment_ms": c.increment_ms, "days": c.days }));
+            let left = s.play.clock.as_ref().map(|c| c.now_ms(to_move, to_move).max(0));
+            games.push(json!({
+                "id": id,
+                "color": color_name(to_move),
+                "opponent": s.players[to_move.other().index()].display(),
+                "variant": s.play.variant,
+                "clock": clock,
+                "left_ms": left,
+                "actions": s.game.actions().len(),
+                "rated": rated,
+                "category": category,
+            }));
+        }
+        games.sort_by_key(|g| g["left_ms"].as_i64().unwrap_or(i64::MAX));
+        Ok(json!({ "games": games }))
+    })
+    .await?;
+    Ok(Json(v).into_response())
 }
 
 fn rating_json(rating: f64, rd: f64, volatility: f64, games: i64) -> Value {

@@ -29,6 +29,23 @@ pub fn set_accounts(c: &Connection, game: i64, a: &GameAccounts) -> rusqlite::Re
     Ok(())
 }
 
+/// Records that `account` plays `side` of game `game` (a seat taken while logged in), keeping
+/// the other side's account and the rated flag.
+pub fn seat_account(c: &Connection, game: i64, side: chess5d_rules::Color, account: i64) -> rusqlite::Result<()> {
+    let column = match side {
+        chess5d_rules::Color::White => "white",
+        chess5d_rules::Color::Black => "black",
+    };
+    c.execute(
+        &format!(
+            "INSERT INTO game_accounts (game, {column}) VALUES (?1, ?2)
+             ON CONFLICT (game) DO UPDATE SET {column} = ?2"
+        ),
+        params![game, account],
+    )?;
+    Ok(())
+}
+
 /// A player's rating in a category (a new player's if none).
 pub fn rating_of(c: &Connection, account: i64, category: &str) -> rusqlite::Result<(Rating, i64)> {
     Ok(c.query_row(

@@ -6,7 +6,7 @@
 // games); on the game page, fair play (no Analyse or computer review while two people play) and
 // each player's rating change when a rated game ends. app.js routes #/player/NAME here.
 import { backend } from './backend/index.js';
-import { online, call, esc, cap, keepSeat, shared } from './online.js';
+import { online, call, esc, cap, keepSeat, seatOf, shared } from './online.js';
 
 const $ = (s) => document.querySelector(s);
 const served = backend.features.online;
@@ -64,6 +64,7 @@ $('#account-form').addEventListener('submit', async (ev) => {
     dialog.close();
     renderBar();
     renderPairing();
+    refreshTurns();
   } catch (e) {
     $('#acc-error').textContent = e.message;
   }
@@ -97,18 +98,22 @@ async function whoAmI() {
   try { me.name = (await call('GET', '/api/account')).name ?? null; } catch { me.name = null; }
   renderBar();
   renderPairing();
+  refreshTurns();
 }
 
 // ---------- quick pairing (a card on the home page) ----------
 
 const CLOCKS = ['1+0', '2+1', '3+0', '3+2', '5+0', '5+3', '10+0', '10+5', '15+10', '30+0'];
+// Correspondence: days per move.
+const DAYS = [1, 2, 3, 5, 7, 14];
 const card = document.createElement('section');
 card.className = 'card lead';
 card.id = 'pairing-card';
 card.innerHTML = `<h2>Quick pairing</h2>
   <form id="pairing-form">
     <div class="row">
-      <label>Clock <select id="qp-clock" aria-label="Clock">${CLOCKS.map((c) => `<option ${c === '5+3' ? 'selected' : ''}>${c}</option>`).join('')}</select></label>
+      <label>Clock <select id="qp-clock" aria-label="Clock">${CLOCKS.map((c) => `<option ${c === '5+3' ? 'selected' : ''}>${c}</option>`).join('')}
+        <optgroup label="Correspondence">${DAYS.map((d) => `<option value="${d}d">${d} day${d > 1 ? 's' : ''} a move</option>`).join('')}</optgroup></select></label>
       <label>Variant <select id="qp-variant" aria-label="Variant"></select></label>
     </div>
     <label class="check"><input type="checkbox" id="qp-rated" aria-label="Rated"> Rated</label>
@@ -180,6 +185,61 @@ $('#qp-cancel')?.addEventListener('click', async () => {
   } catch (e) { $('#qp-status').textContent = e.message; }
 });
 
+// ---------- your turn (a card on the home page, logged in) ----------
+
+const turnCard = document.createElement('section');
+turnCard.className = 'card hidden';
+turnCard.id = 'my-turn-card';
+turnCard.innerHTML = '<h2>Your turn</h2><div id="my-turn"></div>';
+if (served) $('#lead')?.before(turnCard);
+const turns = { timer: 0 };
+
+/** Time left as a player reads it. */
+function left(ms) {
+  if (ms === null || ms === undefined) return 'no clock';
+  const h = Math.floor(ms / 3600000);
+  if (h >= 24) return `${Math.floor(h / 24)} d ${h % 24} h left`;
+  if (h >= 1) return `${h} h ${Math.floor((ms % 3600000) / 60000)} min left`;
+  return `${Math.floor(ms / 60000)} min ${Math.floor((ms % 60000) / 1000)} s left`;
+}
+
+const clockText = (c) => (!c ? 'no clock' : c.days ? `${c.days} day${c.days > 1 ? 's' : ''} a move` : `${c.initial_ms / 60000}+${c.increment_ms / 1000}`);
+
+/** Lists the account's games where it is its turn (every 10 s while the home page shows). */
+async function refreshTurns() {
+  clearTimeout(turns.timer);
+  const home = $('#home');
+  if (!served || !me.name) { turnCard.classList.add('hidden'); return; }
+  if (home && home.classList.contains('hidden')) { turns.timer = setTimeout(refreshTurns, 10000); return; }
+  try {
+    const { games } = await call('GET', '/api/my-turn');
+    turnCard.classList.remove('hidden');
+    $('#my-turn').innerHTML = games.length
+      ? `<table id="my-turn-table"><thead><tr><th>Opponent</th><th>You play</th><th>Variant</th><th>Clock</th><th>Time</th><th></th></tr></thead><tbody>${games.map((g) => `<tr data-turn-game="${g.id}">
+          <td>${esc(g.opponent)}</td><td>${esc(cap(g.color))}</td><td>${esc(g.variant)}</td><td>${esc(clockText(g.clock))}${g.rated ? ' · rated' : ''}</td>
+          <td>${esc(left(g.left_ms))}</td><td><a href="#/game/${g.id}" aria-label="Play game ${g.id}">Play</a></td></tr>`).join('')}</tbody></table>`
+      : '<p class="muted" id="my-turn-none">No game is waiting for your move.</p>';
+  } catch { turnCard.classList.add('hidden'); }
+  turns.timer = setTimeout(refreshTurns, 10000);
+}
+window.addEventListener('hashchange', () => { if (!location.hash || location.hash === '#/' || location.hash === '#') refreshTurns(); });
+
+// ---------- a seat of the account, on any device ----------
+
+const claimed = new Set();
+
+/** On a game of the logged-in account that this browser holds no seat of: its seat (the
+ * server knows which side the account plays), then the game is shown as its player's. */
+async function claimSeat(s) {
+  if (!served || !me.name || !s || s.analysis || !s.seated || online.sides(s.id) || claimed.has(s.id)) return;
+  claimed.add(s.id);
+  try {
+    const v = await call('POST', `/api/games/${s.id}/seat`, {});
+    keepSeat(s.id, { token: v.seat.token, sides: [v.seat.side], owner: false });
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+  } catch { /* not this account's game: watched */ }
+}
+
 // ---------- the game page: fair play and the rating change ----------
 
 const ratingLine = document.createElement('div');
@@ -223,9 +283,100 @@ function renderRating(s) {
   ratingLine.textContent = `${d.rated ? `Rated ${d.category}` : 'Casual'} · ${side('white')} · ${side('black')}`;
 }
 
+// ---------- the game page: a rematch once the game ends ----------
+
+const rematchLine = document.createElement('div');
+rematchLine.id = 'rematch-line';
+rematchLine.className = 'online-actions';
+ratingLine.after(rematchLine);
+const rematch = { game: null, timer: 0, state: null };
+
+/** The rematch offers of an ended game between two people, polled while it is shown. */
+function watchRematch(s) {
+  const ended = served && s && !s.analysis && s.seated && s.result && s.termination !== 'aborted'
+    && !s.players.white.engine && !s.players.black.engine;
+  if (!ended) {
+    clearTimeout(rematch.timer);
+    rematch.game = null;
+    rematchLine.innerHTML = '';
+    return;
+  }
+  if (rematch.game === s.id) return;
+  clearTimeout(rematch.timer);
+  rematch.game = s.id;
+  rematch.state = null;
+  pollRematch();
+}
+
+async function pollRematch() {
+  const id = rematch.game;
+  if (id === null) return;
+  // Another page is shown: stop asking.
+  if (!new RegExp(`^#/game/${id}(/|$)`).test(location.hash)) { rematch.game = null; return; }
+  try {
+    const v = await call('GET', `/api/games/${id}/rematch`);
+    if (rematch.game !== id) return;
+    const mine = online.sides(id) || [];
+    // Both accepted: a player who offered takes their seat of the new game and goes there.
+    if (v.game && mine.length === 1 && v.offered[mine[0]]) return await takeRematch(id);
+    rematch.state = v;
+    renderRematch(id, v, mine);
+  } catch { /* tried again below */ }
+  if (rematch.game === id) rematch.timer = setTimeout(pollRematch, 1500);
+}
+
+async function takeRematch(id) {
+  const v = await call('POST', `/api/games/${id}/rematch`, {}, seatOf(id)?.token);
+  if (!v.seat) return renderRematch(id, v, online.sides(id) || []);
+  keepSeat(v.game, { token: v.seat.token, sides: v.seat.sides, owner: false });
+  clearTimeout(rematch.timer);
+  rematch.game = null;
+  location.hash = `#/game/${v.game}`;
+}
+
+function renderRematch(id, v, mine) {
+  const other = (c) => (c === 'white' ? 'black' : 'white');
+  let html = '';
+  if (v.game) html = `<a id="rematch-watch" href="#/game/${v.game}">Watch the rematch</a>`;
+  else if (mine.length === 1) {
+    const me = mine[0];
+    if (v.offered[me]) html = '<span id="rematch-status">Rematch offered: waiting for your opponent.</span> <button type="button" data-rematch="cancel" aria-label="Cancel rematch">Cancel</button>';
+    else if (v.offered[other(me)]) html = `<span id="rematch-status">Your opponent offers a rematch (you play ${cap(other(me))}).</span> <button type="button" class="primary" data-rematch="offer" aria-label="Accept rematch">Accept rematch</button> <button type="button" data-rematch="cancel" aria-label="Decline rematch">Decline</button>`;
+    else html = `<button type="button" data-rematch="offer" aria-label="Rematch">Rematch</button> <span class="muted">(colours swapped: you play ${cap(other(me))})</span>`;
+  } else if (v.offered.white || v.offered.black) {
+    html = `<span id="rematch-status">${v.offered.white && v.offered.black ? 'Both' : cap(v.offered.white ? 'white' : 'black')} offer${v.offered.white && v.offered.black ? '' : 's'} a rematch.</span>`;
+  }
+  rematchLine.innerHTML = html;
+}
+
+rematchLine.addEventListener('click', async (ev) => {
+  const b = ev.target.closest('button[data-rematch]');
+  const id = rematch.game;
+  if (!b || id === null) return;
+  try {
+    if (b.dataset.rematch === 'offer') {
+      const v = await call('POST', `/api/games/${id}/rematch`, {}, seatOf(id)?.token);
+      if (v.game && v.seat) {
+        keepSeat(v.game, { token: v.seat.token, sides: v.seat.sides, owner: false });
+        clearTimeout(rematch.timer);
+        rematch.game = null;
+        location.hash = `#/game/${v.game}`;
+        return;
+      }
+      renderRematch(id, v, online.sides(id) || []);
+    } else {
+      renderRematch(id, await call('DELETE', `/api/games/${id}/rematch`, undefined, seatOf(id)?.token), online.sides(id) || []);
+    }
+  } catch (e) {
+    rematchLine.textContent = e.message;
+  }
+});
+
 const onState = online.onState;
 online.onState = (s) => {
   onState(s);
+  watchRematch(s);
+  claimSeat(s);
   const hide = playedOnline(s);
   // (by a class of the body: the review's own hook shows its button after this one)
   document.body.classList.toggle('fair-play', hide);

@@ -39,12 +39,33 @@ async function createFriendGame(ev) {
   } catch (e) { alert(e.message); }
 }
 
-const fmtClock = (c) => (c ? `${Math.round(c.initial_ms / 60000)}+${Math.round(c.increment_ms / 1000)}` : '—');
+/** A clock as players write it: 5+3, 3 days a move, or — without one. */
+const fmtClock = (c) => {
+  if (!c) return '—';
+  if (c.days) return `${c.days} day${c.days > 1 ? 's' : ''} a move`;
+  const m = c.initial_ms / 60000;
+  return `${m >= 1 ? Math.round(m) : m}+${Math.round(c.increment_ms / 1000)}`;
+};
 
 const challengeRow = (c, own) => `<tr data-challenge="${c.id}">
-    <td>${c.id}</td><td>${esc(c.name || 'Anonymous')}</td><td>${esc(c.variant)}</td><td>${fmtClock(c.clock)}</td><td>${esc(c.color)}</td>
+    <td>${c.id}</td><td>${c.account ? `<a href="#/player/${encodeURIComponent(c.account)}">${esc(c.account)}</a>` : esc(c.name || 'Anonymous')}</td>
+    <td class="num" data-lobby-rating="${c.id}">${c.rating ? `${Math.round(c.rating.rating)}${c.rating.provisional ? '?' : ''}` : '—'}</td>
+    <td>${esc(c.variant)}</td><td>${esc(fmtClock(c.clock))}</td>
+    <td>${c.rated ? `rated ${esc(c.category || '')}` : 'casual'}${c.to ? ` · for ${esc(c.to)}` : ''}</td><td>${esc(c.color)}</td>
     <td>${own[c.id] ? `<button type="button" data-cancel="${c.id}" aria-label="Cancel challenge ${c.id}">Cancel</button>`
       : `<button type="button" data-accept="${c.id}" aria-label="Accept challenge ${c.id}">Accept</button>`}</td></tr>`;
+
+/** The lobby's query: its rating filter (and a page's offset). */
+function lobbyQuery(offset) {
+  const q = new URLSearchParams();
+  if (offset) q.set('offset', offset);
+  for (const [id, key] of [['#lobby-min', 'min_rating'], ['#lobby-max', 'max_rating']]) {
+    const v = $(id).value.trim();
+    if (v !== '') q.set(key, v);
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
 
 // The lobby is paged (the server answers `next`, the offset of the next page, while there is one).
 let lobbyNext = null;
@@ -55,17 +76,17 @@ function lobbyMore(next) {
 
 async function refreshLobby() {
   if ($('#home').classList.contains('hidden')) return;
-  const page = await call('GET', '/api/challenges');
+  const page = await call('GET', `/api/challenges${lobbyQuery()}`);
   const own = load(CHALLENGES);
   $('#lobby-table tbody').innerHTML = page.challenges.map((c) => challengeRow(c, own)).join('')
-    || '<tr><td colspan="6">No open challenges.</td></tr>';
+    || '<tr><td colspan="8">No open challenges.</td></tr>';
   lobbyMore(page.next);
 }
 
 $('#lobby-more').addEventListener('click', async () => {
   if (lobbyNext === null) return;
   try {
-    const page = await call('GET', `/api/challenges?offset=${lobbyNext}`);
+    const page = await call('GET', `/api/challenges${lobbyQuery(lobbyNext)}`);
     const own = load(CHALLENGES);
     $('#lobby-table tbody').insertAdjacentHTML('beforeend', page.challenges.map((c) => challengeRow(c, own)).join(''));
     lobbyMore(page.next);
@@ -86,10 +107,14 @@ async function refreshMine() {
 async function postChallenge(ev) {
   ev.preventDefault();
   const body = { variant: $('#ch-variant').value, color: $('#ch-color').value };
-  const clock = clockOf('ch');
+  const days = $('#ch-days').value;
+  const clock = days ? { days: Number(days) } : clockOf('ch');
   if (clock) body.clock = clock;
   const name = $('#ch-name').value.trim();
   if (name) body.name = name;
+  if ($('#ch-rated').checked) body.rated = true;
+  const to = $('#ch-to').value.trim();
+  if (to) body.to = to;
   try {
     const c = await call('POST', '/api/challenges', body);
     const all = load(CHALLENGES); all[c.id] = c.token; save(CHALLENGES, all);
@@ -154,6 +179,8 @@ async function tick() {
 
 $('#friend-form').addEventListener('submit', createFriendGame);
 $('#challenge-form').addEventListener('submit', postChallenge);
+$('#lobby-filter').addEventListener('submit', (ev) => { ev.preventDefault(); refreshLobby(); });
+$('#lobby-filter').addEventListener('change', () => refreshLobby().catch((e) => alert(e.message)));
 $('#lobby-table').addEventListener('click', acceptChallenge);
 $('#my-games-table').addEventListener('click', (ev) => {
   const b = ev.target.closest('button[data-open]');

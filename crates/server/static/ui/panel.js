@@ -9,6 +9,9 @@ export function fmtClock(ms) {
   if (ms == null) return '';
   ms = Math.max(0, ms);
   const t = Math.ceil(ms / 1000), m = Math.floor(t / 60), sec = t % 60;
+  // Correspondence times (days a move): days and hours, or hours and minutes.
+  if (t >= 86400) return `${Math.floor(t / 86400)} d ${Math.floor((t % 86400) / 3600)} h`;
+  if (t >= 36000) return `${Math.floor(t / 3600)} h ${String(Math.floor((t % 3600) / 60)).padStart(2, '0')} min`;
   return `${m}:${String(sec).padStart(2, '0')}`;
 }
 

@@ -651,7 +651,7 @@ async fn an_old_database_is_upgraded_in_place() {
     state.shutdown();
     let conn = rusqlite::Connection::open(&db).unwrap();
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 7);
+    assert_eq!(version, 8);
     let seats: i64 = conn
         .query_row("SELECT COUNT(*) FROM seats WHERE game = 2", [], |r| r.get(0))
         .unwrap();

@@ -569,7 +569,10 @@ async fn accounts_tables_are_added_by_migration() {
         let conn = rusqlite::Connection::open(&db).unwrap();
         conn.execute_batch(
             "DROP TABLE accounts; DROP TABLE account_sessions; DROP TABLE game_accounts; DROP TABLE ratings;
-             DROP TABLE rating_changes; PRAGMA user_version = 6;",
+             DROP TABLE rating_changes; DROP TABLE rematches; ALTER TABLE challenges DROP COLUMN account;
+             ALTER TABLE challenges DROP COLUMN rated; ALTER TABLE challenges DROP COLUMN to_account;
+             ALTER TABLE challenges DROP COLUMN category;
+             PRAGMA user_version = 6;",
         )
         .unwrap();
     }
@@ -578,5 +581,413 @@ async fn accounts_tables_are_added_by_migration() {
     s.state.shutdown();
     let conn = rusqlite::Connection::open(&db).unwrap();
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
-    assert_eq!(version, 7);
+    assert_eq!(version, 8);
+}
+
+/// A rematch: after a rated game, refused while it is played and to a spectator; the loser
+/// offers, the winner accepts; the new game has the colours swapped, the same clock, rated with
+/// the accounts swapped; each gets the seat of their new side; asked again, the same game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rematch_swaps_colours_once_both_accept() {
+    let s = server_with(proxied(temp_db()));
+    let app = &s.app.router;
+    let ann = sign_up(app, "rann", "ann's password", "10.0.9.1").await;
+    let ben = sign_up(app, "rben", "ben's password", "10.0.9.2").await;
+    let (id, [ta, tb], side_a) = pair(app, &ann, &ben, "5+3", true).await;
+    let (white, black) = if side_a == "white" { (&ta, &tb) } else { (&tb, &ta) };
+    let url = format!("/api/games/{id}/rematch");
+    let seat = |t: &str| vec![(TOKEN_HEADER, t.to_string())];
+    // Not while the game is played.
+    let (st, _, v) = req(app, "POST", &url, Some(json!({})), &seat(white)).await;
+    assert_eq!(st, StatusCode::CONFLICT, "{v}");
+    play_and_resign(app, id, white, black, "black").await;
+    // Not for a spectator.
+    let (st, _, _) = req(app, "POST", &url, Some(json!({})), &[]).await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    // Black offers; White sees it; declined, then offered again and accepted.
+    let (st, _, v) = req(app, "POST", &url, Some(json!({})), &seat(black)).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    assert_eq!(v["offered"], json!({"white": false, "black": true}));
+    assert_eq!(v["game"], Value::Null);
+    let (_, _, v) = req(app, "GET", &url, None, &[]).await;
+    assert_eq!(v["offered"]["black"], true, "{v}");
+    let (st, _, v) = req(app, "DELETE", &url, None, &seat(white)).await;
+    assert_eq!((st, &v["offered"]["black"]), (StatusCode::OK, &json!(false)), "{v}");
+    req(app, "POST", &url, Some(json!({})), &seat(black)).await;
+    let (st, _, v) = req(app, "POST", &url, Some(json!({})), &seat(white)).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let next = v["game"].as_i64().unwrap_or_else(|| panic!("{v}"));
+    assert_ne!(next, id);
+    // The old White plays Black now.
+    assert_eq!(v["seat"]["side"], "black", "{v}");
+    let new_black = v["seat"]["token"].as_str().unwrap().to_string();
+    let (_, _, v) = req(app, "POST", &url, Some(json!({})), &seat(black)).await;
+    assert_eq!(
+        (v["game"].as_i64(), v["seat"]["side"].as_str()),
+        (Some(next), Some("white")),
+        "{v}"
+    );
+    let new_white = v["seat"]["token"].as_str().unwrap().to_string();
+    let (_, _, g) = req(app, "GET", &format!("/api/games/{next}"), None, &[]).await;
+    assert_eq!(g["clock"]["initial_ms"], 300_000, "{g}");
+    assert_eq!(g["clock"]["increment_ms"], 3_000, "{g}");
+    let (wn, bn) = if side_a == "white" {
+        ("rann", "rben")
+    } else {
+        ("rben", "rann")
+    };
+    assert_eq!(g["players"]["white"]["display"], bn, "{g}");
+    assert_eq!(g["players"]["black"]["display"], wn, "{g}");
+    let (_, _, r) = req(app, "GET", &format!("/api/games/{next}/rating"), None, &[]).await;
+    assert_eq!(r["rated"], true, "{r}");
+    assert_eq!(r["white"]["name"], bn, "{r}");
+    // The new seats play: White's token moves White's pieces, not Black's.
+    let (st, _, v) = req(
+        app,
+        "POST",
+        &format!("/api/games/{next}/move"),
+        Some(json!({"move": "(0T1)e2(0T1)e4"})),
+        &seat(&new_black),
+    )
+    .await;
+    assert_eq!(st, StatusCode::FORBIDDEN, "{v}");
+    let (st, _, v) = req(
+        app,
+        "POST",
+        &format!("/api/games/{next}/move"),
+        Some(json!({"move": "(0T1)e2(0T1)e4"})),
+        &seat(&new_white),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+}
+
+/// Posts a move and submits it with a seat's token.
+async fn act(app: &Router, id: i64, token: &str, m: &str) {
+    let h = [(TOKEN_HEADER, token.to_string())];
+    let (st, _, v) = req(
+        app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(json!({"move": m})),
+        &h,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+    let (st, _, v) = req(app, "POST", &format!("/api/games/{id}/submit"), Some(json!({})), &h).await;
+    assert_eq!(st, StatusCode::OK, "{v}");
+}
+
+/// Correspondence: quick pairing on 3 days a move (rated, category correspondence), a lobby
+/// challenge of 7 days; each action gives the mover its days again; the home page's list of
+/// games where it is one's move follows the turn; bad day counts are refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn correspondence_days_per_move_and_my_turn() {
+    const DAY: i64 = 86_400_000;
+    let s = server_with(proxied(temp_db()));
+    let app = &s.app.router;
+    let ann = sign_up(app, "cann", "ann's password", "10.0.10.1").await;
+    let ben = sign_up(app, "cben", "ben's password", "10.0.10.2").await;
+    for bad in ["4d", "0d", "d", "15d"] {
+        let (st, _, v) = req(app, "POST", "/api/pairing", Some(json!({"clock": bad})), &ann).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("days per action"), "{v}");
+    }
+    let (st, _, v) = req(app, "POST", "/api/games", Some(json!({"clock": {"days": 4}})), &[]).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
+    let (id, [ta, tb], side_a) = pair(app, &ann, &ben, "3d", true).await;
+    let (_, _, g) = req(app, "GET", &format!("/api/games/{id}"), None, &[]).await;
+    assert_eq!(g["clock"]["days"], 3, "{g}");
+    assert_eq!(g["clock"]["white_ms"], 3 * DAY, "{g}");
+    let (_, _, r) = req(app, "GET", &format!("/api/games/{id}/rating"), None, &[]).await;
+    assert_eq!(
+        (r["rated"].as_bool(), r["category"].as_str()),
+        (Some(true), Some("correspondence")),
+        "{r}"
+    );
+    let (white, black, wc, bc) = if side_a == "white" {
+        (&ta, &tb, &ann, &ben)
+    } else {
+        (&tb, &ta, &ben, &ann)
+    };
+    let turn = |v: &Value| {
+        v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_i64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    // White to move: on White's list, not Black's.
+    let (st, _, v) = req(app, "GET", "/api/my-turn", None, wc).await;
+    assert_eq!((st, turn(&v)), (StatusCode::OK, vec![id]), "{v}");
+    assert_eq!(v["games"][0]["color"], "white");
+    assert_eq!(v["games"][0]["clock"]["days"], 3);
+    assert_eq!(v["games"][0]["left_ms"], 3 * DAY);
+    let (_, _, v) = req(app, "GET", "/api/my-turn", None, bc).await;
+    assert_eq!(turn(&v), Vec::<i64>::new(), "{v}");
+    // Without a session: 403 (as every request that needs one).
+    assert_eq!(
+        req(app, "GET", "/api/my-turn", None, &[]).await.0,
+        StatusCode::FORBIDDEN
+    );
+    act(app, id, white, "(0T1)e2(0T1)e4").await;
+    let (_, _, v) = req(app, "GET", "/api/my-turn", None, wc).await;
+    assert_eq!(turn(&v), Vec::<i64>::new(), "{v}");
+    let (_, _, v) = req(app, "GET", "/api/my-turn", None, bc).await;
+    assert_eq!(turn(&v), vec![id], "{v}");
+    act(app, id, black, "(0T1)e7(0T1)e5").await;
+    // The clock runs now: White's time goes down, and White's action gives White 3 days again.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let (_, _, g) = req(app, "GET", &format!("/api/games/{id}"), None, &[]).await;
+    assert!(g["clock"]["running"].as_bool().unwrap(), "{g}");
+    assert!(g["clock"]["white_ms"].as_i64().unwrap() <= 3 * DAY - 1000, "{g}");
+    act(app, id, white, "(0T2)g1(0T2)f3").await;
+    let (_, _, g) = req(app, "GET", &format!("/api/games/{id}"), None, &[]).await;
+    assert_eq!(g["clock"]["white_ms"], 3 * DAY, "{g}");
+    // A challenge of 7 days a move: its game has that clock.
+    let (st, _, c) = req(
+        app,
+        "POST",
+        "/api/challenges",
+        Some(json!({"clock": {"days": 7}, "color": "white"})),
+        &ann,
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{c}");
+    assert_eq!(c["clock"], json!({"days": 7}));
+    assert_eq!(c["category"], "correspondence");
+    let (st, _, g) = req(
+        app,
+        "POST",
+        &format!("/api/challenges/{}/accept", c["id"]),
+        Some(json!({})),
+        &ben,
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{g}");
+    assert_eq!(g["clock"]["days"], 7, "{g}");
+    let (_, _, v) = req(app, "GET", "/api/my-turn", None, &ann).await;
+    assert!(turn(&v).contains(&g["id"].as_i64().unwrap()), "{v}");
+}
+
+/// The lobby: challenges show the challenger's account and rating, the clock, rated or casual;
+/// a rating filter; a challenge for one named player is shown to and accepted by that player
+/// only; a rated one needs accounts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_names_ratings_filter_and_addressee() {
+    let s = server_with(proxied(temp_db()));
+    let app = &s.app.router;
+    let ann = sign_up(app, "lann", "ann's password", "10.0.11.1").await;
+    let ben = sign_up(app, "lben", "ben's password", "10.0.11.2").await;
+    let cal = sign_up(app, "lcal", "cal's password", "10.0.11.3").await;
+    let anon = [("x-forwarded-for", "10.0.11.9".to_string())];
+    let clock = json!({"initial_ms": 300000, "increment_ms": 3000});
+    let (st, _, rated) = req(
+        app,
+        "POST",
+        "/api/challenges",
+        Some(json!({"clock": clock, "rated": true, "name": "ignored"})),
+        &ann,
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{rated}");
+    assert_eq!(rated["account"], "lann");
+    assert_eq!(rated["name"], "lann");
+    assert_eq!(rated["rated"], true);
+    assert_eq!(rated["category"], "blitz");
+    assert_eq!(rated["rating"]["rating"], 1500.0);
+    assert_eq!(rated["rating"]["provisional"], true);
+    assert_eq!(rated["to"], Value::Null);
+    // Rated needs an account and a clock.
+    let (st, _, _) = req(
+        app,
+        "POST",
+        "/api/challenges",
+        Some(json!({"clock": clock, "rated": true})),
+        &anon,
+    )
+    .await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let (st, _, _) = req(app, "POST", "/api/challenges", Some(json!({"rated": true})), &cal).await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    let (st, _, casual) = req(app, "POST", "/api/challenges", Some(json!({"name": "Guest"})), &anon).await;
+    assert_eq!(st, StatusCode::CREATED, "{casual}");
+    assert_eq!(
+        (casual["account"].clone(), casual["rating"].clone()),
+        (Value::Null, Value::Null)
+    );
+    assert_eq!(casual["rated"], false);
+    // For one player: unknown names and oneself refused.
+    let (st, _, _) = req(app, "POST", "/api/challenges", Some(json!({"to": "nobody"})), &ann).await;
+    assert_eq!(st, StatusCode::NOT_FOUND);
+    let (st, _, _) = req(app, "POST", "/api/challenges", Some(json!({"to": "LANN"})), &ann).await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    let (st, _, direct) = req(
+        app,
+        "POST",
+        "/api/challenges",
+        Some(json!({"to": "LBen", "clock": clock})),
+        &ann,
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{direct}");
+    assert_eq!(direct["to"], "lben");
+    let ids = |v: &Value| {
+        v["challenges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_i64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let (r, c, d) = (
+        rated["id"].as_i64().unwrap(),
+        casual["id"].as_i64().unwrap(),
+        direct["id"].as_i64().unwrap(),
+    );
+    // Anyone sees the open ones; only Ben and Ann see Ann's challenge for Ben.
+    assert_eq!(
+        ids(&req(app, "GET", "/api/challenges", None, &anon).await.2),
+        vec![r, c]
+    );
+    assert_eq!(ids(&req(app, "GET", "/api/challenges", None, &cal).await.2), vec![r, c]);
+    assert_eq!(
+        ids(&req(app, "GET", "/api/challenges", None, &ben).await.2),
+        vec![r, c, d]
+    );
+    let (_, _, all) = req(app, "GET", "/api/challenges", None, &ann).await;
+    assert_eq!((ids(&all), all["total"].as_u64()), (vec![r, c, d], Some(3)));
+    // The rating filter: anonymous challengers have no rating.
+    let q = |s: &str| format!("/api/challenges?{s}");
+    assert_eq!(
+        ids(&req(app, "GET", &q("min_rating=1400"), None, &anon).await.2),
+        vec![r]
+    );
+    assert_eq!(
+        ids(&req(app, "GET", &q("min_rating=1400&max_rating=1600"), None, &anon)
+            .await
+            .2),
+        vec![r]
+    );
+    let (_, _, none) = req(app, "GET", &q("max_rating=1400"), None, &anon).await;
+    assert_eq!((ids(&none), none["total"].as_u64()), (vec![], Some(0)));
+    for bad in ["min_rating=abc", "max_rating=-5", "min_rating=9000"] {
+        let (st, _, v) = req(app, "GET", &q(bad), None, &anon).await;
+        assert_eq!(st, StatusCode::BAD_REQUEST, "{bad}: {v}");
+    }
+    // Ann's challenge for Ben: Cal and anonymous players may not accept it; Ben does.
+    let accept = |id: i64| format!("/api/challenges/{id}/accept");
+    assert_eq!(
+        req(app, "POST", &accept(d), Some(json!({})), &cal).await.0,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        req(app, "POST", &accept(d), Some(json!({})), &anon).await.0,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        req(app, "POST", &accept(d), Some(json!({})), &ann).await.0,
+        StatusCode::FORBIDDEN
+    );
+    let (st, _, g) = req(app, "POST", &accept(d), Some(json!({})), &ben).await;
+    assert_eq!(st, StatusCode::CREATED, "{g}");
+    let (_, _, rt) = req(app, "GET", &format!("/api/games/{}/rating", g["id"]), None, &[]).await;
+    let names = [rt["white"]["name"].as_str(), rt["black"]["name"].as_str()];
+    assert!(names.contains(&Some("lann")) && names.contains(&Some("lben")), "{rt}");
+    assert_eq!(rt["rated"], false, "{rt}");
+    // The rated challenge: not by an anonymous player, nor by its maker; Cal's game is rated.
+    assert_eq!(
+        req(app, "POST", &accept(r), Some(json!({})), &anon).await.0,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        req(app, "POST", &accept(r), Some(json!({})), &ann).await.0,
+        StatusCode::BAD_REQUEST
+    );
+    let (st, _, g) = req(app, "POST", &accept(r), Some(json!({})), &cal).await;
+    assert_eq!(st, StatusCode::CREATED, "{g}");
+    let (_, _, rt) = req(app, "GET", &format!("/api/games/{}/rating", g["id"]), None, &[]).await;
+    assert_eq!(
+        (rt["rated"].as_bool(), rt["category"].as_str()),
+        (Some(true), Some("blitz")),
+        "{rt}"
+    );
+}
+
+/// A seat taken while logged in is the account's, in every kind of game: an invite (both the
+/// creator's side and the side claimed through the link), a lobby challenge (both sides), and
+/// another device of the account gets it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seats_of_invites_and_challenges_follow_the_account() {
+    let s = server_with(proxied(temp_db()));
+    let app = &s.app.router;
+    let ann = sign_up(app, "sann", "ann's password", "10.0.12.1").await;
+    let ben = sign_up(app, "sben", "ben's password", "10.0.12.2").await;
+    let device = |name: &'static str| async move {
+        let (_, h, _) = req(
+            app,
+            "POST",
+            "/api/login",
+            Some(json!({"name": name, "password": format!("{}'s password", &name[1..])})),
+            &[],
+        )
+        .await;
+        vec![("cookie", session_cookie(&h).0)]
+    };
+    let seat_side = |v: &Value| v["seat"]["side"].as_str().map(str::to_string);
+    // An invite: Ann makes the game as White, Ben claims Black through the link.
+    let (st, _, g) = req(
+        app,
+        "POST",
+        "/api/games",
+        Some(json!({"seat": "white", "clock": {"initial_ms": 600000, "increment_ms": 0}})),
+        &ann,
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{g}");
+    let id = g["id"].as_i64().unwrap();
+    let mut with_invite = ben.clone();
+    with_invite.push((TOKEN_HEADER, g["invite"]["token"].as_str().unwrap().to_string()));
+    let (st, _, j) = req(
+        app,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(json!({})),
+        &with_invite,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{j}");
+    let url = format!("/api/games/{id}/seat");
+    let (ann2, ben2) = (device("sann").await, device("sben").await);
+    let (st, _, v) = req(app, "POST", &url, Some(json!({})), &ann2).await;
+    assert_eq!((st, seat_side(&v)), (StatusCode::OK, Some("white".into())), "{v}");
+    let (st, _, v) = req(app, "POST", &url, Some(json!({})), &ben2).await;
+    assert_eq!((st, seat_side(&v)), (StatusCode::OK, Some("black".into())), "{v}");
+    // The token of Ben's other device moves Black.
+    act(app, id, g["seat"]["token"].as_str().unwrap(), "(0T1)e2(0T1)e4").await;
+    act(app, id, v["seat"]["token"].as_str().unwrap(), "(0T1)e7(0T1)e5").await;
+    // A lobby challenge: Ann posts as Black, Ben accepts; both other devices get their side.
+    let (_, _, c) = req(app, "POST", "/api/challenges", Some(json!({"color": "black"})), &ann).await;
+    let (st, _, g) = req(
+        app,
+        "POST",
+        &format!("/api/challenges/{}/accept", c["id"]),
+        Some(json!({})),
+        &ben,
+    )
+    .await;
+    assert_eq!(st, StatusCode::CREATED, "{g}");
+    let url = format!("/api/games/{}/seat", g["id"]);
+    let (_, _, v) = req(app, "POST", &url, Some(json!({})), &ann2).await;
+    assert_eq!(seat_side(&v), Some("black".into()), "{v}");
+    let (_, _, v) = req(app, "POST", &url, Some(json!({})), &ben2).await;
+    assert_eq!(seat_side(&v), Some("white".into()), "{v}");
+    // Anonymous seats stay anonymous: nobody's account gets them.
+    let (_, _, g) = req(app, "POST", "/api/games", Some(json!({"seat": "white"})), &[]).await;
+    let url = format!("/api/games/{}/seat", g["id"]);
+    assert_eq!(
+        req(app, "POST", &url, Some(json!({})), &ann2).await.0,
+        StatusCode::FORBIDDEN
+    );
 }
