@@ -2,9 +2,7 @@
 //! and the `position` and `go` commands.
 
 use crate::extensions::Extensions;
-use chess5d_rules::{
-    parse_timeline, timeline_label, Board, BoardId, Coord, Move, Position, Role, Setup, Size, Square, Variant,
-};
+use chess5d_rules::{parse_timeline, Coord, Move, Position, Role, Setup, Size, Square, Variant};
 use std::fmt;
 use std::time::Duration;
 
@@ -116,87 +114,19 @@ pub fn parse_move(text: &str, pos: &Position) -> Result<Move, ParseError> {
         .map_err(|e| ParseError(format!("illegal move '{text}': {e}")))
 }
 
-/// Reads 5DFEN boards `[<pieces>:<L>:<T>[:<w|b>]]...` (spaces between blocks allowed). The
-/// size is taken from `size` or guessed from the first board; `even` from the argument or from
-/// labels `-0`/`+0`. Timeline labels are read as 5DFEN writes them.
+/// Reads 5DFEN boards `[<pieces>:<L>:<T>[:<w|b>]]...` (spaces between blocks allowed; the
+/// draft lets a board leave out its colour, then White's) with the notation crate's one 5DFEN
+/// reader ([`chess5d_notation::fen::read_setup`]). The size is taken from `size` or from the
+/// first board; `even` from the argument or from labels `-0`/`+0`. Timeline labels are read as
+/// 5DFEN writes them.
 pub fn parse_fen_boards(text: &str, size: Option<Size>, even: Option<bool>) -> Result<Setup, ParseError> {
-    let blocks: Vec<&str> = text
-        .split(['[', ']'])
-        .map(str::trim)
-        .filter(|b| !b.is_empty())
-        .collect();
-    if blocks.is_empty() {
-        return err("no 5DFEN board");
-    }
-    let even = even.unwrap_or_else(|| {
-        blocks
-            .iter()
-            .any(|b| b.split(':').nth(1).is_some_and(|l| l == "-0" || l == "+0"))
-    });
-    let size = match size {
-        Some(s) => s,
-        None => {
-            let placement = blocks[0].split(':').next().unwrap_or("");
-            let ranks: Vec<&str> = placement.split('/').collect();
-            let mut width = 0u32;
-            let mut digits = String::new();
-            for c in ranks[0].chars() {
-                if c.is_ascii_digit() {
-                    digits.push(c);
-                    continue;
-                }
-                width += digits.parse::<u32>().unwrap_or(0);
-                digits.clear();
-                if c.is_ascii_alphabetic() {
-                    width += 1;
-                }
-            }
-            width += digits.parse::<u32>().unwrap_or(0);
-            Size::new(width.min(255) as u8, ranks.len().min(255) as u8)
-                .ok_or_else(|| ParseError(format!("cannot tell the board size of '{placement}'")))?
-        }
-    };
-    let mut boards = Vec::new();
-    for b in blocks {
-        let f: Vec<&str> = b.split(':').collect();
-        if f.len() < 3 || f.len() > 4 {
-            return err(format!("expected [pieces:L:T:c], got [{b}]"));
-        }
-        let board = Board::from_fen(f[0], size).map_err(|(_, m)| ParseError(format!("[{b}]: {m}")))?;
-        let l = parse_timeline(f[1], even).ok_or_else(|| ParseError(format!("bad timeline '{}'", f[1])))?;
-        let turn: i32 = f[2].parse().map_err(|_| ParseError(format!("bad turn '{}'", f[2])))?;
-        let black = match f.get(3).copied() {
-            None | Some("w") => false,
-            Some("b") => true,
-            Some(c) => return err(format!("bad colour '{c}'")),
-        };
-        boards.push((BoardId::new(l, 2 * turn + i32::from(black)), board));
-    }
-    Ok(Setup {
-        size,
-        even,
-        boards,
-        promotions: vec![Role::Queen],
-    })
+    chess5d_notation::fen::read_setup(text, size, even, true).map_err(|e| ParseError(format!("5DFEN {e}")))
 }
 
-/// Writes a setup as 5DFEN boards, for `position ... fen`.
+/// Writes a setup as 5DFEN boards, for `position ... fen` (the notation crate's
+/// [`chess5d_notation::fen::write_setup`]).
 pub fn write_fen_boards(setup: &Setup) -> String {
-    let mut boards = setup.boards.clone();
-    boards.sort_by_key(|(id, _)| (id.l, id.t));
-    boards
-        .iter()
-        .map(|(id, b)| {
-            format!(
-                "[{}:{}:{}:{}]",
-                b.fen(setup.size),
-                timeline_label(id.l, setup.even),
-                id.turn(),
-                id.color().letter()
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    chess5d_notation::fen::write_setup(setup)
 }
 
 /// The variant the draft's `startpos` means.
