@@ -2,7 +2,8 @@
 //! and the `position` and `go` commands.
 
 use crate::extensions::Extensions;
-use chess5d_rules::{parse_timeline, Coord, Move, Position, Role, Setup, Size, Square, Variant};
+use chess5d_notation::{BoardRef, LongMove, Timeline};
+use chess5d_rules::{Coord, Move, Position, Role, Setup, Size, Variant};
 use std::fmt;
 use std::time::Duration;
 
@@ -47,63 +48,32 @@ pub struct MoveText {
     pub promotion: Option<Role>,
 }
 
-/// Reads `(<L>T<T>)` at the start of `s`: (timeline index, turn, rest).
-fn read_board(s: &str) -> Result<(i32, i32, &str), ParseError> {
-    let Some(rest) = s.strip_prefix('(') else {
-        return err(format!("expected '(' in '{s}'"));
-    };
-    let Some(close) = rest.find(')') else {
-        return err(format!("missing ')' in '{s}'"));
-    };
-    let inner = rest[..close].trim_start_matches('L').replace(' ', "");
-    let Some((l, t)) = inner.split_once('T') else {
-        return err(format!("expected '<L>T<T>' in '({inner})'"));
-    };
-    // The draft's numbering is the internal index; `-0` (not a draft number) is read as the
-    // label it looks like.
-    let l = if l == "-0" { Some(-1) } else { parse_timeline(l, false) }
-        .ok_or_else(|| ParseError(format!("bad timeline '{l}'")))?;
-    let t: i32 = t.parse().map_err(|_| ParseError(format!("bad turn '{t}'")))?;
-    Ok((l, t, &rest[close + 1..]))
-}
-
-fn read_square(s: &str) -> Result<(Square, &str), ParseError> {
-    if s.len() < 2 || !s.is_char_boundary(2) {
-        return err(format!("expected a square in '{s}'"));
-    }
-    let sq = Square::parse(&s[..2]).ok_or_else(|| ParseError(format!("bad square '{}'", &s[..2])))?;
-    Ok((sq, &s[2..]))
-}
-
-/// Reads a move in long form: `(0T1)e2(0T1)e4`, `(0T1)e2>(0T1)e4`, the same-board short form
-/// `(0T1)e2e4`, and a promotion as `Q` (the draft) or `=Q`. The side to move decides the colour of the boards (`T` is the turn).
-pub fn parse_move_text(text: &str, side_black: bool) -> Result<MoveText, ParseError> {
-    let s = text.trim();
-    let half = |turn: i32| 2 * turn + i32::from(side_black);
-    let (l0, t0, rest) = read_board(s)?;
-    let (from_sq, rest) = read_square(rest)?;
-    let rest = rest.trim_start_matches('>');
-    let (l1, t1, rest) = if rest.starts_with('(') {
-        read_board(rest)?
+/// The timeline index of a label in the draft's numbering (the internal index, the labels of
+/// an odd game); `-0`, not a draft number, is read as the label it looks like (`-1`).
+fn draft_index(t: Timeline) -> i32 {
+    if t.sign == Some('-') && t.number == 0 {
+        -1
     } else {
-        (l0, t0, rest)
-    };
-    let (to_sq, rest) = read_square(rest)?;
-    let promotion = match rest {
-        "" => None,
-        r => {
-            let letter = r.strip_prefix('=').unwrap_or(r);
-            let mut chars = letter.chars();
-            match (chars.next().and_then(Role::from_letter), chars.next()) {
-                (Some(role), None) => Some(role),
-                _ => return err(format!("unexpected '{r}' after the move")),
-            }
-        }
+        t.index(false)
+    }
+}
+
+/// Reads a move in long form with the notation crate's one reader ([`LongMove`]):
+/// `(0T1)e2(0T1)e4`, `(0T1)e2>(0T1)e4`, the same-board short form `(0T1)e2e4`, and a promotion
+/// as `Q` (the draft) or `=Q`. The timelines are the draft's numbers; the side to move decides
+/// the colour of the boards (`T` is the turn).
+pub fn parse_move_text(text: &str, side_black: bool) -> Result<MoveText, ParseError> {
+    let m: LongMove = text
+        .parse()
+        .map_err(|e| ParseError(format!("long-form move '{}': {e}", text.trim())))?;
+    let coord = |board: BoardRef, square| {
+        let turn = board.turn.min(1_000_000) as i32;
+        Coord::new(draft_index(board.timeline), 2 * turn + i32::from(side_black), square)
     };
     Ok(MoveText {
-        from: Coord::new(l0, half(t0), from_sq),
-        to: Coord::new(l1, half(t1), to_sq),
-        promotion,
+        from: coord(m.from_board, m.from),
+        to: coord(m.to_board, m.to),
+        promotion: m.promotion,
     })
 }
 
