@@ -2,7 +2,7 @@
 //! side of 5DUCI (`uci.rs`).
 
 use chess5d_engine::{Bot, Engine, EngineOptions, Limits, Score, TimePlan};
-use chess5d_rules::{Board, BoardId, Budget, Color, Move, Outcome, Position, Role, Setup, Size};
+use chess5d_rules::{Board, BoardId, Budget, Color, Move, Outcome, Position, Setup, Size};
 use std::time::{Duration, Instant};
 
 mod review;
