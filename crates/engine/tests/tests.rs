@@ -2,39 +2,19 @@
 //! side of 5DUCI (`uci.rs`).
 
 use chess5d_engine::{Bot, Engine, EngineOptions, Limits, Score, TimePlan};
-use chess5d_rules::{parse_timeline, Board, BoardId, Budget, Color, Move, Outcome, Position, Role, Setup, Size};
+use chess5d_rules::{Board, BoardId, Budget, Color, Move, Outcome, Position, Setup, Size};
 use std::time::{Duration, Instant};
 
 mod review;
 mod uci;
 
-/// Reads `[pieces:L:T:c]` blocks into a position.
+/// Reads `[pieces:L:T:c]` blocks into a position (with the notation crate's 5DFEN reader).
 fn position_from_fen(size: &str, fens: &str) -> Position {
     let (w, h) = size.trim().split_once('x').expect("WxH");
     let size = Size::new(w.parse().unwrap(), h.parse().unwrap()).expect("size");
-    let blocks: Vec<&str> = fens
-        .split(['[', ']'])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect();
-    let even = blocks.iter().any(|b| b.contains(":-0:") || b.contains(":+0:"));
-    let boards = blocks
-        .iter()
-        .map(|b| {
-            let f: Vec<&str> = b.split(':').collect();
-            let l = parse_timeline(f[1], even).expect("timeline");
-            let turn: i32 = f[2].parse().expect("turn");
-            let t = 2 * turn + i32::from(f.get(3) == Some(&"b"));
-            (BoardId::new(l, t), Board::from_fen(f[0], size).expect("placement"))
-        })
-        .collect();
-    Position::from_setup(Setup {
-        size,
-        even,
-        boards,
-        promotions: vec![Role::Queen],
-    })
-    .expect("valid setup")
+    let setup =
+        chess5d_notation::fen::read_setup(fens, Some(size), None, true).unwrap_or_else(|e| panic!("{fens}: {e}"));
+    Position::from_setup(setup).expect("valid setup")
 }
 
 /// Plays moves given in long form (`|` between actions).

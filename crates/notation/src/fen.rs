@@ -3,7 +3,7 @@
 use crate::coords::Timeline;
 use crate::error::{Error, ParseError, Span};
 use crate::scan::Scanner;
-use chess5d_rules::{Board, BoardId, Color, Position, Role, Setup, Size};
+use chess5d_rules::{timeline_label, Board, BoardId, Color, Position, Role, Setup, Size};
 use md5::{Digest, Md5};
 
 /// One 5DFEN board string, as written.
@@ -24,6 +24,12 @@ pub struct FenBoard {
 impl FenBoard {
     /// Reads `[<pieces>:<L>:<T>:<w|b>]`; the scanner is on the `[`.
     pub(crate) fn parse(s: &mut Scanner) -> Result<FenBoard, ParseError> {
+        FenBoard::parse_as(s, false)
+    }
+
+    /// Reads a board; with `side_optional` (5DUCI's draft) the colour may be left out (then
+    /// White's: `[<pieces>:<L>:<T>]`).
+    fn parse_as(s: &mut Scanner, side_optional: bool) -> Result<FenBoard, ParseError> {
         if !s.eat('[') {
             return Err(s.error("'[' starting a 5DFEN board"));
         }
@@ -47,15 +53,20 @@ impl FenBoard {
             return Err(s.error("':' after the timeline"));
         }
         let turn = s.number().ok_or_else(|| s.error("a turn number"))?;
-        if !s.eat(':') {
-            return Err(s.error("':' after the turn"));
-        }
-        let color = match s.peek() {
-            Some('w' | 'W') => Color::White,
-            Some('b' | 'B') => Color::Black,
-            _ => return Err(s.error("the colour to move, 'w' or 'b'")),
+        let color = if side_optional && s.peek() == Some(']') {
+            Color::White
+        } else {
+            if !s.eat(':') {
+                return Err(s.error("':' after the turn"));
+            }
+            let color = match s.peek() {
+                Some('w' | 'W') => Color::White,
+                Some('b' | 'B') => Color::Black,
+                _ => return Err(s.error("the colour to move, 'w' or 'b'")),
+            };
+            s.bump();
+            color
         };
-        s.bump();
         if !s.eat(']') {
             return Err(s.error("']' closing the 5DFEN board"));
         }
@@ -123,7 +134,13 @@ impl FenBoard {
 
 /// Builds a setup from 5DFEN boards; the game is even if any label is `-0` or `+0`.
 pub fn setup(boards: &[FenBoard], size: Size, promotions: Vec<Role>) -> Result<Setup, Error> {
-    let even = boards.iter().any(|b| b.timeline.is_signed_zero());
+    Ok(setup_as(boards, size, None, promotions)?)
+}
+
+/// Builds a setup from 5DFEN boards, even if `even` says so or (`None`) if a label is `-0`
+/// or `+0`.
+fn setup_as(boards: &[FenBoard], size: Size, even: Option<bool>, promotions: Vec<Role>) -> Result<Setup, ParseError> {
+    let even = even.unwrap_or_else(|| boards.iter().any(|b| b.timeline.is_signed_zero()));
     let mut out = Vec::with_capacity(boards.len());
     for b in boards {
         let turn = b.turn.min(100_000) as i32;
@@ -141,28 +158,47 @@ pub fn setup(boards: &[FenBoard], size: Size, promotions: Vec<Role>) -> Result<S
 /// Reads a whole position written as 5DFEN board strings (whitespace between them allowed),
 /// for boards of `size`, or of the size implied by the first board.
 pub fn read_position(text: &str, size: Option<Size>) -> Result<Position, Error> {
+    Ok(Position::from_setup(read_setup(text, size, None, false)?)?)
+}
+
+/// The 5DFEN reader: board strings `[<pieces>:<L>:<T>:<w|b>]` (whitespace between them
+/// allowed) into a setup whose promotions are a queen. The boards are of `size`, or of the size
+/// the first board implies; the game is even if `even` says so, or (`None`) if a label is `-0`
+/// or `+0`. With `side_optional`, as 5DUCI's draft allows, a board may leave out whose move it
+/// is (`[<pieces>:<L>:<T>]`: White's).
+///
+/// ```
+/// use chess5d_notation::fen::read_setup;
+///
+/// let setup = read_setup("[4k/5/5/5/K1R2:0:1]", None, None, true).unwrap();
+/// assert_eq!((setup.size.to_string(), setup.boards.len()), ("5x5".to_string(), 1));
+/// let e = read_setup("[4k/5/5/5/K1R2:0:1]", None, None, false).unwrap_err();
+/// assert_eq!((e.span.column, e.expected.as_str()), (19, "':' after the turn"));
+/// ```
+pub fn read_setup(
+    text: &str,
+    size: Option<Size>,
+    even: Option<bool>,
+    side_optional: bool,
+) -> Result<Setup, ParseError> {
     let mut s = Scanner::new(text);
     let mut boards = Vec::new();
     s.skip_whitespace();
     while !s.at_end() {
-        boards.push(FenBoard::parse(&mut s)?);
+        boards.push(FenBoard::parse_as(&mut s, side_optional)?);
         s.skip_whitespace();
     }
     let first = boards
         .first()
         .ok_or_else(|| ParseError::new(s.span(), "a 5DFEN board like [4k/5/5/5/K1R2:0:1:w]", ""))?;
-    let size = match size.or_else(|| first.implied_size()) {
-        Some(size) => size,
-        None => {
-            return Err(ParseError::new(
-                first.span,
-                "a placement of 1 to 8 ranks and files",
-                first.placement.clone(),
-            )
-            .into())
-        }
-    };
-    Ok(Position::from_setup(setup(&boards, size, vec![Role::Queen])?)?)
+    let size = size.or_else(|| first.implied_size()).ok_or_else(|| {
+        ParseError::new(
+            first.span,
+            "a placement of 1 to 8 ranks and files",
+            first.placement.clone(),
+        )
+    })?;
+    setup_as(&boards, size, even, vec![Role::Queen])
 }
 
 /// One board in 5DFEN, e.g. `[4k/5/5/5/K1R2:0:1:w]`.
@@ -171,12 +207,25 @@ pub fn write_board(board: &Board, id: BoardId, size: Size, even: bool) -> String
     // state hash (and 5d-chess-js's `hash`) reads them.
     let timeline = Timeline::of_index(id.l, even);
     let sign = if timeline.sign.is_none() && id.l > 0 { "+" } else { "" };
-    format!(
-        "[{}:{sign}{timeline}:{}:{}]",
-        board.fen(size),
-        id.turn(),
-        id.color().letter()
-    )
+    block(board, &format!("{sign}{timeline}"), id, size)
+}
+
+/// The one form of a 5DFEN board string, its timeline label as given.
+fn block(board: &Board, label: &str, id: BoardId, size: Size) -> String {
+    format!("[{}:{label}:{}:{}]", board.fen(size), id.turn(), id.color().letter())
+}
+
+/// Every board of a setup in 5DFEN, sorted by timeline then turn, separated by spaces: what
+/// 5DUCI's `position ... fen` sends. The labels are the rules' ([`timeline_label`]: `1`, not
+/// `+1`, in an odd game), as 5DUCI has always sent them.
+pub fn write_setup(setup: &Setup) -> String {
+    let mut boards: Vec<_> = setup.boards.iter().collect();
+    boards.sort_by_key(|(id, _)| (id.l, id.t));
+    boards
+        .iter()
+        .map(|(id, b)| block(b, &timeline_label(id.l, setup.even), *id, setup.size))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Every board of a position in 5DFEN, sorted by timeline then turn, one per line.

@@ -1,5 +1,7 @@
 //! The long coordinate form of notation.md §4: `(0T1)e2(0T1)e4`, `(0T1)e2>(0T1)e4`,
-//! `(0T1)e2e4`, `(0T9)g7(0T9)g8=Q`; one action per line, moves separated by spaces.
+//! `(0T1)e2e4`, `(0T9)g7(0T9)g8=Q` (and the 5DUCI draft's `g8Q`); one action per line, moves
+//! separated by spaces. [`LongMove`] is the one reader of the form (5DUCI's text reads through
+//! it); [`Move::long_as`] is the one writer.
 
 use crate::coords::BoardRef;
 use crate::error::{Error, ParseError, Reason, Span};
@@ -52,9 +54,13 @@ impl LongMove {
             from_board
         };
         let to = square(s)?;
+        // `=Q` (notation.md §4) or the 5DUCI draft's bare `Q` (section 2.1.5).
         let promotion = if s.eat('=') {
             let c = s.peek().ok_or_else(|| s.error("a piece letter after '='"))?;
             let r = Role::from_letter(c).ok_or_else(|| s.error("a piece letter after '='"))?;
+            s.bump();
+            Some(r)
+        } else if let Some(r) = s.peek().and_then(Role::from_letter) {
             s.bump();
             Some(r)
         } else {

@@ -549,6 +549,9 @@ mod long {
         assert_eq!(a.to_string(), "(0T1)e2(0T1)e4");
         let p = LongMove::from_str("(0T9)g7(0T9)g8=Q").unwrap();
         assert_eq!(p.promotion, Some(chess5d_rules::Role::Queen));
+        // The 5DUCI draft's promotion, a bare letter (protocol reads moves through LongMove).
+        assert_eq!(LongMove::from_str("(0T9)g7(0T9)g8Q").unwrap(), p);
+        assert!(LongMove::from_str("(0T9)g7(0T9)g8Qx").is_err());
         let pos = Position::standard();
         let m = a.resolve(&pos).unwrap();
         assert_eq!(write_move(&m, false), "(0T1)e2(0T1)e4");

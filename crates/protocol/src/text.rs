@@ -2,9 +2,8 @@
 //! and the `position` and `go` commands.
 
 use crate::extensions::Extensions;
-use chess5d_rules::{
-    parse_timeline, timeline_label, Board, BoardId, Coord, Move, Position, Role, Setup, Size, Square, Variant,
-};
+use chess5d_notation::{BoardRef, LongMove, Timeline};
+use chess5d_rules::{Coord, Move, Position, Role, Setup, Size, Variant};
 use std::fmt;
 use std::time::Duration;
 
@@ -49,63 +48,32 @@ pub struct MoveText {
     pub promotion: Option<Role>,
 }
 
-/// Reads `(<L>T<T>)` at the start of `s`: (timeline index, turn, rest).
-fn read_board(s: &str) -> Result<(i32, i32, &str), ParseError> {
-    let Some(rest) = s.strip_prefix('(') else {
-        return err(format!("expected '(' in '{s}'"));
-    };
-    let Some(close) = rest.find(')') else {
-        return err(format!("missing ')' in '{s}'"));
-    };
-    let inner = rest[..close].trim_start_matches('L').replace(' ', "");
-    let Some((l, t)) = inner.split_once('T') else {
-        return err(format!("expected '<L>T<T>' in '({inner})'"));
-    };
-    // The draft's numbering is the internal index; `-0` (not a draft number) is read as the
-    // label it looks like.
-    let l = if l == "-0" { Some(-1) } else { parse_timeline(l, false) }
-        .ok_or_else(|| ParseError(format!("bad timeline '{l}'")))?;
-    let t: i32 = t.parse().map_err(|_| ParseError(format!("bad turn '{t}'")))?;
-    Ok((l, t, &rest[close + 1..]))
-}
-
-fn read_square(s: &str) -> Result<(Square, &str), ParseError> {
-    if s.len() < 2 || !s.is_char_boundary(2) {
-        return err(format!("expected a square in '{s}'"));
-    }
-    let sq = Square::parse(&s[..2]).ok_or_else(|| ParseError(format!("bad square '{}'", &s[..2])))?;
-    Ok((sq, &s[2..]))
-}
-
-/// Reads a move in long form: `(0T1)e2(0T1)e4`, `(0T1)e2>(0T1)e4`, the same-board short form
-/// `(0T1)e2e4`, and a promotion as `Q` (the draft) or `=Q`. The side to move decides the colour of the boards (`T` is the turn).
-pub fn parse_move_text(text: &str, side_black: bool) -> Result<MoveText, ParseError> {
-    let s = text.trim();
-    let half = |turn: i32| 2 * turn + i32::from(side_black);
-    let (l0, t0, rest) = read_board(s)?;
-    let (from_sq, rest) = read_square(rest)?;
-    let rest = rest.trim_start_matches('>');
-    let (l1, t1, rest) = if rest.starts_with('(') {
-        read_board(rest)?
+/// The timeline index of a label in the draft's numbering (the internal index, the labels of
+/// an odd game); `-0`, not a draft number, is read as the label it looks like (`-1`).
+fn draft_index(t: Timeline) -> i32 {
+    if t.sign == Some('-') && t.number == 0 {
+        -1
     } else {
-        (l0, t0, rest)
-    };
-    let (to_sq, rest) = read_square(rest)?;
-    let promotion = match rest {
-        "" => None,
-        r => {
-            let letter = r.strip_prefix('=').unwrap_or(r);
-            let mut chars = letter.chars();
-            match (chars.next().and_then(Role::from_letter), chars.next()) {
-                (Some(role), None) => Some(role),
-                _ => return err(format!("unexpected '{r}' after the move")),
-            }
-        }
+        t.index(false)
+    }
+}
+
+/// Reads a move in long form with the notation crate's one reader ([`LongMove`]):
+/// `(0T1)e2(0T1)e4`, `(0T1)e2>(0T1)e4`, the same-board short form `(0T1)e2e4`, and a promotion
+/// as `Q` (the draft) or `=Q`. The timelines are the draft's numbers; the side to move decides
+/// the colour of the boards (`T` is the turn).
+pub fn parse_move_text(text: &str, side_black: bool) -> Result<MoveText, ParseError> {
+    let m: LongMove = text
+        .parse()
+        .map_err(|e| ParseError(format!("long-form move '{}': {e}", text.trim())))?;
+    let coord = |board: BoardRef, square| {
+        let turn = board.turn.min(1_000_000) as i32;
+        Coord::new(draft_index(board.timeline), 2 * turn + i32::from(side_black), square)
     };
     Ok(MoveText {
-        from: Coord::new(l0, half(t0), from_sq),
-        to: Coord::new(l1, half(t1), to_sq),
-        promotion,
+        from: coord(m.from_board, m.from),
+        to: coord(m.to_board, m.to),
+        promotion: m.promotion,
     })
 }
 
@@ -116,87 +84,19 @@ pub fn parse_move(text: &str, pos: &Position) -> Result<Move, ParseError> {
         .map_err(|e| ParseError(format!("illegal move '{text}': {e}")))
 }
 
-/// Reads 5DFEN boards `[<pieces>:<L>:<T>[:<w|b>]]...` (spaces between blocks allowed). The
-/// size is taken from `size` or guessed from the first board; `even` from the argument or from
-/// labels `-0`/`+0`. Timeline labels are read as 5DFEN writes them.
+/// Reads 5DFEN boards `[<pieces>:<L>:<T>[:<w|b>]]...` (spaces between blocks allowed; the
+/// draft lets a board leave out its colour, then White's) with the notation crate's one 5DFEN
+/// reader ([`chess5d_notation::fen::read_setup`]). The size is taken from `size` or from the
+/// first board; `even` from the argument or from labels `-0`/`+0`. Timeline labels are read as
+/// 5DFEN writes them.
 pub fn parse_fen_boards(text: &str, size: Option<Size>, even: Option<bool>) -> Result<Setup, ParseError> {
-    let blocks: Vec<&str> = text
-        .split(['[', ']'])
-        .map(str::trim)
-        .filter(|b| !b.is_empty())
-        .collect();
-    if blocks.is_empty() {
-        return err("no 5DFEN board");
-    }
-    let even = even.unwrap_or_else(|| {
-        blocks
-            .iter()
-            .any(|b| b.split(':').nth(1).is_some_and(|l| l == "-0" || l == "+0"))
-    });
-    let size = match size {
-        Some(s) => s,
-        None => {
-            let placement = blocks[0].split(':').next().unwrap_or("");
-            let ranks: Vec<&str> = placement.split('/').collect();
-            let mut width = 0u32;
-            let mut digits = String::new();
-            for c in ranks[0].chars() {
-                if c.is_ascii_digit() {
-                    digits.push(c);
-                    continue;
-                }
-                width += digits.parse::<u32>().unwrap_or(0);
-                digits.clear();
-                if c.is_ascii_alphabetic() {
-                    width += 1;
-                }
-            }
-            width += digits.parse::<u32>().unwrap_or(0);
-            Size::new(width.min(255) as u8, ranks.len().min(255) as u8)
-                .ok_or_else(|| ParseError(format!("cannot tell the board size of '{placement}'")))?
-        }
-    };
-    let mut boards = Vec::new();
-    for b in blocks {
-        let f: Vec<&str> = b.split(':').collect();
-        if f.len() < 3 || f.len() > 4 {
-            return err(format!("expected [pieces:L:T:c], got [{b}]"));
-        }
-        let board = Board::from_fen(f[0], size).map_err(|(_, m)| ParseError(format!("[{b}]: {m}")))?;
-        let l = parse_timeline(f[1], even).ok_or_else(|| ParseError(format!("bad timeline '{}'", f[1])))?;
-        let turn: i32 = f[2].parse().map_err(|_| ParseError(format!("bad turn '{}'", f[2])))?;
-        let black = match f.get(3).copied() {
-            None | Some("w") => false,
-            Some("b") => true,
-            Some(c) => return err(format!("bad colour '{c}'")),
-        };
-        boards.push((BoardId::new(l, 2 * turn + i32::from(black)), board));
-    }
-    Ok(Setup {
-        size,
-        even,
-        boards,
-        promotions: vec![Role::Queen],
-    })
+    chess5d_notation::fen::read_setup(text, size, even, true).map_err(|e| ParseError(format!("5DFEN {e}")))
 }
 
-/// Writes a setup as 5DFEN boards, for `position ... fen`.
+/// Writes a setup as 5DFEN boards, for `position ... fen` (the notation crate's
+/// [`chess5d_notation::fen::write_setup`]).
 pub fn write_fen_boards(setup: &Setup) -> String {
-    let mut boards = setup.boards.clone();
-    boards.sort_by_key(|(id, _)| (id.l, id.t));
-    boards
-        .iter()
-        .map(|(id, b)| {
-            format!(
-                "[{}:{}:{}:{}]",
-                b.fen(setup.size),
-                timeline_label(id.l, setup.even),
-                id.turn(),
-                id.color().letter()
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    chess5d_notation::fen::write_setup(setup)
 }
 
 /// The variant the draft's `startpos` means.

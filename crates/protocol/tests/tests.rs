@@ -77,6 +77,30 @@ mod text {
             .is_err());
     }
 
+    /// `position ... fen` reads 5DFEN with the notation crate's reader: the draft's boards
+    /// without a colour (White's), labels as 5DFEN writes them, and errors that say what and
+    /// where; written back as it always was (`1`, not `+1`, in an odd game).
+    #[test]
+    fn fen_boards_are_notations_5dfen() {
+        let s =
+            chess5d_protocol::parse_fen_boards("[4k/5/5/5/K1R2:0:1] [4k/5/5/5/K1R2:1:1:b]", None, Some(false)).unwrap();
+        assert_eq!(s.size.to_string(), "5x5");
+        assert_eq!(
+            chess5d_protocol::write_fen_boards(&s),
+            "[4k/5/5/5/K1R2:0:1:w] [4k/5/5/5/K1R2:1:1:b]"
+        );
+        let even = chess5d_protocol::parse_fen_boards("[k3/4/4/K3:-0:1:w] [k3/4/4/K3:+0:1:w]", None, None).unwrap();
+        assert!(even.even);
+        assert_eq!(
+            chess5d_protocol::write_fen_boards(&even),
+            "[k3/4/4/K3:-0:1:w] [k3/4/4/K3:+0:1:w]"
+        );
+        let e = chess5d_protocol::parse_fen_boards("[4k/5/5/5/K1R2:0:1:x]", None, None).unwrap_err();
+        assert!(e.to_string().contains("column 20: expected the colour to move"), "{e}");
+        let e = PositionCommand::parse("size 5x5 fen [4k/5/5/5/K1R9:0:1:w]").unwrap_err();
+        assert!(e.to_string().contains("5x5 piece placement"), "{e}");
+    }
+
     #[test]
     fn go_arguments() {
         let l = parse_go("wtime 1000 btime 2000 winc 10 binc 20 depth 3 nodes 500 bogus");

@@ -3,6 +3,7 @@
 //! SQLite storage: one row per game, rewritten after every action; puzzle results.
 
 use crate::error::ServerError;
+use chess5d_play::Record;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -28,7 +29,10 @@ pub struct Seat {
     pub used_invite: Option<String>,
 }
 
-/// A stored game, as a row.
+/// A stored game, as a row: the game service's [`Record`] with its structured fields as JSON
+/// text, derived from it and back by [`GameRow::of`] and [`GameRow::record`] alone (`of` takes
+/// the record apart field by field and `record` builds one whole, so a field added to the
+/// record cannot be left out of the row).
 #[derive(Clone, Debug, Default)]
 pub struct GameRow {
     pub id: i64,
@@ -79,6 +83,75 @@ impl GameRow {
         )
             .hash(&mut h);
         h.finish()
+    }
+}
+
+impl GameRow {
+    /// The row of a record.
+    pub fn of(record: Record) -> GameRow {
+        let Record {
+            id,
+            created,
+            updated,
+            variant,
+            start,
+            headers,
+            white,
+            black,
+            actions,
+            n_actions,
+            result,
+            termination,
+            clock,
+            puzzle,
+            pending,
+            draw_offer,
+            variations,
+        } = record;
+        GameRow {
+            id,
+            created,
+            updated,
+            variant,
+            start,
+            headers: serde_json::to_string(&headers).unwrap_or_else(|_| "[]".into()),
+            white: serde_json::to_string(&white).unwrap_or_default(),
+            black: serde_json::to_string(&black).unwrap_or_default(),
+            actions,
+            n_actions: n_actions as i64,
+            result,
+            termination,
+            clock: clock.and_then(|c| serde_json::to_string(&c).ok()),
+            puzzle: puzzle.and_then(|p| serde_json::to_string(&p).ok()),
+            pending,
+            draw_offer,
+            variations,
+        }
+    }
+
+    /// The record of a row: bad headers, clock or puzzle JSON read as none, a bad player is an
+    /// error saying which.
+    pub fn record(&self) -> Result<Record, String> {
+        let player = |p: &str| serde_json::from_str(p).map_err(|e| format!("player: {e}"));
+        Ok(Record {
+            id: self.id,
+            created: self.created.clone(),
+            updated: self.updated.clone(),
+            variant: self.variant.clone(),
+            start: self.start.clone(),
+            headers: serde_json::from_str(&self.headers).unwrap_or_default(),
+            white: player(&self.white)?,
+            black: player(&self.black)?,
+            actions: self.actions.clone(),
+            n_actions: self.n_actions as usize,
+            result: self.result.clone(),
+            termination: self.termination.clone(),
+            clock: self.clock.as_deref().and_then(|c| serde_json::from_str(c).ok()),
+            puzzle: self.puzzle.as_deref().and_then(|p| serde_json::from_str(p).ok()),
+            pending: self.pending.clone(),
+            draw_offer: self.draw_offer.clone(),
+            variations: self.variations.clone(),
+        })
     }
 }
 
@@ -1024,6 +1097,30 @@ mod tests {
         assert!(!same(|r| r.result = Some("1-0".into())));
         assert!(!same(|r| r.draw_offer = Some("white".into())));
         assert!(!same(|r| r.headers = "[[\"Event\",\"x\"]]".into()));
+    }
+
+    /// A record becomes a row and the row the same record again, every field (the players,
+    /// headers, clock and puzzle through their JSON); a bad player is an error naming it.
+    #[test]
+    fn a_row_is_its_record() {
+        let record: Record = serde_json::from_value(serde_json::json!({
+            "id": 3, "created": "2026-11-29 09:00:00", "updated": "2026-11-29 09:01:00",
+            "variant": "Standard", "start": "[Board \"Standard\"]\n", "headers": [["Event", "x"]],
+            "white": {"type": "human", "name": "Ann"}, "black": {"type": "engine", "bot": "greedy"},
+            "actions": "(0T1)e2(0T1)e4\n", "n_actions": 1, "result": null, "termination": null,
+            "clock": {"initial_ms": 60000, "increment_ms": 1000, "remaining_ms": [59000, 60000]},
+            "puzzle": null, "pending": "(0T1)e7(0T1)e5\n", "draw_offer": "white", "variations": "",
+        }))
+        .expect("a record");
+        let row = GameRow::of(record.clone());
+        assert_eq!(row.headers, r#"[["Event","x"]]"#);
+        let json = |r: &Record| serde_json::to_value(r).expect("json");
+        assert_eq!(json(&row.record().expect("record")), json(&record));
+        let bad = GameRow {
+            white: "{".into(),
+            ..row
+        };
+        assert!(bad.record().is_err_and(|e| e.starts_with("player: ")));
     }
 
     /// Writes run on the writer's thread in a savepoint each: one that fails is rolled back

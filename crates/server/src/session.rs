@@ -8,7 +8,7 @@ use crate::error::ServerError;
 use crate::seats::{Need, Rights, Seat};
 use chess5d_play::seats::Viewer;
 pub use chess5d_play::{color_name, Player, PuzzleRun};
-use chess5d_play::{Play, Record, Shown};
+use chess5d_play::{Play, Shown};
 use chess5d_rules::Color;
 use serde_json::{json, Value};
 use std::ops::{Deref, DerefMut};
@@ -59,27 +59,9 @@ impl Session {
 
     /// Rebuilds a stored game.
     pub fn from_row(row: &GameRow) -> Result<Session, ServerError> {
-        let bad =
-            |what: &str, e: String| ServerError::Internal(format!("stored game {} has a bad {what}: {e}", row.id));
-        let record = Record {
-            id: row.id,
-            created: row.created.clone(),
-            updated: row.updated.clone(),
-            variant: row.variant.clone(),
-            start: row.start.clone(),
-            headers: serde_json::from_str(&row.headers).unwrap_or_default(),
-            white: serde_json::from_str(&row.white).map_err(|e| bad("player", e.to_string()))?,
-            black: serde_json::from_str(&row.black).map_err(|e| bad("player", e.to_string()))?,
-            actions: row.actions.clone(),
-            n_actions: row.n_actions as usize,
-            result: row.result.clone(),
-            termination: row.termination.clone(),
-            clock: row.clock.as_deref().and_then(|c| serde_json::from_str(c).ok()),
-            puzzle: row.puzzle.as_deref().and_then(|p| serde_json::from_str(p).ok()),
-            pending: row.pending.clone(),
-            draw_offer: row.draw_offer.clone(),
-            variations: row.variations.clone(),
-        };
+        let record = row
+            .record()
+            .map_err(|e| ServerError::Internal(format!("stored game {} has a bad {e}", row.id)))?;
         let mut s = Session::wrap(Play::restore(&record)?);
         s.id = row.id;
         Ok(s)
@@ -102,26 +84,7 @@ impl Session {
 
     /// The row to store.
     pub fn row(&self) -> GameRow {
-        let r = self.play.record(self.id, db::now());
-        GameRow {
-            id: r.id,
-            created: r.created,
-            updated: r.updated,
-            variant: r.variant,
-            start: r.start,
-            headers: serde_json::to_string(&r.headers).unwrap_or_else(|_| "[]".into()),
-            white: serde_json::to_string(&r.white).unwrap_or_default(),
-            black: serde_json::to_string(&r.black).unwrap_or_default(),
-            actions: r.actions,
-            n_actions: r.n_actions as i64,
-            result: r.result,
-            termination: r.termination,
-            clock: r.clock.and_then(|c| serde_json::to_string(&c).ok()),
-            puzzle: r.puzzle.and_then(|p| serde_json::to_string(&p).ok()),
-            pending: r.pending,
-            draw_offer: r.draw_offer,
-            variations: r.variations,
-        }
+        GameRow::of(self.play.record(self.id, db::now()))
     }
 
     /// Whether the side to move is an engine that should be asked for an action.
