@@ -6,9 +6,12 @@
 // and the ratios (their figure / ours: above 1, ours is lighter or quicker). chess5d's Node
 // entry reads its WebAssembly (chess5d.wasm) on the first use of the rules, not at require;
 // the page script (chess5d.js, the module inlined) and the engine module (review(), loaded by
-// neither) are reported apart.
+// neither) are reported apart. CHESS5D_OURS=<dist dir> times another build (an older one,
+// to compare; files it lacks are shown as '-').
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 
@@ -40,12 +43,14 @@ const median = (xs) => {
 
 /** The start-up table as lines of text. */
 export function startup(runs = 15) {
-  const ours = require.resolve('..');
+  const dist = process.env.CHESS5D_OURS ? resolve(process.env.CHESS5D_OURS) : fileURLToPath(new URL('../dist/', import.meta.url));
+  const ours = process.env.CHESS5D_OURS ? [join(dist, 'chess5d.cjs'), join(dist, 'chess5d.js')].find(existsSync) : require.resolve('..');
   const theirs = require.resolve('5d-chess-js');
-  const engine = require.resolve('../dist/chess5d-engine.js');
-  const wasm = require.resolve('../dist/chess5d.wasm');
-  const page = require.resolve('../dist/chess5d.js');
+  const engine = join(dist, 'chess5d-engine.js');
+  const wasm = join(dist, 'chess5d.wasm');
+  const page = join(dist, 'chess5d.js');
   const sizes = (f) => {
+    if (!existsSync(f)) return [NaN, NaN];
     const b = readFileSync(f);
     return [b.length, gzipSync(b, { level: 9 }).length];
   };
@@ -56,7 +61,7 @@ export function startup(runs = 15) {
     times.ours.push(once(ours));
     times.theirs.push(once(theirs));
   }
-  const kb = (n) => `${(n / 1000).toFixed(0)} kB`;
+  const kb = (n) => (Number.isNaN(n) ? '-' : `${(n / 1000).toFixed(0)} kB`);
   const ms = (n) => `${n.toFixed(1)} ms`;
   const ratio = (t, o) => `${(t / o).toFixed(2)}x${t / o < 1 ? '  SLOWER/HEAVIER' : ''}`;
   const [os, og] = sizes(ours);
@@ -79,5 +84,6 @@ export function startup(runs = 15) {
   const head = ['start-up', 'chess5d', '5d-chess-js 1.2.1', 'ratio'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  return [`Weight and start-up, each in a fresh node process (ratio = theirs / ours)`, '', line(head), ...rows.map(line)];
+  const title = `Weight and start-up of ${ours}, each in a fresh node process (ratio = theirs / ours)`;
+  return [title, '', line(head), ...rows.map(line)];
 }
