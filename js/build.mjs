@@ -131,7 +131,18 @@ writeFileSync(
   `${banner('5D chess rules in WebAssembly (chess5d.wasm), the 5d-chess-js API, for Node.')}
 'use strict';
 module.exports = (${factory(false)})(require, null, function () {
-  return require('fs').readFileSync(require('path').join(__dirname, 'chess5d.wasm'));
+  const file = require('path').join(__dirname, 'chess5d.wasm');
+  try {
+    return require('fs').readFileSync(file);
+  } catch (e) {
+    // A bundle of this file for Node without chess5d.wasm beside it.
+    const err = new Error(
+      \`chess5d: cannot read the rules' WebAssembly at \${file} (\${e.code || e.message}): ship chess5d.wasm beside \` +
+        "this script, or load 'chess5d/dist/chess5d.js', which inlines it",
+    );
+    err.code = 'wasm_not_found';
+    throw err;
+  }
 });
 `,
 );

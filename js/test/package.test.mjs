@@ -112,6 +112,13 @@ const seen = () => steps.push(compiled + '/' + read);
   for (const f of ['startup-cjs.cjs', 'startup-esm.cjs']) {
     assert.equal(execFileSync('node', [f], { cwd: app, encoding: 'utf8' }), '0/0 0/0 1/1 1/1 20\n', f);
   }
+  // A bundle for Node that left chess5d.wasm behind: a clear error at the first use, and the
+  // self-contained script, which inlines the module, is exported for that case.
+  const alone = join(app, 'alone');
+  execFileSync('mkdir', ['-p', alone]);
+  writeFileSync(join(alone, 'chess5d.cjs'), readFileSync(join(app, 'node_modules', 'chess5d', 'dist', 'chess5d.cjs')));
+  writeFileSync(join(app, 'alone.cjs'), `const Chess = require('./alone/chess5d.cjs');\nconst chess = new Chess();\ntry { chess.board; } catch (e) { console.log(e.code, /chess5d\\.wasm/.test(e.message)); }\nconsole.log(new (require('chess5d/dist/chess5d.js'))().moves().length);\n`);
+  assert.equal(execFileSync('node', ['alone.cjs'], { cwd: app, encoding: 'utf8' }), 'wasm_not_found true\n20\n');
   // An unknown variant still throws at construction.
   writeFileSync(join(app, 'variant.cjs'), `const Chess = require('chess5d');\ntry { new Chess(undefined, 'no such variant'); console.log('made'); } catch (e) { console.log(e.code); }\n`);
   assert.equal(execFileSync('node', ['variant.cjs'], { cwd: app, encoding: 'utf8' }), 'unknown_variant\n');
