@@ -286,7 +286,10 @@ fn castling_rival(pos: &Position, m: &Move) -> bool {
     let mut others = Vec::new();
     pos.moves_from(m.from.board, &mut others);
     others.iter().any(|o| {
-        o.from != m.from && o.to == m.to && o.piece.role() == m.piece.role() && matches!(o.kind, MoveKind::Castle { .. })
+        o.from != m.from
+            && o.to == m.to
+            && o.piece.role() == m.piece.role()
+            && matches!(o.kind, MoveKind::Castle { .. })
     })
 }
 

@@ -313,9 +313,12 @@ pub fn read_one_move(pos: &Position, text: &str) -> Result<Move, Error> {
         // A text that fits several moves names the one the library writes so: 1.2.1 writes
         // a plain king move `Kb2` beside another king's castling `Kdb2` to the same square.
         let written = |m: &Move| {
-            [Tokens::default(), Tokens::parse("5dpgn_superphysical").unwrap_or_default()]
-                .iter()
-                .any(|&k| chessjs::move_text(pos, m, k).trim_end_matches(['+', '#', '=', '~']) == body)
+            [
+                Tokens::default(),
+                Tokens::parse("5dpgn_superphysical").unwrap_or_default(),
+            ]
+            .iter()
+            .any(|&k| chessjs::move_text(pos, m, k).trim_end_matches(['+', '#', '=', '~']) == body)
         };
         match &e {
             chess5d_notation::Reason::Ambiguous(_) => {
