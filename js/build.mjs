@@ -1,24 +1,31 @@
 #!/usr/bin/env node
 // Builds the npm package `chess5d`: compiles crates/wasm to WebAssembly twice (the rules alone,
 // and with the engine), runs wasm-bindgen and wasm-opt on each and writes dist/:
-//   chess5d.js    UMD: `require('chess5d')` gives the Chess class; a <script> tag defines the
-//                 global `Chess` (the rules' WebAssembly is inlined, so this one file is all a
-//                 page needs for the 5d-chess-js API)
+//   chess5d.cjs   what Node's `require('chess5d')` loads: the Chess class, the rules'
+//                 WebAssembly read from chess5d.wasm beside it on first use (not at require)
+//   chess5d.node.mjs  what Node's `import Chess from 'chess5d'` loads (chess5d.cjs as a module)
+//   chess5d.wasm  the rules module (raw: Node reads it with fs, nothing to decode or inflate)
+//   chess5d.js    UMD, self-contained: a <script> tag defines the global `Chess` (the rules'
+//                 WebAssembly is inlined, deflated, so this one file is all a page needs for
+//                 the 5d-chess-js API); bundlers take it too (package.json `browser`)
 //   chess5d-engine.js  the engine (review()), loaded on its first use: by require in Node, by
 //                 a second <script> tag or `await Chess.loadEngine()` in a page
-//   chess5d.mjs   ES module: `import Chess from 'chess5d'` (Node and browsers); also exports
-//                 `Chess` and `version`, the names the CommonJS export has as properties
+//   chess5d.mjs   ES module, self-contained (browsers, bundlers): `import Chess from
+//                 'chess5d'`; also exports `Chess` and `version`, the names the CommonJS
+//                 export has as properties
 //   chess5d.d.ts  TypeScript declarations of chess5d.js (`export = Chess`)
 //   chess5d.d.mts TypeScript declarations of chess5d.mjs (default export, named `Chess` and `version`)
-// In both builds the class also carries itself as `Chess.Chess`, so that
+// In every build the class also carries itself as `Chess.Chess`, so that
 // `import { Chess } from 'chess5d'` compiled to CommonJS finds it (the declarations say so).
+// The rules module is compiled and instantiated on the first use of the rules (a plain
+// `new Chess()` waits for its first call too), so that `require` does no WebAssembly work.
 // The wasm32 target comes from rustup when `rustup target list --installed` shows it, else from
 // Debian's toolchain (rustc-web, rust-web-src, lld-22: see the package README).
 import { mkdirSync, readFileSync, writeFileSync, copyFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { buildWasm, repo, run, wasmBindgen, wasmOpt } from './wasm-toolchain.mjs';
+import { buildWasm, repo, run, wasmBindgen, wasmOpt, withoutTargetFeature } from './wasm-toolchain.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
@@ -33,7 +40,12 @@ function wasmModule(name, features, level, optLevel) {
   const built = buildWasm('wasm', 'chess5d-wasm', say, features, optLevel);
   const out = join(target, `bindgen-${name}`);
   rmSync(out, { recursive: true, force: true });
-  run(bindgen, ['--target', 'no-modules', '--no-typescript', '--out-dir', out, built]);
+  mkdirSync(out, { recursive: true });
+  // Single-value exports (see withoutTargetFeature): V8 compiles no wrapper per signature.
+  const input = join(out, 'chess5d_wasm.wasm');
+  withoutTargetFeature(built, input, 'multivalue');
+  run(bindgen, ['--target', 'no-modules', '--no-typescript', '--out-dir', out, input]);
+  rmSync(input);
   const wasmFile = join(out, 'chess5d_wasm_bg.wasm');
   const before = statSync(wasmFile).size;
   const optimised = wasmOpt(wasmFile, level, say);
@@ -57,8 +69,8 @@ const base64 = `function (b64) {
   return a;
 }`;
 const bytes = (wasm) => `(${base64})(${JSON.stringify(wasm.toString('base64'))})`;
-// The rules module is shipped deflated (raw DEFLATE, level 9): Node's zlib inflates it, a page
-// src/inflate.js.
+// The self-contained builds (chess5d.js, chess5d.mjs) inline the rules module deflated (raw
+// DEFLATE, level 9): Node's zlib inflates it, a page src/inflate.js.
 const inflateJs = readFileSync(join(here, 'src', 'inflate.js'), 'utf8');
 const deflated = (wasm) => `(function (packed, size) {
   const zlib = __require ? __require('zlib') : null;
@@ -66,35 +78,78 @@ const deflated = (wasm) => `(function (packed, size) {
 })((${base64})(${JSON.stringify(deflateRawSync(wasm, { level: 9 }).toString('base64'))}), ${wasm.length})`;
 
 // 2. The package files. The rules factory takes `__require` (Node's require, to load the engine
-// file on first use; null in a page) and `__scriptSrc` (the script's URL, for loadEngine()).
+// file on first use; null in a page), `__scriptSrc` (the script's URL, for loadEngine()) and,
+// in Node's build, `__wasmBytes` (a function giving the rules module's bytes, called on the
+// first use of the rules; the self-contained builds inflate their inlined copy instead). The version is the core's own, asked of the module here (no WebAssembly at require).
 mkdirSync(dist, { recursive: true });
 const chess = readFileSync(join(here, 'src', 'chess.js'), 'utf8');
-const factory = `function (__require, __scriptSrc) {
+const coreVersion = new Function('bytes', `${rules.glue}\nwasm_bindgen.initSync({ module: bytes });\nreturn wasm_bindgen.version();`)(rules.wasm);
+const factory = (inlined) => `function (__require, __scriptSrc${inlined ? '' : ', __wasmBytes'}) {
 'use strict';
-${inflateJs}
+${inlined ? `${inflateJs}\nfunction __wasmBytes() {\n  return ${deflated(rules.wasm)};\n}` : ''}
 ${rules.glue}
-wasm_bindgen.initSync({ module: ${deflated(rules.wasm)} });
-const core = wasm_bindgen;
+let core = null;
+/** The rules module (wasm-bindgen's exports), compiled and instantiated on first use. */
+function rules() {
+  if (core === null) {
+    wasm_bindgen.initSync({ module: __wasmBytes() });
+    core = wasm_bindgen;
+  }
+  return core;
+}
+const __version = ${JSON.stringify(coreVersion)};
 ${chess}
 Object.defineProperty(Chess, 'Chess', { value: Chess });
 return Chess;
 }`;
+const banner = (what) => `/*! chess5d ${process.env.npm_package_version || ''}: ${what} MIT. */`;
 writeFileSync(
   join(dist, 'chess5d.js'),
-  `/*! chess5d ${process.env.npm_package_version || ''}: 5D chess rules in WebAssembly, the 5d-chess-js API. MIT. */
+  `${banner('5D chess rules in WebAssembly, the 5d-chess-js API.')}
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory(typeof require === 'function' ? require : null, null);
   else root.Chess = factory(null, typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : null);
-})(typeof globalThis !== 'undefined' ? globalThis : this, ${factory});
+})(typeof globalThis !== 'undefined' ? globalThis : this, ${factory(true)});
 `,
 );
 writeFileSync(
   join(dist, 'chess5d.mjs'),
-  `/*! chess5d: 5D chess rules in WebAssembly, the 5d-chess-js API. MIT. */
+  `${banner('5D chess rules in WebAssembly, the 5d-chess-js API.')}
 const __require = typeof process === 'object' && process && typeof process.getBuiltinModule === 'function'
   ? process.getBuiltinModule('module').createRequire(import.meta.url)
   : null;
-const Chess = (${factory})(__require, import.meta.url);
+const Chess = (${factory(true)})(__require, import.meta.url);
+export default Chess;
+export { Chess };
+export const version = Chess.version;
+`,
+);
+// Node's entries: the module's bytes from chess5d.wasm (no text to parse, decode or inflate).
+writeFileSync(join(dist, 'chess5d.wasm'), rules.wasm);
+writeFileSync(
+  join(dist, 'chess5d.cjs'),
+  `${banner('5D chess rules in WebAssembly (chess5d.wasm), the 5d-chess-js API, for Node.')}
+'use strict';
+module.exports = (${factory(false)})(require, null, function () {
+  const file = require('path').join(__dirname, 'chess5d.wasm');
+  try {
+    return require('fs').readFileSync(file);
+  } catch (e) {
+    // A bundle of this file for Node without chess5d.wasm beside it.
+    const err = new Error(
+      \`chess5d: cannot read the rules' WebAssembly at \${file} (\${e.code || e.message}): ship chess5d.wasm beside \` +
+        "this script, or load 'chess5d/dist/chess5d.js', which inlines it",
+    );
+    err.code = 'wasm_not_found';
+    throw err;
+  }
+});
+`,
+);
+writeFileSync(
+  join(dist, 'chess5d.node.mjs'),
+  `${banner('5D chess rules in WebAssembly (chess5d.wasm), the 5d-chess-js API, for Node.')}
+import Chess from './chess5d.cjs';
 export default Chess;
 export { Chess };
 export const version = Chess.version;
@@ -119,4 +174,7 @@ return wasm_bindgen;
 copyFileSync(join(here, 'src', 'chess5d.d.ts'), join(dist, 'chess5d.d.ts'));
 copyFileSync(join(here, 'src', 'chess5d.d.mts'), join(dist, 'chess5d.d.mts'));
 const size = (f) => kib(statSync(join(dist, f)).size);
-say(`wrote dist/chess5d.js (${size('chess5d.js')}), dist/chess5d.mjs, dist/chess5d-engine.js (${size('chess5d-engine.js')}), dist/chess5d.d.ts, dist/chess5d.d.mts`);
+say(
+  `wrote dist/chess5d.cjs (${size('chess5d.cjs')}) and chess5d.wasm (${size('chess5d.wasm')}), chess5d.node.mjs, ` +
+    `chess5d.js (${size('chess5d.js')}), chess5d.mjs, chess5d-engine.js (${size('chess5d-engine.js')}), chess5d.d.ts, chess5d.d.mts`,
+);

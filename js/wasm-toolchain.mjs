@@ -3,7 +3,7 @@
 // `rustup target list --installed` shows it, else with Debian's toolchain (rustc-web,
 // rust-web-src, lld-22, -Zbuild-std), and finds wasm-bindgen at the version the crate pins.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
@@ -86,4 +86,62 @@ export function wasmOpt(file, level, say) {
   const features = ['bulk-memory', 'mutable-globals', 'multivalue', 'nontrapping-float-to-int', 'reference-types', 'sign-ext'];
   run(cmd, [level, ...features.map((f) => `--enable-${f}`), '--strip-debug', '--strip-producers', file, '-o', file]);
   return true;
+}
+
+/**
+ * Copies a wasm file with `feature` taken out of its `target_features` section (the features
+ * its objects were compiled with). For `multivalue`: wasm-bindgen turns a module that lists it
+ * into one whose exports return several values, and V8 (Node 20's 11.3) compiles each such
+ * export signature's JS-to-wasm wrapper with TurboFan when the module is compiled, where
+ * single-value signatures share its generic wrapper: 12 signatures, about 4 ms of each
+ * start-up. Without the feature wasm-bindgen returns through memory (its older convention);
+ * the code itself uses no multi-value instruction (Rust's wasm32 C ABI returns through memory).
+ */
+export function withoutTargetFeature(src, dst, feature) {
+  const b = readFileSync(src);
+  const leb = (i) => {
+    let r = 0;
+    let s = 0;
+    let c;
+    do {
+      c = b[i++];
+      r += (c & 127) * 2 ** s;
+      s += 7;
+    } while (c & 128);
+    return [r, i];
+  };
+  const enc = (n) => {
+    const o = [];
+    do {
+      let x = n & 127;
+      n = Math.floor(n / 128);
+      if (n) x |= 128;
+      o.push(x);
+    } while (n);
+    return o;
+  };
+  const out = [b.subarray(0, 8)];
+  let found = false;
+  for (let i = 8; i < b.length; ) {
+    const [size, start] = leb(i + 1);
+    const end = start + size;
+    const [nameLen, k] = b[i] === 0 ? leb(start) : [0, start];
+    if (b[i] === 0 && b.subarray(k, k + nameLen).toString() === 'target_features') {
+      let [n, p] = leb(k + nameLen);
+      const kept = [];
+      for (let f = 0; f < n; f++) {
+        const [len, q] = leb(p + 1);
+        if (b.subarray(q, q + len).toString() === feature) found = true;
+        else kept.push(b.subarray(p, q + len));
+        p = q + len;
+      }
+      const body = Buffer.concat([b.subarray(start, k + nameLen), Buffer.from(enc(kept.length)), ...kept]);
+      out.push(Buffer.from([0, ...enc(body.length)]), body);
+    } else {
+      out.push(b.subarray(i, end));
+    }
+    i = end;
+  }
+  writeFileSync(dst, Buffer.concat(out));
+  return found;
 }

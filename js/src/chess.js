@@ -1,8 +1,9 @@
 // The Chess class of 5d-chess-js 1.2 (its API, call by call) over the chess5d core in
-// WebAssembly. `core` (the wasm-bindgen exports of the rules module: Core, CoreError, Out,
-// Cursor, variants, version), `__require` (Node's require, or null) and `__scriptSrc` (the
-// script's URL in a page, or null) are in scope: build.mjs wraps this file for CommonJS, ES
-// modules and a <script> tag. The engine (review()) is a second module, chess5d-engine.js,
+// WebAssembly. `rules()` (the wasm-bindgen exports of the rules module: Core, CoreError, Out,
+// Cursor, variants, version; compiled and instantiated on its first call), `core` (the same
+// once it is loaded, else null), `__version` (the core's version), `__require` (Node's
+// require, or null) and `__scriptSrc` (the script's URL in a page, or null) are in scope:
+// build.mjs wraps this file for CommonJS, ES modules and a <script> tag. The engine (review()) is a second module, chess5d-engine.js,
 // loaded on first use (see `engineModule`).
 //
 // Objects cross from the core as compact Int32Arrays (crates/wasm/src/objects.rs describes
@@ -110,7 +111,7 @@ function boardList(a) {
 
 /** An Error from a core error: the message once prefixed with the call, and its `code`. */
 function toError(name, e) {
-  if (e instanceof core.CoreError) {
+  if (core !== null && e instanceof core.CoreError) {
     const err = new Error(`${name}: ${e.message}`);
     err.code = e.code;
     e.free();
@@ -171,6 +172,11 @@ function listOut(out, format, build) {
   return fromKept(keep(out), format, build);
 }
 
+/** A new core of `variant` (the rules module loaded first if need be). */
+function newCore(variant) {
+  return new (rules().Core)(variant);
+}
+
 class Chess {
   /**
    * A new game: `importData` (optional) is a record to replay (5DPGN, the action notation,
@@ -185,17 +191,27 @@ class Chess {
     /** Whether print() writes to the console. */
     this.enableConsole = false;
     this._variant = asText('new Chess', variant);
-    this._core = call('new Chess', () => new core.Core(this._variant === 'custom' ? '' : this._variant));
+    // The standard start's core is made on first use (as 1.2 does its work): a plain
+    // `new Chess()` loads no WebAssembly. A variant is checked now (an unknown one throws).
+    this._c = this._variant === '' ? null : call('new Chess', () => newCore(this._variant === 'custom' ? '' : this._variant));
     this._cache = {};
     if (importData !== undefined && importData !== null && importData !== '') {
       this.import(importData, variant);
     }
   }
 
+  /** The game's core (made on first use for the standard start). */
+  get _core() {
+    return this._c === null ? (this._c = newCore('')) : this._c;
+  }
+  set _core(c) {
+    this._c = c;
+  }
+
   /** Before a change: a copy that still shares its core with another object takes its own. */
   _own() {
     if (this._shared) {
-      this._core = this._core.copy();
+      if (this._c !== null) this._c = this._c.copy();
       this._shared = false;
     }
   }
@@ -282,7 +298,7 @@ class Chess {
   /** Whether `import` would succeed. Never throws. */
   importable(importData, variant) {
     try {
-      const c = new core.Core('');
+      const c = newCore('');
       try {
         const v = variant === undefined || variant === null ? this._variant : asText('importable', variant);
         c.import(asText('importable', importData), v);
@@ -291,7 +307,7 @@ class Chess {
       }
       return true;
     } catch (e) {
-      if (e instanceof core.CoreError) e.free();
+      if (core !== null && e instanceof core.CoreError) e.free();
       return false;
     }
   }
@@ -654,11 +670,11 @@ function boardKey(v) {
 
 // Asked of the core on first use, not at require (start-up time).
 let libraryVariants = null;
-const LIBRARY_VARIANTS_OF = () => libraryVariants || (libraryVariants = JSON.parse(core.variants(false)));
-Chess.version = core.version();
+const LIBRARY_VARIANTS_OF = () => libraryVariants || (libraryVariants = JSON.parse(rules().variants(false)));
+Chess.version = __version;
 let allVariants = null;
 /** Every variant of chess5d (5d-chess-js 1.2's seven, the others, and Custom). */
 Object.defineProperty(Chess, 'allVariants', {
-  get: () => allVariants || (allVariants = JSON.parse(core.variants(true))),
+  get: () => allVariants || (allVariants = JSON.parse(rules().variants(true))),
   enumerable: true,
 });

@@ -324,3 +324,23 @@ test('import(export(f)) of a game with passes: every format reads back the same 
     same(c.board, o.board, `import(export('${f}')) ending with a pass: board`);
   }
 });
+
+test("two kings to one square, one of them castling: 1.2.1's Kb2 (plain) beside Kdb2 (castling), read and written", () => {
+  // Excessive (7x7, three kings): the king on d2 castles to b2 while the king on a1 steps there.
+  const start = '[Board "custom"]\n[Size "7x7"]\n[k*r*uqdr*k*/r*nbk*nbr*/p*p*p*p*p*p*p*/7/P*P*P*P*P*P*P*/R*NBK*NBR*/K*R*UQDR*K*:0:1:w]\n';
+  const record = `${start}1. d4 / b4\n2. Be4 / Bb5\n3. Na4 / (0T3)Ne6>>x(0T2)e4~`;
+  const [ours, theirs] = both(record, 'custom');
+  for (const format of ['notation_short', '5dpgn_superphysical']) {
+    const lines = (c) => c.moves(format, true, false, true).split('\n').filter((l) => /K[a-g]?b2$/.test(l)).sort();
+    same(lines(ours), lines(theirs), format);
+  }
+  assert.ok(ours.moves('notation_short', true, false, true).split('\n').includes('(0T4)Kdb2'));
+  for (const text of ['(0T4)Kb2', '(0T4)Kdb2']) {
+    const read = (c) => {
+      const m = c.copy();
+      m.move(text);
+      return m.moveBuffer.map((x) => [x.start.coordinate, x.end.coordinate, x.castling !== null]);
+    };
+    same(read(ours), read(theirs), text);
+  }
+});

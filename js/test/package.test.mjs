@@ -40,7 +40,7 @@ test.after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball holds the built files and nothing else of the source tree', () => {
   const list = execFileSync('tar', ['tzf', join(work, tarball)], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  const expected = ['package/package.json', 'package/README.md', 'package/LICENSE', 'package/dist/chess5d.js', 'package/dist/chess5d-engine.js', 'package/dist/chess5d.mjs', 'package/dist/chess5d.d.ts', 'package/dist/chess5d.d.mts'];
+  const expected = ['package/package.json', 'package/README.md', 'package/LICENSE', 'package/dist/chess5d.cjs', 'package/dist/chess5d.node.mjs', 'package/dist/chess5d.wasm', 'package/dist/chess5d.js', 'package/dist/chess5d-engine.js', 'package/dist/chess5d.mjs', 'package/dist/chess5d.d.ts', 'package/dist/chess5d.d.mts'];
   assert.deepEqual([...list].sort(), [...expected].sort());
 });
 
@@ -83,6 +83,45 @@ test('ES module: import Chess from "chess5d"; the seed mate prints true', () => 
   writeFileSync(join(app, 'mate.mjs'), `import Chess from 'chess5d';\nvar chess = new Chess();\n${MATE}`);
   const out = execFileSync('node', ['mate.mjs'], { cwd: app, encoding: 'utf8' });
   assert.equal(out.trim().split('\n').pop(), 'true');
+});
+
+test("start-up: Node's entries read chess5d.wasm and compile it on the first use of the rules, not at require or a plain new Chess()", () => {
+  // Counts the WebAssembly compiles and file reads of chess5d.wasm at each step.
+  const probe = (load) => `const fs = require('fs');
+let compiled = 0, read = 0;
+const Module = WebAssembly.Module;
+WebAssembly.Module = function (b) { compiled++; return new Module(b); };
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (f, ...rest) { if (String(f).endsWith('chess5d.wasm')) read++; return readFileSync.call(this, f, ...rest); };
+const steps = [];
+const seen = () => steps.push(compiled + '/' + read);
+(async () => {
+  const Chess = ${load};
+  seen();
+  const chess = new Chess();
+  seen();
+  const n = chess.moves().length;
+  seen();
+  new Chess().board;
+  new Chess(undefined, 'turn_zero');
+  seen();
+  console.log(steps.join(' '), n);
+})();`;
+  writeFileSync(join(app, 'startup-cjs.cjs'), probe("require('chess5d')"));
+  writeFileSync(join(app, 'startup-esm.cjs'), probe("(await import('chess5d')).default"));
+  for (const f of ['startup-cjs.cjs', 'startup-esm.cjs']) {
+    assert.equal(execFileSync('node', [f], { cwd: app, encoding: 'utf8' }), '0/0 0/0 1/1 1/1 20\n', f);
+  }
+  // A bundle for Node that left chess5d.wasm behind: a clear error at the first use, and the
+  // self-contained script, which inlines the module, is exported for that case.
+  const alone = join(app, 'alone');
+  execFileSync('mkdir', ['-p', alone]);
+  writeFileSync(join(alone, 'chess5d.cjs'), readFileSync(join(app, 'node_modules', 'chess5d', 'dist', 'chess5d.cjs')));
+  writeFileSync(join(app, 'alone.cjs'), `const Chess = require('./alone/chess5d.cjs');\nconst chess = new Chess();\ntry { chess.board; } catch (e) { console.log(e.code, /chess5d\\.wasm/.test(e.message)); }\nconsole.log(new (require('chess5d/dist/chess5d.js'))().moves().length);\n`);
+  assert.equal(execFileSync('node', ['alone.cjs'], { cwd: app, encoding: 'utf8' }), 'wasm_not_found true\n20\n');
+  // An unknown variant still throws at construction.
+  writeFileSync(join(app, 'variant.cjs'), `const Chess = require('chess5d');\ntry { new Chess(undefined, 'no such variant'); console.log('made'); } catch (e) { console.log(e.code); }\n`);
+  assert.equal(execFileSync('node', ['variant.cjs'], { cwd: app, encoding: 'utf8' }), 'unknown_variant\n');
 });
 
 test('the engine is a second module: require loads the rules alone, review() loads the engine (CommonJS and ES module)', () => {

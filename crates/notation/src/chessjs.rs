@@ -206,7 +206,7 @@ fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
         String::new()
     };
     if matches!(m.kind, MoveKind::Castle { .. }) {
-        return format!("{board}K{}", m.to.square);
+        return format!("{board}K{}{}", plain_hint(pos, m), m.to.square);
     }
     if m.is_jump() {
         let mut text = relabel(pos, crate::san::write(pos, m, true));
@@ -237,6 +237,14 @@ fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
         }
     }
     if m.piece.role() != Role::Pawn {
+        if castling_rival(pos, m) {
+            // The library tells a castling apart from plain king moves to its square, never
+            // a plain move from a castling: `Kb2` beside the castling `Kdb2`.
+            let capture = if m.is_capture() { "x" } else { "" };
+            let promotion = m.promotion.map(|r| format!("={}", role_letter(r))).unwrap_or_default();
+            let (letter, hint) = (role_letter(m.piece.role()), plain_hint(pos, m));
+            return format!("{board}{letter}{hint}{capture}{}{promotion}", m.to.square);
+        }
         return relabel(pos, crate::san::write(pos, m, prefix));
     }
     let black = m.piece.color() == Color::Black;
@@ -271,6 +279,47 @@ fn move_body(pos: &Position, m: &Move, superphysical: bool) -> String {
     }
     text.push_str(&pawn_text(pos, m, black, file));
     text
+}
+
+/// Whether a castling of another piece of `m`'s kind lands on `m`'s square (several kings).
+fn castling_rival(pos: &Position, m: &Move) -> bool {
+    let mut others = Vec::new();
+    pos.moves_from(m.from.board, &mut others);
+    others.iter().any(|o| {
+        o.from != m.from
+            && o.to == m.to
+            && o.piece.role() == m.piece.role()
+            && matches!(o.kind, MoveKind::Castle { .. })
+    })
+}
+
+/// The source hint (file, else rank, else square) the library writes before a move's square:
+/// counted against the plain moves (no castling, no jump) of other pieces of its kind to the
+/// same square, as SAN does; 1.2.1 writes the castling `Kdb2` beside a plain `Kb2`.
+fn plain_hint(pos: &Position, m: &Move) -> String {
+    let mut others = Vec::new();
+    pos.moves_from(m.from.board, &mut others);
+    let rivals: Vec<&Move> = others
+        .iter()
+        .filter(|o| {
+            o.from != m.from
+                && o.to == m.to
+                && o.piece.role() == m.piece.role()
+                && !o.is_jump()
+                && !matches!(o.kind, MoveKind::Castle { .. })
+        })
+        .collect();
+    let (x, y) = (m.from.square.x(), m.from.square.y());
+    let file = (b'a' + x as u8) as char;
+    if rivals.is_empty() {
+        String::new()
+    } else if rivals.iter().all(|o| o.from.square.x() != x) {
+        file.to_string()
+    } else if rivals.iter().all(|o| o.from.square.y() != y) {
+        (y + 1).to_string()
+    } else {
+        format!("{file}{}", y + 1)
+    }
 }
 
 /// Whether the library offers several pieces to promote to in this game: it promotes to each

@@ -309,7 +309,28 @@ pub fn read_one_move(pos: &Position, text: &str) -> Result<Move, Error> {
         return m.resolve(pos).map_err(|e| Error::illegal(t, e));
     }
     let san = SanMove::from_str(body).map_err(|e| Error::unreadable(format!("the move '{t}'"), e))?;
-    san.resolve(pos).map(|(m, _)| m).map_err(|e| Error::illegal(t, e))
+    san.resolve(pos).map(|(m, _)| m).or_else(|e| {
+        // A text that fits several moves names the one the library writes so: 1.2.1 writes
+        // a plain king move `Kb2` beside another king's castling `Kdb2` to the same square.
+        let written = |m: &Move| {
+            [
+                Tokens::default(),
+                Tokens::parse("5dpgn_superphysical").unwrap_or_default(),
+            ]
+            .iter()
+            .any(|&k| chessjs::move_text(pos, m, k).trim_end_matches(['+', '#', '=', '~']) == body)
+        };
+        match &e {
+            chess5d_notation::Reason::Ambiguous(_) => {
+                let mut fits = pos.playable_moves().into_iter().filter(|m| written(m));
+                match (fits.next(), fits.next()) {
+                    (Some(m), None) => Ok(m),
+                    _ => Err(Error::illegal(t, e)),
+                }
+            }
+            _ => Err(Error::illegal(t, e)),
+        }
+    })
 }
 
 /// Splits an action's text into its moves: lines (or `;`), and in 5DPGN the moves of a line

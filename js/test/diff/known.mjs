@@ -329,6 +329,23 @@ export const KNOWN = [
       ['board', 'boardHistory'].includes(d.call) && /\.turns\[\]\.(width|height)$/.test(String(d.path)) && d.kind === 'value' && d.theirs === '0' && Number(d.ours) > 0,
   },
   {
+    id: 'branch-written-as-hop',
+    heading: 'their bug',
+    reason:
+      "5d-chess-js 1.2.1's export() writes some jumps that make a timeline as a jump onto a playable board, `(-1T2)Nb1>(-0T2)b3` (no `>>`, no `~`, no `(>L3)`), where both libraries made the new timeline (same position, one more timeline), and its own import() then refuses that record ('Notation invalid'); ours writes `>>`, `~` and the timeline token. The rule: every line that differs reads the same once ours' `>>` is `>` and its `~` and `(>L<n>)` are dropped (seen in Two Timelines and Reversed Royalty, even and odd starts alike).",
+    match: (d) => {
+      if (!['export', 'copy', 'state'].includes(d.call) || d.kind !== 'lines') return false;
+      if (!['', '.export'].includes(d.path || '')) return false;
+      const t = d.missingLines;
+      const o = d.extraLines;
+      if (!Array.isArray(t) || !Array.isArray(o) || t.length === 0 || t.length !== o.length) return false;
+      const asHop = (l) => l.replace(/ \(>L-?\d+\)/g, '').replace(/>>/g, '>').replace(/~/g, '');
+      const branches = (l) => (l.match(/>>/g) || []).length;
+      const fits = (theirs) => o.some((ours) => asHop(ours) === asHop(theirs) && branches(ours) > branches(theirs));
+      return t.every(fits) && o.every((ours) => t.some((theirs) => asHop(ours) === asHop(theirs)));
+    },
+  },
+  {
     id: 'fen-full',
     heading: 'our deliberate extension',
     reason: 'fen(null, true) gives every board of the position now; 5d-chess-js 1.2.1 has no second argument.',
