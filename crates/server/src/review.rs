@@ -64,6 +64,18 @@ impl Job {
     fn running(&self) -> bool {
         lock(&self.run).running()
     }
+
+    /// Cancels it and waits (2 s at most) until its place in the quota is given back: its
+    /// search under way stops at once, and the client may start another review right after.
+    fn stop(&self, why: &str) {
+        self.cancel(why);
+        for _ in 0..200 {
+            if lock(&self.permit).is_none() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
 }
 
 /// What a review needs to start: the game's actions, its result, the budget.
@@ -161,10 +173,12 @@ impl Reviews {
         (job.running() && job.client != client).then(|| lock(&job.run).json(id))
     }
 
-    /// Forgets the review of game `id` (the game is deleted), cancelling it if it runs.
+    /// Forgets the review of game `id` (the game is deleted), stopping it if it runs: its place
+    /// in the quota is back when this returns.
     pub(crate) fn forget(&self, id: i64) {
-        if let Some(j) = lock(&self.jobs).remove(&id) {
-            j.cancel("the game was deleted");
+        let job = lock(&self.jobs).remove(&id);
+        if let Some(j) = job {
+            j.stop("the game was deleted");
         }
     }
 
@@ -284,14 +298,7 @@ impl Reviews {
             .cloned();
         match oldest {
             Some(j) => {
-                j.cancel("replaced by a newer review of the same client");
-                // Its place is given back when its search under way has stopped (at once).
-                for _ in 0..200 {
-                    if lock(&j.permit).is_none() {
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(10));
-                }
+                j.stop("replaced by a newer review of the same client");
                 true
             }
             None => false,
