@@ -34,7 +34,14 @@ test('opened once, the site reloads offline and a game is played on', async () =
   // The worker has the whole build in its cache and controls the page.
   const cached = await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
-    for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) await new Promise((r) => setTimeout(r, 50));
+    // The active worker claims the page once its activation (old caches deleted) is done: wait
+    // for that event (20 s at most), not a fixed time, which a loaded CI machine outran.
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((r) => {
+        navigator.serviceWorker.addEventListener('controllerchange', r, { once: true });
+        setTimeout(r, 20000);
+      });
+    }
     const keys = await caches.keys();
     const c = await caches.open(keys.find((k) => k.startsWith('chess5d-site-')));
     return { controlled: !!navigator.serviceWorker.controller, files: (await c.keys()).map((r) => new URL(r.url).pathname) };
