@@ -112,6 +112,18 @@ fn from(client: &str, token: Option<&str>) -> Vec<(&'static str, String)> {
     h
 }
 
+/// A server behind a proxy (each request's client is its `X-Forwarded-For`), with `limits`.
+fn proxied(limits: &[&str]) -> Server {
+    let mut cfg = Config {
+        behind_proxy: true,
+        ..config(temp_db())
+    };
+    for l in limits {
+        cfg.limits.set(l).unwrap();
+    }
+    server_with(cfg)
+}
+
 /// A server of this configuration.
 fn server_with(cfg: Config) -> Server {
     let db = cfg.db.clone();

@@ -697,10 +697,7 @@ mod lists {
     }
 
     fn proxied() -> Server {
-        server_with(Config {
-            behind_proxy: true,
-            ..config(temp_db())
-        })
+        crate::proxied(&[])
     }
 
     async fn challenge(s: &Server, client: &str) -> (StatusCode, Value) {

@@ -17,17 +17,6 @@ fn long_game() -> String {
     .unwrap()
 }
 
-fn proxied(limits: &[&str]) -> Server {
-    let mut cfg = Config {
-        behind_proxy: true,
-        ..config(temp_db())
-    };
-    for l in limits {
-        cfg.limits.set(l).unwrap();
-    }
-    server_with(cfg)
-}
-
 /// A game imported by `client`: its id and creator's token.
 async fn import(s: &Server, client: &str, text: &str) -> (i64, String) {
     let body = json!({ "import": text }).to_string();

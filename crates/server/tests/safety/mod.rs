@@ -3,18 +3,6 @@
 
 use super::*;
 
-/// A server behind a proxy (each request's client is its `X-Forwarded-For`), with `limits`.
-fn proxied(limits: &[&str]) -> Server {
-    let mut cfg = Config {
-        behind_proxy: true,
-        ..config(temp_db())
-    };
-    for l in limits {
-        cfg.limits.set(l).unwrap();
-    }
-    server_with(cfg)
-}
-
 async fn post_from(s: &Server, client: &str, uri: &str, body: Value) -> (StatusCode, Value) {
     call_as(&s.app.router, "POST", uri, Some(&body.to_string()), &from(client, None)).await
 }
