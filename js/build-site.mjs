@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run build:site`: writes site/, the GUI as static files that any static host serves as they
-// are (GitHub Pages, `python3 -m http.server`, a CDN): the page (crates/server/static), the local
+// are (GitHub Pages, `python3 -m http.server`, a CDN): the page (web/), the local
 // back-end (rules, games and engine in WebAssembly: crates/local; games in IndexedDB), the
 // built-in puzzles as JSON, and config.js selecting the local back-end. Nothing calls /api/.
 // The wasm32 target comes from rustup when installed, else from Debian's toolchain (as build.mjs).
@@ -34,7 +34,7 @@ run(bindgen, ['--target', 'web', '--no-typescript', '--out-dir', join(site, 'pkg
 
 // 3. The page (index.html, app.js and its ES modules under ui/ and backend/: the whole folder),
 // with paths made relative (the site may live under a sub-path, as on GitHub Pages).
-const staticDir = join(repo, 'crates', 'server', 'static');
+const staticDir = join(repo, 'web');
 cpSync(staticDir, site, { recursive: true });
 let html = readFileSync(join(site, 'index.html'), 'utf8');
 html = html.replace(/(src|href)="\/(?!\/)/g, '$1="./');

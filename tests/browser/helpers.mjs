@@ -45,7 +45,7 @@ export async function launch(options = {}) {
   lastPage = page;
   if (process.env.STATIC_DIR) {
     // Serve the page's scripts and styles (any *.js / *.css: app.js and its modules) from this
-    // folder instead of the server's embedded copies (to try changes to crates/server/static
+    // folder instead of the server's embedded copies (to try changes to web
     // without rebuilding the server; not index.html). Files not in the folder go to the server.
     await page.route(/\.(js|css)(\?.*)?$/, async (route) => {
       const name = decodeURIComponent(new URL(route.request().url()).pathname.slice(1));

@@ -41,46 +41,46 @@ const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 
-/// The page's files (`crates/server/static`), embedded: path, content type, body. The ES modules
+/// The page's files (`web/`, at the top of the repository), embedded: path, content type, body. The ES modules
 /// of the page import one another by relative paths, so each is served at its own path. Not
 /// here: `backend/local.js` and `backend/engine-worker.js`, the static site's back-end (rules in
 /// WebAssembly), which the served page never loads.
 const STATIC_FILES: &[(&str, &str, &str)] = &[
-    ("/", HTML, include_str!("../static/index.html")),
-    ("/app.js", JS, include_str!("../static/app.js")),
-    ("/online.js", JS, include_str!("../static/online.js")),
-    ("/people.js", JS, include_str!("../static/people.js")),
-    ("/style.css", CSS, include_str!("../static/style.css")),
-    ("/favicon.svg", SVG, include_str!("../static/favicon.svg")),
-    ("/favicon.ico", SVG, include_str!("../static/favicon.svg")),
-    ("/backend/index.js", JS, include_str!("../static/backend/index.js")),
-    ("/backend/remote.js", JS, include_str!("../static/backend/remote.js")),
-    ("/ui/analysis.js", JS, include_str!("../static/ui/analysis.js")),
-    ("/ui/boards.js", JS, include_str!("../static/ui/boards.js")),
-    ("/ui/camera.js", JS, include_str!("../static/ui/camera.js")),
-    ("/ui/dialogs.js", JS, include_str!("../static/ui/dialogs.js")),
-    ("/ui/dom.js", JS, include_str!("../static/ui/dom.js")),
-    ("/ui/editor.js", JS, include_str!("../static/ui/editor.js")),
-    ("/ui/game.js", JS, include_str!("../static/ui/game.js")),
-    ("/ui/home.js", JS, include_str!("../static/ui/home.js")),
-    ("/ui/lobby.js", JS, include_str!("../static/ui/lobby.js")),
-    ("/ui/multiverse.js", JS, include_str!("../static/ui/multiverse.js")),
-    ("/ui/panel.js", JS, include_str!("../static/ui/panel.js")),
-    ("/ui/pieces.js", JS, include_str!("../static/ui/pieces.js")),
-    ("/ui/pointer.js", JS, include_str!("../static/ui/pointer.js")),
-    ("/ui/review.js", JS, include_str!("../static/ui/review.js")),
+    ("/", HTML, include_str!("../../../web/index.html")),
+    ("/app.js", JS, include_str!("../../../web/app.js")),
+    ("/online.js", JS, include_str!("../../../web/online.js")),
+    ("/people.js", JS, include_str!("../../../web/people.js")),
+    ("/style.css", CSS, include_str!("../../../web/style.css")),
+    ("/favicon.svg", SVG, include_str!("../../../web/favicon.svg")),
+    ("/favicon.ico", SVG, include_str!("../../../web/favicon.svg")),
+    ("/backend/index.js", JS, include_str!("../../../web/backend/index.js")),
+    ("/backend/remote.js", JS, include_str!("../../../web/backend/remote.js")),
+    ("/ui/analysis.js", JS, include_str!("../../../web/ui/analysis.js")),
+    ("/ui/boards.js", JS, include_str!("../../../web/ui/boards.js")),
+    ("/ui/camera.js", JS, include_str!("../../../web/ui/camera.js")),
+    ("/ui/dialogs.js", JS, include_str!("../../../web/ui/dialogs.js")),
+    ("/ui/dom.js", JS, include_str!("../../../web/ui/dom.js")),
+    ("/ui/editor.js", JS, include_str!("../../../web/ui/editor.js")),
+    ("/ui/game.js", JS, include_str!("../../../web/ui/game.js")),
+    ("/ui/home.js", JS, include_str!("../../../web/ui/home.js")),
+    ("/ui/lobby.js", JS, include_str!("../../../web/ui/lobby.js")),
+    ("/ui/multiverse.js", JS, include_str!("../../../web/ui/multiverse.js")),
+    ("/ui/panel.js", JS, include_str!("../../../web/ui/panel.js")),
+    ("/ui/pieces.js", JS, include_str!("../../../web/ui/pieces.js")),
+    ("/ui/pointer.js", JS, include_str!("../../../web/ui/pointer.js")),
+    ("/ui/review.js", JS, include_str!("../../../web/ui/review.js")),
     (
         "/ui/computer-review.js",
         JS,
-        include_str!("../static/ui/computer-review.js"),
+        include_str!("../../../web/ui/computer-review.js"),
     ),
-    ("/ui/mistakes.js", JS, include_str!("../static/ui/mistakes.js")),
-    ("/ui/share.js", JS, include_str!("../static/ui/share.js")),
-    ("/ui/state.js", JS, include_str!("../static/ui/state.js")),
-    ("/ui/settings.js", JS, include_str!("../static/ui/settings.js")),
-    ("/ui/variations.js", JS, include_str!("../static/ui/variations.js")),
-    ("/ui/learn.js", JS, include_str!("../static/ui/learn.js")),
-    ("/ui/hotseat.js", JS, include_str!("../static/ui/hotseat.js")),
+    ("/ui/mistakes.js", JS, include_str!("../../../web/ui/mistakes.js")),
+    ("/ui/share.js", JS, include_str!("../../../web/ui/share.js")),
+    ("/ui/state.js", JS, include_str!("../../../web/ui/state.js")),
+    ("/ui/settings.js", JS, include_str!("../../../web/ui/settings.js")),
+    ("/ui/variations.js", JS, include_str!("../../../web/ui/variations.js")),
+    ("/ui/learn.js", JS, include_str!("../../../web/ui/learn.js")),
+    ("/ui/hotseat.js", JS, include_str!("../../../web/ui/hotseat.js")),
 ];
 
 type ApiResult = Result<Response, ServerError>;
@@ -690,10 +690,10 @@ mod static_files_tests {
     use super::STATIC_FILES;
     use std::path::Path;
 
-    /// Every file of `static/` that the served page loads is in the table, with its type.
+    /// Every file of `web/` that the served page loads is in the table, with its type.
     #[test]
     fn every_page_file_is_served() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
         let mut files = Vec::new();
         let mut dirs = vec![root.clone()];
         while let Some(d) = dirs.pop() {
