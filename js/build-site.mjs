@@ -45,14 +45,17 @@ html = html.replace('</head>', '<link rel="manifest" href="./manifest.webmanifes
 writeFileSync(join(site, 'index.html'), html);
 cpSync(join(here, 'site-src', 'config.js'), join(site, 'config.js'));
 
-// 4. The built-in puzzles (the server's list, in its order).
-const src = readFileSync(join(repo, 'crates', 'server', 'src', 'puzzles.rs'), 'utf8');
-const puzzles = [...src.matchAll(/puzzle!\("([^"]+)",\s*"([^"]+)"\)/g)].map(([, id, name]) => ({
-  id,
-  name,
-  pgn: readFileSync(join(repo, 'crates', 'server', 'data', 'puzzles', `${id}.5dpgn`), 'utf8'),
-}));
-if (!puzzles.length) throw new Error('no puzzles found in crates/server/src/puzzles.rs');
+// 4. The built-in puzzles: the list's one home, crates/server/data/puzzles/list.tsv (id, a tab,
+// the name; easiest first), which the server's build.rs reads too.
+const puzzleDir = join(repo, 'crates', 'server', 'data', 'puzzles');
+const puzzles = readFileSync(join(puzzleDir, 'list.tsv'), 'utf8').split('\n')
+  .filter((l) => l.trim() && !l.startsWith('#'))
+  .map((l) => {
+    const [id, name] = l.split('\t');
+    if (!name) throw new Error(`list.tsv: want id<TAB>name, got ${JSON.stringify(l)}`);
+    return { id, name, pgn: readFileSync(join(puzzleDir, `${id}.5dpgn`), 'utf8') };
+  });
+if (!puzzles.length) throw new Error('no puzzles in crates/server/data/puzzles/list.tsv');
 writeFileSync(join(site, 'puzzles.json'), JSON.stringify({ puzzles }));
 
 // 5. The web app manifest, and the service worker that keeps every file of this build for
