@@ -35,7 +35,8 @@ run(bindgen, ['--target', 'web', '--no-typescript', '--out-dir', join(site, 'pkg
 // 3. The page (index.html, app.js and its ES modules under ui/ and backend/: the whole folder),
 // with paths made relative (the site may live under a sub-path, as on GitHub Pages).
 const staticDir = join(repo, 'web');
-cpSync(staticDir, site, { recursive: true });
+// (not web/types/: the type check's declarations, which no page loads)
+cpSync(staticDir, site, { recursive: true, filter: (f) => f !== join(staticDir, 'types') });
 let html = readFileSync(join(site, 'index.html'), 'utf8');
 html = html.replace(/(src|href)="\/(?!\/)/g, '$1="./');
 const firstScript = html.indexOf('<script');

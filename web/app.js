@@ -1,5 +1,7 @@
-// chess5d web GUI: plain modern JS in ES modules, no build step. This entry module loads the
-// others and routes (#/, #/game/ID, #/editor, #/player/NAME). The page talks to its back-end through one
+// chess5d web GUI: plain modern JS in ES modules with JSDoc types (checked by `npx tsc -p .`), no
+// build step. This entry module is the router: one controller per page (pages/*.js), created
+// when the player comes to the page and closed when they leave it (#/, #/game/ID, #/editor,
+// #/view/DATA, #/learn..., #/player/NAME). The page talks to its back-end through one
 // interface (backend/remote.js describes it: the server's REST + WebSocket API, or the static
 // site's local back-end).
 //
@@ -8,7 +10,8 @@
 // puzzle list after a puzzle dialog) is a function passed down as an argument.
 //   1 basics   ui/dom.js      DOM helpers, escaping, the error line, which page is shown
 //              ui/pieces.js   piece glyphs, board geometry
-//              ui/state.js    the page's state object, a state's present, API calls (back-end)
+//              ui/state.js    the board view's state (class Board, every field declared and
+//                             typed), a state's present, the service's info, API calls
 //              ui/settings.js the player's settings (sounds, theme, board palette) and the sounds
 //   2 drawing  ui/boards.js   drawing the boards (culling, levels of detail, caching)
 //              ui/variations.js  an imported game's variations in the notation (panel.js below it)
@@ -23,15 +26,21 @@
 //              ui/share.js    a game shared by link (#/view/...): the link, the read-only view
 //                             (over game.js)
 //              ui/lobby.js    the home page's online cards (play a friend, the lobby, your games)
-//   4 pages    ui/editor.js   the position editor
+//   4 pages    ui/editor.js   the position editor (its model is its own)
 //              ui/home.js     the home page (play the computer, a puzzle, saved games, custom game)
 //              ui/hotseat.js  the home page's hot-seat card (the static site: no invites)
 //              ui/learn.js    the course: lessons, demonstrations, exercises, stars (over game.js)
-//   5 input    ui/pointer.js  picking pieces and moving them (clicks, drags, touch, promotion)
+//              ui/pointer.js  picking pieces and moving them (clicks, drags, touch, promotion;
+//                             in the editor, the board view's edit hook)
 //              ui/review.js   reviewing earlier positions (buttons, keys, notation; over pointer.js)
 //              ui/computer-review.js  the computer review: graph, accuracy, marks, best
 //                             action's arrows (over review.js)
-//   6 this entry module, which routes.
+//   5 controllers  pages/*.js  one per page (types/pages.d.ts: their shape): home, game (its
+//                             analysis, review, computer review and mistakes), editor, view
+//                             (a shared game), learn (the course), player (players' pages).
+//                             A controller opens its page's modules and closes what they
+//                             started; no module writes another page's state.
+//   6 this entry module, the router.
 // Beneath them: backend/ (the back-end interface), online.js (seats, invites, presence, draw
 // offers on the game page: its hooks) and people.js (accounts, quick pairing, players' pages,
 // fair play and rating changes on the game page).
@@ -41,44 +50,51 @@
 // `[data-eval]`, `[data-pv]`, `#play[data-review]`, window.__chess5dShow(l, t),
 // window.__chess5dAnalysis(), window.chess5dOnline, window.chess5dBackend.
 import './online.js';
-import { openPlayer, endPlayer } from './people.js';
-import { showHome } from './ui/home.js';
-import { openGame } from './ui/game.js';
-import { openEditor } from './ui/editor.js';
-import { openView, endView } from './ui/share.js';
-import './ui/camera.js';
-import './ui/pointer.js';
-import './ui/panel.js';
-import './ui/review.js';
-import './ui/computer-review.js';
-import './ui/analysis.js';
-import './ui/dialogs.js';
-import './ui/lobby.js';
-import { openLearn, endLearn, homeLearn } from './ui/learn.js';
-import './ui/hotseat.js';
+import { backend } from './backend/index.js';
+import { homePage } from './pages/home.js';
+import { gamePage } from './pages/game.js';
+import { editorPage } from './pages/editor.js';
+import { viewPage } from './pages/view.js';
+import { learnPage } from './pages/learn.js';
+import { playerPage } from './pages/player.js';
+
+/** @typedef {import('./types/pages.js').Page} Page */
+/** @typedef {import('./types/pages.js').Services} Services */
+
+/** The pages, the first whose pattern matches the hash taken. */
+/** @type {{name: string, match: RegExp, create: (services: Services) => Page}[]} */
+const PAGES = [
+  { name: 'view', match: /^#\/view\/(.*)$/, create: viewPage },
+  { name: 'player', match: /^#\/player\/([^/?]+)/, create: playerPage },
+  { name: 'learn', match: /^#\/learn/, create: learnPage },
+  { name: 'editor', match: /^#\/editor/, create: editorPage },
+  { name: 'game', match: /^#\/game\/([^/?]+)/, create: gamePage },
+  { name: 'home', match: /^/, create: homePage },
+];
+
+/** @type {Services} */
+const services = { backend };
+/** The page shown: its name and controller. @type {{name: string, page: Page} | null} */
+let current = null;
 
 function route() {
-  const m = location.hash.match(/^#\/game\/([^/?]+)/);
-  const v = location.hash.match(/^#\/view\/(.*)$/);
-  if (v) { endLearn(); openView(v[1]); return; }
-  endView();
-  const p = location.hash.match(/^#\/player\/([^/?]+)/);
-  endPlayer();
-  if (p) { endLearn(); openPlayer(p[1]); return; }
-  // The course (ui/learn.js): its pages, and its card on the home page.
-  if (location.hash.startsWith('#/learn')) { openLearn(location.hash); return; }
-  endLearn();
-  if (!m && !location.hash.startsWith('#/editor')) homeLearn();
-  if (location.hash.startsWith('#/editor')) openEditor();
-  else if (m) openGame(m[1]);
-  else showHome();
+  const hash = location.hash;
+  let found = PAGES[PAGES.length - 1];
+  let m = null;
+  for (const p of PAGES) { m = hash.match(p.match); if (m) { found = p; break; } }
+  if (!current || current.name !== found.name) {
+    // Leaving a page closes its controller first (its connection, analysis board, model).
+    current?.page.close();
+    current = { name: found.name, page: found.create(services) };
+  }
+  Promise.resolve(current.page.open(m)).catch((e) => console.warn(e));
 }
 
 // A dialog belongs to the page it was opened on: when the page changes under it (the back
 // button, a link, a game that ends elsewhere), it closes.
 window.addEventListener('hashchange', () => {
   // (but the name asked for by an invite link, which online.js opens as the link is taken in)
-  for (const d of document.querySelectorAll('dialog[open]:not(#join-dialog)')) d.close();
+  for (const d of document.querySelectorAll('dialog[open]:not(#join-dialog)')) /** @type {HTMLDialogElement} */ (d).close();
   route();
 });
 route();

@@ -78,7 +78,7 @@ function renderBar() {
 }
 
 bar.addEventListener('click', async (ev) => {
-  const id = ev.target.id;
+  const id = /** @type {HTMLElement} */ (ev.target).id;
   if (id === 'acc-login') openAccount('login');
   else if (id === 'acc-signup') openAccount('signup');
   else if (id === 'acc-logout') {
@@ -350,7 +350,7 @@ function renderRematch(id, v, mine) {
 }
 
 rematchLine.addEventListener('click', async (ev) => {
-  const b = ev.target.closest('button[data-rematch]');
+  const b = /** @type {HTMLElement} */ (ev.target).closest(/** @type {'button'} */ ('button[data-rematch]'));
   const id = rematch.game;
   if (!b || id === null) return;
   try {

@@ -212,6 +212,7 @@ async function answered(method, path, body) {
   }
 }
 
+/** @type {import('../types/backend.js').Backend} */
 export const backend = {
   kind: 'local',
   features: { online: false, invites: false, lobby: false, archive: false, analysis: true, puzzleMaker: true, backup: true },

@@ -55,6 +55,10 @@ async function text(path) {
   return body;
 }
 
+/**
+ * @param {string} path @param {(message: any) => void} onMessage
+ * @param {import('../types/backend.js').WatchOptions} [options]
+ */
 function watch(path, onMessage, { onOpen, reconnect = true } = {}) {
   let ws = null;
   let stopped = false;
@@ -75,6 +79,7 @@ function watch(path, onMessage, { onOpen, reconnect = true } = {}) {
   };
 }
 
+/** @type {import('../types/backend.js').Backend} */
 export const backend = {
   kind: 'remote',
   features: { online: true, invites: true, lobby: true, archive: true, analysis: true, puzzleMaker: true, backup: false },

@@ -401,7 +401,7 @@ export function updateChecks() {
   const s = app.shown, L = app.layout;
   if (!s || !L || !app.vb) { layer.replaceChildren(); edges.replaceChildren(); edges.dataset.key = ''; return; }
   const r = visibleRect();
-  const inView = ([x, y]) => x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h;
+  const inView = (/** @type {number[]} */ [x, y]) => x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h;
   // One arrow per checking piece (several kings it checks are marked on their squares), under
   // the boards (#check-layer is below #board-layer): it shows between them, never over a piece.
   const arrows = [], kings = new Map(), pieces = new Set();

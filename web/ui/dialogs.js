@@ -3,6 +3,17 @@
 import { $, cap, copyFrom, download } from './dom.js';
 import { app, api } from './state.js';
 
+/** The dialogs' own state: the export's file name, the puzzle dialog's source, its callback, and
+ * whether the player chose the goal (else a record's own `Puzzle` header sets it). */
+const dialog = {
+  exportFile: /** @type {string | null} */ (null),
+  /** @type {{importText?: boolean, fen?: string, game?: string, at?: number} | null} */
+  puzzleSource: null,
+  /** @type {() => Promise<void>} */
+  puzzleSaved: async () => {},
+  puzzleGoalTouched: false,
+};
+
 // ---------- import / export ----------
 
 $('#btn-import').addEventListener('click', () => {
@@ -27,7 +38,7 @@ $('#import-load').addEventListener('click', async () => {
 export function showExport(title, text, file) {
   $('#export-title').textContent = title;
   $('#export-text').value = text;
-  app.exportFile = file;
+  dialog.exportFile = file;
   $('#export-dialog').showModal();
 }
 $('#btn-export').addEventListener('click', () => {
@@ -36,7 +47,7 @@ $('#btn-export').addEventListener('click', () => {
 });
 $('#export-close').addEventListener('click', () => $('#export-dialog').close());
 $('#export-copy').addEventListener('click', () => copyFrom($('#export-text'), $('#export-copy')));
-$('#export-download').addEventListener('click', () => download($('#export-text').value, app.exportFile || 'chess5d.5dpgn'));
+$('#export-download').addEventListener('click', () => download($('#export-text').value, dialog.exportFile || 'chess5d.5dpgn'));
 
 // ---------- puzzles: save, prove, import ----------
 
@@ -44,8 +55,9 @@ $('#export-download').addEventListener('click', () => download($('#export-text')
  * runs once the puzzle is saved (the home page refreshes its list; elsewhere the list is
  * refreshed when the home page is shown). */
 export function openPuzzleDialog(source, what, onSaved = async () => {}) {
-  app.puzzleSource = source;
-  app.puzzleSaved = onSaved;
+  dialog.puzzleSource = source;
+  dialog.puzzleGoalTouched = false;
+  dialog.puzzleSaved = onSaved;
   $('#puzzle-dialog-what').textContent = what;
   $('#pz-text').classList.toggle('hidden', !source.importText);
   $('#pz-text').value = '';
@@ -57,14 +69,14 @@ export function openPuzzleDialog(source, what, onSaved = async () => {}) {
 
 $('#pz-cancel').addEventListener('click', () => $('#puzzle-dialog').close());
 $('#pz-save').addEventListener('click', async () => {
-  const src = app.puzzleSource;
+  const src = dialog.puzzleSource;
   const body = { mate_in: Number($('#pz-mate').value) };
   const name = $('#pz-name').value.trim();
   if (name) body.name = name;
   if (src.importText) {
     body.import = $('#pz-text').value;
     // An imported record says its own goal unless the player picked one.
-    if (/\[Puzzle\s+"mate-in-\d+"\]/i.test(body.import) && !app.puzzleGoalTouched) delete body.mate_in;
+    if (/\[Puzzle\s+"mate-in-\d+"\]/i.test(body.import) && !dialog.puzzleGoalTouched) delete body.mate_in;
   } else if (src.fen) body.import = src.fen;
   else { body.game = src.game; if (src.at !== undefined) body.at = src.at; }
   $('#pz-error').classList.add('hidden');
@@ -75,7 +87,7 @@ $('#pz-save').addEventListener('click', async () => {
     const r = await api('POST', '/api/user-puzzles', body);
     $('#pz-ok').textContent = `Saved “${r.name}”: ${cap(r.to_move)} mates in ${r.mate_in}, proven. Solution: ${(r.pgn.match(/\n\(([^)]*)\)/) || [])[1] || ''}`;
     $('#pz-ok').dataset.saved = r.id;
-    app.puzzleSaved().catch(() => {});
+    dialog.puzzleSaved().catch(() => {});
   } catch (e) {
     $('#pz-ok').classList.add('hidden');
     $('#pz-error').textContent = e.message;
@@ -83,7 +95,7 @@ $('#pz-save').addEventListener('click', async () => {
     $('#pz-save').disabled = false;
   }
 });
-$('#pz-mate').addEventListener('change', () => { app.puzzleGoalTouched = true; });
+$('#pz-mate').addEventListener('change', () => { dialog.puzzleGoalTouched = true; });
 $('#btn-save-puzzle').addEventListener('click', () => {
   const s = app.state;
   if (!s) return;

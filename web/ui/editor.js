@@ -1,12 +1,11 @@
-// Layer 4 (pages): the position editor (#/editor).
+// Layer 4 (pages): the position editor (#/editor): its model, drawn on the board view; its
+// controller (pages/editor.js) opens it and closes it.
 import { $, showPage, cap } from './dom.js';
 import { FILES, pieceSvg } from './pieces.js';
 import { app, api } from './state.js';
 import { openPuzzleDialog } from './dialogs.js';
-import { closeWs } from './game.js';
 import { resetDrawing } from './boards.js';
 import { render } from './multiverse.js';
-import { endAnalysis } from './analysis.js';
 
 // ---------- position editor ----------
 //
@@ -18,17 +17,23 @@ export const STANDARD_ROWS = ['r*nbqk*bnr*', 'p*p*p*p*p*p*p*p*', '8', '8', '8', 
 
 export function edBoard(l, t, pieces = new Map()) { return { l, t, pieces }; }
 
+/**
+ * The editor's model while the editor is open (else null): its boards by "l,t", the selected
+ * board, the tool, a version that changes with every edit (the drawing's cache key).
+ * @type {{w: number, h: number, boards: Map<string, {l: number, t: number, pieces: Map<string, any>}>, sel: string, tool: string, version: number} | null}
+ */
+let model = null;
+
+/** Opens the editor on the board view (a fresh standard position, or the one being edited). */
 export function openEditor() {
-  closeWs();
-  endAnalysis();
-  app.state = null;
-  app.review = null;
+  app.clear();
+  app.edit = editAt;
   showPage('play');
   $('#editor-panel').classList.remove('hidden');
   $('#game-panel').classList.add('hidden');
   document.title = 'chess5d: position editor';
-  if (!app.editor) {
-    app.editor = { w: 8, h: 8, boards: new Map(), sel: '0,2', tool: 'wK', version: 1 };
+  if (!model) {
+    model = { w: 8, h: 8, boards: new Map(), sel: '0,2', tool: 'wK', version: 1 };
     edStandard();
     $('#ed-size').innerHTML = [8, 7, 6, 5, 4].map((n) => `<option value="${n}">${n}x${n}</option>`).join('');
     $('#ed-palette').innerHTML = ['white', 'black'].map((c) => ED_PIECES.map((p) =>
@@ -59,7 +64,7 @@ export function edParseRows(rows) {
 }
 
 export function edStandard() {
-  const e = app.editor;
+  const e = model;
   e.w = 8; e.h = 8;
   e.boards = new Map([['0,2', edBoard(0, 2, edParseRows(STANDARD_ROWS))]]);
   e.sel = '0,2';
@@ -67,7 +72,7 @@ export function edStandard() {
 
 /** The editor's position as 5DFEN (every board written out). */
 export function edFen() {
-  const e = app.editor;
+  const e = model;
   const lines = ['[Board "custom"]', `[Size "${e.w}x${e.h}"]`];
   const boards = [...e.boards.values()].sort((a, b) => a.l - b.l || a.t - b.t);
   for (const b of boards) {
@@ -90,7 +95,7 @@ export function edFen() {
 
 /** The editor's model as a game state, for the renderer. */
 export function edState() {
-  const e = app.editor;
+  const e = model;
   const boards = [...e.boards.values()];
   const tls = new Map();
   for (const b of boards) {
@@ -109,20 +114,22 @@ export function edState() {
 }
 
 export function edRender() {
-  const e = app.editor;
+  const e = model;
   e.version++;
   app.shown = edState();
   render();
   $('#ed-fen').value = edFen();
   $('#ed-side').value = app.shown.to_move;
   $('#ed-size').value = String(e.w);
-  for (const b of document.querySelectorAll('#ed-palette .tool')) b.classList.toggle('current', b.dataset.tool === e.tool);
+  for (const b of document.querySelectorAll(/** @type {'button'} */ ('#ed-palette .tool'))) b.classList.toggle('current', b.dataset.tool === e.tool);
   $('#editor-panel').dataset.boards = String(e.boards.size);
 }
 
 /** A click on a square of the editor: selects its board and places (or removes) a piece. */
+/** An edit at a board's square (the pointer's click while editing): the tool put there.
+ * @param {{l: number, t: number, sq: string}} hit */
 export function editAt(hit) {
-  const e = app.editor;
+  const e = model;
   const k = `${hit.l},${hit.t}`;
   e.sel = k;
   const b = e.boards.get(k);
@@ -140,11 +147,11 @@ export function editAt(hit) {
 $('#ed-palette').addEventListener('click', (ev) => {
   const b = ev.target.closest('button[data-tool]');
   if (!b) return;
-  app.editor.tool = b.dataset.tool;
+  model.tool = b.dataset.tool;
   edRender();
 });
 $('#ed-size').addEventListener('change', () => {
-  const e = app.editor, n = Number($('#ed-size').value);
+  const e = model, n = Number($('#ed-size').value);
   e.w = n; e.h = n;
   for (const b of e.boards.values()) for (const sq of [...b.pieces.keys()]) if (FILES.indexOf(sq[0]) >= n || Number(sq.slice(1)) > n) b.pieces.delete(sq);
   resetDrawing();
@@ -152,7 +159,7 @@ $('#ed-size').addEventListener('change', () => {
 });
 $('#ed-side').addEventListener('change', () => {
   // The side to move is the colour of the last boards: every board moves by one half-turn.
-  const e = app.editor, want = $('#ed-side').value, now = edState().to_move;
+  const e = model, want = $('#ed-side').value, now = edState().to_move;
   if (want === now) return;
   const d = want === 'black' ? 1 : -1;
   const moved = new Map();
@@ -164,7 +171,7 @@ $('#ed-side').addEventListener('change', () => {
 });
 $('#ed-add-board').addEventListener('click', () => {
   // The next board of the selected board's timeline, a copy of its last board.
-  const e = app.editor, [l] = e.sel.split(',').map(Number);
+  const e = model, [l] = e.sel.split(',').map(Number);
   const last = [...e.boards.values()].filter((b) => b.l === l).sort((a, b) => b.t - a.t)[0];
   const nb = edBoard(l, last.t + 1, new Map([...last.pieces].map(([k, v]) => [k, { ...v }])));
   e.boards.set(`${l},${nb.t}`, nb); e.sel = `${l},${nb.t}`;
@@ -172,29 +179,37 @@ $('#ed-add-board').addEventListener('click', () => {
 });
 $('#ed-add-timeline').addEventListener('click', () => {
   // A new timeline below (positive) the others, starting with a copy of the selected board.
-  const e = app.editor, src = e.boards.get(e.sel);
+  const e = model, src = e.boards.get(e.sel);
   const l = Math.max(...[...e.boards.values()].map((b) => b.l)) + 1;
   const nb = edBoard(l, src.t, new Map([...src.pieces].map(([k, v]) => [k, { ...v }])));
   e.boards.set(`${l},${nb.t}`, nb); e.sel = `${l},${nb.t}`;
   edRender();
 });
 $('#ed-remove-board').addEventListener('click', () => {
-  const e = app.editor;
+  const e = model;
   if (e.boards.size <= 1) return;
   e.boards.delete(e.sel);
   e.sel = [...e.boards.keys()][0];
   resetDrawing();
   edRender();
 });
-$('#ed-clear').addEventListener('click', () => { const b = app.editor.boards.get(app.editor.sel); if (b) b.pieces.clear(); edRender(); });
+$('#ed-clear').addEventListener('click', () => { const b = model.boards.get(model.sel); if (b) b.pieces.clear(); edRender(); });
 $('#ed-standard').addEventListener('click', () => { edStandard(); resetDrawing(); edRender(); });
 $('#ed-play').addEventListener('click', async () => {
   try {
     const g = await api('POST', '/api/games', { import: edFen() });
-    app.editor = null;
     location.hash = `#/game/${g.id}`;
   } catch (e) { alert(e.message); }
 });
 $('#ed-save').addEventListener('click', () => openPuzzleDialog({ fen: edFen() }, `The editor's position, ${cap(edState().to_move)} to move.`));
 $('#btn-editor').addEventListener('click', () => { location.hash = '#/editor'; });
 
+
+/** Closes the editor: the board view's edit hook goes, and the model with it (the next visit
+ * starts from the standard position). */
+export function closeEditor() {
+  model = null;
+  app.edit = null;
+  $('#editor-panel').classList.add('hidden');
+  $('#game-panel').classList.remove('hidden');
+}

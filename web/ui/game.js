@@ -15,7 +15,6 @@ import { endAnalysis, setAnalysisState } from './analysis.js';
 
 export async function openGame(idText) {
   const id = /^\d+$/.test(idText) ? Number(idText) : null;
-  app.editor = null;
   const fresh = !app.state || app.state.id !== id;
   if (fresh) freshPage();
   showError(null);

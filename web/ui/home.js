@@ -3,11 +3,9 @@
 // start; then the saved games, the lobby, a custom game (every option: engines on both sides,
 // clocks) and every puzzle.
 import { $, esc, cap, clockOf, download, showPage } from './dom.js';
-import { app, api } from './state.js';
+import { app, api, loadInfo as serviceInfo, infoLoaded } from './state.js';
 import { backend } from '../backend/index.js';
 import { showExport, openPuzzleDialog } from './dialogs.js';
-import { closeWs } from './game.js';
-import { endAnalysis } from './analysis.js';
 import { homeOnline } from './lobby.js';
 
 /** The computer's levels: a bot of the engine and its time per action. */
@@ -19,31 +17,31 @@ const LEVELS = [
   { bot: 'alphabeta', ms: 5000, text: 'Level 5: alpha-beta, 5 s an action' },
 ];
 
+/** Shows the home page and fills its cards (its controller, pages/home.js, calls it). */
 export async function showHome() {
-  closeWs();
-  endAnalysis();
-  app.state = null;
-  app.editor = null;
   showPage('home');
   document.title = 'chess5d';
   await Promise.all([loadInfo(), refreshGames(), refreshPuzzles(), homeOnline()]).catch((e) => console.warn(e));
 }
 
+let formsFilled = false;
+/** Fills the home page's forms from the service's info (variants, engines, bots), once. */
 export async function loadInfo() {
-  if (app.info) return;
-  app.info = await api('GET', '/api/info');
-  $('#ng-variant').innerHTML = app.info.variants.map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
+  if (formsFilled) return;
+  const info = await serviceInfo();
+  formsFilled = true;
+  $('#ng-variant').innerHTML = info.variants.map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
   for (const side of ['white', 'black']) {
     $(`#ng-${side}`).innerHTML = '<option value="human">Human</option>' +
-      app.info.engines.map((e) => `<option value="engine:${esc(e)}">Engine: ${esc(e)}</option>`).join('');
-    $(`#ng-${side}-bot`).innerHTML = app.info.bots.map((b) => `<option value="${esc(b)}" ${b === 'alphabeta' ? 'selected' : ''}>${esc(b)}</option>`).join('');
+      info.engines.map((e) => `<option value="engine:${esc(e)}">Engine: ${esc(e)}</option>`).join('');
+    $(`#ng-${side}-bot`).innerHTML = info.bots.map((b) => `<option value="${esc(b)}" ${b === 'alphabeta' ? 'selected' : ''}>${esc(b)}</option>`).join('');
   }
   formStates();
   // Play the computer: the first engine, at a level.
   $('#pc-variant').innerHTML = $('#ng-variant').innerHTML;
-  const levels = LEVELS.map((l, i) => ({ ...l, i })).filter((l) => app.info.bots.includes(l.bot));
+  const levels = LEVELS.map((l, i) => ({ ...l, i })).filter((l) => info.bots.includes(l.bot));
   $('#pc-level').innerHTML = levels.map((l) => `<option value="${l.i}" ${l.i === 2 ? 'selected' : ''}>${esc(l.text)}</option>`).join('');
-  const engine = app.info.engines[0];
+  const engine = info.engines[0];
   $('#pc-engine').textContent = engine ? `The engine: ${engine}.` : 'No engine is configured on this server.';
   $('#pc-start').disabled = !engine;
 }
@@ -53,7 +51,7 @@ $('#computer-form').addEventListener('submit', async (ev) => {
   const level = LEVELS[Number($('#pc-level').value)];
   let color = $('#pc-color').value;
   if (color === 'random') color = Math.random() < 0.5 ? 'white' : 'black';
-  const computer = { type: 'engine', engine: app.info.engines[0], bot: level.bot, movetime_ms: level.ms };
+  const computer = { type: 'engine', engine: infoLoaded().engines[0], bot: level.bot, movetime_ms: level.ms };
   const body = { variant: $('#pc-variant').value, white: color === 'white' ? { type: 'human' } : computer, black: color === 'black' ? { type: 'human' } : computer };
   const clock = clockOf('pc');
   if (clock) body.clock = clock;
@@ -171,7 +169,6 @@ async function onPuzzleClick(ev) {
 $('#puzzles-table').addEventListener('click', onPuzzleClick);
 $('#puzzle-card').addEventListener('click', onPuzzleClick);
 $('#btn-puzzle-import').addEventListener('click', () => {
-  app.puzzleGoalTouched = false;
   const what = 'Paste a puzzle (5DPGN with a [Puzzle "mate-in-N"] header, or any position). Its goal is proven before it is saved.';
   openPuzzleDialog({ importText: true }, what, refreshPuzzles);
   $('#pz-text').focus();

@@ -52,7 +52,7 @@ function fill(game) {
 }
 
 box.addEventListener('click', async (ev) => {
-  const b = ev.target.closest('button.cr-mistake');
+  const b = /** @type {HTMLElement} */ (ev.target).closest(/** @type {'button'} */ ('button.cr-mistake'));
   if (!b) return;
   showError(null);
   b.disabled = true;

@@ -39,7 +39,7 @@ setInterval(() => {
 
 export function renderSide() {
   const s = app.state, shown = app.shown;
-  if (!s || app.editor) return;
+  if (!s || app.edit) return;
   document.title = app.view ? 'chess5d: shared game' : `chess5d game ${s.id}`;
   for (const side of ['white', 'black']) {
     const p = $(`#p-${side}`);

@@ -7,7 +7,6 @@ import { app, cur, base, api } from './state.js';
 import { act } from './game.js';
 import { applyHighlights } from './multiverse.js';
 import { setViewBox, zoomAt, svgPoint, hitTest } from './camera.js';
-import { editAt } from './editor.js';
 
 export function hidePromotion() { $('#promotion').classList.add('hidden'); }
 
@@ -80,7 +79,9 @@ export const keyOf = (h) => `${h.l},${h.t},${h.sq}`;
 (() => {
   const svg = $('#view');
   const pointers = new Map();
-  let press = null, pinch = null;
+  /** @type {{x: number, y: number, vb: any, moved: boolean, hit: any, mode: string, piece?: any, again?: boolean} | null} */
+  let press = null;
+  let pinch = null;
   const ghost = $('#drag-layer');
 
   const showGhost = (ev) => {
@@ -111,7 +112,7 @@ export const keyOf = (h) => `${h.l},${h.t},${h.sq}`;
     cancelAnimationFrame(app.anim || 0);
     $('#view').dataset.camera = 'still';
     press = { x: ev.clientX, y: ev.clientY, vb: { ...app.vb }, moved: false, hit, mode: 'pan' };
-    if (app.editor) { press.mode = 'edit'; return; }
+    if (app.edit) { press.mode = 'edit'; return; }
     if (!canPlay() || !hit) return;
     const k = keyOf(hit);
     if (app.selected && app.dests.has(k)) {
@@ -176,7 +177,7 @@ export const keyOf = (h) => `${h.l},${h.t},${h.sq}`;
     }
     if (p.moved) return;
     const at = hitTest(ev);
-    if (p.mode === 'edit') { if (at) editAt(at); return; }
+    if (p.mode === 'edit') { if (at) app.edit?.(at); return; }
     if (p.mode === 'dest' && at && app.dests.has(keyOf(at))) { choose(app.dests.get(keyOf(at))); return; }
     deselect();
   };

@@ -60,7 +60,7 @@ $('#notation').addEventListener('click', (ev) => {
 $('#btn-live').addEventListener('click', () => setReview(null));
 // Review by buttons, as by the arrow keys: the start, one action back or on, the live position.
 export function reviewStep(to) {
-  if (!app.state || app.editor || app.analysis) return;
+  if (!app.state || app.edit || app.analysis) return;
   if (shownVariation() !== null && (to === 'prev' || to === 'next')) { variationGo(to === 'prev' ? -1 : 1); return; }
   const at = app.review ?? app.state.action_count;
   const target = { first: 0, prev: at - 1, next: at + 1, last: null }[to];
@@ -68,7 +68,7 @@ export function reviewStep(to) {
 }
 for (const to of ['first', 'prev', 'next', 'last']) $(`#btn-${to}`).addEventListener('click', () => reviewStep(to));
 document.addEventListener('keydown', (ev) => {
-  if ($('#play').classList.contains('hidden') || ev.target.closest('input, textarea, select, dialog') || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if ($('#play').classList.contains('hidden') || /** @type {HTMLElement} */ (ev.target).closest('input, textarea, select, dialog') || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const k = ev.key;
   if (k === 'f') { ev.preventDefault(); fitAll(); return; }
   if (k === 'p') { ev.preventDefault(); goPresent(); return; }
@@ -76,7 +76,7 @@ document.addEventListener('keydown', (ev) => {
   if (k === '+' || k === '=') { ev.preventDefault(); zoomStep(0.8); return; }
   if (k === '-' || k === '_') { ev.preventDefault(); zoomStep(1.25); return; }
   if (k === 'Escape') { app.selected = null; app.dests.clear(); applyHighlights(); hidePromotion(); return; }
-  if (!app.state || app.editor || app.analysis) return;
+  if (!app.state || app.edit || app.analysis) return;
   const at = app.review ?? app.state.action_count;
   if (k === 'Home') { ev.preventDefault(); setReview(0); return; }
   if (k === 'End') { ev.preventDefault(); setReview(null); return; }

@@ -46,7 +46,7 @@ $('#set-theme').addEventListener('change', (e) => { settings.theme = e.target.va
 $('#set-palette').addEventListener('change', (e) => { settings.palette = e.target.value; save(); });
 // The menu closes on a click elsewhere.
 document.addEventListener('click', (e) => {
-  if (!e.target.closest('#settings')) $('#settings').open = false;
+  if (!/** @type {HTMLElement} */ (e.target).closest('#settings')) $('#settings').open = false;
 });
 apply();
 

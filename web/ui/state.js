@@ -3,37 +3,124 @@
 import { backend } from '../backend/index.js';
 import { online } from '../online.js';
 
-export const app = {
-  info: null,
-  state: null,        // the live game state from the server
-  shown: null,        // the state drawn (live or review)
-  review: null,       // action count under review, or null
-  variation: null,    // with review: the variation move shown (state.variations), or null
-  flip: false,
-  selected: null,     // {l, t, sq}
-  dests: new Map(),   // "l,t,sq" -> [move]
-  unwatch: null,      // stops following the game live (backend.watch)
-  wsGame: null,       // the id of the game followed
-  vb: { x: 0, y: 0, w: 1000, h: 700 },
-  // The camera: 'present' follows the present, 'fit' shows everything, 'free' stays where the
-  // player put it (moved only by Go to present, Fit all or a click in the notation).
-  cam: 'present',
-  camLock: false,     // the player locked the view: Submit and replies do not bring it back
-  followed: undefined, // 'game:actions' last drawn live (a new action brings the camera back)
-  layoutKey: '',
-  clockBase: null,
-  analysis: null,     // {id, state, unwatch, info}: the analysis board, while analysing
-  editor: null,       // the position editor's model, on #/editor
-  pv: null,           // {line, k}: the engine line (its k first actions) pinned as arrows
-  pvHover: null,      // {line, k}: the same, under the pointer (drawn instead of the pinned one)
-  actionPresent: null, // {count, present}: the present when the action being built started
+/** A position on a board: timeline, time (half-moves), square. */
+/** @typedef {{l: number, t: number, sq: string}} Square */
+/** An engine line pinned or hovered as arrows: its k first actions. */
+/** @typedef {{line: number, k: number}} Line */
+/** The board drawn: the layout of boards.js (its fields are that module's). */
+/** @typedef {{w: number, h: number, gx: number, gy: number, left: number, maxT: number, col: (t: number) => number} & Record<string, any>} Layout */
+/** @typedef {{x: number, y: number, w: number, h: number}} Box */
+
+/**
+ * The state of the board view: the game page's one model, which the game, its analysis, its
+ * review and a shared game's view draw and act on (the modules of layers 2 and 3 and the input
+ * modules). Every field is declared here, with its type: a field added elsewhere is a type error
+ * (`npx tsc -p .`). Other pages keep their state in their own controllers (web/pages/).
+ */
+export class Board {
+  /** @type {any} the live game state from the back-end */
+  state = null;
+  /** @type {any} the state drawn (live or review) */
+  shown = null;
+  /** @type {number | null} action count under review, or null */
+  review = null;
+  /** @type {any} with review: the variation move shown (state.variations), or null */
+  variation = null;
+  flip = false;
+  /** @type {Square | null} */
+  selected = null;
+  /** @type {Promise<void> | null} the selection being fetched (its destinations) */
+  selecting = null;
+  /** @type {Map<string, any[]>} "l,t,sq" -> [move] */
+  dests = new Map();
+  /** @type {(() => void) | null} stops following the game live (backend.watch) */
+  unwatch = null;
+  /** @type {string | null} the id of the game followed */
+  wsGame = null;
+  /** @type {Box} the SVG's view box */
+  vb = { x: 0, y: 0, w: 1000, h: 700 };
+  /** @type {Box | null} the box around every board */
+  bounds = null;
+  /** @type {Layout | null} */
+  layout = null;
+  /** @type {{w: number, h: number} | null} the view's size on the screen */
+  viewSize = null;
+  /** @type {ResizeObserver | null} */
+  viewObserver = null;
+  /** @type {number} the camera's animation frame */
+  anim = 0;
+  /** @type {number} the height the view's tools take at the top */
+  toolsTop = 0;
+  /** @type {number} where the insets end, from the view's top */
+  insetsBottom = 0;
+  /** @type {number} the next board to play on that "Next board" shows */
+  toPlayStep = 0;
+  /** @type {string | undefined} the boards that must move, last drawn */
+  mustKey = undefined;
+  /**
+   * The camera: 'present' follows the present, 'fit' shows everything, 'free' stays where the
+   * player put it (moved only by Go to present, Fit all or a click in the notation).
+   * @type {'present' | 'fit' | 'free'}
+   */
+  cam = 'present';
+  camLock = false;     // the player locked the view: Submit and replies do not bring it back
+  /** @type {string | undefined} 'game:actions' last drawn live (a new action brings the camera back) */
+  followed = undefined;
+  layoutKey = '';
+  /** @type {any} */
+  clockBase = null;
+  /** @type {{id: string, state: any, unwatch?: (() => void) | null, info?: any} & Record<string, any> | null} the analysis board, while analysing */
+  analysis = null;
+  /** @type {{id: string, text: string, unwatch: () => void} | null} a shared game's view (#/view/...) */
+  view = null;
+  /** @type {((hit: Square) => void) | null} while the position editor is open (#/editor): what a
+   * click on a square does (the editor's model is its own, ui/editor.js) */
+  edit = null;
+  /** @type {Line | null} the engine line pinned as arrows */
+  pv = null;
+  /** @type {Line | null} the same, under the pointer (drawn instead of the pinned one) */
+  pvHover = null;
+  /** @type {{count: number, present: any} | null} the present when the action being built started */
+  actionPresent = null;
+  /** @type {(() => string) | null} the status line while the engine thinks */
+  thinking = null;
+  /** @type {string | null} the notation's HTML, last drawn */
+  notationHtml = null;
   // Hooks of the computer review (computer-review.js, a layer above): the mark of an action in
   // the notation (panel.js), the best action's arrows [[move, color]] (multiverse.js), and a
   // call after each side panel drawn (panel.js).
-  actionMark: null,
-  bestArrows: null,
-  onSide: null,
-};
+  /** @type {((n: number) => string | null) | null} */
+  actionMark = null;
+  /** @type {(() => [any, string][]) | null} */
+  bestArrows = null;
+  /** @type {((s: any) => void) | null} */
+  onSide = null;
+
+  /** Back to no game: what the game page's controller does when it is left. */
+  clear() {
+    this.state = null;
+    this.shown = null;
+    this.review = null;
+    this.variation = null;
+    this.selected = null;
+    this.dests = new Map();
+    this.pv = null;
+    this.pvHover = null;
+  }
+}
+
+/** The board view's state (the game page's; see Board). */
+export const app = new Board();
+
+/** @type {any} the service's `GET /api/info` answer (variants, engines, bots), once loaded */
+let info = null;
+/** The service's info (variants, engines, bots), asked once. */
+export async function loadInfo() {
+  info ??= await api('GET', '/api/info');
+  return info;
+}
+/** The info if loaded (else null). */
+export function infoLoaded() { return info; }
 
 /** The state being played on: the analysis board's or the game's. */
 export function cur() { return app.analysis ? app.analysis.state : app.state; }

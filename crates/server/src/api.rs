@@ -44,7 +44,7 @@ const SVG: &str = "image/svg+xml";
 /// The page's files (`web/`, at the top of the repository), embedded: path, content type, body. The ES modules
 /// of the page import one another by relative paths, so each is served at its own path. Not
 /// here: `backend/local.js` and `backend/engine-worker.js`, the static site's back-end (rules in
-/// WebAssembly), which the served page never loads.
+/// WebAssembly), which the served page never loads, and `types/`, the type check's declarations.
 const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/", HTML, include_str!("../../../web/index.html")),
     ("/app.js", JS, include_str!("../../../web/app.js")),
@@ -81,6 +81,12 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/ui/variations.js", JS, include_str!("../../../web/ui/variations.js")),
     ("/ui/learn.js", JS, include_str!("../../../web/ui/learn.js")),
     ("/ui/hotseat.js", JS, include_str!("../../../web/ui/hotseat.js")),
+    ("/pages/home.js", JS, include_str!("../../../web/pages/home.js")),
+    ("/pages/game.js", JS, include_str!("../../../web/pages/game.js")),
+    ("/pages/editor.js", JS, include_str!("../../../web/pages/editor.js")),
+    ("/pages/view.js", JS, include_str!("../../../web/pages/view.js")),
+    ("/pages/learn.js", JS, include_str!("../../../web/pages/learn.js")),
+    ("/pages/player.js", JS, include_str!("../../../web/pages/player.js")),
 ];
 
 type ApiResult = Result<Response, ServerError>;
@@ -710,6 +716,9 @@ mod static_files_tests {
             let rel = f.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
             if rel == "backend/local.js" || rel == "backend/engine-worker.js" {
                 continue; // the static site's back-end only
+            }
+            if rel.starts_with("types/") {
+                continue; // the type check's declarations (tsconfig.json), never loaded
             }
             let path = if rel == "index.html" {
                 "/".to_string()

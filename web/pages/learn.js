@@ -1,0 +1,13 @@
+// The course's controller (#/learn, #/learn/LESSON, #/learn/LESSON/N): lessons, demonstrations,
+// exercises and stars (ui/learn.js, whose exercises play on the board view).
+import { openLearn, endLearn } from '../ui/learn.js';
+import '../ui/pointer.js';
+import '../ui/review.js';
+
+/** @returns {import('../types/pages.js').Page} */
+export function learnPage() {
+  return {
+    open() { return openLearn(location.hash); },
+    close() { endLearn(); },
+  };
+}
