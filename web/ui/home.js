@@ -3,7 +3,7 @@
 // start; then the saved games, the lobby, a custom game (every option: engines on both sides,
 // clocks) and every puzzle.
 import { $, esc, cap, clockOf, download, showPage } from './dom.js';
-import { app, api, loadInfo as serviceInfo, infoLoaded } from './state.js';
+import { api, loadInfo as serviceInfo, infoLoaded } from './state.js';
 import { backend } from '../backend/index.js';
 import { showExport, openPuzzleDialog } from './dialogs.js';
 import { homeOnline } from './lobby.js';
