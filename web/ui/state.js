@@ -1,4 +1,5 @@
-// Layer 1 (basics): the page's state (one object, shared by the modules), what a game state
+// Layer 1 (basics): the board view's state (class Board: the game page's, which the game, the
+// analysis, the review, a shared game, the course and the editor draw on), what a game state
 // says (its present), and the API calls through the back-end.
 import { backend } from '../backend/index.js';
 import { online } from '../online.js';
