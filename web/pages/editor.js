@@ -1,8 +1,6 @@
 // The position editor's controller (#/editor): its model is ui/editor.js's, drawn on the board
 // view; it goes when the player leaves (the next visit starts from the standard position).
-import { app } from '../ui/state.js';
-import { closeWs } from '../ui/game.js';
-import { endAnalysis } from '../ui/analysis.js';
+import { leaveBoard } from '../ui/game.js';
 import { openEditor, closeEditor } from '../ui/editor.js';
 import '../ui/pointer.js';
 
@@ -13,13 +11,12 @@ export function editorPage() {
     open() {
       if (opened) return; // (a hash with a query: the same editor)
       opened = true;
-      closeWs();
-      endAnalysis();
+      leaveBoard(); // (from a page that does not draw on the board view: nothing to leave)
       openEditor();
     },
     close() {
       closeEditor();
-      app.clear();
+      leaveBoard();
     },
   };
 }

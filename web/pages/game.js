@@ -2,9 +2,7 @@
 // and computer review, learning from its mistakes. Its state is the board view's (ui/state.js's
 // Board): this controller opens it on a game and clears it when the player leaves. The input
 // modules (pointer, keys and buttons of the review, the computer review) are installed here.
-import { app } from '../ui/state.js';
-import { openGame, closeWs } from '../ui/game.js';
-import { endAnalysis } from '../ui/analysis.js';
+import { openGame, leaveBoard } from '../ui/game.js';
 import '../ui/pointer.js';
 import '../ui/review.js';
 import '../ui/computer-review.js';
@@ -15,10 +13,6 @@ export function gamePage() {
     open(route) {
       return openGame(route[1]);
     },
-    close() {
-      closeWs();
-      endAnalysis();
-      app.clear();
-    },
+    close() { leaveBoard(); },
   };
 }

@@ -67,6 +67,14 @@ export function closeWs() {
   if (app.unwatch) { app.unwatch(); app.unwatch = null; }
 }
 
+/** Leaves the board view: the game followed, the analysis board, the state drawn (what a
+ * controller drawing on the board view does when the player leaves its page). */
+export function leaveBoard() {
+  closeWs();
+  endAnalysis();
+  app.clear();
+}
+
 /** Follows game `id` live: every state the back-end sends is drawn (a reconnection says the seat
  * again: online.js's hook). */
 export function connectWs(id) {
