@@ -412,7 +412,11 @@ fn run(games: usize, secs: u64, pace: Option<Duration>, accounts: bool) -> Resul
         for (g, pair) in made.chunks(2).enumerate() {
             logins[g] = Some([pair[0].clone(), pair[1].clone()]);
         }
-        println!("{} accounts signed up and logged in in {:.1} s", games * 2, t.elapsed().as_secs_f64());
+        println!(
+            "{} accounts signed up and logged in in {:.1} s",
+            games * 2,
+            t.elapsed().as_secs_f64()
+        );
     }
     let start = Instant::now();
     let (all, timed) = client_rt.block_on(async move {

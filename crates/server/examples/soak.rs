@@ -475,7 +475,7 @@ fn many(addr: SocketAddr, stop: Arc<AtomicBool>, h: Arc<Hostile>, n: u32) -> Vec
                 }
                 if let Some((id, token)) = &reviewed {
                     let uri = format!("/api/games/{id}/review");
-                    hostile_request(&h, &mut c, "POST", &uri, Some(token), "{}").await;
+                    hostile_request(&h, &mut c, "POST", &uri, Some(token.as_str()), "{}").await;
                 }
                 hostile_request(&h, &mut c, "POST", "/api/user-puzzles", None, &proof).await;
                 hold_sockets(from, addr, &h, &mut held, 24, false).await;
@@ -495,13 +495,21 @@ fn many(addr: SocketAddr, stop: Arc<AtomicBool>, h: Arc<Hostile>, n: u32) -> Vec
                 json!({ "white": {"type": "human"}, "black": {"type": "engine", "movetime_ms": 100} }).to_string();
             let board = json!({ "import": "[Board \"Standard\"]\n" }).to_string();
             let game = json!({ "import": shuffle(10) }).to_string();
-            let proof = json!({ "import": "[Board \"Standard\"]\n1. e4 / e5 2. Qh5 / Nc6 3. Bc4 / Nf6\n", "mate_in": 1 })
-                .to_string();
-            let mut count = |i: usize, served: bool| {
-                let n = if served { &h.newcomer_served[i] } else { &h.newcomer_refused[i] };
+            let proof =
+                json!({ "import": "[Board \"Standard\"]\n1. e4 / e5 2. Qh5 / Nc6 3. Bc4 / Nf6\n", "mate_in": 1 })
+                    .to_string();
+            let count = |i: usize, served: bool| {
+                let n = if served {
+                    &h.newcomer_served[i]
+                } else {
+                    &h.newcomer_refused[i]
+                };
                 n.fetch_add(1, Ordering::Relaxed);
             };
-            for (i, (path, body)) in [("/api/games", &engine), ("/api/analysis", &board)].into_iter().enumerate() {
+            for (i, (path, body)) in [("/api/games", &engine), ("/api/analysis", &board)]
+                .into_iter()
+                .enumerate()
+            {
                 let r = c.request("POST", path, None, body).await;
                 count(i, matches!(r, Ok((201, _))));
             }
@@ -509,7 +517,8 @@ fn many(addr: SocketAddr, stop: Arc<AtomicBool>, h: Arc<Hostile>, n: u32) -> Vec
                 Ok((201, b)) => {
                     let v = json_of(&b);
                     let (id, token) = (v["id"].as_i64().unwrap_or(0), v["seat"]["token"].as_str().unwrap_or(""));
-                    c.request("POST", &format!("/api/games/{id}/review"), Some(token), "{}").await
+                    c.request("POST", &format!("/api/games/{id}/review"), Some(token), "{}")
+                        .await
                 }
                 other => other,
             };

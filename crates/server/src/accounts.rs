@@ -370,7 +370,9 @@ impl AppState {
 /// The key of a session in [`Accounts`]'s set of live ones: the first 128 bits of its hash
 /// (hex), 0 if it is not hex (no stored hash is).
 fn live_key(hash: &str) -> u128 {
-    hash.get(..32).and_then(|h| u128::from_str_radix(h, 16).ok()).unwrap_or(0)
+    hash.get(..32)
+        .and_then(|h| u128::from_str_radix(h, 16).ok())
+        .unwrap_or(0)
 }
 
 /// The session token of a request's cookie, if well formed.

@@ -151,7 +151,12 @@ impl Analyses {
     /// none takes from anyone, see [`crate::limits::may_give_way`]) ends: boards no page
     /// watches first, then those of the client holding the most, then the untouched longest.
     /// Its page is told why. Whether a place came free.
-    pub(crate) fn give_way(&self, client: crate::limits::ClientKey, quota: &crate::limits::Quota, turn: Duration) -> bool {
+    pub(crate) fn give_way(
+        &self,
+        client: crate::limits::ClientKey,
+        quota: &crate::limits::Quota,
+        turn: Duration,
+    ) -> bool {
         let mine = quota.held_by(client);
         let victim = {
             let mut boards = lock(&self.boards);

@@ -162,11 +162,7 @@ impl AppState {
         let Some(owner) = *lock(&slot.owner) else {
             return Ok(());
         };
-        let need = lock(&slot.session)
-            .players
-            .iter()
-            .filter(|p| p.is_engine())
-            .count();
+        let need = lock(&slot.session).players.iter().filter(|p| p.is_engine()).count();
         let deadline = std::time::Instant::now() + PLACE_WAIT;
         loop {
             if lock(&slot.held).len() >= need {

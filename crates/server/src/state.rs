@@ -501,9 +501,6 @@ fn quit_engines(leaving: Vec<Arc<Slot>>) {
     }
 }
 
-/// A game deleted or over needs its engines no more: its places in the quotas of engines are
-/// given back at once, and its engine processes told to quit (after the search under way,
-/// which holds them).
 impl AppState {
     /// An engine place for `client` (limits `engines-per-client` and `engines`). Refused, the
     /// place of another client's game gives way if one may (see [`AppState::engine_give_way`]),
@@ -516,9 +513,9 @@ impl AppState {
         let q = &self.inner.quotas.engines;
         match q.take(client, l.engines_per_client, l.engines, "engines") {
             Ok(p) => Ok(p),
-            Err(e) if self.engine_give_way(client) => {
-                q.take(client, l.engines_per_client, l.engines, "engines").map_err(|_| e)
-            }
+            Err(e) if self.engine_give_way(client) => q
+                .take(client, l.engines_per_client, l.engines, "engines")
+                .map_err(|_| e),
             Err(e) => Err(e),
         }
     }
@@ -580,6 +577,9 @@ fn park_engines(slot: &Arc<Slot>) -> bool {
     gave
 }
 
+/// A game deleted or over needs its engines no more: its places in the quotas of engines are
+/// given back at once, and its engine processes told to quit (after the search under way,
+/// which holds them).
 pub(crate) fn end_engines(slot: &Arc<Slot>) {
     let held = std::mem::take(&mut *lock(&slot.held));
     drop(held);

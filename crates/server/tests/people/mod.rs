@@ -635,7 +635,11 @@ async fn rematch_swaps_colours_once_both_accept() {
         for (old, new) in [(black, &new_white), (white, &new_black)] {
             let (st, _, v) = req(app, "POST", &url, Some(json!({})), &seat(old)).await;
             assert_eq!(st, StatusCode::OK, "{v}");
-            assert_eq!(v["seat"]["token"].as_str(), Some(new.as_str()), "a new token each time: {v}");
+            assert_eq!(
+                v["seat"]["token"].as_str(),
+                Some(new.as_str()),
+                "a new token each time: {v}"
+            );
         }
     }
     let (_, _, g) = req(app, "GET", &format!("/api/games/{next}"), None, &[]).await;
@@ -1012,7 +1016,10 @@ async fn random_session_cookies_do_not_reach_the_database() {
     let ann = sign_up(app, "cookie_ann", "ann's password", "10.0.8.1").await;
     let before = s.state.session_lookups();
     for i in 0..300u32 {
-        let fake = format!("chess5d_session={:032x}", u128::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835));
+        let fake = format!(
+            "chess5d_session={:032x}",
+            u128::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
+        );
         let (st, _, v) = req(app, "GET", "/api/account", None, &[("cookie", fake)]).await;
         assert_eq!((st, &v["name"]), (StatusCode::OK, &Value::Null), "{v}");
     }

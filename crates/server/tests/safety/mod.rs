@@ -560,7 +560,11 @@ mod turns {
             let client = format!("10.47.0.{i}");
             let (st, v) = post_from(&s, &client, "/api/games", engine.clone()).await;
             if st == StatusCode::CREATED {
-                games.push((client, v["id"].as_i64().unwrap(), v["seat"]["token"].as_str().unwrap().to_string()));
+                games.push((
+                    client,
+                    v["id"].as_i64().unwrap(),
+                    v["seat"]["token"].as_str().unwrap().to_string(),
+                ));
             }
         }
         assert_eq!(s.state.engine_players(), 32, "the places are not all held");
@@ -598,7 +602,11 @@ mod turns {
             let (st, v) = post_from(&s, &client, "/api/analysis", board.clone()).await;
             if st == StatusCode::CREATED {
                 let a = &v["analysis"];
-                boards.push((client, a["id"].as_i64().unwrap(), a["token"].as_str().unwrap().to_string()));
+                boards.push((
+                    client,
+                    a["id"].as_i64().unwrap(),
+                    a["token"].as_str().unwrap().to_string(),
+                ));
             }
         }
         assert_eq!(s.state.analysis_boards(), 16, "the boards are not all held");
@@ -608,7 +616,12 @@ mod turns {
         // The last board is used meanwhile: it stays.
         let (client, id, token) = boards.last().unwrap().clone();
         let uri = format!("/api/analysis/{id}");
-        assert_eq!(call_as(&s.app.router, "GET", &uri, None, &from(&client, Some(&token))).await.0, StatusCode::OK);
+        assert_eq!(
+            call_as(&s.app.router, "GET", &uri, None, &from(&client, Some(&token)))
+                .await
+                .0,
+            StatusCode::OK
+        );
         tokio::time::sleep(Duration::from_millis(1600)).await;
         for k in 1..=3 {
             let r = post_from(&s, &format!("10.47.3.{k}"), "/api/analysis", board.clone()).await;
@@ -618,7 +631,19 @@ mod turns {
         let r = call_as(&s.app.router, "GET", &uri, None, &from(&client, Some(&token))).await;
         assert_eq!(r.0, StatusCode::OK, "the board in use was ended: {}", r.1);
         let (client, id, token) = boards.first().unwrap().clone();
-        let r = call_as(&s.app.router, "GET", &format!("/api/analysis/{id}"), None, &from(&client, Some(&token))).await;
-        assert_eq!(r.0, StatusCode::NOT_FOUND, "the board untouched longest still holds: {}", r.1);
+        let r = call_as(
+            &s.app.router,
+            "GET",
+            &format!("/api/analysis/{id}"),
+            None,
+            &from(&client, Some(&token)),
+        )
+        .await;
+        assert_eq!(
+            r.0,
+            StatusCode::NOT_FOUND,
+            "the board untouched longest still holds: {}",
+            r.1
+        );
     }
 }
