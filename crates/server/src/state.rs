@@ -30,7 +30,7 @@ pub struct Slot {
     /// When a request last asked for the game (see [`AppState::unload_idle`]).
     pub touched: Mutex<std::time::Instant>,
     /// The game's places in the quotas (its engine players), given back when it leaves, or
-    /// while its engines wait for their turn (see [`AppState::take_engine_place`]).
+    /// while its engines wait for their turn (see `AppState::take_engine_place`).
     pub held: Mutex<Vec<crate::limits::Permit>>,
     /// The client whose engine places the game holds (its maker), once it held one: its
     /// engines take their places again as this client when they were given up.
