@@ -92,6 +92,22 @@ impl Table {
         }
     }
 
+    /// Whether the table has no slots ([`Table::empty`], not yet made).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// A table of no slots: an engine's until its first search makes the one its `Hash` asks
+    /// for (probing it would panic: the search makes it first).
+    pub fn empty() -> Table {
+        Table {
+            stripes: Vec::new(),
+            per: 1,
+            len: 0,
+            age: AtomicU8::new(0),
+        }
+    }
+
     pub fn clear(&mut self) {
         for stripe in &mut self.stripes {
             let stripe = stripe.get_mut().unwrap_or_else(|e| e.into_inner());

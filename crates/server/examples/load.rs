@@ -15,6 +15,10 @@
 //! is created by its White player with an invite for Black; the two players are separate HTTP
 //! connections with their own seat tokens, each playing legal actions (from a mirror of the
 //! game) on its turn. A finished game is replaced by a new one.
+//!
+//! `--accounts`: the players are accounts, logged in: each signs up first (from an address of
+//! its own, as the server behind a proxy sees it: `X-Forwarded-For`), before the timed part,
+//! then sends its session cookie with every request (the seats it takes are its account's).
 
 use chess5d_rules::{Budget, Game, Variant};
 use serde::Deserialize;
@@ -31,6 +35,10 @@ struct Closed;
 struct Conn {
     addr: SocketAddr,
     io: BufReader<TcpStream>,
+    /// Header lines sent with every request (an account's cookie, its address).
+    headers: String,
+    /// The session cookie (`name=value`) the last answer set, if it set one.
+    set_cookie: Option<String>,
 }
 
 impl Conn {
@@ -40,7 +48,19 @@ impl Conn {
         Ok(Conn {
             addr,
             io: BufReader::new(s),
+            headers: String::new(),
+            set_cookie: None,
         })
+    }
+
+    /// A connection of the account `login` ([`sign_up`]): its address and cookie on every
+    /// request.
+    async fn open_as(addr: SocketAddr, login: Option<&Login>) -> Result<Conn, String> {
+        let mut c = Conn::open(addr).await?;
+        if let Some(l) = login {
+            c.headers = format!("X-Forwarded-For: {}\r\nCookie: {}\r\n", l.ip, l.cookie);
+        }
+        Ok(c)
     }
 
     /// Sends a request; a connection the server closed while idle (its header timeout) is
@@ -54,7 +74,9 @@ impl Conn {
     ) -> Result<(u16, Answer), String> {
         match self.send(method, path, token, body).await {
             Err(Closed) => {
+                let headers = std::mem::take(&mut self.headers);
                 *self = Conn::open(self.addr).await?;
+                self.headers = headers;
                 self.send(method, path, token, body)
                     .await
                     .map_err(|_| "connection closed twice".to_string())?
@@ -73,8 +95,9 @@ impl Conn {
         let body = body.to_string();
         let seat = token.map(|t| format!("X-Chess5d-Seat: {t}\r\n")).unwrap_or_default();
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n{seat}Content-Length: {}\r\n\r\n",
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n{seat}{}Content-Length: {}\r\n\r\n",
             self.addr,
+            self.headers,
             body.len()
         );
         let s = self.io.get_mut();
@@ -105,6 +128,8 @@ impl Conn {
             if let Some((k, v)) = l.split_once(':') {
                 if k.eq_ignore_ascii_case("content-length") {
                     len = v.trim().parse().map_err(|_| format!("bad length '{v}'"))?;
+                } else if k.eq_ignore_ascii_case("set-cookie") && v.trim().starts_with("chess5d_session=") {
+                    self.set_cookie = v.trim().split(';').next().map(str::to_string);
                 }
             }
         }
@@ -141,6 +166,25 @@ struct Token {
     token: String,
 }
 
+/// A logged-in account: its address and session cookie.
+#[derive(Clone, Debug)]
+struct Login {
+    ip: String,
+    cookie: String,
+}
+
+/// Signs up the account of player `k` (`load_k`, from address 10.x.y.z of its own): its login.
+async fn sign_up(addr: SocketAddr, k: usize) -> Result<Login, String> {
+    let ip = format!("10.{}.{}.{}", k / 62_500 % 250 + 1, k / 250 % 250, k % 250 + 1);
+    let mut c = Conn::open(addr).await?;
+    c.headers = format!("X-Forwarded-For: {ip}\r\n");
+    let body = json!({ "name": format!("load_{k}"), "password": format!("password of load_{k}") });
+    let (status, v) = c.request("POST", "/api/account", None, &body).await?;
+    let cookie = c.set_cookie.filter(|_| status == 201);
+    let cookie = cookie.ok_or_else(|| format!("sign-up of load_{k}: {status} {v:?}"))?;
+    Ok(Login { ip, cookie })
+}
+
 const VARIANTS: [&str; 4] = ["Standard", "Very Small", "Small", "Standard - Two Timelines"];
 
 /// One game slot: plays games until the deadline; gives (game id, submitted actions) of every
@@ -150,11 +194,12 @@ async fn player_pair(
     g: usize,
     deadline: Instant,
     pace: Option<Duration>,
+    logins: Option<[Login; 2]>,
 ) -> Result<(Vec<(i64, usize)>, Vec<(Instant, Duration)>), String> {
     // Paced: the games start spread over one interval, then each plays an action per interval.
     let mut next = pace.map(|p| Instant::now() + p.mul_f64((g % 1000) as f64 / 1000.0));
-    let mut white = Conn::open(addr).await?;
-    let mut black = Conn::open(addr).await?;
+    let mut white = Conn::open_as(addr, logins.as_ref().map(|l| &l[0])).await?;
+    let mut black = Conn::open_as(addr, logins.as_ref().map(|l| &l[1])).await?;
     let mut games = Vec::new();
     let mut lat = Vec::new();
     while Instant::now() < deadline {
@@ -257,6 +302,7 @@ fn load() -> Result<(), String> {
     let mut secs = 60u64;
     let mut paced = 0usize;
     let mut interval = 2u64;
+    let mut accounts = false;
     let mut i = 0;
     while i < args.len() {
         let val = || {
@@ -269,6 +315,11 @@ fn load() -> Result<(), String> {
             "--secs" => secs = val()?,
             "--paced" => paced = val()? as usize,
             "--interval" => interval = val()?.max(1),
+            "--accounts" => {
+                accounts = true;
+                i += 1;
+                continue;
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(());
@@ -278,21 +329,23 @@ fn load() -> Result<(), String> {
         i += 2;
     }
     if games > 0 {
-        run(games, secs, None)?;
+        run(games, secs, None, accounts)?;
     }
     if paced > 0 {
-        run(paced, secs, Some(Duration::from_secs(interval)))?;
+        run(paced, secs, Some(Duration::from_secs(interval)), accounts)?;
     }
     Ok(())
 }
 
-const USAGE: &str = "usage: load [--games 200] [--secs 60] [--paced 1000 [--interval 2]]
+const USAGE: &str = "usage: load [--games 200] [--secs 60] [--paced 1000 [--interval 2]] [--accounts]
   --games N     N games played as fast as the server answers (closed loop; 0: none)
-  --paced N     then N games, each playing one action every --interval seconds";
+  --paced N     then N games, each playing one action every --interval seconds
+  --accounts    the players are accounts, logged in (signed up before the timed part), each
+                sending its session cookie with every request";
 
 /// One run on a fresh server and database: `games` game slots for `secs` seconds, each playing
 /// as fast as answered (`pace` None) or one action per `pace`; prints the figures.
-fn run(games: usize, secs: u64, pace: Option<Duration>) -> Result<(), String> {
+fn run(games: usize, secs: u64, pace: Option<Duration>, accounts: bool) -> Result<(), String> {
     let dir = std::env::temp_dir().join(format!("chess5d-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
@@ -312,6 +365,8 @@ fn run(games: usize, secs: u64, pace: Option<Duration>) -> Result<(), String> {
         db: db.clone(),
         rate_limit: None,
         limits,
+        // Accounts come from addresses of their own (sign-ups are throttled per address).
+        behind_proxy: accounts,
         ..chess5d_server::Config::default()
     };
     // The server and the players run on runtimes of their own (the players' legal-action
@@ -333,11 +388,43 @@ fn run(games: usize, secs: u64, pace: Option<Duration>) -> Result<(), String> {
     let server = server_rt.spawn(chess5d_server::serve(listener, state.clone(), async move {
         let _ = rx.await;
     }));
+    // The accounts sign up first (each an argon2id hash: a few at a time), outside the timing.
+    let mut logins: Vec<Option<[Login; 2]>> = vec![None; games];
+    if accounts {
+        let t = Instant::now();
+        let made = client_rt.block_on(async move {
+            let gate = std::sync::Arc::new(tokio::sync::Semaphore::new(4));
+            let tasks: Vec<_> = (0..games * 2)
+                .map(|k| {
+                    let gate = gate.clone();
+                    tokio::spawn(async move {
+                        let _turn = gate.acquire().await.map_err(|e| e.to_string())?;
+                        sign_up(addr, k).await
+                    })
+                })
+                .collect();
+            let mut made = Vec::new();
+            for t in tasks {
+                made.push(t.await.map_err(|e| e.to_string())??);
+            }
+            Ok::<_, String>(made)
+        })?;
+        for (g, pair) in made.chunks(2).enumerate() {
+            logins[g] = Some([pair[0].clone(), pair[1].clone()]);
+        }
+        println!(
+            "{} accounts signed up and logged in in {:.1} s",
+            games * 2,
+            t.elapsed().as_secs_f64()
+        );
+    }
     let start = Instant::now();
     let (all, timed) = client_rt.block_on(async move {
         let deadline = start + Duration::from_secs(secs);
-        let tasks: Vec<_> = (0..games)
-            .map(|g| tokio::spawn(player_pair(addr, g, deadline, pace)))
+        let tasks: Vec<_> = logins
+            .into_iter()
+            .enumerate()
+            .map(|(g, login)| tokio::spawn(player_pair(addr, g, deadline, pace, login)))
             .collect();
         let mut all = Vec::new();
         let mut lat = Vec::new();
@@ -372,9 +459,10 @@ fn run(games: usize, secs: u64, pace: Option<Duration>) -> Result<(), String> {
     };
     let mut lat: Vec<Duration> = timed.iter().map(|&(_, d)| d).collect();
     lat.sort();
+    let who = if accounts { ", logged-in accounts" } else { "" };
     let mode = match pace {
-        None => format!("closed loop, {games} games"),
-        Some(p) => format!("paced, {games} games, one action every {} s each", p.as_secs()),
+        None => format!("closed loop, {games} games{who}"),
+        Some(p) => format!("paced, {games} games{who}, one action every {} s each", p.as_secs()),
     };
     println!(
         "{mode}, {secs} s: {} games, {actions} actions, {} move/submit requests ({:.0}/s); \

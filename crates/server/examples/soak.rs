@@ -21,9 +21,10 @@
 //! the end the database must hold every acknowledged action of every game.
 //!
 //! `--many N` adds the hostile mode of many addresses (127.3.x.y): each holds every pool it
-//! can at once (engine games, analysis boards, idle connections, WebSockets that never read),
-//! and a newcomer (a fresh address, 127.4.x.y) asks for an engine game and an analysis board
-//! every 3 s: the report says how many of its asks were served.
+//! can at once (engine games, analysis boards, a computer review started again and again,
+//! puzzle proofs, idle connections, WebSockets that never read), and a newcomer (a fresh
+//! address, 127.4.x.y) asks for an engine game, an analysis board, a computer review and a
+//! puzzle proof every 3 s: the report says how many of its asks of each were served.
 
 use chess5d_rules::{Budget, Game, Variant};
 use serde_json::{json, Value};
@@ -347,9 +348,65 @@ struct Hostile {
     sent: AtomicU64,
     refused: AtomicU64,
     sockets_closed: AtomicU64,
-    /// The pools' newcomers (a fresh address each, `--many`): served, refused.
-    newcomer_served: AtomicU64,
-    newcomer_refused: AtomicU64,
+    /// The pools' newcomers (a fresh address each, `--many`): served and refused, per pool
+    /// ([`NEWCOMER_ASKS`]).
+    newcomer_served: [AtomicU64; 4],
+    newcomer_refused: [AtomicU64; 4],
+}
+
+/// What a newcomer asks for, in the order of [`Hostile`]'s counts.
+const NEWCOMER_ASKS: [&str; 4] = ["engine game", "analysis board", "computer review", "puzzle proof"];
+
+/// Keeps `want` connections of `from` open to the server (those it closed are dropped, and
+/// counted): every third an idle TCP connection, the others WebSockets on game 1 that never
+/// read; with `big_frames`, one of those sends a frame announcing 16 MiB. Stops opening at the
+/// first refusal.
+async fn hold_sockets(
+    from: Ipv4Addr,
+    addr: SocketAddr,
+    h: &Hostile,
+    held: &mut Vec<TcpStream>,
+    want: usize,
+    big_frames: bool,
+) {
+    held.retain(|s| {
+        let mut b = [0u8; 1];
+        let closed = matches!(s.try_read(&mut b), Ok(0));
+        if closed {
+            h.sockets_closed.fetch_add(1, Ordering::Relaxed);
+        }
+        !closed
+    });
+    let mut k = 0;
+    while held.len() < want {
+        k += 1;
+        let Ok(mut s) = connect(from, addr).await else { break };
+        h.sent.fetch_add(1, Ordering::Relaxed);
+        if k % 3 == 0 {
+            held.push(s); // an idle connection
+            continue;
+        }
+        let req = format!(
+            "GET /api/games/1/ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        );
+        if s.write_all(req.as_bytes()).await.is_err() {
+            break;
+        }
+        let mut head = [0u8; 12];
+        let _ = tokio::time::timeout(Duration::from_secs(2), s.read(&mut head)).await;
+        if !head.starts_with(b"HTTP/1.1 101") {
+            h.refused.fetch_add(1, Ordering::Relaxed);
+            break;
+        }
+        if big_frames && k % 3 == 1 {
+            let mut f = vec![0x81, 0x80 | 127];
+            f.extend_from_slice(&(16u64 << 20).to_be_bytes());
+            f.extend_from_slice(&[1, 2, 3, 4]);
+            let _ = s.write_all(&f).await;
+        }
+        held.push(s); // a socket that never reads
+    }
 }
 
 /// The `i`-th address of the many hostile clients (`--many`): 127.3.x.y.
@@ -363,9 +420,10 @@ fn newcomer_ip(i: u32) -> Ipv4Addr {
 }
 
 /// Attack 6 (`--many N`): N addresses hold every pool at once: engine players (games against
-/// an engine of a minute an action), analysis boards, idle WebSockets that never read, idle
-/// connections, reviews; every few seconds a newcomer (a fresh address) asks for an engine
-/// game and an analysis board, and counts whether it was served.
+/// an engine of a minute an action), analysis boards, a computer review each (started again
+/// as it ends), puzzle proofs, idle WebSockets that never read, idle connections; every few
+/// seconds a newcomer (a fresh address) asks for an engine game, an analysis board, a review
+/// and a puzzle proof, and counts whether each was served.
 fn many(addr: SocketAddr, stop: Arc<AtomicBool>, h: Arc<Hostile>, n: u32) -> Vec<tokio::task::JoinHandle<()>> {
     let mut tasks = Vec::new();
     for i in 0..n {
@@ -377,6 +435,8 @@ fn many(addr: SocketAddr, stop: Arc<AtomicBool>, h: Arc<Hostile>, n: u32) -> Vec
             let engine =
                 json!({ "white": {"type": "human"}, "black": {"type": "engine", "movetime_ms": 60000} }).to_string();
             let board = json!({ "import": "[Board \"Standard\"]\n1. e4 / e5 2. Nf3 / Nc6\n" }).to_string();
+            let proof = json!({ "import": "[Board \"Standard - Two Timelines\"]\n", "mate_in": 3 }).to_string();
+            let mut reviewed: Option<(i64, String)> = None;
             while !stop.load(Ordering::Relaxed) {
                 for _ in 0..4 {
                     if let Some(v) = hostile_request(&h, &mut c, "POST", "/api/games", None, &engine).await {
@@ -406,32 +466,19 @@ fn many(addr: SocketAddr, stop: Arc<AtomicBool>, h: Arc<Hostile>, n: u32) -> Vec
                 for _ in 0..2 {
                     hostile_request(&h, &mut c, "POST", "/api/analysis", None, &board).await;
                 }
-                held.retain(|s| {
-                    let mut b = [0u8; 1];
-                    !matches!(s.try_read(&mut b), Ok(0))
-                });
-                while held.len() < 24 {
-                    let Ok(mut s) = connect(from, addr).await else { break };
-                    h.sent.fetch_add(1, Ordering::Relaxed);
-                    if held.len() % 3 == 0 {
-                        held.push(s); // an idle connection
-                        continue;
+                // A review of its game, started again as soon as it ends; a puzzle proof.
+                if reviewed.is_none() {
+                    let body = json!({ "import": shuffle(10) }).to_string();
+                    if let Some(v) = hostile_request(&h, &mut c, "POST", "/api/games", None, &body).await {
+                        reviewed = v["id"].as_i64().zip(v["seat"]["token"].as_str().map(str::to_string));
                     }
-                    let req = format!(
-                        "GET /api/games/1/ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
-                         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-                    );
-                    if s.write_all(req.as_bytes()).await.is_err() {
-                        break;
-                    }
-                    let mut head = [0u8; 12];
-                    let _ = tokio::time::timeout(Duration::from_secs(2), s.read(&mut head)).await;
-                    if !head.starts_with(b"HTTP/1.1 101") {
-                        h.refused.fetch_add(1, Ordering::Relaxed);
-                        break;
-                    }
-                    held.push(s); // a socket that never reads
                 }
+                if let Some((id, token)) = &reviewed {
+                    let uri = format!("/api/games/{id}/review");
+                    hostile_request(&h, &mut c, "POST", &uri, Some(token.as_str()), "{}").await;
+                }
+                hostile_request(&h, &mut c, "POST", "/api/user-puzzles", None, &proof).await;
+                hold_sockets(from, addr, &h, &mut held, 24, false).await;
                 tokio::time::sleep(Duration::from_secs(5)).await;
             }
         }));
@@ -447,12 +494,38 @@ fn many(addr: SocketAddr, stop: Arc<AtomicBool>, h: Arc<Hostile>, n: u32) -> Vec
             let engine =
                 json!({ "white": {"type": "human"}, "black": {"type": "engine", "movetime_ms": 100} }).to_string();
             let board = json!({ "import": "[Board \"Standard\"]\n" }).to_string();
-            for (path, body) in [("/api/games", &engine), ("/api/analysis", &board)] {
-                match c.request("POST", path, None, body).await {
-                    Ok((201, _)) => h.newcomer_served.fetch_add(1, Ordering::Relaxed),
-                    _ => h.newcomer_refused.fetch_add(1, Ordering::Relaxed),
+            let game = json!({ "import": shuffle(10) }).to_string();
+            let proof =
+                json!({ "import": "[Board \"Standard\"]\n1. e4 / e5 2. Qh5 / Nc6 3. Bc4 / Nf6\n", "mate_in": 1 })
+                    .to_string();
+            let count = |i: usize, served: bool| {
+                let n = if served {
+                    &h.newcomer_served[i]
+                } else {
+                    &h.newcomer_refused[i]
                 };
+                n.fetch_add(1, Ordering::Relaxed);
+            };
+            for (i, (path, body)) in [("/api/games", &engine), ("/api/analysis", &board)]
+                .into_iter()
+                .enumerate()
+            {
+                let r = c.request("POST", path, None, body).await;
+                count(i, matches!(r, Ok((201, _))));
             }
+            let review = match c.request("POST", "/api/games", None, &game).await {
+                Ok((201, b)) => {
+                    let v = json_of(&b);
+                    let (id, token) = (v["id"].as_i64().unwrap_or(0), v["seat"]["token"].as_str().unwrap_or(""));
+                    c.request("POST", &format!("/api/games/{id}/review"), Some(token), "{}")
+                        .await
+                }
+                other => other,
+            };
+            count(2, matches!(review, Ok((202, _))));
+            let r = c.request("POST", "/api/user-puzzles", None, &proof).await;
+            // Served: the proof ran (saved, or refused for what the position is, not for a pool).
+            count(3, matches!(r, Ok((s, _)) if s != 429 && s != 503 && s != 408));
             tokio::time::sleep(Duration::from_secs(3)).await;
         }
     }));
@@ -565,46 +638,8 @@ fn hostile(
         tasks.push(tokio::spawn(async move {
             let mut held: Vec<TcpStream> = Vec::new();
             while !stop2.load(Ordering::Relaxed) {
-                // Drop the ones the server closed.
-                let mut open = Vec::new();
-                for s in held.drain(..) {
-                    let mut b = [0u8; 1];
-                    match s.try_read(&mut b) {
-                        Ok(0) => {
-                            h.sockets_closed.fetch_add(1, Ordering::Relaxed);
-                        }
-                        _ => open.push(s),
-                    }
-                }
-                held = open;
-                for k in 0..24 {
-                    let Ok(mut s) = connect(HOSTILE, addr).await else { break };
-                    h.sent.fetch_add(1, Ordering::Relaxed);
-                    if k % 3 == 0 {
-                        held.push(s); // an idle connection
-                        continue;
-                    }
-                    let req = format!(
-                        "GET /api/games/1/ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
-                         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-                    );
-                    if s.write_all(req.as_bytes()).await.is_err() {
-                        continue;
-                    }
-                    let mut head = [0u8; 12];
-                    let _ = tokio::time::timeout(Duration::from_secs(2), s.read(&mut head)).await;
-                    if !head.starts_with(b"HTTP/1.1 101") {
-                        h.refused.fetch_add(1, Ordering::Relaxed);
-                        continue;
-                    }
-                    if k % 3 == 1 {
-                        let mut f = vec![0x81, 0x80 | 127];
-                        f.extend_from_slice(&(16u64 << 20).to_be_bytes());
-                        f.extend_from_slice(&[1, 2, 3, 4]);
-                        let _ = s.write_all(&f).await;
-                    }
-                    held.push(s);
-                }
+                let want = held.len() + 24;
+                hold_sockets(HOSTILE, addr, &h, &mut held, want, true).await;
                 tokio::time::sleep(Duration::from_secs(2)).await;
             }
         }));
@@ -687,9 +722,26 @@ fn usage(pid: u32) -> Option<(u64, u64)> {
     Some((rss, ticks))
 }
 
+/// PSS (KiB) of a process: its resident memory with each page shared by `n` processes counted
+/// `1/n` (the engine processes share their executable's pages: their RSS counts those pages
+/// once each, their PSS once in all).
+fn pss(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup"))
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("Pss:"))?
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0)
+}
+
 /// RSS of the server process itself and of its descendants (the engine processes), and the CPU
-/// of them all: (server KiB, engines KiB, ticks, engine processes).
-fn tree_usage(pid: u32) -> (u64, u64, u64, u64) {
+/// of them all: (server KiB, engines KiB, ticks, engine processes, PSS KiB of them all).
+fn tree_usage(pid: u32) -> (u64, u64, u64, u64, u64) {
     let mut parent = std::collections::HashMap::new();
     if let Ok(dir) = std::fs::read_dir("/proc") {
         for e in dir.flatten() {
@@ -707,7 +759,7 @@ fn tree_usage(pid: u32) -> (u64, u64, u64, u64) {
             }
         }
     }
-    let mut total = (0, 0, 0, 0);
+    let mut total = (0, 0, 0, 0, 0);
     for &p in parent.keys() {
         let mut q = p;
         let mut depth = 0;
@@ -730,6 +782,7 @@ fn tree_usage(pid: u32) -> (u64, u64, u64, u64) {
                     }
                 }
                 total.2 += t;
+                total.4 += pss(p);
             }
         }
     }
@@ -834,7 +887,7 @@ fn soak() -> Result<bool, String> {
     // The monitor: the server's RSS and CPU every 5 s; the kill.
     // (second, server KiB, engines KiB, CPU %, engine processes, games in memory and their
     // estimated KiB)
-    let samples = Arc::new(Mutex::new(Vec::<(u64, u64, u64, f64, u64, u64, u64)>::new()));
+    let samples = Arc::new(Mutex::new(Vec::<(u64, u64, u64, f64, u64, u64, u64, u64)>::new()));
     let monitor = {
         let (server, samples, stop) = (server.clone(), samples.clone(), stop.clone());
         std::thread::spawn(move || {
@@ -860,7 +913,7 @@ fn soak() -> Result<bool, String> {
                         continue;
                     }
                 }
-                let (rss, engines, ticks, procs) = tree_usage(server.lock().unwrap().pid());
+                let (rss, engines, ticks, procs, pss) = tree_usage(server.lock().unwrap().pid());
                 let cpu = (ticks.saturating_sub(last.1)) as f64 / tick / last.0.elapsed().as_secs_f64() * 100.0;
                 last = (Instant::now(), ticks);
                 let memory = memory_info(addr).unwrap_or_default();
@@ -869,7 +922,7 @@ fn soak() -> Result<bool, String> {
                 samples
                     .lock()
                     .unwrap()
-                    .push((t, rss, engines, cpu, procs, games, games_kib));
+                    .push((t, rss, engines, cpu, procs, games, games_kib, pss));
             }
         })
     };
@@ -939,6 +992,7 @@ fn soak() -> Result<bool, String> {
     let max_server = samples.iter().map(|s| s.1).max().unwrap_or(0);
     let max_engines = samples.iter().map(|s| s.2).max().unwrap_or(0);
     let max_procs = samples.iter().map(|s| s.4).max().unwrap_or(0);
+    let max_pss = samples.iter().map(|s| s.7).max().unwrap_or(0);
     let max_games = samples.iter().map(|s| s.5).max().unwrap_or(0);
     let mean_cpu = samples.iter().map(|s| s.3).sum::<f64>() / samples.len().max(1) as f64;
     let max_cpu = samples.iter().map(|s| s.3).fold(0.0, f64::max);
@@ -970,23 +1024,33 @@ fn soak() -> Result<bool, String> {
         hostile_state.sockets_closed.load(Ordering::Relaxed)
     );
     if many_n > 0 {
+        let asks: Vec<String> = NEWCOMER_ASKS
+            .iter()
+            .enumerate()
+            .map(|(i, what)| {
+                let served = hostile_state.newcomer_served[i].load(Ordering::Relaxed);
+                let all = served + hostile_state.newcomer_refused[i].load(Ordering::Relaxed);
+                format!("{what} {served} of {all}")
+            })
+            .collect();
         println!(
-            "many ({many_n} addresses holding every pool): newcomers served {} of {} asks (an engine game and an analysis board each)",
-            hostile_state.newcomer_served.load(Ordering::Relaxed),
-            hostile_state.newcomer_served.load(Ordering::Relaxed) + hostile_state.newcomer_refused.load(Ordering::Relaxed)
+            "many ({many_n} addresses holding every pool): newcomers served: {}",
+            asks.join(", ")
         );
     }
     let mib = |k: u64| k as f64 / 1024.0;
     println!(
         "server (with its engine processes): max RSS {:.0} MiB (server alone max {:.0} MiB, engines max {:.0} MiB in at most {max_procs} processes), \
+         max PSS {:.0} MiB (pages shared between processes counted once), \
          games in memory max {max_games}, CPU mean {mean_cpu:.0}%, max {max_cpu:.0}% (of one core)",
         mib(max_rss),
         mib(max_server),
-        mib(max_engines)
+        mib(max_engines),
+        mib(max_pss)
     );
     let over_time: Vec<String> = samples
         .iter()
-        .map(|(t, rss, engines, cpu, procs, games, games_kib)| {
+        .map(|(t, rss, engines, cpu, procs, games, games_kib, _)| {
             format!(
                 "{t}s {:.0}+{:.0}MiB ({procs}p, {games}g of {:.0}MiB) {cpu:.0}%",
                 mib(*rss),

@@ -72,6 +72,14 @@ pub struct Accounts {
     signups: Mutex<HashMap<ClientKey, VecDeque<Instant>>>,
     /// Session token hash → account (`None`: no such session), at most [`CACHE`] entries.
     cache: Mutex<HashMap<String, Option<Account>>>,
+    /// The sessions the database may know: the first 128 bits of each live session's hash,
+    /// read once at the first lookup, then kept up to date as sessions open. A cookie whose
+    /// hash is not here is no session, answered without the database: random cookies (an
+    /// attacker's, sent by the thousand) cost a hash and a set lookup, not a query each. A
+    /// session ended keeps its entry until the next start: it costs one query, then the cache.
+    live: Mutex<Option<std::collections::HashSet<u128>>>,
+    /// Session lookups that reached the database.
+    lookups: std::sync::atomic::AtomicU64,
     dummy: OnceLock<String>,
 }
 
@@ -84,6 +92,8 @@ impl Default for Accounts {
             failures: Mutex::default(),
             signups: Mutex::default(),
             cache: Mutex::default(),
+            live: Mutex::default(),
+            lookups: Default::default(),
             dummy: OnceLock::new(),
         }
     }
@@ -204,7 +214,35 @@ impl AppState {
     /// The account of a session token if the cache knows it (`Some(None)`: no such session),
     /// without the database: what a request's extractor asks first, off the blocking threads.
     pub(crate) fn cached_session(&self, token: &str) -> Option<Option<Account>> {
-        lock(&self.accounts().cache).get(&seats::hash_token(token)).cloned()
+        let hash = seats::hash_token(token);
+        if let Some(live) = lock(&self.accounts().live).as_ref() {
+            if !live.contains(&live_key(&hash)) {
+                return Some(None);
+            }
+        }
+        lock(&self.accounts().cache).get(&hash).cloned()
+    }
+
+    /// Session lookups that reached the database since the start (a cookie the server did
+    /// not know, once; never a cookie that is no live session).
+    pub fn session_lookups(&self) -> u64 {
+        self.accounts().lookups.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Whether `hash` may be a live session: reads the live sessions' hashes the first time.
+    fn maybe_live(&self, hash: &str) -> Result<bool, ServerError> {
+        let mut live = lock(&self.accounts().live);
+        if live.is_none() {
+            // Read while the lock is held: a session stored meanwhile is either read here or
+            // added after (see `open_session`).
+            let hashes = self.db().with(|c| {
+                let mut q = c.prepare("SELECT token_hash FROM account_sessions WHERE created > ?1")?;
+                let rows = q.query_map([crate::db::ago(SESSION_SECS)], |r| r.get::<_, String>(0))?;
+                rows.collect::<rusqlite::Result<Vec<_>>>()
+            })?;
+            *live = Some(hashes.iter().map(|h| live_key(h)).collect());
+        }
+        Ok(live.as_ref().is_some_and(|l| l.contains(&live_key(hash))))
     }
 
     /// The account of a session token, from the cache or the database.
@@ -213,6 +251,12 @@ impl AppState {
         if let Some(a) = lock(&self.accounts().cache).get(&hash) {
             return Ok(a.clone());
         }
+        if !self.maybe_live(&hash)? {
+            return Ok(None);
+        }
+        self.accounts()
+            .lookups
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let h = hash.clone();
         let found = self.db().with(move |c| {
             c.query_row(
@@ -258,12 +302,17 @@ impl AppState {
     fn open_session(&self, account: i64, agent: String) -> Result<String, ServerError> {
         let token = seats::new_token()?;
         let hash = seats::hash_token(&token);
+        let key = live_key(&hash);
         self.db().write(move |c| {
             c.execute(
                 "INSERT INTO account_sessions (token_hash, account, created, agent) VALUES (?1, ?2, ?3, ?4)",
                 params![hash, account, crate::db::now(), agent],
             )
         })?;
+        // Stored first: a first reading of the live sessions either sees it or ends before this.
+        if let Some(l) = lock(&self.accounts().live).as_mut() {
+            l.insert(key);
+        }
         Ok(token)
     }
 
@@ -316,6 +365,14 @@ impl AppState {
             }
         }
     }
+}
+
+/// The key of a session in [`Accounts`]'s set of live ones: the first 128 bits of its hash
+/// (hex), 0 if it is not hex (no stored hash is).
+fn live_key(hash: &str) -> u128 {
+    hash.get(..32)
+        .and_then(|h| u128::from_str_radix(h, 16).ok())
+        .unwrap_or(0)
 }
 
 /// The session token of a request's cookie, if well formed.

@@ -14,8 +14,10 @@
 //! the token of its creation answer (`analysis.token`, in the `X-Chess5d-Seat` header or the
 //! `token` query parameter of its WebSocket and export). A client holds at most the limit
 //! `analysis-boards-per-client` (a new one ends its own oldest), the server at most
-//! `analysis-boards` (then a new one is refused with 429): each board has at most one engine, so
-//! these bound the analysis engines too.
+//! `analysis-boards` (then a new one is refused with 429, unless a board of a client holding
+//! more has gone unused for `analysis-turn-secs`: it ends and its place is the newcomer's, see
+//! [`Analyses::give_way`]): each board has at most one engine, so these bound the analysis
+//! engines too.
 
 use crate::engine::{game_state, Runner};
 use crate::error::ServerError;
@@ -142,6 +144,50 @@ impl Analyses {
             b.publish();
         }
         n
+    }
+
+    /// Turns for boards: when `client` is refused a board, the board that nobody has asked for
+    /// during `turn` (limit `analysis-turn-secs`) of a client holding more boards (one holding
+    /// none takes from anyone, see [`crate::limits::may_give_way`]) ends: boards no page
+    /// watches first, then those of the client holding the most, then the untouched longest.
+    /// Its page is told why. Whether a place came free.
+    pub(crate) fn give_way(
+        &self,
+        client: crate::limits::ClientKey,
+        quota: &crate::limits::Quota,
+        turn: Duration,
+    ) -> bool {
+        let mine = quota.held_by(client);
+        let victim = {
+            let mut boards = lock(&self.boards);
+            let id = boards
+                .values()
+                .filter(|b| {
+                    b.client != client
+                        && lock(&b.touched).elapsed() >= turn
+                        && crate::limits::may_give_way(mine, quota.held_by(b.client))
+                })
+                .max_by_key(|b| {
+                    (
+                        b.tx.receiver_count() == 0,
+                        quota.held_by(b.client),
+                        lock(&b.touched).elapsed(),
+                    )
+                })
+                .map(|b| b.id);
+            id.and_then(|id| boards.remove(&id))
+        };
+        let Some(b) = victim else {
+            return false;
+        };
+        lock(&b.info).error = Some(format!(
+            "this analysis board ended: unused for {} s, its place went to someone waiting for one \
+             (limit 'analysis-turn-secs')",
+            turn.as_secs()
+        ));
+        b.close();
+        b.publish();
+        true
     }
 
     /// Stops every engine and forgets every board (the server is stopping).

@@ -135,6 +135,8 @@ async fn create(
                         drop(old);
                         take()?
                     }
+                    // Others' boards unused for a while give way to a client holding fewer.
+                    None if analyses.give_way(client, quota, Duration::from_secs(limits.analysis_turn_secs)) => take()?,
                     None => return Err(e),
                 }
             }

@@ -98,6 +98,7 @@ impl AppState {
             session.seats.push(i.seat.clone());
         }
         let slot = self.insert(session)?;
+        *crate::sync::lock(&slot.owner) = held.first().map(crate::limits::Permit::client);
         *crate::sync::lock(&slot.held) = held;
         let extra = json!({
             "seat": seat_json(&creator.token, &creator.seat),
@@ -129,12 +130,7 @@ impl AppState {
             .players
             .iter()
             .filter(|p| p.is_engine())
-            .map(|_| {
-                self.inner
-                    .quotas
-                    .engines
-                    .take(client, limits.engines_per_client, limits.engines, "engines")
-            })
+            .map(|_| self.take_engine_place(client))
             .collect::<Result<Vec<_>, _>>()?;
         if cancelled.load(std::sync::atomic::Ordering::SeqCst) {
             return Err(ServerError::Conflict("the request timed out: no game was made".into()));
@@ -162,12 +158,7 @@ impl AppState {
         visitor: String,
         client: crate::limits::ClientKey,
     ) -> Result<String, ServerError> {
-        let limits = &self.inner.config.limits;
-        let held = self
-            .inner
-            .quotas
-            .engines
-            .take(client, limits.engines_per_client, limits.engines, "engines")?;
+        let held = self.take_engine_place(client)?;
         let loaded = chess5d_notation::load(text).map_err(|e| ServerError::Internal(format!("puzzle {id}: {e}")))?;
         let engine = Player::Engine {
             engine: Some(engine::find(&self.inner.config.engines, None)?.name.clone()),

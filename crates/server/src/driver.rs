@@ -14,6 +14,9 @@ use chess5d_protocol::Go;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// How long an engine whose game gave its places up waits for one at its turn.
+pub const PLACE_WAIT: Duration = Duration::from_secs(60);
+
 /// The 5DUCI limits of a search and how long to wait for its answer: its time, and its work
 /// (`nodes`, the limit `engine-nodes`), whichever ends it first.
 fn limits(budget: ThinkBudget, side: chess5d_rules::Color, nodes: u64) -> (Go, Duration) {
@@ -90,7 +93,10 @@ impl AppState {
             };
             let (go, timeout) = limits(think.budget, think.side, self.inner.config.limits.engine_nodes);
             let started = std::time::Instant::now();
-            let answer = {
+            let placed = self.engine_places(slot);
+            let answer = if let Err(e) = placed {
+                Err(e)
+            } else {
                 let mut engines = lock(&slot.engines);
                 let runner = match engines[ci].take() {
                     Some(r) => Ok(r),
@@ -109,6 +115,8 @@ impl AppState {
                     Err(e) => Err(e.to_string()),
                 }
             };
+            // The game was just in use: its places are not given away at once.
+            *lock(&slot.touched) = std::time::Instant::now();
             if both {
                 // Let people watching an engine game follow it.
                 let pause = Duration::from_millis(300).saturating_sub(started.elapsed());
@@ -143,6 +151,37 @@ impl AppState {
                 Some(t) => think = t,
                 None => return,
             }
+        }
+    }
+
+    /// Takes again the engine places a game gave up for others' turns (see
+    /// [`AppState::take_engine_place`]), as its maker, waiting at most [`PLACE_WAIT`] (its
+    /// engine is "at work" meanwhile); then the game reports an engine error that `retry-engine`
+    /// clears, every action kept. Games read back from the database (no maker) run as before.
+    fn engine_places(&self, slot: &Arc<Slot>) -> Result<(), String> {
+        let Some(owner) = *lock(&slot.owner) else {
+            return Ok(());
+        };
+        let need = lock(&slot.session).players.iter().filter(|p| p.is_engine()).count();
+        let deadline = std::time::Instant::now() + PLACE_WAIT;
+        loop {
+            if lock(&slot.held).len() >= need {
+                return Ok(());
+            }
+            let refused = match self.take_engine_place(owner) {
+                Ok(p) => {
+                    lock(&slot.held).push(p);
+                    continue;
+                }
+                Err(e) => e,
+            };
+            if self.stopping() || lock(&slot.session).deleted || std::time::Instant::now() >= deadline {
+                return Err(format!(
+                    "no engine place came free within {} s ({refused}): ask again (retry-engine)",
+                    PLACE_WAIT.as_secs()
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(200));
         }
     }
 

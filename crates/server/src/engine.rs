@@ -23,7 +23,7 @@ pub enum Runner {
 
 impl Runner {
     /// Starts the engine configured for `player`, with its hash table and threads (the limits
-    /// `engine-hash-mb` and `engine-threads`).
+    /// `engine-hash-mb` within `engine-hash-total-mb`, and `engine-threads`).
     pub fn start(engines: &[EngineConfig], player: &Player, budget: EngineBudget) -> Result<Runner, ServerError> {
         let (hash_mb, threads) = (budget.hash_mb, budget.threads);
         let Player::Engine { engine, .. } = player else {
@@ -44,9 +44,9 @@ impl Runner {
         if p.id().options.iter().any(|o| o.contains("name Bot ")) {
             p.set_option("Bot", bot.name()).map_err(err)?;
         }
-        // Each engine player is a process of its own: a small hash table (the limit
-        // `engine-hash-mb`), so that the `engines` and `analysis-boards` of a server fit in its
-        // memory (the built-in engine's table holds about 4 times its `Hash` in all).
+        // Each engine player is a process of its own: a small hash table (`engine-hash-mb`,
+        // within its part of `engine-hash-total-mb`), so that every engine place of a server
+        // held at once fits in its memory.
         if p.id().options.iter().any(|o| o.contains("name Hash ")) {
             p.set_option("Hash", &hash_mb.to_string()).map_err(err)?;
         }

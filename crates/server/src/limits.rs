@@ -63,6 +63,17 @@ pub struct Limits {
     /// `engine-hash-mb`: the hash table (`Hash`, in MB) of each engine process the server
     /// starts (games' and analysis boards'): what bounds an engine process's memory.
     pub engine_hash_mb: u64,
+    /// `engine-hash-total-mb`: the hash tables of all the engines the server may run at once
+    /// (`engines`, `analysis-boards` and `reviews` places), in MB, shared out equally: each
+    /// engine's `Hash` is the smaller of `engine-hash-mb` and this divided by those places.
+    pub engine_hash_total_mb: u64,
+    /// `engine-turn-secs`: a game whose engines are not at work and that nobody has asked for
+    /// during this long gives its engine places to a client holding fewer (see
+    /// [`crate::AppState`]'s engine turns); its engines take a place again at their turn.
+    pub engine_turn_secs: u64,
+    /// `analysis-turn-secs`: an analysis board nobody has asked for during this long ends
+    /// when a client holding fewer boards is refused one (the untouched longest first).
+    pub analysis_turn_secs: u64,
     /// `engine-threads`: the search threads (`Threads`) of each engine the server starts
     /// (games', analysis boards', reviews').
     pub engine_threads: u64,
@@ -127,11 +138,18 @@ pub struct EngineBudget {
 }
 
 impl Limits {
-    /// The budget of each engine: `engine-hash-mb` and `engine-threads`.
+    /// The budget of each engine: `engine-hash-mb`, but no more than its part of
+    /// `engine-hash-total-mb` (shared out between every engine place: `engines`,
+    /// `analysis-boards`, `reviews`), and `engine-threads`.
     pub fn engine_budget(&self) -> EngineBudget {
         let at_least_one = |n: u64| usize::try_from(n).unwrap_or(usize::MAX).max(1);
+        let places = self
+            .engines
+            .saturating_add(self.analysis_boards)
+            .saturating_add(self.reviews)
+            .max(1);
         EngineBudget {
-            hash_mb: at_least_one(self.engine_hash_mb),
+            hash_mb: at_least_one(self.engine_hash_mb.min(self.engine_hash_total_mb / places)),
             threads: at_least_one(self.engine_threads),
         }
     }
@@ -160,6 +178,9 @@ impl Default for Limits {
             engines: 32,
             engine_nodes: 2_000_000,
             engine_hash_mb: 2,
+            engine_hash_total_mb: 128,
+            engine_turn_secs: 30,
+            analysis_turn_secs: 30,
             engine_threads: 1,
             games_in_memory: 256,
             games_memory_mb: 128,
@@ -297,9 +318,29 @@ pub const LIMITS: &[Limit] = &[
     },
     Limit {
         name: "engine-hash-mb",
-        doc: "hash table (the 5DUCI option `Hash`, in MB) of each engine process of games and analysis boards; \
-              a searching process of the built-in engine takes about 20 MiB and 4 times this",
+        doc: "hash table (the 5DUCI option `Hash`, in MB) of each engine process of games and analysis boards, \
+              at most its part of 'engine-hash-total-mb'",
         field: |l| &mut l.engine_hash_mb,
+    },
+    Limit {
+        name: "engine-hash-total-mb",
+        doc: "hash tables of all the engines the server may run at once, in MB, shared out equally between the \
+              places of 'engines', 'analysis-boards' and 'reviews': each engine's hash is the smaller of \
+              'engine-hash-mb' and its part of this (at least 1)",
+        field: |l| &mut l.engine_hash_total_mb,
+    },
+    Limit {
+        name: "engine-turn-secs",
+        doc: "a game whose engines are not at work and that nobody asked for during this long gives its engine \
+              places to a client holding fewer (one holding none takes from anyone) when that client is refused; \
+              the game keeps every action and its engine takes a place again when its turn comes",
+        field: |l| &mut l.engine_turn_secs,
+    },
+    Limit {
+        name: "analysis-turn-secs",
+        doc: "an analysis board nobody asked for during this long ends when a client holding fewer boards (one \
+              holding none: anyone's) is refused one, the board untouched longest first",
+        field: |l| &mut l.analysis_turn_secs,
     },
     Limit {
         name: "engine-threads",
@@ -610,6 +651,13 @@ struct Counts {
     /// Clients that hold none of the pool waiting for a place (see [`Quota::take_waiting`]),
     /// first come first served: a place given back goes to the first of them.
     waiting: std::collections::VecDeque<(ClientKey, tokio::sync::oneshot::Sender<()>)>,
+}
+
+/// Whether a place held by a client holding `theirs` places of a pool may go to one holding
+/// `mine` (engine and board turns): to a client holding none, or to one holding at least two
+/// fewer (so that the turn makes the shares more even, never swaps them).
+pub fn may_give_way(mine: u64, theirs: u64) -> bool {
+    mine == 0 || theirs > mine.saturating_add(1)
 }
 
 /// Clients that may wait at once for a place of one pool ([`Quota::take_waiting`]).
@@ -1278,6 +1326,28 @@ mod tests {
         if now.maximum.is_some() {
             assert_eq!(now.current, now.maximum);
         }
+    }
+
+    #[test]
+    fn the_engines_hash_tables_share_one_budget() {
+        let mut l = Limits::default();
+        assert_eq!(l.engine_budget().hash_mb, 2);
+        // 64 MB each asked for: 128 MB shared by 32 + 16 + 2 places.
+        l.set("engine-hash-mb=64").unwrap();
+        assert_eq!(l.engine_budget().hash_mb, 2);
+        l.set("engine-hash-total-mb=1000").unwrap();
+        assert_eq!(l.engine_budget().hash_mb, 20);
+        // More places than megabytes: 1 MB each, never 0.
+        l.set("engines=5000").unwrap();
+        assert_eq!(l.engine_budget().hash_mb, 1);
+    }
+
+    #[test]
+    fn turns_even_the_shares_and_never_swap_them() {
+        assert!(may_give_way(0, 1));
+        assert!(!may_give_way(1, 2));
+        assert!(may_give_way(1, 3));
+        assert!(!may_give_way(2, 2));
     }
 
     #[test]

@@ -3,15 +3,15 @@
 //! same variant (or start position), clock and rated flag, and the same accounts (swapped).
 //!
 //! - `POST /api/games/:id/rematch` (a seat's token): offers, or accepts the other's offer. The
-//!   answer is the state below, with `seat: {side, token}` of the new game once it exists (a
-//!   fresh token for the caller's side each time it is asked for).
+//!   answer is the state below, with `seat: {side, token}` of the new game once it exists: the
+//!   same token each time the same seat asks (derived from its token of the finished game), so
+//!   that asking again neither adds seats nor leaves a lost answer without a way back.
 //! - `GET /api/games/:id/rematch`: `{offered: {white, black}, game: id|null}`.
 //! - `DELETE /api/games/:id/rematch` (a seat's token): withdraws an offer or declines one.
 //!
 //! The offers and the new game are kept in the table `rematches` (one row per finished game),
 //! written in one transaction with the new game's accounts: a restart loses nothing.
 
-use crate::create::issue;
 use crate::error::ServerError;
 use crate::rated::{self, GameAccounts};
 use crate::seats::SeatToken;
@@ -81,18 +81,38 @@ fn caller_side(st: &AppState, id: i64, token: Option<&str>) -> Result<Color, Ser
     Ok(side)
 }
 
-/// A seat of `side` in game `game` for the caller: a fresh token.
-fn seat_in(st: &AppState, game: i64, side: Color) -> Result<Value, ServerError> {
+/// The caller's seat of `side` in game `game`: the same token however often it is asked for,
+/// derived from the caller's token of the finished game (`old`, a secret only its holder
+/// knows) and the new game's id. The seat is stored the first time; asking again adds
+/// nothing (a seat per seat of the finished game, not one per request).
+fn seat_in(st: &AppState, game: i64, side: Color, old: &str) -> Result<Value, ServerError> {
     let mut sides = [false, false];
     sides[side.index()] = true;
-    let issued = issue(sides, false)?;
+    let token = rematch_token(old, game);
+    let hash = crate::seats::hash_token(&token);
     let slot = st.slot(game)?;
     let mut s = lock(&slot.session);
-    let mut all = s.seats.clone();
-    all.push(issued.seat.clone());
-    st.db().set_seats(game, &all)?;
-    s.seats = all;
-    Ok(json!({ "side": color_name(side), "sides": [color_name(side)], "token": issued.token, "owner": false }))
+    if !s.seats.iter().any(|seat| seat.hash == hash) {
+        let mut all = s.seats.clone();
+        all.push(crate::db::Seat {
+            hash,
+            sides,
+            owner: false,
+            invite: false,
+            used_invite: None,
+        });
+        st.db().set_seats(game, &all)?;
+        s.seats = all;
+    }
+    Ok(json!({ "side": color_name(side), "sides": [color_name(side)], "token": token, "owner": false }))
+}
+
+/// The token of the rematch seat of the holder of `old`: 128 bits of SHA-256 over a label,
+/// the old token and the new game's id, as 32 hex digits like every token.
+pub(crate) fn rematch_token(old: &str, game: i64) -> String {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(format!("chess5d rematch seat\n{old}\n{game}").as_bytes());
+    d[..16].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Makes the rematch of game `id`: colours swapped, same start, clock, rated flag and
@@ -189,8 +209,8 @@ async fn offer(State(st): State<AppState>, Path(id): Path<String>, token: SeatTo
             }
         }
         let mut v = state_json(offered, next);
-        if let Some(g) = next {
-            v["seat"] = seat_in(&st, g, side.other())?;
+        if let (Some(g), Some(old)) = (next, token.get()) {
+            v["seat"] = seat_in(&st, g, side.other(), old)?;
         }
         Ok(v)
     })

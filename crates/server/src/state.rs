@@ -29,8 +29,12 @@ pub struct Slot {
     pub tx: broadcast::Sender<()>,
     /// When a request last asked for the game (see [`AppState::unload_idle`]).
     pub touched: Mutex<std::time::Instant>,
-    /// The game's places in the quotas (its engine players), given back when it leaves.
+    /// The game's places in the quotas (its engine players), given back when it leaves, or
+    /// while its engines wait for their turn (see `AppState::take_engine_place`).
     pub held: Mutex<Vec<crate::limits::Permit>>,
+    /// The client whose engine places the game holds (its maker), once it held one: its
+    /// engines take their places again as this client when they were given up.
+    pub owner: Mutex<Option<crate::limits::ClientKey>>,
     /// The game's memory as last estimated ([`chess5d_play::Play::memory_bytes`]: when it
     /// came into memory, then by the ticker's [`AppState::measure_games`]).
     pub bytes: std::sync::atomic::AtomicUsize,
@@ -47,6 +51,7 @@ impl Slot {
             tx: broadcast::channel(16).0,
             touched: Mutex::new(std::time::Instant::now()),
             held: Mutex::new(Vec::new()),
+            owner: Mutex::new(None),
             views: Mutex::new(Vec::new()),
             bytes: std::sync::atomic::AtomicUsize::new(session.memory_bytes()),
             session: Mutex::new(session),
@@ -494,6 +499,82 @@ fn quit_engines(leaving: Vec<Arc<Slot>>) {
             }
         });
     }
+}
+
+impl AppState {
+    /// An engine place for `client` (limits `engines-per-client` and `engines`). Refused, the
+    /// place of another client's game gives way if one may (see [`AppState::engine_give_way`]),
+    /// and it is asked for again.
+    pub(crate) fn take_engine_place(
+        &self,
+        client: crate::limits::ClientKey,
+    ) -> Result<crate::limits::Permit, ServerError> {
+        let l = &self.inner.config.limits;
+        let q = &self.inner.quotas.engines;
+        match q.take(client, l.engines_per_client, l.engines, "engines") {
+            Ok(p) => Ok(p),
+            Err(e) if self.engine_give_way(client) => q
+                .take(client, l.engines_per_client, l.engines, "engines")
+                .map_err(|_| e),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Turns for engine places: a game whose engines are not at work and that nobody has
+    /// asked for (and no engine moved in) during `engine-turn-secs`, of a client that holds
+    /// more places than `client` (a client holding none takes from anyone), gives its places
+    /// back: its engine processes end, the game stays as it is, and its engines take a place
+    /// again (as its maker) when their turn comes. The game of the client holding the most,
+    /// then the one idle longest, goes first. Whether a place came free.
+    fn engine_give_way(&self, client: crate::limits::ClientKey) -> bool {
+        let l = &self.inner.config.limits;
+        let q = &self.inner.quotas.engines;
+        let turn = Duration::from_secs(l.engine_turn_secs);
+        let mine = q.held_by(client);
+        let slots: Vec<Arc<Slot>> = lock(&self.inner.sessions).values().cloned().collect();
+        let mut best: Option<((u64, Duration), Arc<Slot>)> = None;
+        for slot in slots {
+            let Some(owner) = lock(&slot.held).first().map(crate::limits::Permit::client) else {
+                continue;
+            };
+            let theirs = q.held_by(owner);
+            let idle = lock(&slot.touched).elapsed();
+            if owner == client || idle < turn || !crate::limits::may_give_way(mine, theirs) {
+                continue;
+            }
+            if best.as_ref().is_none_or(|(k, _)| *k < (theirs, idle)) {
+                best = Some(((theirs, idle), slot));
+            }
+        }
+        best.is_some_and(|(_, slot)| park_engines(&slot))
+    }
+}
+
+/// Gives the engine places of a game whose engines are not at work back to the pool and ends
+/// their processes (the game keeps everything else). Whether it held any.
+fn park_engines(slot: &Arc<Slot>) -> bool {
+    let s = lock(&slot.session);
+    if s.engine_busy || s.is_over() {
+        return false;
+    }
+    // An engine at work holds this lock: leave its game alone.
+    let Ok(mut engines) = slot.engines.try_lock() else {
+        return false;
+    };
+    let held = std::mem::take(&mut *lock(&slot.held));
+    let runners: Vec<Runner> = engines.iter_mut().filter_map(Option::take).collect();
+    drop(engines);
+    drop(s);
+    let gave = !held.is_empty();
+    drop(held);
+    std::thread::spawn(move || {
+        for r in runners {
+            if let Runner::Process(p) = r {
+                p.quit(Duration::from_millis(300));
+            }
+        }
+    });
+    gave
 }
 
 /// A game deleted or over needs its engines no more: its places in the quotas of engines are

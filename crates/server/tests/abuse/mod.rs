@@ -1168,6 +1168,8 @@ mod memory_bounds {
         let log = db.parent().unwrap().join("engine.log");
         let mut cfg = config(db);
         limit(&mut cfg, "engine-hash-mb=3");
+        // Within the engines' shared budget (128 MB over 50 places is 2 MB each by default).
+        limit(&mut cfg, "engine-hash-total-mb=500");
         limit(&mut cfg, "engine-threads=2");
         // A 5DUCI engine that writes down what it is told and answers 1. e4.
         cfg.engines.insert(

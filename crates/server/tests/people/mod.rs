@@ -586,7 +586,8 @@ async fn accounts_tables_are_added_by_migration() {
 
 /// A rematch: after a rated game, refused while it is played and to a spectator; the loser
 /// offers, the winner accepts; the new game has the colours swapped, the same clock, rated with
-/// the accounts swapped; each gets the seat of their new side; asked again, the same game.
+/// the accounts swapped; each gets the seat of their new side; asked again, the same game and
+/// the same seat token (issue 47: a new token each time, with no cap, before).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rematch_swaps_colours_once_both_accept() {
     let s = server_with(proxied(temp_db()));
@@ -628,6 +629,19 @@ async fn rematch_swaps_colours_once_both_accept() {
         "{v}"
     );
     let new_white = v["seat"]["token"].as_str().unwrap().to_string();
+    // Asked again (a lost answer, a reload, a script), each seat gets the same token, never a
+    // new one: the new game's seats do not grow with the asking.
+    for _ in 0..5 {
+        for (old, new) in [(black, &new_white), (white, &new_black)] {
+            let (st, _, v) = req(app, "POST", &url, Some(json!({})), &seat(old)).await;
+            assert_eq!(st, StatusCode::OK, "{v}");
+            assert_eq!(
+                v["seat"]["token"].as_str(),
+                Some(new.as_str()),
+                "a new token each time: {v}"
+            );
+        }
+    }
     let (_, _, g) = req(app, "GET", &format!("/api/games/{next}"), None, &[]).await;
     assert_eq!(g["clock"]["initial_ms"], 300_000, "{g}");
     assert_eq!(g["clock"]["increment_ms"], 3_000, "{g}");
@@ -990,4 +1004,42 @@ async fn seats_of_invites_and_challenges_follow_the_account() {
         req(app, "POST", &url, Some(json!({})), &ann2).await.0,
         StatusCode::FORBIDDEN
     );
+}
+
+/// Random session cookies (an attacker's, one per request) never reach the database: a cookie
+/// that is no live session is answered from memory. A real session is read once, then cached;
+/// one logged in after the first reading, and one from before a restart, both still work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_session_cookies_do_not_reach_the_database() {
+    let s = server_with(proxied(temp_db()));
+    let app = &s.app.router;
+    let ann = sign_up(app, "cookie_ann", "ann's password", "10.0.8.1").await;
+    let before = s.state.session_lookups();
+    for i in 0..300u32 {
+        let fake = format!(
+            "chess5d_session={:032x}",
+            u128::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
+        );
+        let (st, _, v) = req(app, "GET", "/api/account", None, &[("cookie", fake)]).await;
+        assert_eq!((st, &v["name"]), (StatusCode::OK, &Value::Null), "{v}");
+    }
+    assert_eq!(
+        s.state.session_lookups() - before,
+        0,
+        "random cookies were each looked up in the database"
+    );
+    // The real one: known, at most one lookup however often it is sent.
+    for _ in 0..20 {
+        let (_, _, v) = req(app, "GET", "/api/account", None, &ann).await;
+        assert_eq!(v["name"], "cookie_ann", "{v}");
+    }
+    assert!(s.state.session_lookups() - before <= 1);
+    // A session opened after the live ones were read is known too.
+    let ben = sign_up(app, "cookie_ben", "ben's password", "10.0.8.2").await;
+    let (_, _, v) = req(app, "GET", "/api/account", None, &ben).await;
+    assert_eq!(v["name"], "cookie_ben", "{v}");
+    // After a restart, the sessions stored before are read from the database.
+    let app = s.restarted();
+    let (_, _, v) = req(&app.router, "GET", "/api/account", None, &ann).await;
+    assert_eq!(v["name"], "cookie_ann", "{v}");
 }

@@ -531,3 +531,119 @@ mod budgets {
         assert!(second.starts_with("HTTP/1.1 429"), "{second}");
     }
 }
+
+mod turns {
+    use super::*;
+
+    /// `POST /api/games/{id}/move` then submit, as `client` holding `token`.
+    async fn act(s: &Server, id: i64, client: &str, token: &str, m: &str) {
+        for (uri, body) in [
+            (format!("/api/games/{id}/move"), json!({ "move": m }).to_string()),
+            (format!("/api/games/{id}/submit"), "{}".to_string()),
+        ] {
+            let r = call_as(&s.app.router, "POST", &uri, Some(&body), &from(client, Some(token))).await;
+            assert_eq!(r.0, StatusCode::OK, "{uri}: {}", r.1);
+        }
+    }
+
+    /// The newcomer bar, engine places: 40 clients (more than the 32 places) each hold a game
+    /// against the computer, waiting for its player, and nothing freed a place: every newcomer
+    /// was refused for as long as they held. Now a game nobody used for `engine-turn-secs`
+    /// gives its place to a client holding none, and when its own player moves, its engine takes
+    /// a place again (from another unused game) and answers: nothing is lost.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_newcomer_served_while_many_clients_hold_the_engine_places() {
+        let s = proxied(&["engine-turn-secs=3"]);
+        let engine = json!({ "white": {"type": "human"}, "black": {"type": "engine", "movetime_ms": 10} });
+        let mut games = Vec::new();
+        for i in 1..=40 {
+            let client = format!("10.47.0.{i}");
+            let (st, v) = post_from(&s, &client, "/api/games", engine.clone()).await;
+            if st == StatusCode::CREATED {
+                games.push((
+                    client,
+                    v["id"].as_i64().unwrap(),
+                    v["seat"]["token"].as_str().unwrap().to_string(),
+                ));
+            }
+        }
+        assert_eq!(s.state.engine_players(), 32, "the places are not all held");
+        // Just used: no place is given away yet.
+        let r = post_from(&s, "10.47.1.1", "/api/games", engine.clone()).await;
+        assert_eq!(r.0, StatusCode::TOO_MANY_REQUESTS, "{}", r.1);
+        tokio::time::sleep(Duration::from_millis(3500)).await;
+        for k in 1..=3 {
+            let r = post_from(&s, &format!("10.47.1.{k}"), "/api/games", engine.clone()).await;
+            assert_eq!(r.0, StatusCode::CREATED, "newcomer {k} is refused: {}", r.1);
+        }
+        assert_eq!(s.state.engine_players(), 32);
+        // The first games gave their places; their players move, and their engines answer.
+        for (client, id, token) in games.iter().take(2) {
+            act(&s, *id, client, token, "(0T1)e2(0T1)e4").await;
+        }
+        for (_, id, _) in games.iter().take(2) {
+            let v = wait_for(&s.app, *id, |v| v["action_count"] == 2 || !v["engine_error"].is_null()).await;
+            assert_eq!(v["engine_error"], Value::Null, "{v}");
+            assert_eq!(v["to_move"], "white", "{v}");
+        }
+        assert!(s.state.engine_players() <= 32, "{}", s.state.engine_players());
+    }
+
+    /// The newcomer bar, analysis boards: 40 clients hold the 16 boards, and nothing freed
+    /// one before `analysis-idle-secs` (3 minutes). Now the board untouched longest (past
+    /// `analysis-turn-secs`) gives way to a client holding none; asked for, it says why.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_newcomer_served_while_many_clients_hold_the_boards() {
+        let s = proxied(&["analysis-turn-secs=3"]);
+        let board = json!({ "import": "[Board \"Standard\"]\n" });
+        let mut boards = Vec::new();
+        for i in 1..=40 {
+            let client = format!("10.47.2.{i}");
+            let (st, v) = post_from(&s, &client, "/api/analysis", board.clone()).await;
+            if st == StatusCode::CREATED {
+                let a = &v["analysis"];
+                boards.push((
+                    client,
+                    a["id"].as_i64().unwrap(),
+                    a["token"].as_str().unwrap().to_string(),
+                ));
+            }
+        }
+        assert_eq!(s.state.analysis_boards(), 16, "the boards are not all held");
+        let r = post_from(&s, "10.47.3.1", "/api/analysis", board.clone()).await;
+        assert_eq!(r.0, StatusCode::TOO_MANY_REQUESTS, "{}", r.1);
+        tokio::time::sleep(Duration::from_millis(2000)).await;
+        // The last board is used meanwhile: it stays.
+        let (client, id, token) = boards.last().unwrap().clone();
+        let uri = format!("/api/analysis/{id}");
+        assert_eq!(
+            call_as(&s.app.router, "GET", &uri, None, &from(&client, Some(&token)))
+                .await
+                .0,
+            StatusCode::OK
+        );
+        tokio::time::sleep(Duration::from_millis(1600)).await;
+        for k in 1..=3 {
+            let r = post_from(&s, &format!("10.47.3.{k}"), "/api/analysis", board.clone()).await;
+            assert_eq!(r.0, StatusCode::CREATED, "newcomer {k} is refused: {}", r.1);
+        }
+        assert_eq!(s.state.analysis_boards(), 16);
+        let r = call_as(&s.app.router, "GET", &uri, None, &from(&client, Some(&token))).await;
+        assert_eq!(r.0, StatusCode::OK, "the board in use was ended: {}", r.1);
+        let (client, id, token) = boards.first().unwrap().clone();
+        let r = call_as(
+            &s.app.router,
+            "GET",
+            &format!("/api/analysis/{id}"),
+            None,
+            &from(&client, Some(&token)),
+        )
+        .await;
+        assert_eq!(
+            r.0,
+            StatusCode::NOT_FOUND,
+            "the board untouched longest still holds: {}",
+            r.1
+        );
+    }
+}
