@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the browser tests of the web GUI on a fresh machine: installs Chromium if missing,
 # npm ci (playwright-core only), builds the server, starts it on a free port with a fresh
-# database, runs `node --test tests/browser/`, stops the server, exits with node's status.
+# database, runs `node --test tests/browser/` (two files at a time), stops the server, exits with node's status.
 # SERVER_CMD may name an already built server command (e.g. "target/release/chess5d serve").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -52,5 +52,7 @@ if [ -z "$BASE_URL" ]; then echo "server did not start:"; cat "$tmp/server.log";
 export BASE_URL
 echo "server: $SERVER_CMD at $BASE_URL"
 status=0
-node --test ${BROWSER_TESTS:-tests/browser/} || status=$?
+# Two files at a time (BROWSER_CONCURRENCY): the tests mostly wait on pages and timers, and each
+# finds its own games by id, not as the newest of the server's list.
+node --test --test-concurrency="${BROWSER_CONCURRENCY:-2}" ${BROWSER_TESTS:-tests/browser/} || status=$?
 exit $status

@@ -39,4 +39,4 @@ if [ $# -eq 0 ]; then
     tests/browser/learn.test.mjs tests/browser/issue48.test.mjs tests/browser/axe.test.mjs \
     tests/browser/mistakes.test.mjs tests/browser/check-markers.test.mjs tests/browser/phone-review.test.mjs
 fi
-node --test "$@"
+node --test --test-concurrency="${BROWSER_CONCURRENCY:-2}" "$@"
