@@ -9,10 +9,11 @@
 //                 WebAssembly is inlined, deflated, so this one file is all a page needs for
 //                 the 5d-chess-js API); bundlers take it too (package.json `browser`)
 //   chess5d-engine.js  the engine (review()), loaded on its first use: by require in Node, by
-//                 a second <script> tag or `await Chess.loadEngine()` in a page
-//   chess5d.mjs   ES module, self-contained (browsers, bundlers): `import Chess from
-//                 'chess5d'`; also exports `Chess` and `version`, the names the CommonJS
-//                 export has as properties
+//                 a second <script> tag or `await Chess.loadEngine()` in a page (its
+//                 WebAssembly inlined deflated too)
+//   chess5d.mjs   ES module (browsers, bundlers): `import Chess from 'chess5d'`; also exports
+//                 `Chess` and `version`, the names the CommonJS export has as properties. It
+//                 imports chess5d.js, so the rules' inlined WebAssembly ships once for both
 //   chess5d.d.ts  TypeScript declarations of chess5d.js (`export = Chess`)
 //   chess5d.d.mts TypeScript declarations of chess5d.mjs (default export, named `Chess` and `version`)
 // In every build the class also carries itself as `Chess.Chess`, so that
@@ -68,7 +69,6 @@ const base64 = `function (b64) {
   for (let i = 0; i < s.length; i++) a[i] = s.charCodeAt(i);
   return a;
 }`;
-const bytes = (wasm) => `(${base64})(${JSON.stringify(wasm.toString('base64'))})`;
 // The self-contained builds (chess5d.js, chess5d.mjs) inline the rules module deflated (raw
 // DEFLATE, level 9): Node's zlib inflates it, a page src/inflate.js.
 const inflateJs = readFileSync(join(here, 'src', 'inflate.js'), 'utf8');
@@ -100,6 +100,8 @@ function rules() {
 const __version = ${JSON.stringify(coreVersion)};
 ${chess}
 Object.defineProperty(Chess, 'Chess', { value: Chess });
+// The URL loadEngine() looks beside, for a loader that has no currentScript (chess5d.mjs).
+Object.defineProperty(Chess, '__scriptSrc', { set(url) { if (!__scriptSrc) __scriptSrc = url; } });
 return Chess;
 }`;
 const banner = (what) => `/*! chess5d ${process.env.npm_package_version || ''}: ${what} MIT. */`;
@@ -112,13 +114,16 @@ writeFileSync(
 })(typeof globalThis !== 'undefined' ? globalThis : this, ${factory(true)});
 `,
 );
+// The ES module for pages and bundlers holds no copy of the rules: it imports chess5d.js (as a
+// module script in a page, which defines the global Chess; as CommonJS in a bundler, whose
+// export is the namespace's default), so the package ships the inlined module once.
 writeFileSync(
   join(dist, 'chess5d.mjs'),
-  `${banner('5D chess rules in WebAssembly, the 5d-chess-js API.')}
-const __require = typeof process === 'object' && process && typeof process.getBuiltinModule === 'function'
-  ? process.getBuiltinModule('module').createRequire(import.meta.url)
-  : null;
-const Chess = (${factory(true)})(__require, import.meta.url);
+  `${banner('5D chess rules in WebAssembly, the 5d-chess-js API (the rules of chess5d.js).')}
+import * as umd from './chess5d.js';
+const Chess = typeof umd.default === 'function' ? umd.default : globalThis.Chess;
+// loadEngine() finds chess5d-engine.js beside this file (a module script has no currentScript).
+Chess.__scriptSrc = import.meta.url;
 export default Chess;
 export { Chess };
 export const version = Chess.version;
@@ -156,17 +161,20 @@ export const version = Chess.version;
 `,
 );
 // The engine module: what review() runs, in a file of its own (CommonJS, or a <script> tag
-// that defines the global Chess5dEngine; the rules module finds it either way).
+// that defines the global Chess5dEngine; the rules module finds it either way). Its WebAssembly
+// is inlined deflated, like the rules' (Node's zlib inflates it, a page src/inflate.js): 1.06 MB
+// of base64 before, under half that now.
 writeFileSync(
   join(dist, 'chess5d-engine.js'),
   `/*! chess5d engine ${process.env.npm_package_version || ''}: the chess5d engine in WebAssembly, loaded by chess5d's review(). MIT. */
 (function (root, factory) {
-  if (typeof module === 'object' && module.exports) module.exports = factory();
-  else root.Chess5dEngine = factory();
-})(typeof globalThis !== 'undefined' ? globalThis : this, function () {
+  if (typeof module === 'object' && module.exports) module.exports = factory(typeof require === 'function' ? require : null);
+  else root.Chess5dEngine = factory(null);
+})(typeof globalThis !== 'undefined' ? globalThis : this, function (__require) {
 'use strict';
+${inflateJs}
 ${engine.glue}
-wasm_bindgen.initSync({ module: ${bytes(engine.wasm)} });
+wasm_bindgen.initSync({ module: ${deflated(engine.wasm)} });
 return wasm_bindgen;
 });
 `,

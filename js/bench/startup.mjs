@@ -19,10 +19,14 @@ const require = createRequire(import.meta.url);
 
 /**
  * Times, in a new process, `require(file)`, the first `new Chess()` and the first answer
- * (from before require to after the first .board and .moves()): [requireMs, newMs, answerMs].
+ * (from before require to after the first .board and .moves()), and that answer's CPU time (all
+ * of the process's threads: V8 compiles WebAssembly and optimises in helper threads):
+ * [requireMs, newMs, answerMs, answerCpuMs].
  */
 function once(file) {
   const script = `const { performance } = require('node:perf_hooks');
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const c0 = cpu();
 const t0 = performance.now();
 const Chess = require(${JSON.stringify(file)});
 const t1 = performance.now();
@@ -31,8 +35,9 @@ const t2 = performance.now();
 const board = c.board;
 const moves = c.moves();
 const t3 = performance.now();
+const c3 = cpu();
 if (!board || moves.length !== 20) throw new Error('not the standard start');
-process.stdout.write(JSON.stringify([t1 - t0, t2 - t1, t3 - t0]));`;
+process.stdout.write(JSON.stringify([t1 - t0, t2 - t1, t3 - t0, c3 - c0]));`;
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
 }
 
@@ -79,6 +84,7 @@ export function startup(runs = 15) {
     timed('require()', 0),
     timed('first new Chess()', 1),
     timed('first answer: require to .board, .moves()', 2),
+    timed('first answer, CPU time (all threads)', 3),
     ['engine module (review(), loaded on first use)', `${kb(es)} (gzip ${kb(eg)})`, '-', '-'],
   ];
   const head = ['start-up', 'chess5d', '5d-chess-js 1.2.1', 'ratio'];

@@ -42,6 +42,10 @@ test('the tarball holds the built files and nothing else of the source tree', ()
   const list = execFileSync('tar', ['tzf', join(work, tarball)], { encoding: 'utf8' }).split('\n').filter(Boolean);
   const expected = ['package/package.json', 'package/README.md', 'package/LICENSE', 'package/dist/chess5d.cjs', 'package/dist/chess5d.node.mjs', 'package/dist/chess5d.wasm', 'package/dist/chess5d.js', 'package/dist/chess5d-engine.js', 'package/dist/chess5d.mjs', 'package/dist/chess5d.d.ts', 'package/dist/chess5d.d.mts'];
   assert.deepEqual([...list].sort(), [...expected].sort());
+  // The rules' WebAssembly ships inlined once (chess5d.js) besides Node's raw chess5d.wasm: the
+  // ES module imports chess5d.js rather than holding a copy.
+  const mjs = readFileSync(join(app, 'node_modules', 'chess5d', 'dist', 'chess5d.mjs'), 'utf8');
+  assert.ok(mjs.length < 2000 && /from '\.\/chess5d\.js'/.test(mjs), mjs.slice(0, 300));
 });
 
 test("the package's LICENSE is the repository's", () => {
@@ -167,5 +171,57 @@ test('the browser: a <script> tag defines the global Chess; the seed mate is tru
     assert.equal(await page.evaluate(async () => { await Chess.loadEngine(); return new Chess('1. e4 / e5').review({ depth: 1 }).actions.length; }), 2);
   } finally {
     await ctx.close();
+  }
+});
+
+test('the browser: a module script imports chess5d.mjs (which holds no copy of the rules: it imports chess5d.js), the seed mate is true, loadEngine() finds the engine', async () => {
+  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  assert.ok(existsSync(chromium), `Chromium is needed at ${chromium} (apt-get install chromium)`);
+  const { chromium: pw } = await import('playwright-core');
+  const { createServer } = await import('node:http');
+  // Module scripts need http (Chromium refuses them from file:). The installed package, served.
+  const root = join(app, 'node_modules', 'chess5d');
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    if (path === '/') {
+      res.setHeader('content-type', 'text/html');
+      res.end(`<!doctype html><meta charset="utf-8"><script type="module">
+import Chess, { Chess as Named, version } from '/dist/chess5d.mjs';
+var chess = new Chess();${MATE.replaceAll('console.log(chess.inCheckmate);', '')}
+await Chess.loadEngine();
+document.title = [chess.inCheckmate, Named === Chess, typeof version, new Chess('1. e4 / e5').review({ depth: 1 }).actions.length].join(' ');
+</script>`);
+      return;
+    }
+    const file = join(root, path);
+    if (!file.startsWith(root + '/') || !existsSync(file)) {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    res.setHeader('content-type', file.endsWith('.wasm') ? 'application/wasm' : 'text/javascript');
+    res.end(readFileSync(file));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const ctx = await pw.launchPersistentContext(mkdtempSync(join(tmpdir(), 'pw-')), {
+    executablePath: chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const requested = [];
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.waitForFunction(() => document.title !== '', null, { timeout: 30000 });
+    assert.deepEqual(errors, []);
+    assert.equal(await page.title(), 'true true string 2');
+    // The rules came from chess5d.js, the engine from chess5d-engine.js; chess5d.wasm is Node's.
+    assert.deepEqual(requested.filter((p) => p.startsWith('/dist/')).sort(), ['/dist/chess5d-engine.js', '/dist/chess5d.js', '/dist/chess5d.mjs']);
+  } finally {
+    await ctx.close();
+    server.close();
   }
 });

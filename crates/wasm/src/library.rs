@@ -365,8 +365,15 @@ impl Library {
 
     /// A library of a game read from `text` (whose 5DFEN boards give the unmoved marks).
     fn from_game_text(game: Game, variant: Option<String>, text: &str) -> Library {
+        let builtin = chessjs::builtin_variant(game.start()).is_some();
+        Library::from_game_marked(game, variant, text, builtin)
+    }
+
+    /// [`Library::from_game_text`] where the caller knows whether the start is one of the
+    /// library's built-in variants (a named one: no start to write out and compare).
+    fn from_game_marked(game: Game, variant: Option<String>, text: &str, builtin: bool) -> Library {
         let starred = starred_squares(text, game.start().even());
-        let marks = Marks::of_game(&game, chessjs::builtin_variant(game.start()).is_some(), &starred);
+        let marks = Marks::of_game(&game, builtin, &starred);
         Library {
             game,
             headers: Vec::new(),
@@ -377,11 +384,13 @@ impl Library {
 
     /// A new game from `variant` (see [`start_of`]).
     pub fn new(variant: &str) -> Result<Library, Error> {
-        Ok(Library::from_game_text(
-            Game::new(start_of(variant)?),
-            variant_short(variant),
-            variant,
-        ))
+        let game = Game::new(start_of(variant)?);
+        Ok(match named_builtin(variant) {
+            // A named variant: whether it is built in is known from its name, without writing
+            // its start's 5DFEN and the official starts' to compare (the first answer's work).
+            Some(builtin) => Library::from_game_marked(game, variant_short(variant), variant, builtin),
+            None => Library::from_game_text(game, variant_short(variant), variant),
+        })
     }
 
     /// The position now (with the moves of the action under way).
@@ -1099,6 +1108,20 @@ fn variant_short(variant: &str) -> Option<String> {
     variant_named(v).map(short_name)
 }
 
+/// For a `variant` argument that names a variant (empty: Standard), whether its start is one
+/// of the library's built-in variants, as [`chessjs::builtin_variant`] finds from the
+/// position; `None` for anything else (a custom start, a Board object).
+fn named_builtin(variant: &str) -> Option<bool> {
+    let v = variant.trim();
+    if v.is_empty() {
+        return Some(true);
+    }
+    if v.starts_with(['{', '[']) {
+        return None;
+    }
+    variant_named(v).map(|v| chessjs::BUILTIN_VARIANTS.contains(&v.name))
+}
+
 /// The squares of a record's 5DFEN boards whose piece is marked unmoved (`*`), by board: our
 /// notation reader keeps the mark only where a rule reads it (pawns, brawns, kings, rooks),
 /// the library's `hasMoved` reads it on every piece.
@@ -1274,5 +1297,20 @@ mod tests {
             variant_named("two_timelines").map(|v| v.name),
             Some("Standard - Two Timelines")
         );
+    }
+
+    #[test]
+    fn a_named_variant_is_built_in_as_its_start_says() {
+        // The name's answer (Library::new's short cut) is the position's, for every official
+        // variant by name and short name, and for the empty name (Standard).
+        assert_eq!(named_builtin(""), Some(true));
+        assert_eq!(named_builtin(" [Board \"Custom\"]"), None);
+        assert_eq!(named_builtin("{\"width\": 8}"), None);
+        for v in VARIANTS.iter() {
+            let by_position = chessjs::builtin_variant(&v.position()).is_some();
+            assert_eq!(named_builtin(v.name), Some(by_position), "{}", v.name);
+            assert_eq!(named_builtin(&short_name(v)), Some(by_position), "{}", v.name);
+        }
+        assert!(VARIANTS.iter().any(|v| named_builtin(v.name) == Some(false)));
     }
 }
