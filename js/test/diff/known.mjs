@@ -105,8 +105,12 @@ export const KNOWN = [
     match: (d) => {
       if (!['moves', 'checks', 'actions'].includes(d.call) && !(d.call === 'state' && d.path === '.moves')) return false;
       const od = d.ctx && d.ctx.objDiff;
-      const promo = (m) => m && (m.promotion || (m.moves && m.moves.some((x) => x.promotion)));
-      if (od && od.missing.length + od.extra.length > 0) return [...od.missing, ...od.extra].every(promo);
+      // An item is a move object, an action's, or (in a text or identity list) its text.
+      const promo = (m) =>
+        typeof m === 'string' ? /=[A-Z]\b|"promotion":"[A-Z]"/.test(m) : m && (m.promotion || (m.moves && m.moves.some((x) => x.promotion)));
+      // The object lists may differ in promotion moves only while the compared text or set shows
+      // them as other items (e.g. one identity for several promotions): the text is tried then.
+      if (od && od.missing.length + od.extra.length > 0 && [...od.missing, ...od.extra].every(promo)) return true;
       if (d.kind === 'set' && Array.isArray(d.missing) && Array.isArray(d.extra)) {
         const all = [...d.missing, ...d.extra];
         return all.length > 0 && all.every(promo);
