@@ -38,7 +38,7 @@ function answer(m, b, method, path, body) {
   const r = JSON.parse(b.request(method, path, body === undefined || body === null ? '' : JSON.stringify(body), NOW));
   if (r.error) return refused(r);
   for (const t of r.effects.think) {
-    const a = JSON.parse(m.engine_think(t.start, t.actions, t.bot, t.movetime_ms));
+    const a = JSON.parse(m.engine_think(t.start, t.actions, t.bot, JSON.stringify(t.budget)));
     b.engine_done(t.game, t.version, a.moves, a.info, undefined, NOW);
   }
   const p = r.effects.prove;

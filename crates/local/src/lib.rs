@@ -398,7 +398,7 @@ impl Backend {
             let bot = t.player.bot().name();
             out.think.push(json!({
                 "game": id, "version": t.version, "start": p.start_text, "actions": p.actions_long(),
-                "bot": bot, "movetime_ms": t.budget.movetime_ms(t.side),
+                "bot": bot, "budget": t.budget,
             }));
         }
     }
@@ -739,9 +739,12 @@ impl Backend {
 }
 
 /// The engine's action for a game (`start` 5DFEN, `actions` in long form one a line), searched
-/// for `movetime_ms` with `bot`: JSON `{moves: "<long moves, one a line>", info}`.
+/// with `bot` within `budget` (the think task's [`chess5d_play::ThinkBudget`] as JSON, made the
+/// engine's limits by [`chess5d_play::ThinkBudget::limits`] as the server does): JSON
+/// `{moves: "<long moves, one a line>", info}`.
 #[wasm_bindgen]
-pub fn engine_think(start: &str, actions: &str, bot: &str, movetime_ms: u32) -> Result<String, JsError> {
+pub fn engine_think(start: &str, actions: &str, bot: &str, budget: &str) -> Result<String, JsError> {
+    let budget: chess5d_play::ThinkBudget = serde_json::from_str(budget).map_err(|e| err(format!("budget: {e}")))?;
     let start = chess5d_notation::load(start).map_err(err)?.start;
     let loaded = long::read_game(actions, Some(start)).map_err(err)?;
     let pos = loaded.game.position();
@@ -750,8 +753,7 @@ pub fn engine_think(start: &str, actions: &str, bot: &str, movetime_ms: u32) -> 
         hash_mb: 8,
         ..EngineOptions::default()
     });
-    let limits = Limits::movetime(Duration::from_millis(u64::from(movetime_ms.max(10))));
-    let r = engine.search(pos, &limits, &mut |_| {});
+    let r = engine.search(pos, &budget.limits(None), &mut |_| {});
     let best = r.best.ok_or_else(|| err("the engine found no legal action"))?;
     let even = pos.even();
     let moves: String = best.iter().map(|m| long::write_move(m, even) + "\n").collect();

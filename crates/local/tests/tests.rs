@@ -48,7 +48,7 @@ fn a_game_against_the_engine_thinks_is_stored_and_restored_whole() {
             task["start"].as_str().unwrap(),
             task["actions"].as_str().unwrap(),
             "greedy",
-            50,
+            &task["budget"].to_string(),
         )
         .expect("think"),
     );
@@ -161,7 +161,7 @@ fn positions_without_a_royal_piece_are_accepted() {
     );
 
     let brawns = "[Board \"custom\"]\n[Size \"4x4\"]\n[w*w*w*w*/4/4/W*W*W*W*:0:1:w]\n";
-    let answer = json(&engine_think(brawns, "", "alphabeta", 100).expect("think"));
+    let answer = json(&engine_think(brawns, "", "alphabeta", r#"{"move_time":{"ms":100}}"#).expect("think"));
     assert!(
         answer["moves"].as_str().is_some_and(|m| m.starts_with("(0T1)")),
         "{answer}"
@@ -173,4 +173,40 @@ fn positions_without_a_royal_piece_are_accepted() {
     let made = json(&make_puzzle(two_rooks, false, Some(1), Some("Two rooks".into())));
     assert_eq!(made["mate_in"], 1);
     assert!(made["pgn"].as_str().unwrap().contains("(1. Rg8)"), "{made}");
+}
+
+/// The engine's budget on a clock is the clock itself, as the server hands it to its engine
+/// (`ThinkBudget::limits`, one rule for both doors), not a share of it worked out here.
+#[test]
+fn a_clocked_engine_gets_the_clock_as_the_server_gives_it() {
+    let mut b = Backend::new("{}");
+    let body = json!({
+        "variant": "Standard", "clock": {"initial_ms": 300000, "increment_ms": 2000},
+        "white": {"type": "engine", "bot": "greedy"},
+    });
+    let g = req(&mut b, "POST", "/api/games", body);
+    let task = &g["effects"]["think"][0];
+    let budget: chess5d_play::ThinkBudget = serde_json::from_value(task["budget"].clone()).expect("a budget");
+    assert_eq!(
+        budget,
+        chess5d_play::ThinkBudget::Clock {
+            remaining_ms: [300_000, 300_000],
+            increment_ms: 2000
+        },
+        "{task}"
+    );
+    let go = budget.limits(Some(5000));
+    assert_eq!(go.wtime, Some(std::time::Duration::from_secs(300)));
+    assert_eq!(go.winc, Some(std::time::Duration::from_secs(2)));
+    assert_eq!((go.movetime, go.nodes), (None, Some(5000)));
+    let answer = json(
+        &engine_think(
+            task["start"].as_str().unwrap(),
+            "",
+            "greedy",
+            &task["budget"].to_string(),
+        )
+        .expect("think"),
+    );
+    assert!(answer["moves"].as_str().is_some_and(|m| !m.is_empty()), "{answer}");
 }

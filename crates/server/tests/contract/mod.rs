@@ -66,7 +66,7 @@ fn local_answer(b: &mut Backend, method: &str, path: &str, body: &Value) -> Valu
             t["start"].as_str().unwrap(),
             t["actions"].as_str().unwrap(),
             t["bot"].as_str().unwrap(),
-            t["movetime_ms"].as_u64().unwrap() as u32,
+            &t["budget"].to_string(),
         )
         .unwrap();
         let a: Value = serde_json::from_str(&a).unwrap();
