@@ -55,6 +55,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/favicon.ico", SVG, include_str!("../static/favicon.svg")),
     ("/backend/index.js", JS, include_str!("../static/backend/index.js")),
     ("/backend/remote.js", JS, include_str!("../static/backend/remote.js")),
+    ("/backend/calls.js", JS, include_str!("../static/backend/calls.js")),
     ("/ui/analysis.js", JS, include_str!("../static/ui/analysis.js")),
     ("/ui/boards.js", JS, include_str!("../static/ui/boards.js")),
     ("/ui/camera.js", JS, include_str!("../static/ui/camera.js")),
@@ -177,19 +178,15 @@ fn static_file(ctype: &'static str, body: &'static str) -> Response {
 
 async fn info(State(st): State<AppState>) -> Json<Value> {
     let c = &st.inner.config;
-    Json(json!({
-        "engines": c.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
-        "bots": Bot::ALL.iter().map(|b| b.name()).collect::<Vec<_>>(),
-        "variants": VARIANTS.iter().map(|v| json!({"name": v.name, "size": format!("{}x{}", v.width, v.height), "even": v.even})).collect::<Vec<_>>(),
-        "public": c.public,
-        "memory": {
+    let mut v = chess5d_play::listing::Info::new(c.engines.iter().map(|e| e.name.clone()).collect(), c.public).json();
+    v["memory"] = json!({
             "games": st.games_in_memory(),
             "games_bytes": st.games_memory_bytes(),
             "analysis_boards": st.analysis_boards(),
             "engine_players": st.engine_players(),
             "reviews_bytes": st.reviews_kept_bytes(),
-        },
-    }))
+    });
+    Json(v)
 }
 
 async fn list_games(State(st): State<AppState>) -> ApiResult {
@@ -631,13 +628,7 @@ async fn list_puzzles(State(st): State<AppState>, visitor: Visitor, RawQuery(q):
         .skip(offset)
         .take(count)
         .map(|p| {
-            let loaded = p.load().ok();
-            json!({
-                "id": p.id, "name": p.name,
-                "mate_in": loaded.as_ref().map(|l| p.mate_in(l)),
-                "to_move": loaded.as_ref().map(|l| color_name(l.game.to_move())),
-                "status": status(p.id),
-            })
+            chess5d_play::listing::PuzzleEntry::built_in(p.id, p.name, p.load().ok().as_ref(), status(p.id)).json()
         })
         .collect();
     list.extend(made);

@@ -68,3 +68,13 @@ impl Puzzle {
 }
 
 pub use chess5d_play::proof::forced_mate_in;
+
+/// The built-in puzzles as the static site's service takes them (`chess5d_local::Backend::new`:
+/// `{puzzles: [{id, name, pgn}]}`), so that both doors list the same.
+pub fn builtin_json() -> String {
+    let list: Vec<serde_json::Value> = PUZZLES
+        .iter()
+        .map(|p| serde_json::json!({ "id": p.id, "name": p.name, "pgn": p.text }))
+        .collect();
+    serde_json::json!({ "puzzles": list }).to_string()
+}

@@ -73,7 +73,7 @@ export async function engine(on) {
   if (!a) return;
   a.engineOn = on;
   try {
-    const info = await api('POST', `/api/analysis/${a.id}/${on ? 'start' : 'stop'}`);
+    const info = await api(on ? 'start_analysis' : 'stop_analysis', { id: a.id });
     if (app.analysis === a) { a.info = info; renderAnalysis(); }
   } catch (e) {
     if (app.analysis === a) { a.engineOn = false; $('#analysis-error').textContent = e.message; $('#analysis-error').classList.remove('hidden'); renderAnalysis(); }
@@ -99,7 +99,7 @@ $('#btn-takeback').addEventListener('click', async () => {
   const a = app.analysis;
   if (!a) return;
   try {
-    const st = await api('POST', `/api/analysis/${a.id}/${a.state.pending.length ? 'undo' : 'takeback'}`);
+    const st = await api('analysis_act', { id: a.id, action: a.state.pending.length ? 'undo' : 'takeback' });
     if (app.analysis === a) setAnalysisState(st);
   } catch (e) { showError(e.message); }
 });
@@ -107,7 +107,7 @@ $('#btn-engine-toggle').addEventListener('click', () => engine(!(app.analysis?.i
 $('#btn-variation').addEventListener('click', async () => {
   const a = app.analysis;
   if (!a) return;
-  const text = await backend.text(`/api/analysis/${a.id}/pgn${a.token || ''}`);
+  const text = await api('analysis_pgn', { id: a.id });
   showExport('Export variation (5DPGN)', text, `chess5d-analysis-${app.state.id}.5dpgn`);
 });
 // The engine's lines (panel.js): the first action of a line is played on the analysis board (as

@@ -2,7 +2,7 @@
 // back-end's watch of its WebSocket path), each new state drawn; the actions of the side panel
 // (submit, undo, resign, retry engine).
 import { $, showError, showPage } from './dom.js';
-import { app, base, api } from './state.js';
+import { app, target, api } from './state.js';
 import { play, soundOf } from './settings.js';
 import { backend } from '../backend/index.js';
 import { online } from '../online.js';
@@ -107,7 +107,7 @@ export function setState(s) {
 export async function act(path, body) {
   try {
     showError(null);
-    const r = await api('POST', `${base()}/${path}`, body);
+    const r = await api(...target(path, body));
     if (app.analysis && r.analysis) setAnalysisState(r); else setState(r);
   } catch (e) {
     showError(e.message);

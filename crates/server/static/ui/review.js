@@ -18,7 +18,7 @@ export async function setReview(n) {
     n = Math.max(0, n);
     app.review = n;
     // (a shared game is shown on an analysis board of its own: ui/share.js)
-    app.shown = await api('GET', `${app.view ? `/api/analysis/${app.view.id}` : `/api/games/${s.id}`}?at=${n}`);
+    app.shown = await api(app.view ? 'analysis' : 'game', { id: app.view ? app.view.id : s.id, query: { at: n } });
   }
   app.selected = null;
   app.dests.clear();

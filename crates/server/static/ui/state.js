@@ -2,6 +2,7 @@
 // says (its present), and the API calls through the back-end.
 import { backend } from '../backend/index.js';
 import { online } from '../online.js';
+import { address, callOf } from '../backend/calls.js';
 
 export const app = {
   info: null,
@@ -37,8 +38,13 @@ export const app = {
 
 /** The state being played on: the analysis board's or the game's. */
 export function cur() { return app.analysis ? app.analysis.state : app.state; }
-/** The API prefix of what is being played on. */
-export function base() { return app.analysis ? `/api/analysis/${app.analysis.id}` : `/api/games/${app.state.id}`; }
+/** The typed call of an action (`move`, `undo`, `submit`, `resign`, `retry-engine`...) on what
+ * is being played on: the analysis board or the game. */
+export function target(action, body) {
+  if (app.analysis) return ['analysis_act', { id: app.analysis.id, action, body }];
+  if (action === 'retry-engine') return ['retry_engine', { id: app.state.id }];
+  return ['act', { id: app.state.id, action, body }];
+}
 
 /** The present of a state, the pending moves of the action being built taken into account. */
 export function presentOf(s) {
@@ -56,10 +62,20 @@ export function presentOf(s) {
   return { t, turn: Math.floor(t / 2), color: t % 2 ? 'black' : 'white' };
 }
 
-/** An API call through the back-end, with online.js's hooks: the seat token of the game the
- * request is about goes with it, and a new game's seat is kept from the answer. */
-export async function api(method, url, body) {
-  const data = await backend.request(method, url, body, online.headers(url, method));
-  online.seen(url, method, data);
+/** A typed call of the game service through the back-end (`api('game', { id })`: the calls
+ * of backend/calls.js), with online.js's hooks: the seat token of the game the call is about
+ * goes with it, and a new game's seat is kept from the answer. The old form by URL
+ * (`api(method, url, body)`) is read back into its call until js/tools/typed-calls.mjs has
+ * converted every caller. */
+export async function api(name, args = {}, legacyBody = undefined) {
+  if (/^(GET|POST|DELETE)$/.test(name)) {
+    const c = callOf(name, args, legacyBody);
+    if (!c) throw Object.assign(new Error(`no such call: ${name} ${args}`), { kind: 'not_found' });
+    console.warn(`chess5d: api(${name}, ${args}) by URL: run js/tools/typed-calls.mjs`);
+    ({ name, args } = c);
+  }
+  const { method, path } = address(name, args);
+  const data = await backend.call(name, args, online.headers(path, method));
+  online.seen(path, method, data);
   return data;
 }
