@@ -21,7 +21,7 @@ export async function startAnalysis() {
   const body = { game: s.id };
   if (app.review !== null) body.at = app.review;
   let st;
-  try { st = await api('POST', '/api/analysis', body); } catch (e) { showError(e.message); return; }
+  try { st = await api('create_analysis', { body: body }); } catch (e) { showError(e.message); return; }
   app.analysis = { id: st.analysis.id, state: st, info: null, engineOn: true };
   app.selected = null; app.dests.clear();
   const a = app.analysis;
@@ -51,7 +51,7 @@ export function endAnalysis() {
   app.analysis = null;
   app.pv = null; app.pvHover = null;
   // Deleted first, then the socket closed (the server also forgets a board whose page left).
-  api('DELETE', `/api/analysis/${a.id}`).catch(() => {}).finally(() => a.unwatch && a.unwatch());
+  api('delete_analysis', { id: a.id }).catch(() => {}).finally(() => a.unwatch && a.unwatch());
   $('#analysis').classList.add('hidden');
   // The hooks say nothing of a board that is gone (a script waits for the next one's report).
   $('#pv').dataset.pv = '';
@@ -63,7 +63,7 @@ export async function stopAnalysis() {
   const s = app.state;
   if (!s) return;
   app.selected = null; app.dests.clear();
-  app.shown = app.review === null ? s : await api('GET', `/api/games/${s.id}?at=${app.review}`);
+  app.shown = app.review === null ? s : await api('game', { id: s.id, query: { at: app.review } });
   render();
 }
 
@@ -153,14 +153,14 @@ export async function playLine(n) {
   try {
     showError(null);
     let st = a.state;
-    while (st.pending.length) st = await api('POST', `/api/analysis/${a.id}/undo`);
-    for (const m of action.moves) st = await api('POST', `/api/analysis/${a.id}/move`, { move: m.long });
-    st = await api('POST', `/api/analysis/${a.id}/submit`);
+    while (st.pending.length) st = await api('analysis_act', { id: a.id, action: 'undo' });
+    for (const m of action.moves) st = await api('analysis_act', { id: a.id, action: 'move', body: { move: m.long } });
+    st = await api('analysis_act', { id: a.id, action: 'submit' });
     if (app.analysis === a) setAnalysisState(st);
   } catch (e) {
     showError(e.message);
     // Show where the board is now (some moves may have been played).
-    try { const st = await api('GET', `/api/analysis/${a.id}`); if (app.analysis === a) setAnalysisState(st); } catch { /* gone */ }
+    try { const st = await api('analysis', { id: a.id }); if (app.analysis === a) setAnalysisState(st); } catch { /* gone */ }
   } finally {
     a.playing = false;
   }

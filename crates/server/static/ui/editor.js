@@ -190,7 +190,7 @@ $('#ed-clear').addEventListener('click', () => { const b = app.editor.boards.get
 $('#ed-standard').addEventListener('click', () => { edStandard(); resetDrawing(); edRender(); });
 $('#ed-play').addEventListener('click', async () => {
   try {
-    const g = await api('POST', '/api/games', { import: edFen() });
+    const g = await api('create_game', { body: { import: edFen() } });
     app.editor = null;
     location.hash = `#/game/${g.id}`;
   } catch (e) { alert(e.message); }

@@ -25,7 +25,7 @@ export async function openGame(idText) {
   let s;
   try {
     if (id === null) throw Object.assign(new Error(`no game with id '${idText}'`), { kind: 'not_found' });
-    s = await api('GET', `/api/games/${id}`);
+    s = await api('game', { id });
   } catch (e) {
     if (e.kind === 'not_found') {
       // Not an empty playable page: say so, with the way home.

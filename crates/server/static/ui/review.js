@@ -32,7 +32,7 @@ export async function setReview(n) {
 export async function setVariation(k) {
   const s = app.state;
   if (!s || app.analysis) return;
-  const shown = await api('GET', `/api/games/${s.id}?variation=${k}`);
+  const shown = await api('game', { id: s.id, query: { variation: k } });
   app.review = shown.review;
   app.variation = k;
   app.shown = shown;
