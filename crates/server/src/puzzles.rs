@@ -56,11 +56,6 @@ impl Puzzle {
         chess5d_notation::load(self.text).map_err(|e| format!("puzzle {}: {e}", self.id))
     }
 
-    /// How many actions the solver has.
-    pub fn mate_in(&self, loaded: &LoadedGame) -> usize {
-        chess5d_play::proof::mate_in_of(loaded)
-    }
-
     /// Finds a puzzle by id.
     pub fn by_id(id: &str) -> Option<&'static Puzzle> {
         PUZZLES.iter().find(|p| p.id == id)

@@ -7,7 +7,7 @@ use crate::db::{self, GameRow};
 use crate::error::ServerError;
 use crate::seats::{Need, Rights, Seat};
 use chess5d_play::seats::Viewer;
-pub use chess5d_play::{color_name, Player, PuzzleRun};
+pub use chess5d_play::{color_name, Player};
 use chess5d_play::{Play, Shown};
 use chess5d_rules::Color;
 use serde_json::{json, Value};
