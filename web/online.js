@@ -7,6 +7,7 @@
 // module first, so an invite link is taken in before the page routes. The home page's online
 // cards (play a friend, the lobby, your games) are ui/lobby.js.
 import { backend } from './backend/index.js';
+import { callOf } from './backend/calls.js';
 
 const $ = (s) => document.querySelector(s);
 export const SEATS = 'chess5d.seats';           // { gameId: { token, sides: ['white'], owner } }
@@ -92,9 +93,15 @@ function askName(v) {
 }
 $('#join-form').addEventListener('submit', (ev) => { ev.preventDefault(); $('#join-dialog').close(); });
 
-/** An API call through the back-end, acting for the seat `token` if given. */
+/** An API call through the back-end, acting for the seat `token` if given. Most of these
+ * (seats, invites, the lobby) are the server's alone; on a back-end without URLs (the static
+ * site) a URL of a call both doors answer goes as that call (backend/calls.js). */
 export async function call(method, url, body, token) {
-  return backend.request(method, url, body, token ? { 'X-Chess5d-Seat': token } : {});
+  const headers = token ? { 'X-Chess5d-Seat': token } : {};
+  if (backend.request) return backend.request(method, url, body, headers);
+  const c = callOf(method, url, body);
+  if (!c) throw Object.assign(new Error(`not in this build: ${method} ${url.split('?')[0]}`), { kind: 'not_found', code: 'no_request', status: 404 });
+  return backend.call(c.name, c.args, headers);
 }
 
 /** The tokens of this page's analysis boards, by board id (in memory: a board ends with its page). */

@@ -127,7 +127,7 @@ test('a new player takes the first three lessons by clicks, with stars kept', as
   assert.equal(stars[3], '☆☆☆');
   // The lesson games were deleted as the player moved on: the saved games stay the player's.
   // (the server's list holds other tests' games too: the exercises' games are named 'TITLE: N')
-  const games = await page.evaluate(() => window.chess5dBackend.then((b) => b.request('GET', '/api/games')));
+  const games = await page.evaluate(() => window.chess5dBackend.then((b) => b.call('games')));
   const left = games.games.filter((g) => g.puzzle && titles.slice(0, 3).some((t) => g.puzzle.startsWith(`${t}: `)));
   assert.ok(left.length <= 1, `lesson games left behind: ${left.length}`);
   assert.deepEqual(errors, []);

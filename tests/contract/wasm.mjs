@@ -29,16 +29,17 @@ function fits(got, want) {
 /** A refusal with its HTTP status beside it, as the server's answer reads. */
 const refused = (r) => ({ status: r.error.status, error: r.error });
 
-/** One request through the door, with the worker's work done as local.js has it done. */
-function answer(m, b, method, path, body) {
-  if (method === 'ENGINE') {
-    const v = JSON.parse(b.request('GET', path, '', NOW));
+/** One typed call through the door (or a step `{engine: id}`: the game once the engine has
+ * answered), with the worker's work done as local.js has it done. */
+function answer(m, b, step) {
+  if (step.engine !== undefined) {
+    const v = JSON.parse(b.call(JSON.stringify({ call: 'game', id: step.engine }), NOW));
     return { status: v.status, ok: v.ok };
   }
-  const r = JSON.parse(b.request(method, path, body === undefined || body === null ? '' : JSON.stringify(body), NOW));
+  const r = JSON.parse(b.call(JSON.stringify(step.call), NOW));
   if (r.error) return refused(r);
   for (const t of r.effects.think) {
-    const a = JSON.parse(m.engine_think(t.start, t.actions, t.bot, t.movetime_ms));
+    const a = JSON.parse(m.engine_think(t.start, t.actions, t.bot, JSON.stringify(t.budget)));
     b.engine_done(t.game, t.version, a.moves, a.info, undefined, NOW);
   }
   const p = r.effects.prove;
@@ -58,13 +59,14 @@ test('the static site door (crates/local in wasm, in Node) keeps the contract', 
   m.initSync({ module: readFileSync(join(pkg, 'chess5d_local_bg.wasm')) });
   const { steps } = JSON.parse(readFileSync(join(repo, 'crates/server/tests/data/contract.json'), 'utf8'));
   assert.ok(steps.length > 30, `the contract has ${steps.length} steps`);
-  const b = new m.Backend('{}');
+  // The built-in puzzles as the site ships them (js/site/puzzles.json), as the server has them.
+  const b = new m.Backend(readFileSync(join(pkg, '..', 'puzzles.json'), 'utf8'));
   const broken = [];
   steps.forEach((step, i) => {
-    const got = answer(m, b, step.method, step.path, step.body);
+    const got = answer(m, b, step);
     if (!fits(got, step.expect)) {
       const text = JSON.stringify(got);
-      broken.push(`step ${i} ${step.method} ${step.path}: want ${JSON.stringify(step.expect)}, got ${got.error ? text : text.slice(0, 300)}`);
+      broken.push(`step ${i} ${JSON.stringify(step.call ?? step)}: want ${JSON.stringify(step.expect)}, got ${got.error ? text : text.slice(0, 300)}`);
     }
   });
   t.diagnostic(`${steps.length} steps, ${broken.length} broken`);

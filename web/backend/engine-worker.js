@@ -1,5 +1,5 @@
 // The engine of the static site, in a Web Worker so the page never freezes while it thinks.
-// Messages in: {id, task: {start, actions, bot, movetime_ms}}; out: {id, moves, info} or {id, error}.
+// Messages in: {id, task: {start, actions, bot, budget}}; out: {id, moves, info} or {id, error}.
 // Or {id, analyse: {start, actions, multipv}}: searches again and again with doubling times (0.2 s,
 // 0.4 s... up to 6.4 s, then 6.4 s at a time), {id, engine: {depth, eval, nodes, nps, pv, lines}}
 // after each (lines: the `multipv` best, as the server's); the page ends it by terminating the
@@ -38,7 +38,7 @@ self.onmessage = async (e) => {
       }
     }
     const t0 = performance.now();
-    const r = JSON.parse(engine_think(task.start, task.actions, task.bot, task.movetime_ms));
+    const r = JSON.parse(engine_think(task.start, task.actions, task.bot, JSON.stringify(task.budget)));
     self.postMessage({ id, moves: r.moves, info: r.info, ms: performance.now() - t0 });
   } catch (err) {
     self.postMessage({ id, error: String(err && err.message ? err.message : err) });

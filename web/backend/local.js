@@ -6,6 +6,7 @@
 // here needs a second person,
 // so there are no seats, invites, lobby or archive (features below).
 import init, { Backend } from '../pkg/chess5d_local.js';
+import { address, callOf } from './calls.js';
 
 const here = import.meta.url;
 
@@ -75,17 +76,17 @@ async function carry(fx) {
   for (const { path, message } of fx.notify) for (const f of watchers.get(path) ?? []) f(message);
 }
 
-/** The service's answer to a request, its effects carried out: `{ok, text, status}` (`status`:
- * the server's HTTP status for it). */
-async function respond(method, path, body) {
+/** The service's answer to a typed call (calls.js), its effects carried out: `{ok, text,
+ * status}` (`status`: the server's HTTP status for it). */
+async function respond(name, args = {}) {
   const s = await service;
-  const r = JSON.parse(s.request(method, path, body === undefined ? '' : JSON.stringify(body), now()));
+  const r = JSON.parse(s.call(JSON.stringify({ ...args, call: name }), now()));
   if (r.error) throw refused(r.error);
   await carry(r.effects);
   if (r.effects.prove) return prove(s, r.effects.prove);
   return r;
 }
-const request = async (method, path, body) => (await respond(method, path, body)).ok;
+const call = async (name, args) => (await answered(name, args)).ok;
 
 // --- the engine worker ---
 let worker = null;
@@ -182,9 +183,9 @@ async function prove(s, task) {
 
 /** Every saved game as one multi-game 5DPGN. */
 async function exportAll() {
-  const { games } = await request('GET', '/api/games');
+  const { games } = await call('games');
   const texts = [];
-  for (const g of games.sort((x, y) => x.id - y.id)) texts.push((await request('GET', `/api/games/${g.id}/pgn`)).trim());
+  for (const g of games.sort((x, y) => x.id - y.id)) texts.push((await call('game_pgn', { id: g.id })).trim());
   return texts.join('\n\n') + '\n';
 }
 
@@ -197,13 +198,18 @@ async function importGames(text) {
   return r.ok;
 }
 
-/** The interface's request (see remote.js; no seats here, so headers are ignored), as
- * `{ok, text, status}`. Each answer is also told as a `chess5d-api` event ({method, path, kind})
- * on the window: tests wait for it where they would wait for the server's HTTP response. */
-async function answered(method, path, body) {
-  const told = (kind) => setTimeout(() => dispatchEvent(new CustomEvent('chess5d-api', { detail: { method, path, kind } })));
+/** The interface's typed call (see remote.js; no seats here, so headers are ignored), as
+ * `{ok, text, status}`. Each answer is also told as a `chess5d-api` event ({method, path, kind},
+ * the call's URL as the server has it) on the window: tests wait for it where they would wait
+ * for the server's HTTP response. */
+async function answered(name, args = {}) {
+  const told = (kind) => setTimeout(() => {
+    let at = { method: '?', path: name };
+    try { at = address(name, args); } catch { /* an unknown call: its name */ }
+    dispatchEvent(new CustomEvent('chess5d-api', { detail: { ...at, kind } }));
+  });
   try {
-    const r = await respond(method, path, body);
+    const r = await respond(name, args);
     told(null);
     return r;
   } catch (e) {
@@ -216,29 +222,31 @@ async function answered(method, path, body) {
 export const backend = {
   kind: 'local',
   features: { online: false, invites: false, lobby: false, archive: false, analysis: true, puzzleMaker: true, backup: true },
-  request: async (method, path, body) => (await answered(method, path, body)).ok,
-  /** The answer with its HTTP status, as the server gives it (for scripts' `fetch`). */
-  respond: answered,
-  async text(path) {
-    if (path === '/api/games/pgn' || path === '/api/export') return exportAll();
-    const r = (await answered('GET', path)).ok;
-    return typeof r === 'string' ? r : JSON.stringify(r);
+  call,
+  /** The answer with its HTTP status, as the server gives it, of a method and URL path (for
+   * scripts' `fetch` on the static site: the URL read back into its call by calls.js's table). */
+  async respond(method, path, body) {
+    const c = callOf(method, path, body);
+    if (!c) throw Object.assign(new Error(`no ${method} ${path.split('?')[0]}`), { kind: 'not_found', code: 'no_request', status: 404 });
+    return answered(c.name, c.args);
   },
   watch(path, onMessage, { onOpen } = {}) {
     if (onOpen) onOpen(() => {}); // nothing to say to a local game (no seats)
     let set = watchers.get(path);
     if (!set) watchers.set(path, (set = new Set()));
     set.add(onMessage);
-    // The first message, as the server's socket sends it: the state now.
-    const board = path.match(/^\/api\/analysis\/(\d+)\/ws$/);
-    const state = board ? `/api/analysis/${board[1]}` : path.replace(/\/ws$/, '');
-    request('GET', state).then((v) => onMessage(board ? { engine: v.engine } : v)).catch(() => {
-      if (!board) onMessage({ deleted: Number(path.split('/')[3]) });
+    // The first message, as the server's socket sends it: the state now. (The watched path is
+    // the socket's URL, `/api/games/:id/ws` or `/api/analysis/:id/ws`: the one the service's
+    // effects name.)
+    const [, kind, id] = path.split('/').slice(1);
+    const board = kind === 'analysis';
+    call(board ? 'analysis' : 'game', { id }).then((v) => onMessage(board ? { engine: v.engine } : v)).catch(() => {
+      if (!board) onMessage({ deleted: Number(id) });
     });
     return () => {
       set.delete(onMessage);
       // As on the server: when the board's socket closes, the board is dropped.
-      if (board && !set.size) request('DELETE', state).catch(() => {});
+      if (board && !set.size) call('delete_analysis', { id }).catch(() => {});
     };
   },
   exportAll,

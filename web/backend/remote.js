@@ -12,7 +12,16 @@
 //                       exportAll() -> Promise<string> (every game, one multi-game 5DPGN) and
 //                       importGames(text) -> Promise<{created, failed}> (the games of a backup:
 //                       the static site's games live in one browser, a backup moves them).
-//   backend.request(method, path, body?, headers?) -> Promise
+//   backend.call(name, args?, headers?) -> Promise
+//                       a typed call of the game service (crates/play's `call::Call`: name
+//                       'create_game', 'game', 'act'...; args its fields: {id, body, query,
+//                       action, n}), the same on both back-ends: this file sends it to its URL
+//                       (the table of calls.js, the one place of the page that knows the
+//                       API's URLs), local.js hands it to the WebAssembly service as it is. Its
+//                       answer as request's below.
+//   backend.address(name, args?) -> {method, path}   (remote only)
+//                       the URL of a call (for the seat tokens online.js keeps per game).
+//   backend.request(method, path, body?, headers?) -> Promise   (remote only)
 //                       an API call ('/api/...'): the answer's JSON (or its text when it is not
 //                       JSON, e.g. a 5DPGN export); rejects with an Error whose .kind is the
 //                       refusal's kind (API.md: 'not_found', 'conflict'...) and .code its
@@ -29,6 +38,8 @@
 //                       the messages of a '/api/.../ws' path as objects, until stop() is called;
 //                       onOpen(send) on every (re)connection (send(object) writes to the
 //                       socket); reconnect (default true) reopens a closed connection after 1 s.
+
+import { address } from './calls.js';
 
 /** An API call to the server. */
 async function request(method, path, body, headers = {}) {
@@ -53,6 +64,13 @@ async function text(path) {
     throw Object.assign(new Error(msg || `HTTP ${res.status}`), { status: res.status });
   }
   return body;
+}
+
+/** A typed call, sent to its URL.
+ * @param {string} name @param {any} [args] @param {Record<string, string>} [headers] */
+function call(name, args = {}, headers = {}) {
+  const { method, path } = address(name, args);
+  return request(method, path, args.body, headers);
 }
 
 /**
@@ -83,6 +101,8 @@ function watch(path, onMessage, { onOpen, reconnect = true } = {}) {
 export const backend = {
   kind: 'remote',
   features: { online: true, invites: true, lobby: true, archive: true, analysis: true, puzzleMaker: true, backup: false },
+  call,
+  address,
   request,
   text,
   watch,

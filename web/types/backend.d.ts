@@ -22,10 +22,15 @@ export interface WatchOptions {
 export interface Backend {
   kind: 'remote' | 'local';
   features: Features;
-  /** An API call: the answer's JSON (or text); rejects with an Error carrying .kind and .code. */
-  request(method: string, path: string, body?: any, headers?: Record<string, string>): Promise<any>;
-  /** A text answer (5DPGN). */
-  text(path: string): Promise<string>;
+  /** A typed call of the game service (backend/calls.js names them): the answer's JSON (or
+   * text); rejects with an Error carrying .kind and .code. */
+  call(name: string, args?: any, headers?: Record<string, string>): Promise<any>;
+  /** (remote) A call's method and URL. */
+  address?: (name: string, args?: any) => { method: string; path: string };
+  /** (remote) A server-only API call by URL (online.js's seats, accounts, lobby). */
+  request?: (method: string, path: string, body?: any, headers?: Record<string, string>) => Promise<any>;
+  /** (remote) A text answer (5DPGN). */
+  text?: (path: string) => Promise<string>;
   /** A '/api/.../ws' path's messages until the returned stop() is called. */
   watch(path: string, onMessage: (message: any) => void, options?: WatchOptions): () => void;
   /** (backup) Every game, one multi-game 5DPGN. */

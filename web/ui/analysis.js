@@ -21,7 +21,7 @@ export async function startAnalysis() {
   const body = { game: s.id };
   if (app.review !== null) body.at = app.review;
   let st;
-  try { st = await api('POST', '/api/analysis', body); } catch (e) { showError(e.message); return; }
+  try { st = await api('create_analysis', { body: body }); } catch (e) { showError(e.message); return; }
   app.analysis = { id: st.analysis.id, state: st, info: null, engineOn: true };
   app.selected = null; app.dests.clear();
   const a = app.analysis;
@@ -51,7 +51,7 @@ export function endAnalysis() {
   app.analysis = null;
   app.pv = null; app.pvHover = null;
   // Deleted first, then the socket closed (the server also forgets a board whose page left).
-  api('DELETE', `/api/analysis/${a.id}`).catch(() => {}).finally(() => a.unwatch && a.unwatch());
+  api('delete_analysis', { id: a.id }).catch(() => {}).finally(() => a.unwatch && a.unwatch());
   $('#analysis').classList.add('hidden');
   // The hooks say nothing of a board that is gone (a script waits for the next one's report).
   $('#pv').dataset.pv = '';
@@ -63,7 +63,7 @@ export async function stopAnalysis() {
   const s = app.state;
   if (!s) return;
   app.selected = null; app.dests.clear();
-  app.shown = app.review === null ? s : await api('GET', `/api/games/${s.id}?at=${app.review}`);
+  app.shown = app.review === null ? s : await api('game', { id: s.id, query: { at: app.review } });
   render();
 }
 
@@ -73,7 +73,7 @@ export async function engine(on) {
   if (!a) return;
   a.engineOn = on;
   try {
-    const info = await api('POST', `/api/analysis/${a.id}/${on ? 'start' : 'stop'}`);
+    const info = await api(on ? 'start_analysis' : 'stop_analysis', { id: a.id });
     if (app.analysis === a) { a.info = info; renderAnalysis(); }
   } catch (e) {
     if (app.analysis === a) { a.engineOn = false; $('#analysis-error').textContent = e.message; $('#analysis-error').classList.remove('hidden'); renderAnalysis(); }
@@ -99,7 +99,7 @@ $('#btn-takeback').addEventListener('click', async () => {
   const a = app.analysis;
   if (!a) return;
   try {
-    const st = await api('POST', `/api/analysis/${a.id}/${a.state.pending.length ? 'undo' : 'takeback'}`);
+    const st = await api('analysis_act', { id: a.id, action: a.state.pending.length ? 'undo' : 'takeback' });
     if (app.analysis === a) setAnalysisState(st);
   } catch (e) { showError(e.message); }
 });
@@ -107,7 +107,7 @@ $('#btn-engine-toggle').addEventListener('click', () => engine(!(app.analysis?.i
 $('#btn-variation').addEventListener('click', async () => {
   const a = app.analysis;
   if (!a) return;
-  const text = await backend.text(`/api/analysis/${a.id}/pgn${a.token || ''}`);
+  const text = await api('analysis_pgn', { id: a.id });
   showExport('Export variation (5DPGN)', text, `chess5d-analysis-${app.state.id}.5dpgn`);
 });
 // The engine's lines (panel.js): the first action of a line is played on the analysis board (as
@@ -153,14 +153,14 @@ export async function playLine(n) {
   try {
     showError(null);
     let st = a.state;
-    while (st.pending.length) st = await api('POST', `/api/analysis/${a.id}/undo`);
-    for (const m of action.moves) st = await api('POST', `/api/analysis/${a.id}/move`, { move: m.long });
-    st = await api('POST', `/api/analysis/${a.id}/submit`);
+    while (st.pending.length) st = await api('analysis_act', { id: a.id, action: 'undo' });
+    for (const m of action.moves) st = await api('analysis_act', { id: a.id, action: 'move', body: { move: m.long } });
+    st = await api('analysis_act', { id: a.id, action: 'submit' });
     if (app.analysis === a) setAnalysisState(st);
   } catch (e) {
     showError(e.message);
     // Show where the board is now (some moves may have been played).
-    try { const st = await api('GET', `/api/analysis/${a.id}`); if (app.analysis === a) setAnalysisState(st); } catch { /* gone */ }
+    try { const st = await api('analysis', { id: a.id }); if (app.analysis === a) setAnalysisState(st); } catch { /* gone */ }
   } finally {
     a.playing = false;
   }

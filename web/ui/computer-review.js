@@ -94,7 +94,7 @@ function open(id) {
 async function poll(id) {
   clearTimeout(cr.timer);
   let d;
-  try { d = await api('GET', `/api/games/${id}/review`); } catch { return; }
+  try { d = await api('review', { id }); } catch { return; }
   if (cr.game !== id) return;
   const was = cr.data;
   cr.data = d.status === 'none' ? null : d;
@@ -113,7 +113,7 @@ btn.addEventListener('click', async () => {
   showError(null);
   try {
     cr.game = s.id;
-    cr.data = await api('POST', `/api/games/${s.id}/review`, {});
+    cr.data = await api('start_review', { id: s.id, body: {} });
   } catch (e) { showError(e.message); return; }
   app.notationHtml = null;
   renderSide();
@@ -122,7 +122,7 @@ btn.addEventListener('click', async () => {
 
 $('#cr-stop').addEventListener('click', async () => {
   if (!cr.game) return;
-  try { await api('DELETE', `/api/games/${cr.game}/review`); } catch (e) { showError(e.message); }
+  try { await api('cancel_review', { id: cr.game }); } catch (e) { showError(e.message); }
   poll(cr.game);
 });
 

@@ -25,7 +25,7 @@ $('#import-cancel').addEventListener('click', () => $('#import-dialog').close())
 $('#import-load').addEventListener('click', async () => {
   const text = $('#import-text').value;
   try {
-    const g = await api('POST', '/api/games', { import: text });
+    const g = await api('create_game', { body: { import: text } });
     $('#import-dialog').close();
     location.hash = `#/game/${g.id}`;
   } catch (e) {
@@ -84,7 +84,7 @@ $('#pz-save').addEventListener('click', async () => {
   $('#pz-ok').textContent = 'Proving the goal (every action of both sides is tried)…';
   $('#pz-save').disabled = true;
   try {
-    const r = await api('POST', '/api/user-puzzles', body);
+    const r = await api('make_puzzle', { body: body });
     $('#pz-ok').textContent = `Saved “${r.name}”: ${cap(r.to_move)} mates in ${r.mate_in}, proven. Solution: ${(r.pgn.match(/\n\(([^)]*)\)/) || [])[1] || ''}`;
     $('#pz-ok').dataset.saved = r.id;
     dialog.puzzleSaved().catch(() => {});

@@ -197,7 +197,7 @@ $('#ed-clear').addEventListener('click', () => { const b = model.boards.get(mode
 $('#ed-standard').addEventListener('click', () => { edStandard(); resetDrawing(); edRender(); });
 $('#ed-play').addEventListener('click', async () => {
   try {
-    const g = await api('POST', '/api/games', { import: edFen() });
+    const g = await api('create_game', { body: { import: edFen() } });
     location.hash = `#/game/${g.id}`;
   } catch (e) { alert(e.message); }
 });

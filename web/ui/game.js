@@ -2,7 +2,7 @@
 // back-end's watch of its WebSocket path), each new state drawn; the actions of the side panel
 // (submit, undo, resign, retry engine).
 import { $, showError, showPage } from './dom.js';
-import { app, base, api } from './state.js';
+import { app, target, api } from './state.js';
 import { play, soundOf } from './settings.js';
 import { backend } from '../backend/index.js';
 import { online } from '../online.js';
@@ -24,7 +24,7 @@ export async function openGame(idText) {
   let s;
   try {
     if (id === null) throw Object.assign(new Error(`no game with id '${idText}'`), { kind: 'not_found' });
-    s = await api('GET', `/api/games/${id}`);
+    s = await api('game', { id });
   } catch (e) {
     if (e.kind === 'not_found') {
       // Not an empty playable page: say so, with the way home.
@@ -114,7 +114,7 @@ export function setState(s) {
 export async function act(path, body) {
   try {
     showError(null);
-    const r = await api('POST', `${base()}/${path}`, body);
+    const r = await api(...target(path, body));
     if (app.analysis && r.analysis) setAnalysisState(r); else setState(r);
   } catch (e) {
     showError(e.message);

@@ -56,7 +56,7 @@ $('#computer-form').addEventListener('submit', async (ev) => {
   const clock = clockOf('pc');
   if (clock) body.clock = clock;
   try {
-    const g = await api('POST', '/api/games', body);
+    const g = await api('create_game', { body: body });
     location.hash = `#/game/${g.id}`;
   } catch (e) { alert(e.message); }
 });
@@ -69,7 +69,7 @@ export function formStates() {
 for (const id of ['#ng-white', '#ng-black', '#ng-clock']) $(id).addEventListener('change', formStates);
 
 export async function refreshGames() {
-  const { games } = await api('GET', '/api/games');
+  const { games } = await api('games');
   $('#games-table tbody').innerHTML = games.map((g) => `<tr data-game="${g.id}">
     <td>${g.id}</td><td>${esc(g.white)}</td><td>${esc(g.black)}</td><td>${esc(g.puzzle ? 'Puzzle: ' + g.puzzle : g.variant)}</td>
     <td>${g.termination === 'puzzle failed' ? 'puzzle failed' : esc(g.result) + (g.termination ? ' <small>(' + esc(g.termination) + ')</small>' : '')}</td><td>${g.actions}</td><td>${esc(g.created)}</td>
@@ -89,7 +89,7 @@ function puzzlesMore(next) {
 }
 
 export async function refreshPuzzles() {
-  const page = await api('GET', '/api/puzzles');
+  const page = await api('puzzles');
   const { puzzles } = page;
   $('#puzzles-table tbody').innerHTML = puzzles.map(puzzleRow).join('');
   puzzlesMore(page.next);
@@ -135,7 +135,7 @@ $('#restore-file').addEventListener('change', async () => {
 $('#puzzles-more').addEventListener('click', async () => {
   if (puzzlesNext === null) return;
   try {
-    const page = await api('GET', `/api/puzzles?offset=${puzzlesNext}`);
+    const page = await api('puzzles', { query: { offset: puzzlesNext } });
     $('#puzzles-table tbody').insertAdjacentHTML('beforeend', page.puzzles.map(puzzleRow).join(''));
     puzzlesMore(page.next);
   } catch (e) { alert(e.message); }
@@ -147,7 +147,7 @@ $('#games-table').addEventListener('click', async (ev) => {
   if (b.dataset.open) location.hash = `#/game/${b.dataset.open}`;
   if (b.dataset.delete) {
     if (!confirm(`Delete game ${b.dataset.delete}? This cannot be undone.`)) return;
-    try { await api('DELETE', `/api/games/${b.dataset.delete}`); } catch (e) { alert(e.message); }
+    try { await api('delete_game', { id: b.dataset.delete }); } catch (e) { alert(e.message); }
     refreshGames();
   }
 });
@@ -157,13 +157,13 @@ async function onPuzzleClick(ev) {
   if (go) { if (go.dataset.go) location.hash = go.dataset.go; else $(go.dataset.scroll).scrollIntoView(); return; }
   const x = ev.target.closest('button[data-puzzle-export]');
   if (x) {
-    const text = await backend.text(`/api/puzzles/${encodeURIComponent(x.dataset.puzzleExport)}/pgn`);
+    const text = await backend.call('puzzle_pgn', { id: x.dataset.puzzleExport });
     showExport('Export puzzle (5DPGN)', text, `puzzle-${x.dataset.puzzleExport}.5dpgn`);
     return;
   }
   const b = ev.target.closest('button[data-puzzle-start]');
   if (!b) return;
-  const g = await api('POST', `/api/puzzles/${encodeURIComponent(b.dataset.puzzleStart)}`);
+  const g = await api('start_puzzle', { id: b.dataset.puzzleStart });
   location.hash = `#/game/${g.id}`;
 }
 $('#puzzles-table').addEventListener('click', onPuzzleClick);
@@ -188,7 +188,7 @@ $('#new-game-form').addEventListener('submit', async (ev) => {
     body.clock = { initial_ms: Math.round(Number($('#ng-minutes').value) * 60000), increment_ms: Math.round(Number($('#ng-inc').value) * 1000) };
   }
   try {
-    const g = await api('POST', '/api/games', body);
+    const g = await api('create_game', { body: body });
     location.hash = `#/game/${g.id}`;
   } catch (e) { alert(e.message); }
 });

@@ -20,13 +20,13 @@ function card() {
     </form>`;
   const puzzle = $('#puzzle-card');
   if (puzzle) puzzle.before(c); else lead.append(c);
-  api('GET', '/api/info').then((info) => {
+  api('info').then((info) => {
     $('#hs-variant').innerHTML = info.variants.map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
   }).catch(() => {});
   $('#hotseat-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
     try {
-      const g = await api('POST', '/api/games', { variant: $('#hs-variant').value, white: { type: 'human' }, black: { type: 'human' } });
+      const g = await api('create_game', { body: { variant: $('#hs-variant').value, white: { type: 'human' }, black: { type: 'human' } } });
       location.hash = `#/game/${g.id}`;
     } catch (e) { showError(e.message); }
   });

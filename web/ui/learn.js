@@ -40,7 +40,7 @@ async function award(key, stars) {
 // ---------- the course ----------
 let course = null;
 async function lessons() {
-  course ??= api('GET', '/api/lessons').then((r) => r.lessons).catch((e) => { course = null; throw e; });
+  course ??= api('lessons').then((r) => r.lessons).catch((e) => { course = null; throw e; });
   return course;
 }
 
@@ -87,7 +87,7 @@ let attempt = null;   // {key, fails, hint}: the exercise being tried
 function leaveGame() {
   // (no longer followed first: a deleted game being watched sends the page home)
   if (lessonGame !== null && app.wsGame === lessonGame) closeWs();
-  if (lessonGame !== null) { api('DELETE', `/api/games/${lessonGame}`).catch(() => {}); lessonGame = null; }
+  if (lessonGame !== null) { api('delete_game', { id: lessonGame }).catch(() => {}); lessonGame = null; }
 }
 
 /** Hides the course's parts when another page is routed. */
@@ -171,9 +171,9 @@ async function playDemo(l, token) {
   const caption = (t) => { const c = $('#lesson-caption'); if (c) c.textContent = t; };
   let g;
   try {
-    g = await api('POST', '/api/games', { import: l.demo.start });
+    g = await api('create_game', { body: { import: l.demo.start } });
   } catch (e) { showError(e.message); return; }
-  if (token !== run) { api('DELETE', `/api/games/${g.id}`).catch(() => {}); return; }
+  if (token !== run) { api('delete_game', { id: g.id }).catch(() => {}); return; }
   lessonGame = g.id;
   // (the static site may give the new game the id of the one just deleted: start afresh)
   freshPage();
@@ -187,11 +187,11 @@ async function playDemo(l, token) {
     caption(l.demo.captions[k]);
     try {
       for (const mv of l.demo.actions[k].split(/\s+/).filter(Boolean)) {
-        setState(await api('POST', `/api/games/${g.id}/move`, { move: mv }));
+        setState(await api('act', { id: g.id, action: 'move', body: { move: mv } }));
         await pause(500);
         if (token !== run) return;
       }
-      setState(await api('POST', `/api/games/${g.id}/submit`));
+      setState(await api('act', { id: g.id, action: 'submit' }));
     } catch (e) { showError(e.message); return; }
   }
   if (token === run) $('#lesson-panel').dataset.demo = 'done';
@@ -220,8 +220,8 @@ async function openExercise(all, i, n, token) {
   $('#lesson-retry').addEventListener('click', () => { run++; openExercise(all, i, n, run); });
   leaveGame();
   let g;
-  try { g = await api('POST', `/api/lessons/${encodeURIComponent(l.id)}/${n}`); } catch (err) { showError(err.message); return; }
-  if (token !== run) { api('DELETE', `/api/games/${g.id}`).catch(() => {}); return; }
+  try { g = await api('start_exercise', { id: l.id, n }); } catch (err) { showError(err.message); return; }
+  if (token !== run) { api('delete_game', { id: g.id }).catch(() => {}); return; }
   lessonGame = g.id;
   // (the static site may give the new game the id of the one just deleted: start afresh)
   freshPage();

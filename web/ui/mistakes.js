@@ -28,7 +28,7 @@ export function drawMistakes(parent, s, d) {
   if (ms.key !== key) {
     ms.key = key;
     ms.list = null;
-    api('GET', `/api/games/${s.id}/mistakes`).then((l) => {
+    api('mistakes', { id: s.id }).then((l) => {
       if (ms.key !== key) return;
       ms.list = l;
       fill(s.id);
@@ -57,7 +57,7 @@ box.addEventListener('click', async (ev) => {
   showError(null);
   b.disabled = true;
   try {
-    const g = await api('POST', `/api/games/${box.dataset.game}/mistakes/${b.dataset.index}`, {});
+    const g = await api('start_mistake', { id: box.dataset.game, n: b.dataset.index, body: {} });
     location.hash = `#/game/${g.id}`;
   } catch (e) { showError(e.message); } finally { b.disabled = false; }
 });

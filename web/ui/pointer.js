@@ -3,7 +3,7 @@
 // click places a piece.
 import { $, showError } from './dom.js';
 import { SQ, PIECE_PATHS, glyph } from './pieces.js';
-import { app, cur, base, api } from './state.js';
+import { app, cur, api } from './state.js';
 import { act } from './game.js';
 import { applyHighlights } from './multiverse.js';
 import { setViewBox, zoomAt, svgPoint, hitTest } from './camera.js';
@@ -41,7 +41,7 @@ export function select(l, t, sq) {
   app.dests.clear();
   applyHighlights();
   const version = s.version;
-  const p = api('GET', `${base()}/moves?l=${l}&t=${t}&square=${sq}`).then((r) => {
+  const p = api(app.analysis ? 'analysis_moves' : 'game_moves', { id: app.analysis ? app.analysis.id : app.state.id, query: { l, t, square: sq } }).then((r) => {
     if (!app.selected || app.selected.l !== l || app.selected.t !== t || app.selected.sq !== sq || cur().version !== version) return;
     app.dests.clear();
     for (const m of r.moves) {

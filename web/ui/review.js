@@ -18,7 +18,7 @@ export async function setReview(n) {
     n = Math.max(0, n);
     app.review = n;
     // (a shared game is shown on an analysis board of its own: ui/share.js)
-    app.shown = await api('GET', `${app.view ? `/api/analysis/${app.view.id}` : `/api/games/${s.id}`}?at=${n}`);
+    app.shown = await api(app.view ? 'analysis' : 'game', { id: app.view ? app.view.id : s.id, query: { at: n } });
   }
   app.selected = null;
   app.dests.clear();
@@ -32,7 +32,7 @@ export async function setReview(n) {
 export async function setVariation(k) {
   const s = app.state;
   if (!s || app.analysis) return;
-  const shown = await api('GET', `/api/games/${s.id}?variation=${k}`);
+  const shown = await api('game', { id: s.id, query: { variation: k } });
   app.review = shown.review;
   app.variation = k;
   app.shown = shown;

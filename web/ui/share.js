@@ -113,9 +113,9 @@ export async function openView(data) {
     text = await decodeGame(data);
   } catch (e) { viewFailed(e.message); return; }
   try {
-    st = await api('POST', '/api/analysis', { import: text });
+    st = await api('create_analysis', { body: { import: text } });
   } catch (e) { viewFailed(`The link's game cannot be read: ${e.message}`); return; }
-  if (!location.hash.startsWith('#/view/')) { api('DELETE', `/api/analysis/${st.analysis.id}`).catch(() => {}); return; }
+  if (!location.hash.startsWith('#/view/')) { api('delete_analysis', { id: st.analysis.id }).catch(() => {}); return; }
   // Followed as the analysis board is (its socket's close drops the board on the server).
   const token = st.analysis.token ? `?token=${st.analysis.token}` : '';
   app.view = { id: st.analysis.id, text, unwatch: backend.watch(`/api/analysis/${st.analysis.id}/ws${token}`, () => {}, { reconnect: false }) };
@@ -144,13 +144,13 @@ export function endView() {
   app.view = null;
   app.state = null;
   document.body.classList.remove('viewing');
-  api('DELETE', `/api/analysis/${v.id}`).catch(() => {}).finally(() => v.unwatch());
+  api('delete_analysis', { id: v.id }).catch(() => {}).finally(() => v.unwatch());
 }
 
 $('#btn-view-import').addEventListener('click', async () => {
   if (!app.view) return;
   try {
-    const g = await api('POST', '/api/games', { import: app.view.text });
+    const g = await api('create_game', { body: { import: app.view.text } });
     location.hash = `#/game/${g.id}`;
   } catch (e) { showError(e.message); }
 });

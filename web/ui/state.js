@@ -3,6 +3,7 @@
 // says (its present), and the API calls through the back-end.
 import { backend } from '../backend/index.js';
 import { online } from '../online.js';
+import { address, callOf } from '../backend/calls.js';
 
 /** A position on a board: timeline, time (half-moves), square. */
 /** @typedef {{l: number, t: number, sq: string}} Square */
@@ -117,7 +118,7 @@ export const app = new Board();
 let info = null;
 /** The service's info (variants, engines, bots), asked once. */
 export async function loadInfo() {
-  info ??= await api('GET', '/api/info');
+  info ??= await api('info');
   return info;
 }
 /** The info if loaded (else null). */
@@ -125,8 +126,14 @@ export function infoLoaded() { return info; }
 
 /** The state being played on: the analysis board's or the game's. */
 export function cur() { return app.analysis ? app.analysis.state : app.state; }
-/** The API prefix of what is being played on. */
-export function base() { return app.analysis ? `/api/analysis/${app.analysis.id}` : `/api/games/${app.state.id}`; }
+/** The typed call of an action (`move`, `undo`, `submit`, `resign`, `retry-engine`...) on what
+ * is being played on: the analysis board or the game.
+ * @param {string} action @param {any} [body] @returns {[string, any]} */
+export function target(action, body) {
+  if (app.analysis) return ['analysis_act', { id: app.analysis.id, action, body }];
+  if (action === 'retry-engine') return ['retry_engine', { id: app.state.id }];
+  return ['act', { id: app.state.id, action, body }];
+}
 
 /** The present of a state, the pending moves of the action being built taken into account. */
 export function presentOf(s) {
@@ -144,10 +151,21 @@ export function presentOf(s) {
   return { t, turn: Math.floor(t / 2), color: t % 2 ? 'black' : 'white' };
 }
 
-/** An API call through the back-end, with online.js's hooks: the seat token of the game the
- * request is about goes with it, and a new game's seat is kept from the answer. */
-export async function api(method, url, body) {
-  const data = await backend.request(method, url, body, online.headers(url, method));
-  online.seen(url, method, data);
+/** A typed call of the game service through the back-end (`api('game', { id })`: the calls
+ * of backend/calls.js), with online.js's hooks: the seat token of the game the call is about
+ * goes with it, and a new game's seat is kept from the answer. The old form by URL
+ * (`api(method, url, body)`) is read back into its call until js/tools/typed-calls.mjs has
+ * converted every caller.
+ * @param {string} name @param {any} [args] @param {any} [legacyBody] */
+export async function api(name, args = {}, legacyBody = undefined) {
+  if (/^(GET|POST|DELETE)$/.test(name)) {
+    const c = callOf(name, args, legacyBody);
+    if (!c) throw Object.assign(new Error(`no such call: ${name} ${args}`), { kind: 'not_found' });
+    console.warn(`chess5d: api(${name}, ${args}) by URL: run js/tools/typed-calls.mjs`);
+    ({ name, args } = c);
+  }
+  const { method, path } = address(name, args);
+  const data = await backend.call(name, args, online.headers(path, method));
+  online.seen(path, method, data);
   return data;
 }

@@ -1,5 +1,7 @@
-//! The static site's door to the game service (chess5d-play) in WebAssembly: the page's API
-//! requests (API.md) are answered here by the same typed requests, rules and views as on the
+//! The static site's door to the game service (chess5d-play) in WebAssembly: the page's typed
+//! calls ([`chess5d_play::call::Call`] as JSON, `{"call": "create_game", "body": {...}}`, which
+//! `backend/local.js` hands over as the page makes them; no URL is read here) are answered by
+//! the same typed requests, rules, views and lists ([`chess5d_play::listing`]) as on the
 //! server; what must happen outside (store a game in IndexedDB, tell the page's watchers, run an
 //! engine search or a puzzle proof in the Web Worker) comes back as data for `backend/local.js`
 //! to carry out. Refusals cross as `{kind, code, message}` objects. The worker's own entry points
@@ -9,11 +11,13 @@
 
 use chess5d_engine::{Bot, Engine, EngineOptions, Limits};
 use chess5d_notation::{long, Games};
-use chess5d_play::request::{self, Action, AnalysisReq, CreateReq, PuzzleReq, Query, Source, StartReq};
+use chess5d_play::call::Call;
+use chess5d_play::listing::{page_json, Info, PuzzleEntry, Scratch, Summary};
+use chess5d_play::request::{self, Action, AnalysisReq, CreateReq, PuzzleReq, Source, StartReq};
 use chess5d_play::review::{ReviewRun, REVIEW_NODES};
 use chess5d_play::seats::Rights;
 use chess5d_play::{proof, Effects, Play, PlayError, Player, Record, Shown};
-use chess5d_rules::{Color, VARIANTS};
+use chess5d_rules::Color;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -38,28 +42,23 @@ fn refusal(e: &PlayError) -> Value {
     })
 }
 
+/// The longest page of a list (the server's default `page-size`).
+const PAGE_SIZE: usize = 100;
+
 /// The most games one restore makes (a backup of a player's own games is far smaller).
 const MAX_RESTORED_GAMES: usize = 5000;
 
 /// `GET /api/info` of the static site.
 #[wasm_bindgen]
 pub fn info() -> String {
-    json!({
-        "engines": [ENGINE],
-        "bots": Bot::ALL.iter().map(|b| b.name()).collect::<Vec<_>>(),
-        "variants": VARIANTS.iter().map(|v| json!({"name": v.name, "size": format!("{}x{}", v.width, v.height), "even": v.even})).collect::<Vec<_>>(),
-        "public": false,
-    })
-    .to_string()
+    Info::new(vec![ENGINE.into()], false).json().to_string()
 }
 
 /// An analysis board: a scratch game (one person plays both sides) and its engine's report.
 #[derive(Debug)]
 struct Board {
     play: Play,
-    from: Option<i64>,
-    base: usize,
-    game_pgn: String,
+    scratch: Scratch,
     info: Value,
 }
 
@@ -126,22 +125,6 @@ fn view_of(p: &Play, id: i64, shown: Shown) -> Value {
     serde_json::from_str(&p.view_text(ALL.viewer(), shown, id)).unwrap_or(Value::Null)
 }
 
-fn summary(p: &Play, id: i64, updated: &str) -> Value {
-    json!({
-        "id": id, "white": p.players[0].display(), "black": p.players[1].display(), "variant": p.variant,
-        "result": p.result.clone().unwrap_or_else(|| "*".into()), "termination": p.termination,
-        "created": p.created, "updated": updated, "actions": p.game.actions().len(),
-        "puzzle": p.puzzle.as_ref().map(|p| p.name.clone()),
-    })
-}
-
-/// The position between actions as 5DFEN.
-fn fen(p: &Play) -> String {
-    let mut game = p.game.clone();
-    while game.undo_move().is_some() {}
-    chess5d_notation::write_5dfen(game.position())
-}
-
 #[wasm_bindgen]
 impl Backend {
     /// The service with the built-in puzzles (`{puzzles: [{id, name, pgn}]}`).
@@ -177,12 +160,13 @@ impl Backend {
         Ok(())
     }
 
-    /// An API request (`method`, `path` with its query, JSON `body`) at time `now`: JSON
-    /// `{ok, text, status, effects}` (`text`: the answer is a text, not JSON; `status`: the
-    /// server's HTTP status for it) or `{error: {kind, code, message, status}}`.
-    pub fn request(&mut self, method: &str, path: &str, body: &str, now: &str) -> String {
+    /// A typed call of the page (`{"call": "create_game", "body": {...}}`: a
+    /// [`chess5d_play::call::Call`] as JSON) at time `now`: JSON `{ok, text, status, effects}`
+    /// (`text`: the answer is a text, not JSON; `status`: the server's HTTP status for it) or
+    /// `{error: {kind, code, message, status}}`.
+    pub fn call(&mut self, call: &str, now: &str) -> String {
         let mut out = Out::default();
-        match self.route(method, path, body, now, &mut out) {
+        match Call::read(call).and_then(|c| self.answer(c, now, &mut out)) {
             Ok(Answer::Json(v)) => out.json(v, false, 200),
             Ok(Answer::Created(v)) => out.json(v, false, 201),
             Ok(Answer::Accepted(v)) => out.json(v, false, 202),
@@ -210,8 +194,8 @@ impl Backend {
                     continue;
                 }
             };
-            let body = json!({ "import": g.text }).to_string();
-            let id = match self.route("POST", "/api/games", &body, now, &mut out) {
+            let body = json!({ "import": g.text });
+            let id = match self.answer(Call::CreateGame { body }, now, &mut out) {
                 Ok(Answer::Created(v)) => v["id"].as_i64(),
                 Ok(_) => None,
                 Err(e) => {
@@ -225,7 +209,7 @@ impl Backend {
     }
 
     /// The engine's answer for game `game` asked at `version`: its moves (long form, one a line)
-    /// and report, or why it failed. Gives the effects as [`Backend::request`] does.
+    /// and report, or why it failed. Gives the effects as [`Backend::call`] does.
     pub fn engine_done(
         &mut self,
         game: u32,
@@ -387,8 +371,9 @@ impl Backend {
     fn carry(p: &Play, id: i64, effects: Effects, now: &str, out: &mut Out) {
         if effects.store {
             let record = serde_json::to_string(&p.record(id, now.to_string())).unwrap_or_default();
+            let summary = Summary::of(&p.record(id, now.to_string())).json();
             out.store
-                .push(json!({ "id": id, "record": record, "summary": summary(p, id, now) }));
+                .push(json!({ "id": id, "record": record, "summary": summary }));
         }
         if effects.notify {
             out.notify
@@ -398,7 +383,7 @@ impl Backend {
             let bot = t.player.bot().name();
             out.think.push(json!({
                 "game": id, "version": t.version, "start": p.start_text, "actions": p.actions_long(),
-                "bot": bot, "movetime_ms": t.budget.movetime_ms(t.side),
+                "bot": bot, "budget": t.budget,
             }));
         }
     }
@@ -429,26 +414,25 @@ impl Backend {
         (id, v)
     }
 
-    fn route(&mut self, method: &str, path: &str, body: &str, now: &str, out: &mut Out) -> Result<Answer, PlayError> {
-        let (p, query) = path.split_once('?').unwrap_or((path, ""));
-        let q = Query::parse(query);
-        let parts: Vec<&str> = p
-            .trim_start_matches("/api/")
-            .split('/')
-            .filter(|s| !s.is_empty())
-            .collect();
-        let none = || PlayError::NoRequest {
-            method: method.to_string(),
-            path: p.to_string(),
-        };
+    /// The answer to a call: the service's typed request carried out on this door's games,
+    /// boards and puzzles.
+    fn answer(&mut self, call: Call, now: &str, out: &mut Out) -> Result<Answer, PlayError> {
+        let q = call.query();
+        let body = &call.body();
+        let none = || call.none();
         let json = Answer::Json;
-        Ok(match (method, parts.as_slice()) {
-            ("GET", ["info"]) => json(serde_json::from_str(&info()).unwrap_or(Value::Null)),
-            ("GET", ["games"]) => {
-                let list: Vec<Value> = self.games.iter().rev().map(|(id, p)| summary(p, *id, now)).collect();
+        Ok(match &call {
+            Call::Info {} => json(Info::new(vec![ENGINE.into()], false).json()),
+            Call::Games {} => {
+                let list: Vec<Value> = self
+                    .games
+                    .iter()
+                    .rev()
+                    .map(|(id, p)| Summary::of(&p.record(*id, now.to_string())).json())
+                    .collect();
                 json(json!({ "games": list }))
             }
-            ("POST", ["games"]) => {
+            Call::CreateGame { .. } => {
                 let req: CreateReq = request::parse(body)?;
                 let new = req.check(&[ENGINE.to_string()], now.to_string())?;
                 let (_, mut v) = self.new_game(new.play, now, out);
@@ -456,23 +440,23 @@ impl Backend {
                 v["invite"] = Value::Null;
                 Answer::Created(v)
             }
-            ("GET", ["games", id]) => {
+            Call::Game { id, .. } => {
                 let shown = q.shown()?;
-                let (n, p) = self.game(id)?;
+                let (n, p) = self.game(&id.0)?;
                 p.check_shown(shown, n)?;
                 json(view_of(p, n, shown))
             }
-            ("GET", ["games", id, "review"]) => {
-                let (n, _) = self.game(id)?;
+            Call::Review { id, .. } => {
+                let (n, _) = self.game(&id.0)?;
                 json(
                     self.reviews
                         .get(&n)
                         .map_or_else(|| ReviewRun::none_json(n), |r| r.json(n)),
                 )
             }
-            ("POST", ["games", id, "review"]) => {
+            Call::StartReview { id, .. } => {
                 request::parse::<request::Empty>(body)?;
-                let (n, p) = self.game(id)?;
+                let (n, p) = self.game(&id.0)?;
                 p.check_review(ALL)?;
                 let task = json!({
                     "game": n, "start": p.start_text, "actions": p.actions_long(),
@@ -485,25 +469,31 @@ impl Backend {
                 self.reviews.insert(n, run);
                 Answer::Accepted(v)
             }
-            ("GET", ["games", id, "mistakes"]) => {
-                let (n, _) = self.game(id)?;
+            Call::Mistakes { id } => {
+                let (n, _) = self.game(&id.0)?;
                 let review = self.reviews.get(&n).map(|r| r.json(n));
                 let p = &self.games[&n];
                 p.check_review(ALL)?;
                 json(chess5d_play::mistakes::list(p, n, review.as_ref()))
             }
-            ("POST", ["games", id, "mistakes", index]) => {
+            Call::StartMistake { id, n: index, .. } => {
                 request::parse::<request::Empty>(body)?;
-                let (n, _) = self.game(id)?;
+                let (n, _) = self.game(&id.0)?;
                 let review = self.reviews.get(&n).map(|r| r.json(n));
                 let p = &self.games[&n];
                 p.check_review(ALL)?;
-                let play =
-                    chess5d_play::mistakes::puzzle_game(p, n, review.as_ref(), index, REVIEW_NODES, now.to_string())?;
+                let play = chess5d_play::mistakes::puzzle_game(
+                    p,
+                    n,
+                    review.as_ref(),
+                    &index.0,
+                    REVIEW_NODES,
+                    now.to_string(),
+                )?;
                 Answer::Created(self.new_game(play, now, out).1)
             }
-            ("DELETE", ["games", id, "review"]) => {
-                let (n, p) = self.game(id)?;
+            Call::CancelReview { id } => {
+                let (n, p) = self.game(&id.0)?;
                 p.check_review(ALL)?;
                 let run = self
                     .reviews
@@ -517,8 +507,8 @@ impl Backend {
                 out.stop_review.push(n);
                 json(json!({ "cancelled": n }))
             }
-            ("DELETE", ["games", id]) => {
-                let (n, _) = self.game(id)?;
+            Call::DeleteGame { id } => {
+                let (n, _) = self.game(&id.0)?;
                 self.games.remove(&n);
                 if self.reviews.remove(&n).is_some() {
                     out.stop_review.push(n);
@@ -528,38 +518,48 @@ impl Backend {
                     .push(json!({ "path": format!("/api/games/{n}/ws"), "message": { "deleted": n } }));
                 json(json!({ "deleted": n }))
             }
-            ("GET", ["games", id, "moves"]) => {
+            Call::GameMoves { id, .. } => {
                 let q = q.square()?;
-                let (_, p) = self.game(id)?;
+                let (_, p) = self.game(&id.0)?;
                 json(p.moves_from(q.l, q.t, &q.square)?)
             }
-            ("GET", ["games", id, "pgn"]) => Answer::Text(self.game(id)?.1.pgn()),
-            ("POST", ["games", id, "retry-engine"]) => {
-                let (n, p) = self.game(id)?;
+            Call::GamePgn { id } => Answer::Text(self.game(&id.0)?.1.pgn()),
+            Call::RetryEngine { id } => {
+                let (n, p) = self.game(&id.0)?;
                 let effects = p.retry_engine(ALL, n)?;
                 Self::carry(p, n, effects, now, out);
                 json(view_of(p, n, Shown::Live))
             }
-            ("POST", ["games", id, what]) => {
+            Call::Act { id, action: what, .. } => {
                 let action = Action::read(what, body).ok_or_else(none)??;
-                let (n, p) = self.game(id)?;
+                let (n, p) = self.game(&id.0)?;
                 let effects = p.act(ALL, n, action)?;
                 Self::carry(p, n, effects, now, out);
                 json(view_of(p, n, Shown::Live))
             }
-            ("POST", ["my-games"]) => json(json!({ "games": [] })),
-            ("GET", ["challenges"]) => json(json!({ "challenges": [] })),
-            ("GET", ["lessons"]) => json(chess5d_play::lesson::course_json()?),
-            ("POST", ["lessons", id, n]) => {
+            Call::MyGames { .. } => json(json!({ "games": [] })),
+            Call::Challenges { .. } => json(json!({ "challenges": [] })),
+            Call::Lessons {} => json(chess5d_play::lesson::course_json()?),
+            Call::StartExercise { id, n, .. } => {
                 request::parse::<request::Empty>(body)?;
-                let play = chess5d_play::lesson::exercise_game(id, n, now.to_string())?;
+                let play = chess5d_play::lesson::exercise_game(&id.0, &n.0, now.to_string())?;
                 Answer::Created(self.new_game(play, now, out).1)
             }
-            ("GET", ["puzzles"]) => json(json!({ "puzzles": self.puzzle_list() })),
-            ("GET", ["puzzles", id, "pgn"]) => Answer::Text(self.puzzle(id)?.2),
-            ("POST", ["puzzles", id]) => {
+            Call::Puzzles { .. } => {
+                let (offset, count) = q.page(PAGE_SIZE)?;
+                let list = self.puzzle_list();
+                let total = list.len();
+                json(page_json(
+                    "puzzles",
+                    list.into_iter().skip(offset).take(count).collect(),
+                    total,
+                    offset,
+                ))
+            }
+            Call::PuzzlePgn { id } => Answer::Text(self.puzzle(&id.0)?.2),
+            Call::StartPuzzle { id, .. } => {
                 request::parse::<request::Empty>(body)?;
-                let (pid, name, text) = self.puzzle(id)?;
+                let (pid, name, text) = self.puzzle(&id.0)?;
                 let loaded = request::import(&text)?;
                 let engine = Player::Engine {
                     engine: Some(ENGINE.into()),
@@ -569,7 +569,7 @@ impl Backend {
                 let play = request::puzzle_game(loaded, &pid, &name, engine, now.to_string());
                 Answer::Created(self.new_game(play, now, out).1)
             }
-            ("POST", ["user-puzzles"]) => {
+            Call::MakePuzzle { .. } => {
                 let mut req: PuzzleReq = request::parse(body)?;
                 let (text, from_game) = match req.source()? {
                     Source::Import(loaded) => (chess5d_notation::write_5dpgn(&loaded), false),
@@ -583,7 +583,7 @@ impl Backend {
                     Some(json!({ "text": text, "from_game": from_game, "mate_in": req.mate_in, "name": req.name }));
                 json(Value::Null)
             }
-            ("POST", ["analysis"]) => {
+            Call::CreateAnalysis { .. } => {
                 let req: AnalysisReq = request::parse(body)?;
                 let (loaded, from, game_pgn) = match req.source()? {
                     Source::Import(loaded) => {
@@ -604,39 +604,41 @@ impl Backend {
                     id,
                     Board {
                         play,
-                        from,
-                        base,
-                        game_pgn,
+                        scratch: Scratch {
+                            from_game: from,
+                            base_actions: base,
+                            game_pgn,
+                        },
                         info: idle_info(),
                     },
                 );
                 Answer::Created(self.board_state(id))
             }
-            ("GET", ["analysis", id]) => {
+            Call::Analysis { id, .. } => {
                 let at = q.at()?;
-                let (n, b) = self.board(id)?;
+                let (n, b) = self.board(&id.0)?;
                 let info = b.info.clone();
                 let mut v = self.board_state_at(n, at);
                 v["engine"] = info;
                 json(v)
             }
-            ("DELETE", ["analysis", id]) => {
-                let (n, _) = self.board(id)?;
+            Call::DeleteAnalysis { id } => {
+                let (n, _) = self.board(&id.0)?;
                 self.boards.remove(&n);
                 out.stop.push(n);
                 json(json!({ "deleted": n }))
             }
-            ("GET", ["analysis", id, "moves"]) => {
+            Call::AnalysisMoves { id, .. } => {
                 let q = q.square()?;
-                json(self.board(id)?.1.play.moves_from(q.l, q.t, &q.square)?)
+                json(self.board(&id.0)?.1.play.moves_from(q.l, q.t, &q.square)?)
             }
-            ("GET", ["analysis", id, "pgn"]) => {
-                let (_, b) = self.board(id)?;
-                Answer::Text(chess5d_play::export_variation(&b.game_pgn, b.base, &b.play.game)?)
+            Call::AnalysisPgn { id } => {
+                let (_, b) = self.board(&id.0)?;
+                Answer::Text(b.scratch.export(&b.play)?)
             }
-            ("POST", ["analysis", id, "start"]) => {
+            Call::StartAnalysis { id, .. } => {
                 let multipv = request::parse::<StartReq>(body)?.multipv()?;
-                let (n, b) = self.board(id)?;
+                let (n, b) = self.board(&id.0)?;
                 b.info = idle_info();
                 b.info["running"] = json!(true);
                 let even = b.play.game.start().even();
@@ -654,19 +656,19 @@ impl Backend {
                     .push(json!({ "path": format!("/api/analysis/{n}/ws"), "message": { "engine": b.info } }));
                 json(b.info.clone())
             }
-            ("POST", ["analysis", id, "stop"]) => {
-                let (n, b) = self.board(id)?;
+            Call::StopAnalysis { id } => {
+                let (n, b) = self.board(&id.0)?;
                 b.info["running"] = json!(false);
                 out.stop.push(n);
                 out.notify
                     .push(json!({ "path": format!("/api/analysis/{n}/ws"), "message": { "engine": b.info } }));
                 json(b.info.clone())
             }
-            ("POST", ["analysis", id, what]) => {
-                let (n, b) = self.board(id)?;
+            Call::AnalysisAct { id, action: what, .. } => {
+                let (n, b) = self.board(&id.0)?;
                 if *what == "takeback" {
                     request::parse::<request::Empty>(body)?;
-                    b.play.take_back(b.base)?;
+                    b.play.take_back(b.scratch.base_actions)?;
                 } else {
                     let action = Action::read_on_board(what, body).ok_or_else(none)??;
                     let _ = b.play.act(ALL, 0, action)?;
@@ -677,7 +679,6 @@ impl Backend {
                     .push(json!({ "path": format!("/api/analysis/{n}/ws"), "message": { "engine": b.info } }));
                 json(self.board_state(n))
             }
-            _ => return Err(none()),
         })
     }
 
@@ -687,14 +688,9 @@ impl Backend {
 
     /// A board's state, or (`at`) the position after its first `at` actions (as for games).
     fn board_state_at(&self, id: u64, at: Option<usize>) -> Value {
-        let Some(b) = self.boards.get(&id) else {
-            return Value::Null;
-        };
-        let mut v = view_of(&b.play, id as i64, at.map_or(Shown::Live, Shown::At));
-        v["fen"] = json!(fen(&b.play));
-        let tried = b.play.game.actions().len().saturating_sub(b.base);
-        v["analysis"] = json!({ "id": id, "game": b.from, "base_actions": b.base, "tried": tried });
-        v
+        self.boards
+            .get(&id)
+            .map_or(Value::Null, |b| b.scratch.state(&b.play, id, None, at))
     }
 
     /// A puzzle by id: built-in or made here (`user-<n>`): its id, name and record.
@@ -721,27 +717,25 @@ impl Backend {
             .builtin
             .iter()
             .map(|p| {
-                let loaded = chess5d_notation::load(&p.pgn).ok();
-                json!({
-                    "id": p.id, "name": p.name,
-                    "mate_in": loaded.as_ref().map(proof::mate_in_of),
-                    "to_move": loaded.as_ref().map(|l| chess5d_play::color_name(l.game.to_move())),
-                    "status": st(&p.id),
-                })
+                PuzzleEntry::built_in(&p.id, &p.name, chess5d_notation::load(&p.pgn).ok().as_ref(), st(&p.id)).json()
             })
             .collect();
         for (n, m) in &self.made {
             let id = format!("user-{n}");
-            list.push(json!({ "id": id, "name": m.name, "mate_in": m.mate_in, "to_move": m.to_move, "status": st(&id), "made": true }));
+            let status = st(&id);
+            list.push(PuzzleEntry::made(id, m.name.clone(), m.mate_in, m.to_move.clone(), status).json());
         }
         list
     }
 }
 
 /// The engine's action for a game (`start` 5DFEN, `actions` in long form one a line), searched
-/// for `movetime_ms` with `bot`: JSON `{moves: "<long moves, one a line>", info}`.
+/// with `bot` within `budget` (the think task's [`chess5d_play::ThinkBudget`] as JSON, made the
+/// engine's limits by [`chess5d_play::ThinkBudget::limits`] as the server does): JSON
+/// `{moves: "<long moves, one a line>", info}`.
 #[wasm_bindgen]
-pub fn engine_think(start: &str, actions: &str, bot: &str, movetime_ms: u32) -> Result<String, JsError> {
+pub fn engine_think(start: &str, actions: &str, bot: &str, budget: &str) -> Result<String, JsError> {
+    let budget: chess5d_play::ThinkBudget = serde_json::from_str(budget).map_err(|e| err(format!("budget: {e}")))?;
     let start = chess5d_notation::load(start).map_err(err)?.start;
     let loaded = long::read_game(actions, Some(start)).map_err(err)?;
     let pos = loaded.game.position();
@@ -750,8 +744,7 @@ pub fn engine_think(start: &str, actions: &str, bot: &str, movetime_ms: u32) -> 
         hash_mb: 8,
         ..EngineOptions::default()
     });
-    let limits = Limits::movetime(Duration::from_millis(u64::from(movetime_ms.max(10))));
-    let r = engine.search(pos, &limits, &mut |_| {});
+    let r = engine.search(pos, &budget.limits(None), &mut |_| {});
     let best = r.best.ok_or_else(|| err("the engine found no legal action"))?;
     let even = pos.even();
     let moves: String = best.iter().map(|m| long::write_move(m, even) + "\n").collect();

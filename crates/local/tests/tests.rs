@@ -11,9 +11,9 @@ fn json(s: &str) -> Value {
 
 const NOW: &str = "2026-01-02 03:04:05";
 
-/// A request's `{ok, effects}` or `{error}`.
-fn req(b: &mut Backend, method: &str, path: &str, body: Value) -> Value {
-    json(&b.request(method, path, &body.to_string(), NOW))
+/// A call's `{ok, effects}` or `{error}`.
+fn call(b: &mut Backend, call: Value) -> Value {
+    json(&b.call(&call.to_string(), NOW))
 }
 
 #[test]
@@ -29,15 +29,13 @@ fn info_names_the_engine_and_every_variant() {
 fn a_game_against_the_engine_thinks_is_stored_and_restored_whole() {
     let mut b = Backend::new("{}");
     let body = json!({"variant": "Standard", "black": {"type": "engine", "bot": "greedy", "movetime_ms": 50}});
-    let g = req(&mut b, "POST", "/api/games", body);
+    let g = call(&mut b, json!({"call": "create_game", "body": body}));
     let id = g["ok"]["id"].as_i64().expect("id");
-    req(
+    call(
         &mut b,
-        "POST",
-        &format!("/api/games/{id}/move"),
-        json!({"move": "(0T1)e2(0T1)e4"}),
+        json!({"call": "act", "id": id, "action": "move", "body": {"move": "(0T1)e2(0T1)e4"}}),
     );
-    let r = req(&mut b, "POST", &format!("/api/games/{id}/submit"), json!({}));
+    let r = call(&mut b, json!({"call": "act", "id": id, "action": "submit", "body": {}}));
     // The engine's turn: the answer says it is thinking, and the search is asked for.
     assert_eq!(r["ok"]["engine_busy"], true, "{r}");
     assert_eq!(r["ok"]["human_to_move"], false);
@@ -48,7 +46,7 @@ fn a_game_against_the_engine_thinks_is_stored_and_restored_whole() {
             task["start"].as_str().unwrap(),
             task["actions"].as_str().unwrap(),
             "greedy",
-            50,
+            &task["budget"].to_string(),
         )
         .expect("think"),
     );
@@ -64,23 +62,21 @@ fn a_game_against_the_engine_thinks_is_stored_and_restored_whole() {
         .as_str()
         .expect("stored")
         .to_string();
-    let r = req(
+    let r = call(
         &mut b,
-        "POST",
-        &format!("/api/games/{id}/move"),
-        json!({"move": "(0T2)d2(0T2)d4"}),
+        json!({"call": "act", "id": id, "action": "move", "body": {"move": "(0T2)d2(0T2)d4"}}),
     );
     let v = &r["ok"];
     assert_eq!(v["action_count"], 2);
     let record = r["effects"]["store"][0]["record"].as_str().expect("stored");
     let mut again = Backend::new("{}");
     again.load_game(record).expect("restore");
-    let w = req(&mut again, "GET", &format!("/api/games/{id}"), Value::Null);
+    let w = call(&mut again, json!({"call": "game", "id": id}));
     for k in ["action_count", "actions", "pending", "players", "boards", "pgn"] {
         assert_eq!(v[k], w["ok"][k], "{k}");
     }
     again.load_game(&stored).expect("restore the earlier row");
-    let list = req(&mut again, "GET", "/api/games", Value::Null);
+    let list = call(&mut again, json!({"call": "games"}));
     // The computer's seat names its level (the home page's level 2 is the greedy bot).
     assert_eq!(list["ok"]["games"][0]["black"], "chess5d, level 2");
 }
@@ -88,27 +84,41 @@ fn a_game_against_the_engine_thinks_is_stored_and_restored_whole() {
 #[test]
 fn refusals_are_typed() {
     let mut b = Backend::new("{}");
-    let e = req(
+    let e = call(
         &mut b,
-        "POST",
-        "/api/games",
-        json!({"variant": "Standard", "import": "x"}),
+        json!({"call": "create_game", "body": {"variant": "Standard", "import": "x"}}),
     );
     assert_eq!(e["error"]["kind"], "invalid", "{e}");
     assert_eq!(e["error"]["code"], "either_or");
     assert_eq!(e["error"]["message"], "give either 'variant' or 'import', not both");
-    let e = req(&mut b, "GET", "/api/games/7", Value::Null);
+    let e = call(&mut b, json!({"call": "game", "id": 7}));
     assert_eq!(
         (&e["error"]["kind"], &e["error"]["code"]),
         (&json!("not_found"), &json!("no_game"))
     );
-    let id = req(&mut b, "POST", "/api/games", json!({}))["ok"]["id"]
+    let id = call(&mut b, json!({"call": "create_game", "body": {}}))["ok"]["id"]
         .as_i64()
         .unwrap();
-    let e = req(&mut b, "POST", &format!("/api/games/{id}/undo"), json!({}));
+    let e = call(&mut b, json!({"call": "act", "id": id, "action": "undo", "body": {}}));
     assert_eq!(e["error"]["kind"], "conflict", "{e}");
-    let e = req(&mut b, "POST", "/api/nowhere", json!({}));
-    assert_eq!(e["error"]["kind"], "not_found", "{e}");
+    // An unknown call, or a call with a field it does not take, is a bad request.
+    let e = call(&mut b, json!({"call": "nowhere"}));
+    assert_eq!(
+        (&e["error"]["kind"], &e["error"]["code"]),
+        (&json!("invalid"), &json!("bad_body")),
+        "{e}"
+    );
+    let e = call(&mut b, json!({"call": "games", "id": 1}));
+    assert_eq!(e["error"]["code"], "bad_body", "{e}");
+    // An action the service has not is refused as the server refuses its URL.
+    let e = call(&mut b, json!({"call": "act", "id": id, "action": "fly"}));
+    assert_eq!(e["error"]["code"], "no_request", "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(&format!("/api/games/{id}/fly"))),
+        "{e}"
+    );
 }
 
 #[test]
@@ -144,16 +154,14 @@ fn the_puzzle_maker_and_the_analysis_answer_as_the_server() {
 fn positions_without_a_royal_piece_are_accepted() {
     let mut b = Backend::new("{}");
     let knight = "[Board \"custom\"]\n[Size \"5x5\"]\n[5/5/2N2/5/5:0:1:w]\n";
-    let g = req(&mut b, "POST", "/api/games", json!({ "import": knight }));
+    let g = call(&mut b, json!({"call": "create_game", "body": { "import": knight }}));
     assert!(!g["ok"]["check"].is_object(), "{g}");
     let id = g["ok"]["id"].as_i64().unwrap();
-    req(
+    call(
         &mut b,
-        "POST",
-        &format!("/api/games/{id}/move"),
-        json!({"move": "(0T1)c3(0T1)b1"}),
+        json!({"call": "act", "id": id, "action": "move", "body": {"move": "(0T1)c3(0T1)b1"}}),
     );
-    let v = &req(&mut b, "POST", &format!("/api/games/{id}/submit"), json!({}))["ok"];
+    let v = &call(&mut b, json!({"call": "act", "id": id, "action": "submit", "body": {}}))["ok"];
     assert_eq!(
         (&v["result"], &v["termination"]),
         (&json!("1/2-1/2"), &json!("stalemate")),
@@ -161,7 +169,7 @@ fn positions_without_a_royal_piece_are_accepted() {
     );
 
     let brawns = "[Board \"custom\"]\n[Size \"4x4\"]\n[w*w*w*w*/4/4/W*W*W*W*:0:1:w]\n";
-    let answer = json(&engine_think(brawns, "", "alphabeta", 100).expect("think"));
+    let answer = json(&engine_think(brawns, "", "alphabeta", r#"{"move_time":{"ms":100}}"#).expect("think"));
     assert!(
         answer["moves"].as_str().is_some_and(|m| m.starts_with("(0T1)")),
         "{answer}"
@@ -173,4 +181,40 @@ fn positions_without_a_royal_piece_are_accepted() {
     let made = json(&make_puzzle(two_rooks, false, Some(1), Some("Two rooks".into())));
     assert_eq!(made["mate_in"], 1);
     assert!(made["pgn"].as_str().unwrap().contains("(1. Rg8)"), "{made}");
+}
+
+/// The engine's budget on a clock is the clock itself, as the server hands it to its engine
+/// (`ThinkBudget::limits`, one rule for both doors), not a share of it worked out here.
+#[test]
+fn a_clocked_engine_gets_the_clock_as_the_server_gives_it() {
+    let mut b = Backend::new("{}");
+    let body = json!({
+        "variant": "Standard", "clock": {"initial_ms": 300000, "increment_ms": 2000},
+        "white": {"type": "engine", "bot": "greedy"},
+    });
+    let g = call(&mut b, json!({"call": "create_game", "body": body}));
+    let task = &g["effects"]["think"][0];
+    let budget: chess5d_play::ThinkBudget = serde_json::from_value(task["budget"].clone()).expect("a budget");
+    assert_eq!(
+        budget,
+        chess5d_play::ThinkBudget::Clock {
+            remaining_ms: [300_000, 300_000],
+            increment_ms: 2000
+        },
+        "{task}"
+    );
+    let go = budget.limits(Some(5000));
+    assert_eq!(go.wtime, Some(std::time::Duration::from_secs(300)));
+    assert_eq!(go.winc, Some(std::time::Duration::from_secs(2)));
+    assert_eq!((go.movetime, go.nodes), (None, Some(5000)));
+    let answer = json(
+        &engine_think(
+            task["start"].as_str().unwrap(),
+            "",
+            "greedy",
+            &task["budget"].to_string(),
+        )
+        .expect("think"),
+    );
+    assert!(answer["moves"].as_str().is_some_and(|m| !m.is_empty()), "{answer}");
 }

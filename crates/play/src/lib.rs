@@ -9,9 +9,11 @@
 #![deny(missing_docs)]
 
 mod cache;
+pub mod call;
 mod error;
 mod game;
 pub mod lesson;
+pub mod listing;
 pub mod mistakes;
 pub mod proof;
 pub mod request;

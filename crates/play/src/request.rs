@@ -605,6 +605,20 @@ impl Query {
         }
     }
 
+    /// A query of these pairs (a typed call's parameters).
+    pub fn of(pairs: impl IntoIterator<Item = (String, String)>) -> Query {
+        Query {
+            pairs: pairs.into_iter().collect(),
+        }
+    }
+
+    /// The query string (without its `?`; escaped), empty for none.
+    pub fn text(&self) -> String {
+        form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(self.pairs.iter())
+            .finish()
+    }
+
     /// The first value of `name`, if given.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())

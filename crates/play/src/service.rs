@@ -43,8 +43,11 @@ pub struct Think {
     pub budget: ThinkBudget,
 }
 
-/// How long an engine may think.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How long an engine may think. It crosses to the static site's worker as JSON
+/// (`{"move_time": {"ms"}}` or `{"clock": {"remaining_ms", "increment_ms"}}`), where the same
+/// [`ThinkBudget::limits`] turns it into the engine's limits as the server's driver does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ThinkBudget {
     /// A fixed time per action (no clock).
     MoveTime {
@@ -61,15 +64,40 @@ pub enum ThinkBudget {
 }
 
 impl ThinkBudget {
-    /// The time a player would give this action: the fixed time, or with a clock a 30th of the
-    /// time left plus the increment (within 10 ms and 60 s).
-    pub fn movetime_ms(&self, side: Color) -> u64 {
-        match *self {
-            ThinkBudget::MoveTime { ms } => ms,
+    /// The engine's limits for this budget, the one rule of both doors: a fixed time as
+    /// `go movetime`, a clock handed to the engine whole (`go wtime btime winc binc`, which the
+    /// engine's time plan shares out), and at most `nodes` nodes of work when given.
+    pub fn limits(&self, nodes: Option<u64>) -> chess5d_engine::Limits {
+        use std::time::Duration;
+        let go = match *self {
+            ThinkBudget::MoveTime { ms } => chess5d_engine::Limits::movetime(Duration::from_millis(ms)),
             ThinkBudget::Clock {
                 remaining_ms,
                 increment_ms,
-            } => (remaining_ms[side.index()] / 30 + increment_ms).clamp(10, 60_000),
+            } => {
+                let ms = |i: usize| Some(Duration::from_millis(remaining_ms[i]));
+                let inc = Some(Duration::from_millis(increment_ms));
+                chess5d_engine::Limits {
+                    wtime: ms(0),
+                    btime: ms(1),
+                    winc: inc,
+                    binc: inc,
+                    ..chess5d_engine::Limits::default()
+                }
+            }
+        };
+        chess5d_engine::Limits { nodes, ..go }
+    }
+
+    /// The longest a door waits for the answer of side `side`'s search: its time, or its whole
+    /// remaining clock, plus a margin.
+    pub fn wait(&self, side: Color) -> std::time::Duration {
+        use std::time::Duration;
+        match *self {
+            ThinkBudget::MoveTime { ms } => Duration::from_millis(ms) + Duration::from_secs(10),
+            ThinkBudget::Clock { remaining_ms, .. } => {
+                Duration::from_millis(remaining_ms[side.index()]) + Duration::from_secs(5)
+            }
         }
     }
 }

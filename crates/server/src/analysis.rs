@@ -87,11 +87,9 @@ pub(crate) struct Board {
     pub(crate) client: crate::limits::ClientKey,
     /// Its place in the quota of boards, given back when the board is gone.
     pub(crate) _permit: crate::limits::Permit,
-    /// The game it was taken from and how many of its actions (the branch point).
-    pub(crate) from_game: Option<i64>,
-    pub(crate) base_actions: usize,
-    /// The whole game (not only up to the branch point) as 5DPGN, for the export.
-    pub(crate) game_pgn: String,
+    /// The game it was taken from, how many of its actions (the branch point), the whole
+    /// game's 5DPGN for the export.
+    pub(crate) scratch: chess5d_play::listing::Scratch,
     pub(crate) session: Mutex<Session>,
     pub(crate) info: Mutex<Info>,
     pub(crate) engine: Arc<Mutex<Option<Runner>>>,
@@ -208,16 +206,7 @@ impl Board {
     /// games: the page reviews a shared game on a board of its own this way).
     pub(crate) fn state_at(&self, at: Option<usize>) -> Value {
         let s = lock(&self.session);
-        let shown = at.map_or(chess5d_play::Shown::Live, chess5d_play::Shown::At);
-        let mut v = s.view(chess5d_play::seats::Rights::ALL.viewer(), shown);
-        let mut game = s.game.clone();
-        while game.undo_move().is_some() {}
-        v["fen"] = json!(chess5d_notation::write_5dfen(game.position()));
-        v["analysis"] = json!({
-            "id": self.id, "token": self.token, "game": self.from_game, "base_actions": self.base_actions,
-            "tried": s.game.actions().len().saturating_sub(self.base_actions),
-        });
-        v
+        self.scratch.state(&s.play, self.id, Some(&self.token), at)
     }
 
     pub(crate) fn publish(&self) {
@@ -443,11 +432,7 @@ impl Board {
     /// The whole game with the actions tried here as a variation after the branch point.
     pub(crate) fn export(&self) -> Result<String, ServerError> {
         let s = lock(&self.session);
-        Ok(chess5d_play::export_variation(
-            &self.game_pgn,
-            self.base_actions,
-            &s.game,
-        )?)
+        Ok(self.scratch.export(&s.play)?)
     }
 }
 

@@ -147,9 +147,11 @@ async fn create(
             token,
             client,
             _permit: permit,
-            from_game,
-            base_actions,
-            game_pgn,
+            scratch: chess5d_play::listing::Scratch {
+                from_game,
+                base_actions,
+                game_pgn,
+            },
             session: Mutex::new(session),
             info: Mutex::new(Info::default()),
             engine: Arc::new(Mutex::new(None)),
@@ -261,7 +263,7 @@ async fn take_back(
     Path(id): Path<String>,
     token: SeatToken,
 ) -> Result<Response, ServerError> {
-    let floor = board(&st, &id, &token, None)?.base_actions;
+    let floor = board(&st, &id, &token, None)?.scratch.base_actions;
     change(st, id, token, move |s| Ok(s.take_back(floor)?)).await
 }
 

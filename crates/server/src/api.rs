@@ -12,7 +12,7 @@ use crate::limits::BODY_LIMIT;
 use crate::puzzles::{Puzzle, PUZZLES};
 use crate::seats::SeatToken;
 use crate::security::{self, Guard};
-use crate::session::{color_name, Session};
+use crate::session::Session;
 use crate::state::{blocking, lock, parse_id, AppState, Slot};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -21,11 +21,9 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Json, Router};
-use chess5d_engine::Bot;
 use chess5d_play::request::{Action, CreateReq, Empty, Query};
 use chess5d_play::seats::Viewer;
 use chess5d_play::PlayError;
-use chess5d_rules::VARIANTS;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -55,6 +53,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/favicon.ico", SVG, include_str!("../../../web/favicon.svg")),
     ("/backend/index.js", JS, include_str!("../../../web/backend/index.js")),
     ("/backend/remote.js", JS, include_str!("../../../web/backend/remote.js")),
+    ("/backend/calls.js", JS, include_str!("../../../web/backend/calls.js")),
     ("/ui/analysis.js", JS, include_str!("../../../web/ui/analysis.js")),
     ("/ui/boards.js", JS, include_str!("../../../web/ui/boards.js")),
     ("/ui/camera.js", JS, include_str!("../../../web/ui/camera.js")),
@@ -183,19 +182,15 @@ fn static_file(ctype: &'static str, body: &'static str) -> Response {
 
 async fn info(State(st): State<AppState>) -> Json<Value> {
     let c = &st.inner.config;
-    Json(json!({
-        "engines": c.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
-        "bots": Bot::ALL.iter().map(|b| b.name()).collect::<Vec<_>>(),
-        "variants": VARIANTS.iter().map(|v| json!({"name": v.name, "size": format!("{}x{}", v.width, v.height), "even": v.even})).collect::<Vec<_>>(),
-        "public": c.public,
-        "memory": {
+    let mut v = chess5d_play::listing::Info::new(c.engines.iter().map(|e| e.name.clone()).collect(), c.public).json();
+    v["memory"] = json!({
             "games": st.games_in_memory(),
             "games_bytes": st.games_memory_bytes(),
             "analysis_boards": st.analysis_boards(),
             "engine_players": st.engine_players(),
             "reviews_bytes": st.reviews_kept_bytes(),
-        },
-    }))
+    });
+    Json(v)
 }
 
 async fn list_games(State(st): State<AppState>) -> ApiResult {
@@ -637,13 +632,7 @@ async fn list_puzzles(State(st): State<AppState>, visitor: Visitor, RawQuery(q):
         .skip(offset)
         .take(count)
         .map(|p| {
-            let loaded = p.load().ok();
-            json!({
-                "id": p.id, "name": p.name,
-                "mate_in": loaded.as_ref().map(|l| p.mate_in(l)),
-                "to_move": loaded.as_ref().map(|l| color_name(l.game.to_move())),
-                "status": status(p.id),
-            })
+            chess5d_play::listing::PuzzleEntry::built_in(p.id, p.name, p.load().ok().as_ref(), status(p.id)).json()
         })
         .collect();
     list.extend(made);

@@ -17,39 +17,11 @@ use std::time::Duration;
 /// How long an engine whose game gave its places up waits for one at its turn.
 pub const PLACE_WAIT: Duration = Duration::from_secs(60);
 
-/// The 5DUCI limits of a search and how long to wait for its answer: its time, and its work
-/// (`nodes`, the limit `engine-nodes`), whichever ends it first.
+/// The 5DUCI limits of a search and how long to wait for its answer: the game service's one
+/// rule ([`ThinkBudget::limits`], which the static site's worker uses too), with the work limit
+/// `engine-nodes`, whichever ends it first.
 fn limits(budget: ThinkBudget, side: chess5d_rules::Color, nodes: u64) -> (Go, Duration) {
-    let (go, wait) = match budget {
-        ThinkBudget::Clock {
-            remaining_ms,
-            increment_ms,
-        } => {
-            let ms = |i: usize| Some(Duration::from_millis(remaining_ms[i]));
-            let inc = Some(Duration::from_millis(increment_ms));
-            (
-                Go {
-                    wtime: ms(0),
-                    btime: ms(1),
-                    winc: inc,
-                    binc: inc,
-                    ..Go::default()
-                },
-                Duration::from_millis(remaining_ms[side.index()]) + Duration::from_secs(5),
-            )
-        }
-        ThinkBudget::MoveTime { ms } => (
-            Go::movetime(Duration::from_millis(ms)),
-            Duration::from_millis(ms) + Duration::from_secs(10),
-        ),
-    };
-    (
-        Go {
-            nodes: Some(nodes),
-            ..go
-        },
-        wait,
-    )
+    (budget.limits(Some(nodes)), budget.wait(side))
 }
 
 impl AppState {

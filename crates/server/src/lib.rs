@@ -63,6 +63,7 @@ pub use api::router;
 pub use config::{Config, EngineConfig, ServeOptions};
 pub use error::ServerError;
 pub use limits::Limits;
+pub use puzzles::builtin_json as builtin_puzzles_json;
 
 pub use puzzles::forced_mate_in;
 pub use seats::TOKEN_HEADER;

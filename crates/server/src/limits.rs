@@ -1137,12 +1137,7 @@ impl Limits {
     }
 }
 
-/// A page of a list: `{<name>: [...], total, offset, next}` (`next`: the offset of the next
-/// page, null on the last).
-pub fn page_json(name: &str, list: Vec<serde_json::Value>, total: usize, offset: usize) -> serde_json::Value {
-    let next = (offset + list.len() < total && !list.is_empty()).then_some(offset + list.len());
-    serde_json::json!({ name: list, "total": total, "offset": offset, "next": next })
-}
+pub use chess5d_play::listing::page_json;
 
 /// A flag set when dropped: held by a request's future, read by its blocking work, so that the
 /// work stops when the request times out or its client goes away.

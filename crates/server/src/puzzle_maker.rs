@@ -205,8 +205,8 @@ async fn export(State(st): State<AppState>, Path(id): Path<String>) -> Result<Re
 pub fn list_json(list: Vec<UserPuzzle>, status: impl Fn(&str) -> String) -> Vec<Value> {
     list.into_iter()
         .map(|p| {
-            json!({ "id": p.id, "name": p.name, "mate_in": p.mate_in, "to_move": p.to_move,
-                    "status": status(&p.id), "made": true })
+            let status = status(&p.id);
+            chess5d_play::listing::PuzzleEntry::made(p.id, p.name, p.mate_in, p.to_move, status).json()
         })
         .collect()
 }

@@ -31,11 +31,6 @@ impl Puzzle {
         chess5d_notation::load(self.text).map_err(|e| format!("puzzle {}: {e}", self.id))
     }
 
-    /// How many actions the solver has.
-    pub fn mate_in(&self, loaded: &LoadedGame) -> usize {
-        chess5d_play::proof::mate_in_of(loaded)
-    }
-
     /// Finds a puzzle by id.
     pub fn by_id(id: &str) -> Option<&'static Puzzle> {
         PUZZLES.iter().find(|p| p.id == id)
@@ -43,3 +38,13 @@ impl Puzzle {
 }
 
 pub use chess5d_play::proof::forced_mate_in;
+
+/// The built-in puzzles as the static site's service takes them (`chess5d_local::Backend::new`:
+/// `{puzzles: [{id, name, pgn}]}`), so that both doors list the same.
+pub fn builtin_json() -> String {
+    let list: Vec<serde_json::Value> = PUZZLES
+        .iter()
+        .map(|p| serde_json::json!({ "id": p.id, "name": p.name, "pgn": p.text }))
+        .collect();
+    serde_json::json!({ "puzzles": list }).to_string()
+}

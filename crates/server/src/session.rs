@@ -7,7 +7,7 @@ use crate::db::{self, GameRow};
 use crate::error::ServerError;
 use crate::seats::{Need, Rights, Seat};
 use chess5d_play::seats::Viewer;
-pub use chess5d_play::{color_name, Player, PuzzleRun};
+pub use chess5d_play::{color_name, Player};
 use chess5d_play::{Play, Shown};
 use chess5d_rules::Color;
 use serde_json::{json, Value};
@@ -148,16 +148,13 @@ impl Session {
 
     /// The summary line of the game list.
     pub fn summary(row: &GameRow) -> Value {
-        let name = |p: &str| {
-            serde_json::from_str::<Player>(p)
-                .map(|p| p.display())
-                .unwrap_or_else(|_| "?".into())
-        };
-        json!({
-            "id": row.id, "white": name(&row.white), "black": name(&row.black), "variant": row.variant,
-            "result": row.result.clone().unwrap_or_else(|| "*".into()), "termination": row.termination,
-            "created": row.created, "updated": row.updated, "actions": row.n_actions,
-            "puzzle": row.puzzle.as_deref().and_then(|p| serde_json::from_str::<PuzzleRun>(p).ok()).map(|p| p.name),
-        })
+        match row.record() {
+            Ok(r) => chess5d_play::listing::Summary::of(&r).json(),
+            // A row whose players cannot be read is listed, unnamed.
+            Err(_) => json!({ "id": row.id, "white": "?", "black": "?", "variant": row.variant,
+                              "result": row.result.clone().unwrap_or_else(|| "*".into()),
+                              "termination": row.termination, "created": row.created, "updated": row.updated,
+                              "actions": row.n_actions, "puzzle": null }),
+        }
     }
 }

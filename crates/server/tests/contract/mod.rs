@@ -6,6 +6,7 @@
 
 use super::*;
 use chess5d_local::Backend;
+use chess5d_play::call::Call;
 
 /// Whether `got` has every field of `want` (objects compared field by field, recursively).
 fn fits(got: &Value, want: &Value) -> bool {
@@ -21,15 +22,16 @@ fn steps() -> Vec<Value> {
     v["steps"].as_array().unwrap().clone()
 }
 
-/// The server over HTTP: a refusal's kind and code are in its JSON body.
-async fn server_answer(app: &Api, method: &str, path: &str, body: &Value) -> Value {
-    if method == "ENGINE" {
-        let id: i64 = path.rsplit('/').next().unwrap().parse().unwrap();
+/// The server over HTTP, at the call's URL (`Call::http`): a refusal's kind and code are in
+/// its JSON body.
+async fn server_answer(app: &Api, step: &Value) -> Value {
+    if let Some(id) = step["engine"].as_i64() {
         let v = wait_for(app, id, |v| v["human_to_move"] == true || v["result"].is_string()).await;
         return json!({ "status": 200, "ok": v });
     }
-    let body = (!body.is_null()).then(|| body.to_string());
-    let (status, v) = call(app, method, path, body.as_deref()).await;
+    let h = Call::read(&step["call"].to_string()).unwrap().http();
+    let body = (!h.body.is_empty()).then_some(h.body.as_str());
+    let (status, v) = call(app, h.method, &h.path, body).await;
     if status.is_success() {
         json!({ "status": status.as_u16(), "ok": v })
     } else {
@@ -46,17 +48,12 @@ const NOW: &str = "2026-01-02 03:04:05";
 
 /// The static site's door, doing what `backend/local.js` does with the effects: the engine's
 /// search and the puzzle proof (the worker's functions).
-fn local_answer(b: &mut Backend, method: &str, path: &str, body: &Value) -> Value {
-    if method == "ENGINE" {
-        let v: Value = serde_json::from_str(&b.request("GET", path, "", NOW)).unwrap();
+fn local_answer(b: &mut Backend, step: &Value) -> Value {
+    if let Some(id) = step["engine"].as_i64() {
+        let v: Value = serde_json::from_str(&b.call(&json!({ "call": "game", "id": id }).to_string(), NOW)).unwrap();
         return json!({ "status": v["status"], "ok": v["ok"] });
     }
-    let body = if body.is_null() {
-        String::new()
-    } else {
-        body.to_string()
-    };
-    let r: Value = serde_json::from_str(&b.request(method, path, &body, NOW)).unwrap();
+    let r: Value = serde_json::from_str(&b.call(&step["call"].to_string(), NOW)).unwrap();
     if r.get("error").is_some() {
         return refused(r);
     }
@@ -66,7 +63,7 @@ fn local_answer(b: &mut Backend, method: &str, path: &str, body: &Value) -> Valu
             t["start"].as_str().unwrap(),
             t["actions"].as_str().unwrap(),
             t["bot"].as_str().unwrap(),
-            t["movetime_ms"].as_u64().unwrap() as u32,
+            &t["budget"].to_string(),
         )
         .unwrap();
         let a: Value = serde_json::from_str(&a).unwrap();
@@ -95,17 +92,37 @@ fn local_answer(b: &mut Backend, method: &str, path: &str, body: &Value) -> Valu
     r
 }
 
+/// The contract makes every call both doors answer (`call::NAMES`, which a test of
+/// crates/play holds to the enum).
+#[test]
+fn the_contract_makes_every_call() {
+    let made: std::collections::BTreeSet<String> = steps()
+        .iter()
+        .filter_map(|s| s["call"]["call"].as_str().map(str::to_string))
+        .collect();
+    let missing: Vec<&str> = chess5d_play::call::NAMES
+        .iter()
+        .copied()
+        .filter(|n| !made.contains(*n))
+        .collect();
+    assert!(missing.is_empty(), "calls the contract never makes: {missing:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn both_doors_keep_the_contract() {
     let s = server();
-    let mut local = Backend::new("{}");
+    let mut local = Backend::new(&chess5d_server::builtin_puzzles_json());
     let mut broken = Vec::new();
     for (i, step) in steps().iter().enumerate() {
-        let (method, path) = (step["method"].as_str().unwrap(), step["path"].as_str().unwrap());
+        let what = if step["engine"].is_null() {
+            step["call"].to_string()
+        } else {
+            step.to_string()
+        };
         let want = &step["expect"];
         let doors = [
-            ("server", server_answer(&s.app, method, path, &step["body"]).await),
-            ("static site", local_answer(&mut local, method, path, &step["body"])),
+            ("server", server_answer(&s.app, step).await),
+            ("static site", local_answer(&mut local, step)),
         ];
         for (door, got) in doors {
             if !fits(&got, want) {
@@ -115,7 +132,7 @@ async fn both_doors_keep_the_contract() {
                 } else {
                     text.chars().take(300).collect()
                 };
-                broken.push(format!("step {i} {method} {path} ({door}): want {want}, got {shown}"));
+                broken.push(format!("step {i} {what} ({door}): want {want}, got {shown}"));
             }
         }
     }
