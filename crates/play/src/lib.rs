@@ -12,6 +12,7 @@ mod cache;
 mod error;
 mod game;
 pub mod lesson;
+pub mod mates;
 pub mod mistakes;
 pub mod proof;
 pub mod request;
