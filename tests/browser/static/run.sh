@@ -37,7 +37,6 @@ if [ $# -eq 0 ]; then
     tests/browser/home-forms.test.mjs tests/browser/check-arrows.test.mjs tests/browser/variations.test.mjs \
     tests/browser/computer-review.test.mjs tests/browser/share-link.test.mjs tests/browser/polish.test.mjs \
     tests/browser/learn.test.mjs tests/browser/issue48.test.mjs tests/browser/axe.test.mjs \
-    tests/browser/mistakes.test.mjs tests/browser/check-markers.test.mjs tests/browser/phone-review.test.mjs \
-    tests/browser/proven-mate.test.mjs
+    tests/browser/mistakes.test.mjs tests/browser/check-markers.test.mjs tests/browser/phone-review.test.mjs
 fi
 node --test "$@"
