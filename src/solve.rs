@@ -41,8 +41,9 @@ pub struct SolveArgs {
     /// The most nodes (positions whose legal actions are listed) before answering `unknown`.
     #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
-    /// Search threads. The solver is single-threaded for now: more than 1 is accepted and
-    /// runs on one thread (said on standard error).
+    /// Search threads. More than 1 splits the root's actions among them (mates in one are
+    /// looked for on one thread first); the node budget and the table are shared out. No
+    /// progress is printed then.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
     /// The transposition table's size in MB (32-byte entries).
@@ -64,12 +65,6 @@ pub fn run(a: &SolveArgs) -> Result<()> {
         return check_file(path);
     }
     let pos = position(a)?;
-    if a.threads > 1 && !a.quiet {
-        eprintln!(
-            "chess5d solve: the solver runs on one thread (--threads {} accepted)",
-            a.threads
-        );
-    }
     let config = Config {
         max_actions: a.max_actions,
         nodes: a.nodes,
@@ -85,7 +80,11 @@ pub fn run(a: &SolveArgs) -> Result<()> {
             );
         }
     };
-    let report = solve(&pos, &config, Some(&mut progress));
+    let report = if a.threads > 1 {
+        chess5d_solve::solve_threads(&pos, &config, a.threads as usize)
+    } else {
+        solve(&pos, &config, Some(&mut progress))
+    };
     // The proof file first: a headline is printed only once its proof is written.
     let written = match (&a.proof, write_proof(&pos, &report)) {
         (Some(path), Some(text)) => {

@@ -99,6 +99,40 @@ fn solve_answers_for_a_variant_and_unknown_when_the_budget_is_spent() {
     assert!(!std::path::Path::new(&proof).exists());
 }
 
+/// `--threads 2` (the root split) gives the serial solver's answers, with proofs (and
+/// disproofs) that `--check` accepts: a win in 2 (Timeline Fragments), a bound (Just Kings), a
+/// mate in 2 on one board (rook tactics 2).
+#[test]
+fn solve_with_two_threads_answers_as_one_with_proofs_that_hold() {
+    let rooks = "[Size \"6x6\"]\n[Board \"custom\"]\n[6/5k/6/6/1R4/KR4:0:1:w]\n\n1. Re2 / Kf4\n";
+    let cases: [(&[&str], &str, &str); 3] = [
+        (
+            &["--variant", "Misc - Timeline Fragments", "--max-actions", "2"],
+            "",
+            "win in 2 for white",
+        ),
+        (
+            &["--variant", "Focused - Just Kings", "--max-actions", "3"],
+            "",
+            "no win for white within 3 actions",
+        ),
+        (&["--max-actions", "2", "-"], rooks, "win in 2 for white"),
+    ];
+    for (i, (args, input, answer)) in cases.into_iter().enumerate() {
+        for threads in ["1", "2"] {
+            let proof = temp(&format!("threads-{i}-{threads}.proof"));
+            let mut all = vec!["solve", "--threads", threads, "--proof", &proof];
+            all.extend_from_slice(args);
+            let (ok, out, err) = chess5d(&all, input);
+            assert!(ok, "{args:?}: {err}");
+            assert_eq!(out.lines().next(), Some(answer), "{args:?} --threads {threads}: {out}");
+            let (ok, out, err) = chess5d(&["solve", "--check", &proof], "");
+            assert!(ok, "{args:?} --threads {threads}: {err}");
+            assert_eq!(out, format!("proof holds: {answer}\n"));
+        }
+    }
+}
+
 #[test]
 fn solve_refuses_bad_input_clearly() {
     let (ok, out, err) = chess5d(&["solve", "--variant", "Nope"], "");

@@ -2,14 +2,15 @@
 // Messages in: {id, task: {start, actions, bot, budget}}; out: {id, moves, info} or {id, error}.
 // Or {id, analyse: {start, actions, multipv}}: searches again and again with doubling times (0.2 s,
 // 0.4 s... up to 6.4 s, then 6.4 s at a time), {id, engine: {depth, eval, nodes, nps, pv, lines}}
-// after each (lines: the `multipv` best, as the server's); the page ends it by terminating the
+// after each (lines: the `multipv` best, as the server's; proven: a forced mate the solver proved
+// after the first search, else null); the page ends it by terminating the
 // worker (a search in wasm cannot be interrupted by a message).
 // Or {id, puzzle: {text, from_game, mate_in, name}}: the puzzle maker's proof; out {id, made}
 // (made: {name, mate_in, to_move, pgn}, or {error: {kind, code, message}} when refused).
 // Or {id, review: {start, actions, result, nodes}}: a game's computer review; out {id, report}
 // after each position (report: JSON {searched, positions, action}) and at the end (JSON
 // {review}), or {id, error}. A review is stopped by terminating the worker.
-import init, { engine_think, engine_analyse, make_puzzle, review_game } from '../pkg/chess5d_local.js';
+import init, { engine_think, engine_analyse, make_puzzle, review_game, proven_mate } from '../pkg/chess5d_local.js';
 
 const ready = init({ module_or_path: new URL('../pkg/chess5d_local_bg.wasm', import.meta.url) });
 
@@ -29,10 +30,15 @@ self.onmessage = async (e) => {
     }
     if (analyse) {
       let best = null;
+      let proven;
       for (let ms = 200; ; ms = Math.min(ms * 2, 6400)) {
         const info = JSON.parse(engine_analyse(analyse.start, analyse.actions, ms, analyse.multipv ?? 3));
         if (!best || info.depth >= best.depth) best = info;
-        self.postMessage({ id, engine: best });
+        self.postMessage({ id, engine: { ...best, proven: proven ?? null } });
+        if (proven === undefined && best.pv.length) {
+          proven = JSON.parse(proven_mate(analyse.start, analyse.actions));
+          if (proven) self.postMessage({ id, engine: { ...best, proven } });
+        }
         await new Promise((r) => setTimeout(r, 0));
         if (!best.pv.length) return; // no legal action: nothing more to find
       }

@@ -13,6 +13,7 @@ import { render } from './multiverse.js';
 import { renderSide } from './panel.js';
 import { setReview } from './review.js';
 import { drawMistakes } from './mistakes.js';
+import { missedMateHtml } from './proven.js';
 
 const GLYPH = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 const POLL_MS = 500;
@@ -207,6 +208,7 @@ function draw() {
     const num = `${a.turn}${a.player === 'black' ? 'b' : ''}.`;
     const what = a.class ? `<span class="cr-mark ${a.class}">${GLYPH[a.class]}</span> ${cap(a.class)}: ` : '';
     note = `${what}${esc(num)} ${esc(a.played)}: ${evalText(a.before)} → ${evalText(a.after)}, ${cap(a.player)}'s chances ${pct(a.win_before)} → ${pct(a.win_after)}.`;
+    note += missedMateHtml(a);
     if (a.best) note += ` <span class="cr-best">Best: <b>${esc(a.best)}</b></span>${a.line ? ` <span class="muted">(${esc(a.line)})</span>` : ''}`;
   } else if (acts.length) note = '<span class="muted">Click the graph or an action to see what the engine thought of it.</span>';
   if ($('#cr-note').innerHTML !== note) $('#cr-note').innerHTML = note;

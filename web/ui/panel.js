@@ -2,6 +2,7 @@
 // result, the buttons' states, the notation, and the analysis board's panel (evaluation, best
 // line, actions tried). It draws from the state alone.
 import { $, esc, cap } from './dom.js';
+import { renderProven } from './proven.js';
 import { app, cur, presentOf } from './state.js';
 import { shownVariation, variationRows, variationLabel, variationStep } from './variations.js';
 
@@ -246,6 +247,7 @@ export function renderAnalysis() {
   // keeps the preview).
   const pv = i.pv || [];
   const lines = i.lines?.length ? i.lines : pv.length ? [{ rank: 1, eval: i.eval, depth: i.depth, text: '', pv }] : [];
+  renderProven(i);
   const box = $('#pv');
   box.dataset.pv = pv.map((x) => x.text).join(' | ');
   box.dataset.lines = String(lines.length);

@@ -788,6 +788,21 @@ pub fn engine_analyse(start: &str, actions: &str, movetime_ms: u32, multipv: u32
     .to_string())
 }
 
+/// A forced mate of the side to move after `actions` (long form, one a line) from `start`,
+/// proven by the solver within the analysis board's budget ([`chess5d_play::mates::Effort::analysis`]
+/// with the puzzle maker's [`proof::TOTAL_BUDGET`]): [`chess5d_play::mates::Proven::json`] as
+/// text, or `null` (no mate within reach, or not proven in time: the page says nothing).
+#[wasm_bindgen]
+pub fn proven_mate(start: &str, actions: &str) -> Result<String, JsError> {
+    let start = chess5d_notation::load(start).map_err(err)?.start;
+    let loaded = long::read_game(actions, Some(start)).map_err(err)?;
+    let pos = loaded.game.position();
+    let effort = chess5d_play::mates::Effort::analysis(proof::TOTAL_BUDGET);
+    Ok(chess5d_play::mates::proven_mate(pos, &effort)
+        .map_or(Value::Null, |p| p.json(pos))
+        .to_string())
+}
+
 /// The puzzle maker's proof (run in the worker): the service's [`proof::make_from_record`] on
 /// the text the request named. JSON `{name, mate_in, to_move, pgn}`, or the refusal as
 /// `{error: {kind, code, message}}`.

@@ -5,6 +5,13 @@
 //! (moves may also be separated by `;`). A move is `<T>[<L>]:[piece]<square>`, then an optional
 //! `<[new L]>`, the destination turn and timeline when they differ from the source, `:`, then
 //! `[x][promotion]<square>[e.p.][+|#|=]`.
+//!
+//! Records of the alexbay client are read under our rules, which that client did not always
+//! follow: `tools-v2/reflected-checkmate.alexbay` (corpus) has a black pawn that had moved
+//! (h7-h6) step two timelines (`8b. 4:h6<>+2:h6`). The rules allow two steps along y or L to an
+//! unmoved pawn only (rules.md, "Pawns"), as 5d-chess-js 1.2.1 does (it offers `(0T4)h6>(1T4)h6`
+//! only), so the record is refused, and the message says why: "only an unmoved pawn may step
+//! two ranks or two timelines, and this one has moved".
 
 use crate::coords::{BoardRef, Timeline};
 use crate::error::{Error, ParseError, Reason, Span};

@@ -132,10 +132,12 @@ mod corpus {
             "tools-v2/bitboard/white-castle-illegal.5dpgn",
             "action 7, 'O-O' at line 6, column 4: no legal move matches: white cannot castle short",
         ),
-        // A moved pawn stepping two timelines: the rules allow two steps only to unmoved pawns.
+        // A moved pawn (h7-h6 at 3b) stepping two timelines: the rules allow two steps only to
+        // unmoved pawns (rules.md, "Pawns"), and 5d-chess-js 1.2.1 refuses it too (it offers
+        // (0T4)h6>(1T4)h6 only). The alexbay client that recorded the game allowed it.
         (
             "tools-v2/reflected-checkmate.alexbay",
-            "action 16, '4:h6<>+2:h6' at line 31, column 5: illegal move: the black pawn on (0T4)h6 cannot move to (2T4)h6",
+            "action 16, '4:h6<>+2:h6' at line 31, column 5: illegal move: the black pawn on (0T4)h6 cannot move to (2T4)h6: only an unmoved pawn may step two ranks or two timelines, and this one has moved",
         ),
     ];
 

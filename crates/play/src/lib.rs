@@ -14,6 +14,7 @@ mod error;
 mod game;
 pub mod lesson;
 pub mod listing;
+pub mod mates;
 pub mod mistakes;
 pub mod proof;
 pub mod request;

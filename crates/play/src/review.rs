@@ -68,7 +68,9 @@ impl Play {
 /// [`ActionReview::json`] with `pv`, the engine's line from the position before the action
 /// ([`crate::text::pv_json`]: each action's colour, text and moves with their coordinates, for the
 /// page's arrows; empty when the action played was the engine's choice), and `best_long`, its
-/// best action in long form (for [`crate::mistakes`]).
+/// best action in long form (for [`crate::mistakes`]), and `missed_mate` N when the player had
+/// a forced mate in N (at most [`crate::mates::REVIEW_MAX`]) and the action gave it up
+/// ([`crate::mates::missed_mate`]).
 #[derive(Debug)]
 pub struct ActionWriter {
     pos: Position,
@@ -100,6 +102,13 @@ impl ActionWriter {
         // The engine's best in long form: what a puzzle made from this action accepts at once.
         if let Some(best) = &a.best {
             v["best_long"] = json!(chess5d_notation::long::write_action(best, self.pos.even()));
+        }
+        // A short forced mate the player had and did not keep, proven by the solver (within
+        // its budget: else nothing is said).
+        if let Some(played) = self.actions.get(a.index) {
+            if let Some(n) = crate::mates::missed_mate(&self.pos, played, &crate::mates::Effort::review()) {
+                v["missed_mate"] = json!(n);
+            }
         }
         v
     }

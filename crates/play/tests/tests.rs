@@ -799,3 +799,92 @@ fn a_reviewed_blunder_becomes_a_puzzle_the_engine_judges() {
         "{other}: {defended}"
     );
 }
+
+/// Proven mates where players meet them (`chess5d_play::mates`): the analysis board's line and
+/// the review's "missed a forced mate".
+mod mates {
+    use chess5d_play::mates::{missed_mate, proven_mate, Effort};
+    use chess5d_rules::{Color, Variant};
+
+    #[test]
+    fn a_known_mate_in_two_gives_the_proven_line() {
+        // Timeline Fragments from the start: a win in 2 for White (crates/solve/README.md).
+        let pos = Variant::by_name("Misc - Timeline Fragments").unwrap().position();
+        let proven = proven_mate(&pos, &Effort::analysis(chess5d_play::proof::TOTAL_BUDGET)).expect("mate in 2");
+        assert_eq!((proven.side, proven.n, proven.line.len()), (Color::White, 2, 3));
+        let v = proven.json(&pos);
+        assert_eq!(v["text"], "Mate in 2 (proven)");
+        assert_eq!(v["side"], "white");
+        let pv = v["pv"].as_array().unwrap();
+        assert_eq!(pv.len(), 3);
+        assert!(pv.iter().all(|a| !a["text"].as_str().unwrap().is_empty()), "{v}");
+        // The line played out mates.
+        let mut at = pos.clone();
+        for a in &proven.line {
+            for m in a {
+                at.play(m).unwrap();
+            }
+            at.submit().unwrap();
+        }
+        assert_eq!(
+            at.outcome(chess5d_rules::Budget::DEFAULT),
+            chess5d_rules::Outcome::Checkmate
+        );
+        // Looked for within one action only, or where there is none: silence.
+        let one = Effort {
+            max: 1,
+            ..Effort::analysis(chess5d_play::proof::TOTAL_BUDGET)
+        };
+        assert_eq!(proven_mate(&pos, &one), None);
+        let standard = Variant::by_name("Standard").unwrap().position();
+        assert_eq!(proven_mate(&standard, &Effort::analysis(1_000_000)), None);
+    }
+
+    fn game(text: &str) -> chess5d_rules::Game {
+        chess5d_notation::load(text).expect("game").game
+    }
+
+    #[test]
+    fn a_review_says_a_mate_in_one_was_missed() {
+        // 4. a3 leaves Qxf7# on the board; 4. Qxf7# keeps it.
+        let missed = game("1. e4 / e5\n2. Bc4 / Nc6\n3. Qh5 / Nf6\n4. a3 / a6\n");
+        let kept = game("1. e4 / e5\n2. Bc4 / Nc6\n3. Qh5 / Nf6\n4. Qxf7#\n");
+        for (g, want) in [(&missed, Some(1)), (&kept, None)] {
+            let mut pos = g.start().clone();
+            for (i, a) in g.actions().iter().enumerate() {
+                let said = missed_mate(&pos, &a.moves, &Effort::review());
+                assert_eq!(said, if i == 6 { want } else { None }, "action {i}");
+                for m in &a.moves {
+                    pos.play_unchecked(m);
+                }
+                pos.submit_unchecked();
+            }
+        }
+        // Through the review both doors run: the action's JSON says so.
+        let options = chess5d_play::review::options(2_000, 4, 1);
+        let mut reviewer = chess5d_engine::review::Reviewer::new(options);
+        let mut writer = chess5d_play::review::ActionWriter::new(&missed);
+        let mut said = Vec::new();
+        reviewer.review_game(&missed, None, &mut |p| {
+            if let Some(a) = p.action {
+                said.push(writer.json(a)["missed_mate"].as_u64());
+            }
+        });
+        assert_eq!(said, [None, None, None, None, None, None, Some(1), None]);
+    }
+
+    #[test]
+    fn a_review_says_a_mate_in_two_was_missed() {
+        // Timeline Fragments: White's mate in 2 from the start, given up by a king's step.
+        let pos = Variant::by_name("Misc - Timeline Fragments").unwrap().position();
+        let proven = proven_mate(&pos, &Effort::analysis(chess5d_play::proof::TOTAL_BUDGET)).unwrap();
+        assert_eq!(missed_mate(&pos, &proven.line[0], &Effort::review()), None);
+        let actions: Vec<_> = pos.legal_actions(chess5d_rules::Budget::DEFAULT).collect();
+        let found = actions
+            .iter()
+            .filter_map(|a| missed_mate(&pos, a, &Effort::review()))
+            .collect::<Vec<_>>();
+        assert!(found.contains(&2), "no action gives the mate in 2 up: {found:?}");
+        assert!(found.iter().all(|&n| n == 2), "{found:?}");
+    }
+}

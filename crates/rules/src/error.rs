@@ -93,6 +93,17 @@ pub enum IllegalMove {
         /// The square it cannot reach.
         to: String,
     },
+    /// A pawn or brawn that has moved tries the two-step (two ranks, or two timelines) that
+    /// only its first move may make. Records from clients with other pawn rules meet this (the
+    /// alexbay client let a moved pawn step two timelines).
+    NotFirstMove {
+        /// The piece.
+        piece: Piece,
+        /// Its square.
+        from: String,
+        /// The square two steps ahead.
+        to: String,
+    },
     /// The promotion role is not allowed here.
     BadPromotion(Role),
     /// The game is over.
@@ -114,6 +125,13 @@ impl fmt::Display for IllegalMove {
                     piece.role()
                 )
             }
+            IllegalMove::NotFirstMove { piece, from, to } => write!(
+                f,
+                "the {} {} on {from} cannot move to {to}: only an unmoved {} may step two ranks or two timelines, and this one has moved",
+                piece.color(),
+                piece.role(),
+                piece.role()
+            ),
             IllegalMove::BadPromotion(r) => write!(f, "promotion to a {r} is not allowed here"),
             IllegalMove::GameOver => write!(f, "the game is over"),
         }

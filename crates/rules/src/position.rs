@@ -623,6 +623,18 @@ impl Position {
         self.gen_piece_moves(from, piece, self.board_steps(from.board), &mut moves);
         let candidates: Vec<&Move> = moves.iter().filter(|m| m.to == to).collect();
         if candidates.is_empty() {
+            // Say why when the move is a first move's two-step, made by a pawn that has moved.
+            if piece.role().is_pawnlike() && !piece.unmoved() {
+                let mut first = Vec::new();
+                self.gen_piece_moves(from, piece.with_unmoved(true), self.board_steps(from.board), &mut first);
+                if first.iter().any(|m| m.to == to) {
+                    return Err(IllegalMove::NotFirstMove {
+                        piece,
+                        from: self.coord_name(from),
+                        to: self.coord_name(to),
+                    });
+                }
+            }
             return Err(IllegalMove::CannotReach {
                 piece,
                 from: self.coord_name(from),

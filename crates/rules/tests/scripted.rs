@@ -100,3 +100,33 @@ fn every_special_rule_in_one_game() {
     assert_eq!(fen(&pos, -1, 4, Black), "1n4Q1/8/1n1P4/8/k7/8/5R2/1N4K1");
     assert_eq!(pos.timeline_count(), 4);
 }
+
+/// A pawn's two-step is for its first move only; refusing it says so (records from clients with
+/// other pawn rules meet this, e.g. `tools-v2/reflected-checkmate.alexbay`, whose moved pawn steps
+/// two timelines).
+#[test]
+fn a_moved_pawns_two_step_is_refused_with_the_reason() {
+    use chess5d_rules::{IllegalMove, Variant};
+    let mut pos = Variant::by_name("Standard").unwrap().position();
+    play(&mut pos, "(0T1)e2(0T1)e3");
+    play(&mut pos, "(0T1)a7(0T1)a6");
+    let long = |text: &str| parse_long(text, false, 0).unwrap();
+    let (from, to, _) = long("(0T2)e3(0T2)e5");
+    let err = pos.find_move(from, to, None).unwrap_err();
+    assert!(matches!(err, IllegalMove::NotFirstMove { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "the white pawn on (0T2)e3 cannot move to (0T2)e5: only an unmoved pawn may step two ranks or two timelines, and this one has moved"
+    );
+    // Any other unreachable square keeps the plain answer; the one-step and an unmoved
+    // pawn's two-step are played.
+    let (from, to, _) = long("(0T2)e3(0T2)e6");
+    assert!(matches!(
+        pos.find_move(from, to, None),
+        Err(IllegalMove::CannotReach { .. })
+    ));
+    let (from, to, _) = long("(0T2)e3(0T2)e4");
+    assert!(pos.find_move(from, to, None).is_ok());
+    let (from, to, _) = long("(0T2)d2(0T2)d4");
+    assert!(pos.find_move(from, to, None).is_ok());
+}

@@ -58,6 +58,9 @@ pub(crate) struct Info {
     pub(crate) error: Option<String>,
     /// The run stopped because it searched its `analysis-nodes`.
     pub(crate) spent: bool,
+    /// A forced mate the solver proved here ([`chess5d_play::mates::Proven::json`]); none
+    /// while unproven (no mate, not looked for, or not proven within the budget).
+    pub(crate) proven: Option<Value>,
 }
 
 impl Info {
@@ -66,7 +69,7 @@ impl Info {
         json!({
             "running": self.running, "depth": self.depth, "eval": eval, "nodes": self.nodes,
             "nps": self.nps, "pv": self.pv, "lines": self.lines.json(), "error": self.error,
-            "spent": self.spent,
+            "spent": self.spent, "proven": self.proven,
         })
     }
 }
@@ -94,6 +97,8 @@ pub(crate) struct Board {
     pub(crate) info: Mutex<Info>,
     pub(crate) engine: Arc<Mutex<Option<Runner>>>,
     pub(crate) worker: Mutex<Option<Worker>>,
+    /// The solver looking for a short forced mate while the engine runs ([`Board::prove`]).
+    pub(crate) prover: Mutex<Option<Worker>>,
     pub(crate) tx: broadcast::Sender<()>,
     /// When a request last asked for it (a board nobody watches or asks for is reclaimed after
     /// `analysis-idle-secs`).
@@ -278,8 +283,44 @@ impl Board {
         Ok(())
     }
 
+    /// Looks for a forced mate of the side to move (at most [`chess5d_play::mates::ANALYSIS_MAX`]
+    /// actions, [`chess5d_play::mates::ANALYSIS_NODES`] solver nodes and `tests` candidate
+    /// tests) on a thread of its own holding `permit` (a place among the puzzle proofs: the same
+    /// costly-work quota and fair shares); a proven mate joins the board's report. Stopped with
+    /// the engine, and by any change of the position.
+    pub(crate) fn prove(self: &Arc<Self>, permit: crate::limits::Permit, tests: u64) {
+        let mut game = lock(&self.session).game.clone();
+        while game.undo_move().is_some() {}
+        let stop = Arc::new(AtomicBool::new(false));
+        let board = self.clone();
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let _permit = permit;
+            let pos = game.position();
+            let effort = chess5d_play::mates::Effort {
+                cancel: Some(&flag),
+                ..chess5d_play::mates::Effort::analysis(tests)
+            };
+            if let Some(p) = chess5d_play::mates::proven_mate(pos, &effort) {
+                if !flag.load(Ordering::SeqCst) {
+                    lock(&board.info).proven = Some(p.json(pos));
+                    board.publish();
+                }
+            }
+        });
+        if let Some(old) = lock(&self.prover).replace(Worker { stop, handle }) {
+            old.stop.store(true, Ordering::SeqCst);
+            let _ = old.handle.join();
+        }
+    }
+
     /// Stops the search (the engine answers `stop` and waits, idle, for the next start).
     pub(crate) fn stop(&self) {
+        let prover = lock(&self.prover).take();
+        if let Some(p) = prover {
+            p.stop.store(true, Ordering::SeqCst);
+            let _ = p.handle.join();
+        }
         let worker = lock(&self.worker).take();
         if let Some(w) = worker {
             w.stop.store(true, Ordering::SeqCst);

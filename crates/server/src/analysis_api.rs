@@ -156,6 +156,7 @@ async fn create(
             info: Mutex::new(Info::default()),
             engine: Arc::new(Mutex::new(None)),
             worker: Mutex::new(None),
+            prover: Mutex::new(None),
             tx: broadcast::channel(64).0,
             touched: Mutex::new(std::time::Instant::now()),
         });
@@ -267,16 +268,30 @@ async fn take_back(
     change(st, id, token, move |s| Ok(s.take_back(floor)?)).await
 }
 
+/// Starts the engine, and the solver beside it when a place among the puzzle proofs is free for
+/// this client (`proofs-per-client`, `proofs`; none free: no proven mate is looked for, and
+/// nothing is said).
 async fn start(
     State(st): State<AppState>,
+    Client(client): Client,
     Path(id): Path<String>,
     token: SeatToken,
     JsonBody(req): JsonBody<StartReq>,
 ) -> Result<Response, ServerError> {
     let multipv = req.multipv()?;
     let engines = st.engines().to_vec();
-    let (budget, nodes) = (st.limits().engine_budget(), st.limits().analysis_nodes);
-    engine_switch(st, id, token, move |b| b.start(&engines, multipv, budget, nodes)).await
+    let limits = st.limits().clone();
+    let (budget, nodes) = (limits.engine_budget(), limits.analysis_nodes);
+    let quotas = st.clone();
+    engine_switch(st, id, token, move |b| {
+        b.start(&engines, multipv, budget, nodes)?;
+        let proofs = &quotas.quotas().proofs;
+        if let Ok(permit) = proofs.take(client, limits.proofs_per_client, limits.proofs, "proofs") {
+            b.prove(permit, limits.proof_budget);
+        }
+        Ok(())
+    })
+    .await
 }
 
 async fn stop(State(st): State<AppState>, Path(id): Path<String>, token: SeatToken) -> Result<Response, ServerError> {

@@ -80,6 +80,7 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/ui/variations.js", JS, include_str!("../../../web/ui/variations.js")),
     ("/ui/learn.js", JS, include_str!("../../../web/ui/learn.js")),
     ("/ui/hotseat.js", JS, include_str!("../../../web/ui/hotseat.js")),
+    ("/ui/proven.js", JS, include_str!("../../../web/ui/proven.js")),
     ("/pages/home.js", JS, include_str!("../../../web/pages/home.js")),
     ("/pages/game.js", JS, include_str!("../../../web/pages/game.js")),
     ("/pages/editor.js", JS, include_str!("../../../web/pages/editor.js")),

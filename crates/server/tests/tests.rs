@@ -979,6 +979,50 @@ mod made {
         );
     }
 
+    /// The solver beside the engine: a position with a forced mate in 2 (Timeline Fragments
+    /// from the start) gets "Mate in 2 (proven)" with its line; the standard start, none.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn analysis_shows_a_proven_mate() {
+        let s = server();
+        for (variant, want) in [("Misc - Timeline Fragments", Some(2)), ("Standard", None)] {
+            let id = new_game(&s.app, json!({ "variant": variant })).await;
+            let (status, v) = post(&s.app, "/api/analysis", json!({ "game": id })).await;
+            assert_eq!(status, StatusCode::CREATED, "{v}");
+            let aid = v["analysis"]["id"].as_u64().unwrap();
+            let (status, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/start"), None).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+            let mut seen = Value::Null;
+            for _ in 0..200 {
+                seen = analysis(&s.app, aid).await["engine"].clone();
+                if !seen["proven"].is_null() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            match want {
+                Some(n) => {
+                    let p = &seen["proven"];
+                    assert_eq!(p["mate_in"], n, "{seen}");
+                    assert_eq!(p["text"], format!("Mate in {n} (proven)"));
+                    assert_eq!(p["side"], "white");
+                    assert_eq!(p["pv"].as_array().map(Vec::len), Some(2 * n - 1), "{p}");
+                    // A change of the position forgets it.
+                    let (status, v) = post(
+                        &s.app,
+                        &format!("/api/analysis/{aid}/move"),
+                        json!({ "move": "(+0T1)a1(+0T1)a2" }),
+                    )
+                    .await;
+                    assert_eq!(status, StatusCode::OK, "{v}");
+                    assert!(analysis(&s.app, aid).await["engine"]["proven"].is_null());
+                }
+                None => assert!(seen["proven"].is_null(), "{seen}"),
+            }
+            let (_, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/stop"), None).await;
+            assert_eq!(v["running"], false);
+        }
+    }
+
     /// A score of a line (`{cp}` or `{mate}`, White's view) as one number to compare: a mate
     /// for White above every centipawn score, sooner higher.
     fn line_value(line: &Value) -> i64 {

@@ -31,8 +31,11 @@
 #![deny(missing_docs)]
 
 pub mod check;
+mod parallel;
 mod search;
 mod table;
+
+pub use parallel::solve_threads;
 
 use chess5d_rules::{Color, Position};
 use std::sync::atomic::AtomicBool;
@@ -223,6 +226,27 @@ pub fn solve_with<'a>(
         table: (s.table.len(), s.table.capacity()),
         elapsed: s.start.elapsed(),
     }
+}
+
+/// Whether the side to move of `pos` can force checkmate within `config.max_actions` of its
+/// actions, without writing the proof or disproof tree (what a caller that only needs the
+/// answer saves: a disproof's tree lists every action): `Some(true)`, `Some(false)`, or `None`
+/// when a budget ran out (or `cancel` was set) first; with the candidate tests spent.
+pub fn decide(pos: &Position, config: &Config, cancel: Option<&AtomicBool>) -> (Option<bool>, u64) {
+    let mut pos = pos.clone();
+    pos.undo_action_moves();
+    let mut s = search::Search::new(pos.to_move(), config, None);
+    s.cancel = cancel;
+    for k in 1..=config.max_actions {
+        let e = s.solve(&mut pos, k);
+        if e.pn == 0 {
+            return (Some(true), s.tests);
+        }
+        if e.dn != 0 || e.tainted {
+            return (None, s.tests);
+        }
+    }
+    (Some(false), s.tests)
 }
 
 /// The proof file of a report's verdict (see [`check`] for the format), `None` for "unknown".
