@@ -16,6 +16,7 @@
 //              ui/dialogs.js  import / export, saving and proving puzzles
 //              ui/camera.js   the view: present / fit / free camera, zoom, pointer to board and
 //                             square, the overlays that follow it (boards.js below it)
+//              ui/overlays.js  the overlays kept off the boards to play (below camera.js)
 //              ui/multiverse.js  the multiverse: timelines, present, arrows, highlights,
 //                             overview, the view's tools; render() (over camera.js, panel.js)
 //   3 actions  ui/analysis.js  the analysis board
@@ -31,6 +32,9 @@
 //              ui/review.js   reviewing earlier positions (buttons, keys, notation; over pointer.js)
 //              ui/computer-review.js  the computer review: graph, accuracy, marks, best
 //                             action's arrows (over review.js)
+//              ui/move-input.js  moves typed by keyboard, with completion (over pointer.js)
+//              ui/keyboard.js  keyboard reach: the review graph's points by keys, dialogs
+//                             closed by Escape (over computer-review.js)
 //   6 this entry module, which routes.
 // Beneath them: backend/ (the back-end interface), online.js (seats, invites, presence, draw
 // offers on the game page: its hooks) and people.js (accounts, quick pairing, players' pages,
@@ -56,6 +60,8 @@ import './ui/dialogs.js';
 import './ui/lobby.js';
 import { openLearn, endLearn, homeLearn } from './ui/learn.js';
 import './ui/hotseat.js';
+import './ui/move-input.js';
+import './ui/keyboard.js';
 
 function route() {
   const m = location.hash.match(/^#\/game\/([^/?]+)/);

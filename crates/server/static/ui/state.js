@@ -33,6 +33,7 @@ export const app = {
   actionMark: null,
   bestArrows: null,
   onSide: null,
+  onMoveInput: null,  // hook of move-input.js (a layer above): after each side panel drawn
 };
 
 /** The state being played on: the analysis board's or the game's. */
