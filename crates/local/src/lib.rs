@@ -780,7 +780,11 @@ pub fn judge_answer(start: &str, actions: &str, nodes: f64) -> Result<f64, JsErr
     let start = chess5d_notation::load(start).map_err(err)?.start;
     let loaded = long::read_game(actions, Some(start)).map_err(err)?;
     let pos = loaded.game.position();
-    Ok(chess5d_play::mistakes::answer_win(pos.to_move().other(), pos, nodes as u64))
+    Ok(chess5d_play::mistakes::answer_win(
+        pos.to_move().other(),
+        pos,
+        nodes as u64,
+    ))
 }
 
 /// The analysis of a position (`start` 5DFEN, `actions` in long form one a line) for

@@ -591,9 +591,9 @@ impl Play {
     /// from a reviewed mistake, its solver to move): costly work, which the doors run as they
     /// run reviews (the server under its quota of reviews, the static site in a worker).
     pub fn judges_submit(&self) -> bool {
-        self.puzzle.as_ref().is_some_and(|p| {
-            p.status == "playing" && p.better.is_some() && color_name(self.to_move()) == p.solver
-        })
+        self.puzzle
+            .as_ref()
+            .is_some_and(|p| p.status == "playing" && p.better.is_some() && color_name(self.to_move()) == p.solver)
     }
 
     /// The search judging a submit now asks for, for a door that runs it elsewhere first (the
