@@ -1,10 +1,11 @@
 // Issue 48, point 3: nothing the page draws over the multiverse (the overview, the insets, the
 // view's buttons, the check markers at its edges, the timeline labels of the rail) covers a
 // board to play. At 1280x800 and 390x844, in recorded games (tests/browser/data) at positions
-// where the overview covered a board to play's ranks (game-2's last position: its king's rank
-// under the overview at 1280x800): the squares of every board to play in the view, against the
-// rectangle of every overlay shown. Also after "Fit all" (the overview and the buttons stay off
-// the boards to play there too).
+// where overlays covered boards to play on the old page (selfplay game 2 after 40 actions at
+// 1280x800: the overview over (12T9)'s first rank, its king's; selfplay game 4 after 60 actions:
+// "Next board to play", "+" and two check markers over boards to play): the squares of every
+// playable board in the view, against the rectangle of every overlay shown. Also after "Fit
+// all".
 // Screenshots: tests/browser/screenshots/overlays-*.png (-static on the static site).
 // Runs against the served GUI and (SITE=static) the static site.
 import { test, before, after } from 'node:test';
