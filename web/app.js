@@ -19,6 +19,7 @@
 //              ui/dialogs.js  import / export, saving and proving puzzles
 //              ui/camera.js   the view: present / fit / free camera, zoom, pointer to board and
 //                             square, the overlays that follow it (boards.js below it)
+//              ui/overlays.js  the overlays kept off the boards to play (below camera.js)
 //              ui/multiverse.js  the multiverse: timelines, present, arrows, highlights,
 //                             overview, the view's tools; render() (over camera.js, panel.js)
 //   3 actions  ui/analysis.js  the analysis board
@@ -35,6 +36,9 @@
 //              ui/review.js   reviewing earlier positions (buttons, keys, notation; over pointer.js)
 //              ui/computer-review.js  the computer review: graph, accuracy, marks, best
 //                             action's arrows (over review.js)
+//              ui/move-input.js  moves typed by keyboard, with completion (over pointer.js)
+//              ui/keyboard.js  keyboard reach: the review graph's points by keys, dialogs
+//                             closed by Escape (over computer-review.js)
 //   5 controllers  pages/*.js  one per page (types/pages.d.ts: their shape): home, game (its
 //                             analysis, review, computer review and mistakes), editor, view
 //                             (a shared game), learn (the course), player (players' pages).
@@ -57,6 +61,9 @@ import { editorPage } from './pages/editor.js';
 import { viewPage } from './pages/view.js';
 import { learnPage } from './pages/learn.js';
 import { playerPage } from './pages/player.js';
+// Page-wide inputs (any page with a board or dialogs): typed moves, keyboard reach.
+import './ui/move-input.js';
+import './ui/keyboard.js';
 
 /** @typedef {import('./types/pages.js').Page} Page */
 /** @typedef {import('./types/pages.js').Services} Services */

@@ -216,8 +216,8 @@ async function refreshTurns() {
     turnCard.classList.remove('hidden');
     $('#my-turn').innerHTML = games.length
       ? `<table id="my-turn-table"><thead><tr><th>Opponent</th><th>You play</th><th>Variant</th><th>Clock</th><th>Time</th><th></th></tr></thead><tbody>${games.map((g) => `<tr data-turn-game="${g.id}">
-          <td>${esc(g.opponent)}</td><td>${esc(cap(g.color))}</td><td>${esc(g.variant)}</td><td>${esc(clockText(g.clock))}${g.rated ? ' · rated' : ''}</td>
-          <td>${esc(left(g.left_ms))}</td><td><a href="#/game/${g.id}" aria-label="Play game ${g.id}">Play</a></td></tr>`).join('')}</tbody></table>`
+          <td data-label="Opponent">${esc(g.opponent)}</td><td data-label="You play">${esc(cap(g.color))}</td><td data-label="Variant">${esc(g.variant)}</td><td data-label="Clock">${esc(clockText(g.clock))}${g.rated ? ' · rated' : ''}</td>
+          <td data-label="Time">${esc(left(g.left_ms))}</td><td><a href="#/game/${g.id}" aria-label="Play game ${g.id}">Play</a></td></tr>`).join('')}</tbody></table>`
       : '<p class="muted" id="my-turn-none">No game is waiting for your move.</p>';
   } catch { turnCard.classList.add('hidden'); }
   turns.timer = setTimeout(refreshTurns, 10000);

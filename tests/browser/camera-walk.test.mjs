@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, startServer, freshDb, createGame, seatLink, SHOTS } from './helpers.mjs';
+import { launch, startServer, freshDb, createGame, seatLink, SHOTS, gameFile as games, prefix, actionCount } from './helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const STATIC = process.env.SITE === 'static';
@@ -36,39 +36,6 @@ after(async () => {
   if (server) await server.stop();
 });
 
-/** The games of a 5DPGN file: { headers, lines } (one turn per line, as `chess5d convert` writes). */
-function games(file) {
-  const out = [];
-  let g = null;
-  for (const line of readFileSync(join(here, 'data', file), 'utf8').split('\n')) {
-    if (line.startsWith('[')) {
-      if (!g || g.lines.length) { g = { headers: [], lines: [] }; out.push(g); }
-      g.headers.push(line);
-    } else {
-      const turn = line.trim().replace(/\s*(1-0|0-1|1\/2-1\/2|\*)$/, ''); // (the result)
-      if (turn) g.lines.push(turn);
-    }
-  }
-  return out;
-}
-
-/** The game's first k actions as 5DPGN (without its result). */
-function prefix(g, k) {
-  const head = g.headers.filter((h) => !/^\[(Result|Termination|PlyCount) /.test(h));
-  const body = [];
-  let n = 0;
-  for (const line of g.lines) {
-    if (n >= k) break;
-    const m = line.match(/^(\d+b?\.)\s*(.*)$/);
-    const acts = m[2].split(' / ');
-    const take = acts.slice(0, k - n);
-    body.push(`${m[1]} ${take.join(' / ')}`);
-    n += take.length;
-  }
-  return `${head.join('\n')}\n\n${body.join('\n')}\n`;
-}
-
-const actionCount = (g) => g.lines.reduce((n, line) => n + line.replace(/^\d+b?\.\s*/, '').split(' / ').length, 0);
 
 /** What the status line says of state `s` once drawn: what is still to play (or that the
  * action can be submitted). */

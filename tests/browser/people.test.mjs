@@ -203,6 +203,28 @@ test('two accounts pair on 5+3 rated, play to mate, and both ratings change by G
   await black.page.screenshot({ path: join(SHOTS, `people-rematch-game-${black === a ? 1280 : 390}.png`) });
 });
 
+/** The "Your turn" table on a phone (390 px, issue 47): no header row there (rows wrap as
+ * lines), so each cell names its column; nothing is cut at the screen's right edge. */
+async function turnTableReadable(page, id) {
+  const r = await page.evaluate((id) => {
+    const row = document.querySelector(`#my-turn-table tr[data-turn-game="${id}"]`);
+    const cells = [...row.querySelectorAll('td')].map((td) => ({
+      label: td.dataset.label ?? null,
+      shown: getComputedStyle(td, '::before').content,
+      right: td.getBoundingClientRect().right,
+    }));
+    const head = [...document.querySelectorAll('#my-turn-table thead th')].map((th) => th.getBoundingClientRect());
+    const headShown = head.length && head.every((b) => b.width > 0 && b.right <= innerWidth);
+    return { cells, headShown, width: innerWidth, title: document.querySelector('#my-turn-card h2').getBoundingClientRect().right };
+  }, id);
+  for (const c of r.cells) assert.ok(c.right <= r.width + 0.5, `a cell cut at the right: ${JSON.stringify(c)}`);
+  assert.ok(r.title <= r.width, 'the card title is in the screen');
+  if (!r.headShown) {
+    const named = r.cells.filter((c) => c.label && c.shown.includes(c.label)).map((c) => c.label);
+    assert.deepEqual(named, ['Opponent', 'You play', 'Variant', 'Clock', 'Time'], JSON.stringify(r.cells));
+  }
+}
+
 async function logIn(page, name) {
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
   await page.getByLabel('Name', { exact: true }).fill(name);
@@ -237,6 +259,7 @@ test('correspondence pairing; the home page lists the games where it is your mov
   for (const { page } of [white, black]) await page.goto(`${BASE}#/`);
   await white.page.locator(`#my-turn-table tr[data-turn-game="${id}"]`).filter({ hasText: '3 days a move' }).waitFor();
   await black.page.locator('#my-turn-none').waitFor();
+  await turnTableReadable(white.page, id);
   await white.page.screenshot({ path: join(SHOTS, `people-my-turn-${white === a ? 1280 : 390}.png`) });
   await black.page.screenshot({ path: join(SHOTS, `people-my-turn-${black === a ? 1280 : 390}.png`) });
 
@@ -252,6 +275,8 @@ test('correspondence pairing; the home page lists the games where it is your mov
   for (const { page } of [white, black]) await page.reload();
   await black.page.locator(`#my-turn-table tr[data-turn-game="${id}"]`).waitFor({ timeout: 10000 });
   await white.page.locator('#my-turn-none').waitFor({ timeout: 10000 });
+  await turnTableReadable(black.page, id);
+  await black.page.screenshot({ path: join(SHOTS, `people-my-turn-black-${black === a ? 1280 : 390}.png`) });
 });
 
 test('the lobby shows names, ratings, clocks and kinds, filters by rating, and a challenge can be for one player', { skip: process.env.SITE === 'static' }, async () => {

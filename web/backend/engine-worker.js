@@ -10,14 +10,20 @@
 // Or {id, review: {start, actions, result, nodes}}: a game's computer review; out {id, report}
 // after each position (report: JSON {searched, positions, action}) and at the end (JSON
 // {review}), or {id, error}. A review is stopped by terminating the worker.
-import init, { engine_think, engine_analyse, make_puzzle, review_game, proven_mate } from '../pkg/chess5d_local.js';
+// Or {id, judge: {start, actions, nodes}}: the judge's search of a mistake's puzzle answer (the
+// position after it); out {id, win} (the win percentage of the side that played it).
+import init, { engine_think, engine_analyse, make_puzzle, review_game, proven_mate, judge_answer } from '../pkg/chess5d_local.js';
 
 const ready = init({ module_or_path: new URL('../pkg/chess5d_local_bg.wasm', import.meta.url) });
 
 self.onmessage = async (e) => {
-  const { id, task, analyse, puzzle, review } = e.data;
+  const { id, task, analyse, puzzle, review, judge } = e.data;
   try {
     await ready;
+    if (judge) {
+      self.postMessage({ id, win: judge_answer(judge.start, judge.actions, judge.nodes) });
+      return;
+    }
     if (review) {
       const out = review_game(review.start, review.actions, review.result ?? undefined, review.nodes,
         (report) => self.postMessage({ id, report }));

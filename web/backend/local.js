@@ -80,6 +80,7 @@ async function carry(fx) {
  * status}` (`status`: the server's HTTP status for it). */
 async function respond(name, args = {}) {
   const s = await service;
+  await judgeFirst(s, name, args); // (a mistake's puzzle answer: searched in a worker)
   const r = JSON.parse(s.call(JSON.stringify({ ...args, call: name }), now()));
   if (r.error) throw refused(r.error);
   await carry(r.effects);
@@ -159,6 +160,26 @@ function review(task) {
     await carry(JSON.parse(s.review_report(task.game, '', e.message || 'the worker failed')).effects);
   };
   w.postMessage({ id: task.game, review: task });
+}
+
+// --- judging a mistake's puzzle answer: its search runs in a worker of its own (up to the
+// review's budget, about a second), never on the page's thread; the service judges the submit
+// with the worker's figure ---
+async function judgeFirst(s, name, args) {
+  const id = name === 'act' && args.action === 'submit' ? Number(args.id) : NaN;
+  const task = Number.isInteger(id) ? s.judge_task(id) : '';
+  if (!task) return;
+  const w = new Worker(new URL('./engine-worker.js', here), { type: 'module' });
+  try {
+    const win = await new Promise((resolve, reject) => {
+      w.onmessage = (e) => (e.data.error ? reject(new Error(e.data.error)) : resolve(e.data.win));
+      w.onerror = (e) => reject(new Error(e.message || 'the judge failed'));
+      w.postMessage({ id: 1, judge: JSON.parse(task) });
+    });
+    s.judge_given(id, win);
+  } finally {
+    w.terminate();
+  }
 }
 
 // --- the puzzle maker: the proof runs in a worker of its own ---

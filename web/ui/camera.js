@@ -8,6 +8,7 @@ import { $, esc } from './dom.js';
 import { SQ, FILES } from './pieces.js';
 import { app, presentOf } from './state.js';
 import { draw, existing, drawBoards, boardMarkup, arrow, center, checksOf } from './boards.js';
+import { keepClear, boardsToKeepClear } from './overlays.js';
 
 /** The size of the view in pixels, read once and then kept up to date by a ResizeObserver (so
  * that drawing never forces a layout to read it). */
@@ -102,6 +103,7 @@ export function updateOverlays() {
   }
   const f = $('#minimap-view');
   f.setAttribute('x', v.x); f.setAttribute('y', v.y); f.setAttribute('width', v.w); f.setAttribute('height', v.h);
+  if ($('#view').dataset.camera !== 'moving') keepClear(r); // (overlays.js: off the boards to play)
 }
 
 // ---------- camera ----------
@@ -286,7 +288,7 @@ export function moveTo(target, animate = true) {
     const cy = from.y + from.h / 2 + (target.y + target.h / 2 - from.y - from.h / 2) * e;
     app.vb = k < 1 ? { x: cx - w / 2, y: cy - h / 2, w, h } : target;
     applyViewBox();
-    if (k < 1) app.anim = requestAnimationFrame(step); else { view.dataset.camera = 'still'; updateInsets(); updateChecks(); }
+    if (k < 1) app.anim = requestAnimationFrame(step); else { view.dataset.camera = 'still'; updateInsets(); updateChecks(); keepClear(visibleRect()); }
   };
   app.anim = requestAnimationFrame(step);
 }
@@ -448,7 +450,7 @@ export function updateChecks() {
   }));
   // Each marker wholly inside the view (measured once drawn), and clear of the others: one that
   // would cover another moves to the nearest free spot along its edge, or a row further in.
-  const placed = [];
+  const placed = boardsToKeepClear(r); // (overlays.js: the boards to play in view, kept clear too)
   const clamp = (v, lo, hi) => Math.min(Math.max(v, lo), hi);
   for (const b of edges.children) {
     const w = b.offsetWidth, h = b.offsetHeight;

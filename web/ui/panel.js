@@ -158,6 +158,7 @@ export function renderSide() {
   }
   if (!app.view) window.chess5dOnline?.onState(s); // hook: seat, links, draw offers; spectators' buttons off
   app.onSide?.(s); // hook: the computer review (computer-review.js)
+  app.onMoveInput?.(); // hook: moves typed by keyboard (move-input.js)
 }
 
 /** " Still to play: (0T3), (1T3)." or " Ready to submit." for the player building an action. */

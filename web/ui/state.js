@@ -97,6 +97,9 @@ export class Board {
   bestArrows = null;
   /** @type {((s: any) => void) | null} */
   onSide = null;
+  /** Hook of move-input.js (a layer above): a call after each side panel drawn.
+   * @type {((s: any) => void) | null} */
+  onMoveInput = null;
 
   /** Back to no game: what the game page's controller does when it is left. */
   clear() {

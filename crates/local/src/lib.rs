@@ -244,6 +244,24 @@ impl Backend {
         out.json(Value::Null, false, 200)
     }
 
+    /// The search judging a submit of game `game` now asks for (a mistake's puzzle, its solver
+    /// to move), to run in the worker before the submit ([`judge_answer`]): JSON `{start,
+    /// actions, nodes}`, or `""` when a submit is not judged.
+    pub fn judge_task(&self, game: u32) -> String {
+        self.games
+            .get(&i64::from(game))
+            .and_then(|p| p.judge_task())
+            .map_or_else(String::new, |v| v.to_string())
+    }
+
+    /// The worker's win percentage for the answer built in game `game` (of
+    /// [`Backend::judge_task`]): the next submit is judged with it.
+    pub fn judge_given(&mut self, game: u32, win: f64) {
+        if let Some(p) = self.games.get_mut(&i64::from(game)) {
+            p.judge_given(win);
+        }
+    }
+
     /// Whether a clock is running (the page ticks only then).
     pub fn clocks_running(&self) -> bool {
         self.games
@@ -519,9 +537,8 @@ impl Backend {
                 json(json!({ "deleted": n }))
             }
             Call::GameMoves { id, .. } => {
-                let q = q.square()?;
                 let (_, p) = self.game(&id.0)?;
-                json(p.moves_from(q.l, q.t, &q.square)?)
+                json(p.moves_asked(&q)?)
             }
             Call::GamePgn { id } => Answer::Text(self.game(&id.0)?.1.pgn()),
             Call::RetryEngine { id } => {
@@ -628,10 +645,7 @@ impl Backend {
                 out.stop.push(n);
                 json(json!({ "deleted": n }))
             }
-            Call::AnalysisMoves { id, .. } => {
-                let q = q.square()?;
-                json(self.board(&id.0)?.1.play.moves_from(q.l, q.t, &q.square)?)
-            }
+            Call::AnalysisMoves { id, .. } => json(self.board(&id.0)?.1.play.moves_asked(&q)?),
             Call::AnalysisPgn { id } => {
                 let (_, b) = self.board(&id.0)?;
                 Answer::Text(b.scratch.export(&b.play)?)
@@ -749,6 +763,21 @@ pub fn engine_think(start: &str, actions: &str, bot: &str, budget: &str) -> Resu
     let even = pos.even();
     let moves: String = best.iter().map(|m| long::write_move(m, even) + "\n").collect();
     Ok(json!({"moves": moves, "info": format!("depth {} score {}", r.depth, r.score)}).to_string())
+}
+
+/// The judge's search of a mistake's puzzle answer (run in the worker): the win percentage of
+/// the side that just played in the position after `actions` (long form, one a line) from
+/// `start` (5DFEN), within `nodes` ([`chess5d_play::mistakes::answer_win`]).
+#[wasm_bindgen]
+pub fn judge_answer(start: &str, actions: &str, nodes: f64) -> Result<f64, JsError> {
+    let start = chess5d_notation::load(start).map_err(err)?.start;
+    let loaded = long::read_game(actions, Some(start)).map_err(err)?;
+    let pos = loaded.game.position();
+    Ok(chess5d_play::mistakes::answer_win(
+        pos.to_move().other(),
+        pos,
+        nodes as u64,
+    ))
 }
 
 /// The analysis of a position (`start` 5DFEN, `actions` in long form one a line) for

@@ -508,6 +508,41 @@ impl Play {
         Ok(json!({ "from": pos.coord_name(chess5d_rules::Coord::new(l, t, sq)), "moves": moves }))
     }
 
+    /// The moves a moves request asks for (`GET .../moves`): the piece's on `l`, `t` and
+    /// `square` ([`Play::moves_from`]), or with none of them every move of the action being
+    /// built ([`Play::moves_written`]).
+    pub fn moves_asked(&self, q: &crate::request::Query) -> Result<Value, PlayError> {
+        match q.square_or_all()? {
+            Some(q) => self.moves_from(q.l, q.t, &q.square),
+            None => Ok(self.moves_written()),
+        }
+    }
+
+    /// Every pseudo-legal move the side to move may add to its action (from a playable board
+    /// it has not played on yet), each also written as the notation panel writes it (the
+    /// notation crate's SAN, `san`), for moves typed by keyboard: `{moves: [{san, long, ...}]}`.
+    pub fn moves_written(&self) -> Value {
+        let pos = self.game.position();
+        let mut all = Vec::new();
+        if !self.is_over() {
+            for id in pos.playable_boards() {
+                if !pos.action_moves().any(|p| p.from.board == id) {
+                    pos.moves_from(id, &mut all);
+                }
+            }
+        }
+        let multi = pos.timeline_count() > 1;
+        let moves: Vec<Value> = all
+            .iter()
+            .map(|m| {
+                let mut v = move_json(pos, m);
+                v["san"] = Value::String(chess5d_notation::san::write(pos, m, multi));
+                v
+            })
+            .collect();
+        json!({ "moves": moves })
+    }
+
     /// Plays one move of the current action, given in long form.
     pub fn play(&mut self, text: &str) -> Result<(), PlayError> {
         self.require_human_turn()?;
@@ -550,6 +585,44 @@ impl Play {
         self.bump();
         self.refresh_texts();
         Ok(())
+    }
+
+    /// Whether a submit now is judged by a search of up to the review's budget (a puzzle made
+    /// from a reviewed mistake, its solver to move): costly work, which the doors run as they
+    /// run reviews (the server under its quota of reviews, the static site in a worker).
+    pub fn judges_submit(&self) -> bool {
+        self.puzzle
+            .as_ref()
+            .is_some_and(|p| p.status == "playing" && p.better.is_some() && color_name(self.to_move()) == p.solver)
+    }
+
+    /// The search judging a submit now asks for, for a door that runs it elsewhere first (the
+    /// static site's worker): `{start, actions, nodes}` (the position after the answer, as
+    /// the start's 5DFEN and every action in long form, one a line), or `None` when a submit
+    /// is not judged or cannot be made.
+    pub fn judge_task(&self) -> Option<Value> {
+        if !self.judges_submit() || self.game.position().can_submit().is_err() {
+            return None;
+        }
+        let even = self.game.start().even();
+        let pending = chess5d_notation::long::write_action(&self.game.pending_moves(), even);
+        let nodes = self.puzzle.as_ref()?.better.as_ref()?.nodes;
+        Some(json!({
+            "start": self.start_text,
+            "actions": format!("{}{pending}\n", self.actions_long()),
+            "nodes": nodes,
+        }))
+    }
+
+    /// Keeps the win percentage `win` a door's search (of [`Play::judge_task`]) found for the
+    /// answer now built, for the judge of the next submit.
+    pub fn judge_given(&mut self, win: f64) {
+        let mut after = self.game.position().clone();
+        after.submit_unchecked();
+        let hash = after.hash();
+        if let Some(b) = self.puzzle.as_mut().and_then(|p| p.better.as_mut()) {
+            b.given = Some((hash, win));
+        }
     }
 
     /// Submits the current action (by a human).

@@ -49,6 +49,19 @@ pub struct Better {
     /// The verdict on the answer, once judged.
     #[serde(default)]
     pub answer: Option<Verdict>,
+    /// The player's win percentage after an answer as a door searched it beforehand (the static
+    /// site's worker, off the page's thread: [`answer_win`]), with the hash of the position it
+    /// is of; used by [`Better::judge`] instead of searching again when the answer reached it.
+    #[serde(skip)]
+    pub given: Option<(u64, f64)>,
+}
+
+/// The judge's search: the win percentage of `mover` (who just played) in `after` (the
+/// opponent to move), within `nodes` (the review's budget).
+pub fn answer_win(mover: chess5d_rules::Color, after: &Position, nodes: u64) -> f64 {
+    let mut reviewer = Reviewer::new(crate::review::options(nodes, 16, 1));
+    let eval: Eval = reviewer.evaluate(after);
+    eval.win_percent(mover, WIN_K)
 }
 
 /// The engine's verdict on an answer.
@@ -96,10 +109,10 @@ impl Better {
         } else if same(Some(&self.played)) {
             // The review's own verdict on it: at least a mistake.
             (self.win_best - 50.0 * DROP_PLAYED, "played")
+        } else if let Some((_, win)) = self.given.take().filter(|(h, _)| *h == hash) {
+            (win, "searched")
         } else {
-            let mut reviewer = Reviewer::new(crate::review::options(self.nodes, 16, 1));
-            let eval: Eval = reviewer.evaluate(after);
-            (eval.win_percent(before.to_move(), WIN_K), "searched")
+            (answer_win(before.to_move(), after, self.nodes), "searched")
         };
         let drop = (self.win_best - win) / 50.0;
         self.answer.insert(Verdict {
@@ -212,6 +225,7 @@ pub fn puzzle_game(
             best_text: a["best"].as_str().map(str::to_string),
             nodes,
             answer: None,
+            given: None,
         }),
     };
     let human = || Player::Human { name: None };

@@ -700,6 +700,15 @@ impl Query {
         Ok((offset, count))
     }
 
+    /// [`Query::square`], or `None` when none of `l`, `t` and `square` is given (every move
+    /// of the action is asked for).
+    pub fn square_or_all(&self) -> Result<Option<SquareQuery>, PlayError> {
+        if ["l", "t", "square"].iter().all(|p| self.get(p).is_none()) {
+            return Ok(None);
+        }
+        self.square().map(Some)
+    }
+
     /// `l`, `t` and `square`: the piece whose moves are asked for.
     pub fn square(&self) -> Result<SquareQuery, PlayError> {
         let need = |param: &'static str| {

@@ -710,6 +710,46 @@ fn answer(p: &Play, review: &serde_json::Value, index: &str, action: &str) -> se
     view(&g, None, 2)["puzzle"].clone()
 }
 
+/// The judge's search made beforehand (the static site runs it in a worker, off the page's
+/// thread): the task names the position after the answer; the figure given for it is used
+/// instead of searching again, and one given for another answer is not.
+#[test]
+fn a_mistakes_answer_is_judged_with_the_search_made_beforehand() {
+    use chess5d_play::mistakes;
+    let loaded = chess5d_notation::load(SCHOLAR).unwrap();
+    let human = || Player::Human { name: None };
+    let p = Play::new(loaded, [human(), human()], None, None, "2026-01-02 03:04:05".into());
+    let review = reviewed(&p, 1, 60_000);
+    let mut g = mistakes::puzzle_game(&p, 1, Some(&review), "5", 60_000, "2026-01-02 03:04:05".into()).unwrap();
+    assert!(g.judges_submit());
+    assert_eq!(g.judge_task(), None, "nothing to submit yet");
+    g.play("(0T3)a7(0T3)a6").unwrap();
+    let task = g.judge_task().expect("a task once the answer can be submitted");
+    assert_eq!(task["nodes"], 60_000);
+    // The worker's search, as the wasm door runs it: the figure the judge would find itself.
+    let start = chess5d_notation::load(task["start"].as_str().unwrap()).unwrap().start;
+    let after = chess5d_notation::long::read_game(task["actions"].as_str().unwrap(), Some(start)).unwrap();
+    let pos = after.game.position();
+    let win = mistakes::answer_win(pos.to_move().other(), pos, 60_000);
+    assert!(win < 20.0, "a6 lets Qxf7#: {win}");
+    // A figure given for this answer is what the verdict shows (here a made-up 77.5: used as
+    // given, so no second search ran).
+    g.judge_given(77.5);
+    g.submit().unwrap();
+    let v = view(&g, None, 2);
+    assert_eq!(v["puzzle"]["better"]["answer"]["win"], 77.5, "{}", v["puzzle"]);
+    assert!(!g.judges_submit(), "judged once");
+    // One given for another answer is not used: the judge searches.
+    let mut h = mistakes::puzzle_game(&p, 1, Some(&review), "5", 60_000, "2026-01-02 03:04:05".into()).unwrap();
+    h.play("(0T3)a7(0T3)a6").unwrap();
+    h.judge_given(77.5);
+    h.undo().unwrap();
+    h.play("(0T3)h7(0T3)h6").unwrap();
+    h.submit().unwrap();
+    let w = view(&h, None, 2)["puzzle"]["better"]["answer"]["win"].as_f64().unwrap();
+    assert!(w < 20.0, "h6 searched, not the figure given for a6: {w}");
+}
+
 #[test]
 fn a_reviewed_blunder_becomes_a_puzzle_the_engine_judges() {
     use chess5d_play::mistakes;

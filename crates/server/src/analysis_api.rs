@@ -212,8 +212,8 @@ async fn moves(
     RawQuery(q): RawQuery,
 ) -> Result<Response, ServerError> {
     let board = board(&st, &id, &token, None)?;
-    let q = Query::parse(q.as_deref().unwrap_or("")).square()?;
-    let v = blocking(move || lock(&board.session).moves_from(q.l, q.t, &q.square)).await?;
+    let q = Query::parse(q.as_deref().unwrap_or(""));
+    let v = blocking(move || Ok::<_, ServerError>(lock(&board.session).play.moves_asked(&q)?)).await?;
     Ok(Json(v).into_response())
 }
 

@@ -81,6 +81,9 @@ const STATIC_FILES: &[(&str, &str, &str)] = &[
     ("/ui/learn.js", JS, include_str!("../../../web/ui/learn.js")),
     ("/ui/hotseat.js", JS, include_str!("../../../web/ui/hotseat.js")),
     ("/ui/proven.js", JS, include_str!("../../../web/ui/proven.js")),
+    ("/ui/overlays.js", JS, include_str!("../../../web/ui/overlays.js")),
+    ("/ui/move-input.js", JS, include_str!("../../../web/ui/move-input.js")),
+    ("/ui/keyboard.js", JS, include_str!("../../../web/ui/keyboard.js")),
     ("/pages/home.js", JS, include_str!("../../../web/pages/home.js")),
     ("/pages/game.js", JS, include_str!("../../../web/pages/game.js")),
     ("/pages/editor.js", JS, include_str!("../../../web/pages/editor.js")),
@@ -255,11 +258,11 @@ async fn delete_game(State(st): State<AppState>, Path(id): Path<String>, seat: S
 
 async fn game_moves(State(st): State<AppState>, Path(id): Path<String>, RawQuery(q): RawQuery) -> ApiResult {
     let id = parse_id(&id)?;
-    let q = Query::parse(q.as_deref().unwrap_or("")).square()?;
+    let q = Query::parse(q.as_deref().unwrap_or(""));
     let v = blocking(move || {
         let slot = st.slot(id)?;
         let s = lock(&slot.session);
-        s.moves_from(q.l, q.t, &q.square)
+        Ok::<_, ServerError>(s.play.moves_asked(&q)?)
     })
     .await?;
     Ok(Json(v).into_response())
@@ -272,6 +275,7 @@ async fn game_moves(State(st): State<AppState>, Path(id): Path<String>, RawQuery
 async fn game_action(
     State(st): State<AppState>,
     Path((id, what)): Path<(String, String)>,
+    Client(client): Client,
     seat: SeatToken,
     BodyText(body): BodyText,
 ) -> ApiResult {
@@ -282,6 +286,16 @@ async fn game_action(
             path: format!("/api/games/{id}/{what}"),
         })
     })?;
+    // Judging a mistake's puzzle answer is a search: costly work, under the quota of reviews.
+    if what == "submit" && crate::review_api::judged(&st, id).await? {
+        let permit = crate::review_api::judging_permit(&st, client).await?;
+        let v = crate::sync::background("judge", move || {
+            let _held = permit;
+            st.act(id, &seat, action)
+        })
+        .await?;
+        return Ok(JsonText(v).into_response());
+    }
     let v = blocking(move || st.act(id, &seat, action)).await?;
     Ok(JsonText(v).into_response())
 }

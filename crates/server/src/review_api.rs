@@ -100,6 +100,32 @@ async fn start_mistake(
     Ok((StatusCode::CREATED, JsonText(v)).into_response())
 }
 
+/// Whether a submit on game `id` now is judged by a search (a mistake's puzzle, its solver to
+/// move: [`chess5d_play::Play::judges_submit`]).
+pub(crate) async fn judged(st: &AppState, id: i64) -> Result<bool, ServerError> {
+    let st = st.clone();
+    blocking(move || Ok(lock(&st.slot(id)?.session).play.judges_submit())).await
+}
+
+/// A place in the quota of reviews for judging an answer (a search of the review's budget), on
+/// the same fair shares as reviews: a client holding none waits its turn as a review's start
+/// does; one holding some takes another within its share, else is refused (429).
+pub(crate) async fn judging_permit(
+    st: &AppState,
+    client: crate::limits::ClientKey,
+) -> Result<crate::limits::Permit, ServerError> {
+    let l = st.limits();
+    let reviews = &st.quotas().reviews;
+    if reviews.held_by(client) == 0 {
+        let wait = crate::limits::review_wait(l);
+        reviews
+            .take_waiting(client, l.reviews_per_client, l.reviews, "reviews", wait)
+            .await
+    } else {
+        reviews.take(client, l.reviews_per_client, l.reviews, "reviews")
+    }
+}
+
 /// `GET /api/games/:id/review`: the review's state (status `none` if it has none), under the
 /// client's budget of bytes read (`state-bytes-per-sec`) and, being costly for a long game,
 /// made at the priority of costly work. `?from=N`: only the actions from the N-th on (in

@@ -92,11 +92,6 @@ impl Session {
         !self.deleted && self.play.engine_to_move()
     }
 
-    /// The pseudo-legal moves of the piece on `(l, t, square)`.
-    pub fn moves_from(&self, l: i32, t: i32, square: &str) -> Result<Value, ServerError> {
-        Ok(self.play.moves_from(l, t, square)?)
-    }
-
     /// The view of the game for `viewer` (live, or the position `shown`) to write as JSON.
     fn view_of(&self, viewer: Viewer, shown: Shown) -> chess5d_play::View<'_> {
         // The sides whose invite link is still open (nobody has taken it yet).

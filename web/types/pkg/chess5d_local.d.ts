@@ -10,3 +10,5 @@ export function engine_think(...args: any[]): any;
 export function engine_analyse(...args: any[]): any;
 export function make_puzzle(...args: any[]): any;
 export function review_game(...args: any[]): any;
+export function proven_mate(...args: any[]): any;
+export function judge_answer(...args: any[]): any;
