@@ -15,7 +15,7 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
 const check = args.includes('--check');
 const dirArg = args.find((a) => !a.startsWith('--'));
-const candidates = [dirArg, 'ui', 'web', 'crates/server/static'].filter(Boolean).map((d) => resolve(repo, d));
+const candidates = [dirArg, 'web'].filter(Boolean).map((d) => resolve(repo, d));
 const root = candidates.find((d) => existsSync(join(d, 'backend', 'calls.js')));
 if (!root) { console.error(`typed-calls: no page folder with backend/calls.js among ${candidates.join(', ')}`); process.exit(2); }
 const { CALLS } = await import(pathToFileURL(join(root, 'backend', 'calls.js')).href);

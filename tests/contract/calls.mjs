@@ -1,4 +1,4 @@
-// The page's table of typed calls (crates/server/static/backend/calls.js) against the contract:
+// The page's table of typed calls (web/backend/calls.js) against the contract:
 // it names exactly the calls the contract makes (which a Rust test holds to crates/play's
 // `call::Call`), each call's URL is read back into the same call (the static site's fetch shim),
 // and each URL is the one the server was asked at in the contract run (`Call::http`'s).
@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const { CALLS, address, callOf } = await import(pathToFileURL(join(repo, 'crates/server/static/backend/calls.js')).href);
+const { CALLS, address, callOf } = await import(pathToFileURL(join(repo, 'web/backend/calls.js')).href);
 const { steps } = JSON.parse(readFileSync(join(repo, 'crates/server/tests/data/contract.json'), 'utf8'));
 
 test('the page\'s table has every call of the contract, and only those', () => {
