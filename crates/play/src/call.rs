@@ -40,8 +40,32 @@ impl std::fmt::Display for Id {
     }
 }
 
-/// Query parameters as the page sends them (each a text, read by [`Query`]).
-pub type Params = std::collections::BTreeMap<String, String>;
+/// Query parameters as the page sends them (each read by [`Query`] as the text it would be in
+/// a URL).
+pub type Params = std::collections::BTreeMap<String, Param>;
+
+/// A query parameter as a page sends it: a text, a number or a truth value, kept as the text it
+/// would be in a URL (`{l: 0}` and `?l=0` are one query).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Param(pub String);
+
+impl<'de> Deserialize<'de> for Param {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Param, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(serde_json::Number),
+            Truth(bool),
+            Text(String),
+        }
+        Ok(Param(match Raw::deserialize(d)? {
+            Raw::Number(n) => n.to_string(),
+            Raw::Truth(b) => b.to_string(),
+            Raw::Text(t) => t,
+        }))
+    }
+}
 
 /// A request both doors answer: one variant a endpoint of API.md that the static site has too
 /// (the server's other endpoints, seats, accounts, the lobby, are the server's alone).
@@ -314,7 +338,7 @@ impl Call {
             | Call::Challenges { query }
             | Call::Puzzles { query }
             | Call::Analysis { query, .. }
-            | Call::AnalysisMoves { query, .. } => Query::of(query.iter().map(|(k, v)| (k.clone(), v.clone()))),
+            | Call::AnalysisMoves { query, .. } => Query::of(query.iter().map(|(k, v)| (k.clone(), v.0.clone()))),
             _ => Query::default(),
         }
     }
@@ -436,6 +460,19 @@ mod tests {
         }
         assert!(Call::read(r#"{"call": "fly"}"#).is_err());
         assert!(Call::read(r#"{"call": "info", "extra": 1}"#).is_err());
+    }
+
+    /// The page sends a query's numbers as numbers (`{l: 0, t: 1}`): read as the URL's texts.
+    #[test]
+    fn a_query_of_numbers_reads_as_its_texts() {
+        let texts = Call::read(r#"{"call": "game_moves", "id": 3, "query": {"l": "0", "t": "1", "square": "e2"}}"#);
+        let numbers = Call::read(r#"{"call": "game_moves", "id": 3, "query": {"l": 0, "t": 1, "square": "e2"}}"#);
+        assert_eq!(numbers.unwrap(), texts.unwrap());
+        let q = Call::read(r#"{"call": "puzzles", "query": {"limit": 5, "solved": true}}"#)
+            .unwrap()
+            .query();
+        assert_eq!((q.get("limit"), q.get("solved")), (Some("5"), Some("true")));
+        assert!(Call::read(r#"{"call": "puzzles", "query": {"limit": [5]}}"#).is_err());
     }
 
     #[test]
