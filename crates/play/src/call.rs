@@ -21,16 +21,8 @@ pub struct Id(pub String);
 
 impl<'de> Deserialize<'de> for Id {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Id, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Number(i64),
-            Text(String),
-        }
-        Ok(Id(match Raw::deserialize(d)? {
-            Raw::Number(n) => n.to_string(),
-            Raw::Text(t) => t,
-        }))
+        // Read as a URL's text would be (a bad one, e.g. `true`, is refused as a bad id).
+        Param::deserialize(d).map(|p| Id(p.0))
     }
 }
 
