@@ -1,6 +1,3 @@
-// NOT YET IN THE SUITES (named .wip.mjs so `node --test tests/browser/` skips it): on its first
-// run (13:52, served build) the game page showed no board within 30 s, cause not found before the
-// deadline. Rename to proven-mate.test.mjs and add it to static/run.sh once it passes.
 // Proven mates on the analysis board: beside the engine, the solver looks for a short forced
 // mate (chess5d_play::mates); once proven the panel shows "Mate in N (proven)" with its line,
 // above the engine's lines. Timeline Fragments from the start is a win in 2 for White
