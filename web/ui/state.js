@@ -3,7 +3,7 @@
 // says (its present), and the API calls through the back-end.
 import { backend } from '../backend/index.js';
 import { online } from '../online.js';
-import { address, callOf } from '../backend/calls.js';
+import { address } from '../backend/calls.js';
 
 /** A position on a board: timeline, time (half-moves), square. */
 /** @typedef {{l: number, t: number, sq: string}} Square */
@@ -156,17 +156,10 @@ export function presentOf(s) {
 
 /** A typed call of the game service through the back-end (`api('game', { id })`: the calls
  * of backend/calls.js), with online.js's hooks: the seat token of the game the call is about
- * goes with it, and a new game's seat is kept from the answer. The old form by URL
- * (`api(method, url, body)`) is read back into its call until js/tools/typed-calls.mjs has
- * converted every caller.
- * @param {string} name @param {any} [args] @param {any} [legacyBody] */
-export async function api(name, args = {}, legacyBody = undefined) {
-  if (/^(GET|POST|DELETE)$/.test(name)) {
-    const c = callOf(name, args, legacyBody);
-    if (!c) throw Object.assign(new Error(`no such call: ${name} ${args}`), { kind: 'not_found' });
-    console.warn(`chess5d: api(${name}, ${args}) by URL: run js/tools/typed-calls.mjs`);
-    ({ name, args } = c);
-  }
+ * goes with it, and a new game's seat is kept from the answer. (Calls by URL are gone: CI's
+ * `js/tools/typed-calls.mjs --check` fails on one.)
+ * @param {string} name @param {any} [args] */
+export async function api(name, args = {}) {
   const { method, path } = address(name, args);
   const data = await backend.call(name, args, online.headers(path, method));
   online.seen(path, method, data);
