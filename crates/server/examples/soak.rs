@@ -139,6 +139,19 @@ impl Conn {
     }
 }
 
+/// A request's kind for the latency breakdown: its method and the path's last word (ids out).
+fn kind_of(method: &str, path: &str) -> &'static str {
+    let last = path.rsplit('/').next().unwrap_or("");
+    match (method, last) {
+        ("POST", "games") => "create",
+        ("POST", "join") => "join",
+        ("POST", "move") => "move",
+        ("POST", "submit") => "submit",
+        ("POST", _) => "other POST",
+        _ => "GET",
+    }
+}
+
 fn json_of(b: &[u8]) -> Value {
     serde_json::from_slice(b).unwrap_or(Value::Null)
 }
@@ -146,7 +159,8 @@ fn json_of(b: &[u8]) -> Value {
 /// What the honest players share: latencies, refusals, the acknowledged actions of each game.
 #[derive(Default)]
 struct Honest {
-    lat: Mutex<Vec<(Instant, Duration)>>,
+    /// (sent at, latency, the request's kind: its method and the path's last word).
+    lat: Mutex<Vec<(Instant, Duration, &'static str)>>,
     refused: Mutex<Vec<String>>,
     cut: AtomicU64,
     /// (game id, actions acknowledged) of every game, updated as they are.
@@ -191,7 +205,7 @@ async fn honest(addr: SocketAddr, g: usize, deadline: Instant, pace: Duration, h
         let t = Instant::now();
         match c.request(method, path, token, body).await {
             Ok((s, b)) if s < 300 => {
-                h.lat.lock().unwrap().push((t, t.elapsed()));
+                h.lat.lock().unwrap().push((t, t.elapsed(), kind_of(method, path)));
                 Ok(Ok(b))
             }
             Ok((s, b)) => {
@@ -980,7 +994,7 @@ fn soak() -> Result<bool, String> {
         }
         actions += n;
     }
-    let mut lat: Vec<Duration> = honest_state.lat.lock().unwrap().iter().map(|&(_, d)| d).collect();
+    let mut lat: Vec<Duration> = honest_state.lat.lock().unwrap().iter().map(|&(_, d, _)| d).collect();
     lat.sort();
     let pct = |p: f64| {
         lat.get(((lat.len() as f64 * p) as usize).min(lat.len().saturating_sub(1)))
@@ -1071,8 +1085,8 @@ fn soak() -> Result<bool, String> {
         let (from, to) = (Duration::from_secs(k * span), Duration::from_secs((k + 1) * span));
         let mut l: Vec<Duration> = timed
             .iter()
-            .filter(|(t, _)| (from..to).contains(&t.duration_since(start)))
-            .map(|&(_, d)| d)
+            .filter(|(t, _, _)| (from..to).contains(&t.duration_since(start)))
+            .map(|&(_, d, _)| d)
             .collect();
         l.sort();
         let p = l
@@ -1081,6 +1095,34 @@ fn soak() -> Result<bool, String> {
         slices.push(format!("{}-{}s {p:.0}ms", from.as_secs(), to.as_secs()));
     }
     println!("  honest p99 over time: {}", slices.join(", "));
+    // And by kind of request, away from the kill (10 s either side): which answers are slow.
+    let kinds = ["create", "join", "move", "submit", "other POST", "GET"];
+    let near_kill =
+        |t: &Instant| kill_at.is_some_and(|k| (t.duration_since(start).as_secs_f64() - k as f64).abs() < 10.0);
+    let by_kind: Vec<String> = kinds
+        .iter()
+        .filter_map(|k| {
+            let mut l: Vec<Duration> = timed
+                .iter()
+                .filter(|(t, _, kind)| kind == k && !near_kill(t))
+                .map(|&(_, d, _)| d)
+                .collect();
+            l.sort();
+            let at = |q: f64| l.get(((l.len() as f64 * q) as usize).min(l.len().saturating_sub(1)));
+            at(0.99).map(|p99| {
+                format!(
+                    "{k} {} p50 {:.1} p99 {:.1} ms",
+                    l.len(),
+                    at(0.5).map_or(0.0, |d| d.as_secs_f64() * 1e3),
+                    p99.as_secs_f64() * 1e3
+                )
+            })
+        })
+        .collect();
+    println!(
+        "  honest by kind, 10 s either side of the kill left out: {}",
+        by_kind.join("; ")
+    );
     for r in refused.iter().take(5) {
         println!("  refused: {r}");
     }

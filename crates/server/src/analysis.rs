@@ -278,7 +278,10 @@ impl Board {
         self.publish();
         let board = self.clone();
         let flag = stop.clone();
-        let handle = std::thread::spawn(move || board.run(&game, &flag, nodes));
+        // At the priority of costly work: a board's search takes only what the requests leave
+        // (at the requests' own priority, 16 boards held both cores in the soak).
+        let handle = crate::sync::spawn_background("search", move || board.run(&game, &flag, nodes))
+            .map_err(|e| ServerError::Internal(format!("cannot start the analysis: {e}")))?;
         *lock(&self.worker) = Some(Worker { stop, handle });
         Ok(())
     }
@@ -294,7 +297,7 @@ impl Board {
         let stop = Arc::new(AtomicBool::new(false));
         let board = self.clone();
         let flag = stop.clone();
-        let handle = std::thread::spawn(move || {
+        let proving = crate::sync::spawn_background("prove", move || {
             let _permit = permit;
             let pos = game.position();
             let effort = chess5d_play::mates::Effort {
@@ -308,6 +311,8 @@ impl Board {
                 }
             }
         });
+        // Without a thread there is no proof to wait for: the board reports no proven mate.
+        let Ok(handle) = proving else { return };
         if let Some(old) = lock(&self.prover).replace(Worker { stop, handle }) {
             old.stop.store(true, Ordering::SeqCst);
             let _ = old.handle.join();

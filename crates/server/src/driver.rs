@@ -129,12 +129,15 @@ impl AppState {
     /// Takes again the engine places a game gave up for others' turns (see
     /// [`AppState::take_engine_place`]), as its maker, waiting at most [`PLACE_WAIT`] (its
     /// engine is "at work" meanwhile); then the game reports an engine error that `retry-engine`
-    /// clears, every action kept. Games read back from the database (no maker) run as before.
+    /// clears, every action kept. A game read back from the database (its maker unknown) takes
+    /// them as a client of its own ([`ClientKey::Restored`](crate::limits::ClientKey::Restored)):
+    /// after a restart its engines count in the pool like every other.
     fn engine_places(&self, slot: &Arc<Slot>) -> Result<(), String> {
-        let Some(owner) = *lock(&slot.owner) else {
-            return Ok(());
+        let (need, id) = {
+            let s = lock(&slot.session);
+            (s.players.iter().filter(|p| p.is_engine()).count(), s.id)
         };
-        let need = lock(&slot.session).players.iter().filter(|p| p.is_engine()).count();
+        let owner = *lock(&slot.owner).get_or_insert(crate::limits::ClientKey::Restored(id));
         let deadline = std::time::Instant::now() + PLACE_WAIT;
         loop {
             if lock(&slot.held).len() >= need {

@@ -78,7 +78,7 @@ impl Runner {
 }
 
 /// An engine's command run at [`BACKGROUND_NICE`], as the server's own costly work runs
-/// (`exec nice -n 10 sh -c 'CMD'`), where `nice` is found, else as it is.
+/// (`exec nice -n 19 sh -c 'CMD'`), where `nice` is found, else as it is.
 fn niced(command: &str) -> String {
     let found = ["/usr/bin/nice", "/bin/nice"]
         .iter()

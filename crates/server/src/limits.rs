@@ -585,6 +585,10 @@ pub enum ClientKey {
     V6(u64),
     /// A logged-in account, by its id.
     Account(i64),
+    /// A game read back from the database (after a restart, or after it left memory) whose
+    /// maker is not known, by the game's id: its engines take places as a client of their own,
+    /// so that the pool's total holds and others' turns can take them (as an address's).
+    Restored(i64),
 }
 
 impl ClientKey {
@@ -628,6 +632,7 @@ impl std::fmt::Display for ClientKey {
                 write!(f, "{ip}/64")
             }
             ClientKey::Account(id) => write!(f, "account:{id}"),
+            ClientKey::Restored(id) => write!(f, "restored game {id}"),
         }
     }
 }

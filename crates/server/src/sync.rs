@@ -22,7 +22,7 @@ pub async fn blocking<T: Send + 'static>(
 
 /// How much lower a [`background`] thread runs than the server's other threads (Linux `nice`,
 /// as engine processes run): a client's proof or import yields the cores to others' moves.
-pub(crate) const BACKGROUND_NICE: i32 = 10;
+pub(crate) const BACKGROUND_NICE: i32 = 19;
 
 /// Runs `f` on a thread of its own at a lower priority ([`BACKGROUND_NICE`], where the system
 /// has per-thread priorities): for costly work a client asks for (a puzzle proof, an import),
@@ -33,15 +33,27 @@ pub async fn background<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ServerError> + Send + 'static,
 ) -> Result<T, ServerError> {
     let (tx, rx) = tokio::sync::oneshot::channel();
+    spawn_background(name, move || {
+        let _ = tx.send(f());
+    })
+    .map_err(|e| ServerError::Internal(format!("cannot start a thread for {name}: {e}")))?;
+    rx.await
+        .map_err(|_| ServerError::Internal(format!("internal error: the {name} thread ended without an answer")))?
+}
+
+/// Starts `f` on a thread of its own named `chess5d-NAME` (as `top -H` shows it) at the priority
+/// of costly work ([`lower_priority`]): every search, proof and import a client starts runs on
+/// one of these, so that it takes only the cores the requests leave idle.
+pub(crate) fn spawn_background<T: Send + 'static>(
+    name: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> std::io::Result<std::thread::JoinHandle<T>> {
     std::thread::Builder::new()
         .name(format!("chess5d-{name}"))
         .spawn(move || {
             lower_priority();
-            let _ = tx.send(f());
+            f()
         })
-        .map_err(|e| ServerError::Internal(format!("cannot start a thread for {name}: {e}")))?;
-    rx.await
-        .map_err(|_| ServerError::Internal(format!("internal error: the {name} thread ended without an answer")))?
 }
 
 /// Lowers the calling thread's priority by [`BACKGROUND_NICE`]; a system that refuses leaves it.

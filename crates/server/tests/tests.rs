@@ -889,6 +889,61 @@ mod made {
         call(app, "GET", &format!("/api/analysis/{id}"), None).await.1
     }
 
+    /// The niceness of each of this process's threads whose name starts with `prefix`.
+    #[cfg(target_os = "linux")]
+    fn niceness_of_threads(prefix: &str) -> Vec<i32> {
+        let mut found = Vec::new();
+        for task in std::fs::read_dir("/proc/self/task").expect("/proc/self/task").flatten() {
+            let comm = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default();
+            if !comm.trim_end().starts_with(prefix) {
+                continue;
+            }
+            // Fields after the name's closing parenthesis: state is the 3rd, nice the 19th.
+            let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+            if let Some(rest) = stat.rsplit_once(") ").map(|(_, r)| r) {
+                if let Some(nice) = rest.split(' ').nth(16).and_then(|n| n.parse().ok()) {
+                    found.push(nice);
+                }
+            }
+        }
+        found
+    }
+
+    /// An analysis board's search is costly work a client asks for: it runs below the requests
+    /// (16 boards searching at the requests' priority took both cores in the abuse soak, and
+    /// honest players' p99 went to seconds).
+    #[cfg(target_os = "linux")]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_analysis_search_runs_at_the_priority_of_costly_work() {
+        let s = server();
+        let id = new_game(&s.app, json!({})).await;
+        let (status, v) = post(&s.app, "/api/analysis", json!({ "game": id })).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let aid = v["analysis"]["id"].as_u64().unwrap();
+        let mine = std::fs::read_to_string("/proc/self/stat").unwrap();
+        let mine: i32 = mine
+            .rsplit_once(") ")
+            .unwrap()
+            .1
+            .split(' ')
+            .nth(16)
+            .unwrap()
+            .parse()
+            .unwrap();
+        let (status, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/start"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let searching = niceness_of_threads("chess5d-search");
+        call(&s.app, "POST", &format!("/api/analysis/{aid}/stop"), None).await;
+        assert!(
+            !searching.is_empty(),
+            "no thread named chess5d-search while the board searched"
+        );
+        assert!(
+            searching.iter().all(|&n| n == (mine + 19).min(19)),
+            "the search threads' niceness {searching:?}, the server's {mine}"
+        );
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn analysis_board_runs_stops_and_leaves_the_game_alone() {
         let s = server();

@@ -527,6 +527,40 @@ mod engine_games {
         assert_eq!(s.state.engine_players(), 2);
         new_game(&s.app, json!({ "white": {"type": "engine"} })).await;
     }
+
+    /// After a restart, a game's engines take their places again (as a client of their own:
+    /// the game's maker is not stored): the pool's count holds, so a restart cannot run more
+    /// engine processes than `engines` allows.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_restored_games_engines_take_their_places_again() {
+        let s = server();
+        let both =
+            json!({ "white": {"type": "engine", "movetime_ms": 50}, "black": {"type": "engine", "movetime_ms": 50} });
+        let a = new_game(&s.app, both).await;
+        assert_eq!(s.state.engine_players(), 2);
+        s.state.shutdown();
+        let state = AppState::open(config(s.db.clone())).unwrap();
+        let app = Api {
+            router: router(state.clone()),
+            tokens: s.app.tokens.clone(),
+        };
+        assert_eq!(state.engine_players(), 0, "nothing held before the game is read back");
+        let (status, v) = call(&app, "GET", &format!("/api/games/{a}"), None).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let mut held = 0;
+        for _ in 0..100 {
+            held = state.engine_players();
+            if held == 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(held, 2, "the restored game's two engines hold no place");
+        let r = call(&app, "DELETE", &format!("/api/games/{a}"), None).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        assert_eq!(state.engine_players(), 0);
+        state.shutdown();
+    }
 }
 
 mod truth {
