@@ -37,7 +37,10 @@ export async function launch(options = {}) {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // (a page served by the route below has no address space: its WebSocket to 127.0.0.1
+      // would be refused by the local network access checks)
+      ...(process.env.STATIC_DIR ? ['--disable-features=LocalNetworkAccessChecks'] : [])],
     viewport: { width: 1280, height: 800 },
     ...options,
   });

@@ -4,7 +4,10 @@
 // text shown (its lines, as the browser lays them out) are compared pairwise, and each must lie
 // within the screen's width. At 1280x800 too.
 // Pages: home, game (waiting for a friend, your turn, their turn, check, mate, resignation, the
-// engine thinking), review, analysis, editor, course and lesson, puzzle, a player's page.
+// engine thinking), review, computer review, analysis, editor, course and lesson, puzzle, quick
+// pairing, a player's page. What it found on the page before: a name of one 60-character word
+// ran off a 390 px screen (478 px wide, the page scrolling sideways) and past the side panel at
+// 1280; names are now cut with an ellipsis.
 // Screenshots: tests/browser/screenshots/phone-text-*.png (-static on the static site).
 // Runs against the served GUI and (SITE=static) the static site.
 import { test, before, after } from 'node:test';
@@ -18,6 +21,8 @@ const VIEWPORTS = [{ width: 390, height: 844 }, { width: 1280, height: 800 }];
 // The longest names (MAX_NAME, 60 characters): words, and one word a line cannot break.
 const LONG = 'Maximiliana Konstantinopoulou-Wolkenstein of Timeline Seven';
 const WORD = 'Hyperchronologicalmultiversetravellerwithnospacesatall123456';
+// Scholar's mate: 3... Nf6?? lets 4. Qxf7#.
+const SCHOLAR = '[Board "Standard"]\n\n1. e4 / e5\n2. Bc4 / Nc6\n3. Qh5 / Nf6\n4. Qxf7#\n';
 let session, page, errors, BASE;
 
 before(async () => {
@@ -73,7 +78,7 @@ function textOverlaps(page) {
   });
 }
 
-async function check(name, open) {
+async function check(name, open, after = async () => {}) {
   const found = [];
   for (const vp of VIEWPORTS) {
     await page.setViewportSize(vp);
@@ -81,6 +86,7 @@ async function check(name, open) {
     await page.waitForTimeout(400);
     for (const o of await textOverlaps(page)) found.push(`${name} ${vp.width}: ${o}`);
     await page.screenshot({ path: join(SHOTS, `phone-text-${name}-${vp.width}${SUFFIX}.png`), fullPage: true });
+    await after();
   }
   await page.setViewportSize(VIEWPORTS[1]);
   assert.deepEqual(found, []);
@@ -140,7 +146,7 @@ test('check, mate and resignation: no text over another', async () => {
     await page.locator('#world .sq.check-royal').first().waitFor({ state: 'attached' });
   });
   await check('mate', async () => {
-    await open({ ...people(WORD, LONG), import: '[Board "Standard"]\n\n1. f3 / e5\n2. g4 / Qh4#\n' });
+    await open({ ...people(WORD, LONG), import: SCHOLAR });
     await page.locator('#gameover:not(.hidden)').waitFor();
   });
   await check('resigned', async () => {
@@ -170,9 +176,8 @@ test('review: no text over another', () => check('review', async () => {
 }));
 
 test('computer review and analysis, with the longest names: no text over another', async () => {
-  const scholar = '[Board "Standard"]\n\n1. e4 / e5\n2. Bc4 / Nc6\n3. Qh5 / Nf6\n4. Qxf7#\n';
   await check('computer-review', async () => {
-    await open({ ...people(LONG, WORD), import: scholar });
+    await open({ ...people(LONG, WORD), import: SCHOLAR });
     await page.getByRole('button', { name: 'Review with the computer' }).click();
     await page.waitForFunction(() => document.querySelector('#computer-review')?.dataset.status === 'done', null, { timeout: 60000 });
     await page.locator('#cr-graph .cr-pt[data-index="5"]').click();
@@ -212,6 +217,18 @@ test('course and lesson: no text over another', async () => {
     await page.locator('#world .board').first().waitFor();
   });
 });
+
+test('quick pairing, waiting for an opponent: no text over another', { skip: STATIC && 'no pairing in the static site' }, () => check('pairing', async () => {
+  await page.goto(`${BASE}/`);
+  await page.locator('#qp-variant option').first().waitFor({ state: 'attached' });
+  const longest = await page.$$eval('#qp-variant option', (os) => os.map((o) => o.value).sort((a, b) => b.length - a.length)[0]);
+  await page.locator('#qp-variant').selectOption(longest);
+  await page.getByRole('button', { name: 'Find an opponent', exact: true }).click();
+  await page.locator('#qp-status', { hasText: /Looking for an opponent/ }).waitFor();
+}, async () => {
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await page.locator('#qp-status', { hasText: /Cancelled/ }).waitFor();
+}));
 
 test("a player's page: no text over another", { skip: STATIC && 'no accounts in the static site' }, () => check('player', async () => {
   await page.goto(`${BASE}/#/player/${WORD}`);

@@ -350,11 +350,11 @@ async fn judging_a_mistakes_answer_takes_a_place_in_the_reviews_quota() {
     // One review place per client (the default), two in all.
     let s = proxied(&["imports-per-minute=100", "reviews=2"]);
     let a = "10.11.0.1";
-    let (scholar, _) = import(&s, a, SCHOLAR).await;
+    let (scholar, owner) = import(&s, a, SCHOLAR).await;
     assert_eq!(review(&s, "POST", scholar, a).await.0, StatusCode::ACCEPTED);
     wait_review(&s, scholar, |v| v["status"] == "done").await;
     // Black's 3... Nf6 (action 5) as a puzzle: the answer is judged by a search.
-    let (status, v) = act(&s, a, "", &format!("/api/games/{scholar}/mistakes/5"), json!({})).await;
+    let (status, v) = act(&s, a, &owner, &format!("/api/games/{scholar}/mistakes/5"), json!({})).await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
     let (puzzle, token) = (v["id"].as_i64().unwrap(), v["seat"]["token"].as_str().unwrap().to_string());
     let (status, v) = act(&s, a, &token, &format!("/api/games/{puzzle}/move"), json!({ "move": "(0T3)d8(0T3)e7" })).await;
@@ -367,7 +367,7 @@ async fn judging_a_mistakes_answer_takes_a_place_in_the_reviews_quota() {
     let submit = format!("/api/games/{puzzle}/submit");
     let refused = act(&s, a, &token, &submit, json!({})).await;
     assert_eq!(refused.0, StatusCode::TOO_MANY_REQUESTS, "{}", refused.1);
-    assert!(refused.1["error"].as_str().unwrap().contains("reviews"), "{}", refused.1);
+    assert!(refused.1["error"].as_str().unwrap().contains("reviews-per-client"), "{}", refused.1);
     // Nothing was judged: the answer waits, still to submit.
     let (_, v) = call_as(&s.app.router, "GET", &format!("/api/games/{puzzle}"), None, &from(a, Some(&token))).await;
     assert!(v["puzzle"]["better"]["answer"].is_null(), "{v}");
