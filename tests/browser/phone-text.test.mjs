@@ -84,7 +84,19 @@ async function check(name, open, after = async () => {}) {
     await page.setViewportSize(vp);
     await open(vp);
     await page.waitForTimeout(400);
-    for (const o of await textOverlaps(page)) found.push(`${name} ${vp.width}: ${o}`);
+    // The page's own scroller (the home page, a player's page, the course scroll inside the
+    // screen): measured a screenful at a time, so that what lies below the fold is seen too.
+    const stops = await page.evaluate(() => {
+      const s = [...document.querySelectorAll('body *')].find((e) => e.clientHeight > innerHeight / 2 && e.clientWidth > innerWidth / 2 && e.scrollHeight > e.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(e).overflowY));
+      if (!s) return 1;
+      s.dataset.pageScroller = '';
+      return Math.min(6, Math.ceil(s.scrollHeight / s.clientHeight));
+    });
+    for (let k = 0; k < stops; k++) {
+      await page.evaluate((k) => { const s = document.querySelector('[data-page-scroller]'); if (s) s.scrollTop = k * s.clientHeight; }, k);
+      for (const o of await textOverlaps(page)) if (!found.includes(`${name} ${vp.width}: ${o}`)) found.push(`${name} ${vp.width}: ${o}`);
+    }
+    await page.evaluate(() => { const s = document.querySelector('[data-page-scroller]'); if (s) { s.scrollTop = 0; delete s.dataset.pageScroller; } });
     await page.screenshot({ path: join(SHOTS, `phone-text-${name}-${vp.width}${SUFFIX}.png`), fullPage: true });
     await after();
   }
