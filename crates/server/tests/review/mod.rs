@@ -356,8 +356,18 @@ async fn judging_a_mistakes_answer_takes_a_place_in_the_reviews_quota() {
     // Black's 3... Nf6 (action 5) as a puzzle: the answer is judged by a search.
     let (status, v) = act(&s, a, &owner, &format!("/api/games/{scholar}/mistakes/5"), json!({})).await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
-    let (puzzle, token) = (v["id"].as_i64().unwrap(), v["seat"]["token"].as_str().unwrap().to_string());
-    let (status, v) = act(&s, a, &token, &format!("/api/games/{puzzle}/move"), json!({ "move": "(0T3)d8(0T3)e7" })).await;
+    let (puzzle, token) = (
+        v["id"].as_i64().unwrap(),
+        v["seat"]["token"].as_str().unwrap().to_string(),
+    );
+    let (status, v) = act(
+        &s,
+        a,
+        &token,
+        &format!("/api/games/{puzzle}/move"),
+        json!({ "move": "(0T3)d8(0T3)e7" }),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     // The client already holds its share (a review of a long game under way): its answer is
     // refused, not searched beside it.
@@ -367,9 +377,20 @@ async fn judging_a_mistakes_answer_takes_a_place_in_the_reviews_quota() {
     let submit = format!("/api/games/{puzzle}/submit");
     let refused = act(&s, a, &token, &submit, json!({})).await;
     assert_eq!(refused.0, StatusCode::TOO_MANY_REQUESTS, "{}", refused.1);
-    assert!(refused.1["error"].as_str().unwrap().contains("reviews-per-client"), "{}", refused.1);
+    assert!(
+        refused.1["error"].as_str().unwrap().contains("reviews-per-client"),
+        "{}",
+        refused.1
+    );
     // Nothing was judged: the answer waits, still to submit.
-    let (_, v) = call_as(&s.app.router, "GET", &format!("/api/games/{puzzle}"), None, &from(a, Some(&token))).await;
+    let (_, v) = call_as(
+        &s.app.router,
+        "GET",
+        &format!("/api/games/{puzzle}"),
+        None,
+        &from(a, Some(&token)),
+    )
+    .await;
     assert!(v["puzzle"]["better"]["answer"].is_null(), "{v}");
     // Its review over, the client's answer is judged.
     review(&s, "DELETE", long, a).await;
