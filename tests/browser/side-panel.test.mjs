@@ -52,7 +52,7 @@ test("Tab through the review page: the players' lines stay in view, the focused 
   await page.goto(seatLink(BASE, g));
   await page.locator('#world .board').first().waitFor();
   await page.getByRole('button', { name: 'Review with the computer' }).click();
-  await page.waitForFunction(() => document.querySelector('#computer-review')?.dataset.status === 'done', null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('#computer-review')?.dataset.status === 'done', null, { timeout: 90000 });
   // The panel holds more than its room (else this test proves nothing).
   const [content, room] = await page.evaluate(() => {
     const p = document.querySelector('#game-panel');
