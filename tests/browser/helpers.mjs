@@ -37,21 +37,26 @@ export async function launch(options = {}) {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // (a page served by the route below has no address space: its WebSocket to 127.0.0.1
+      // would be refused by the local network access checks)
+      ...(process.env.STATIC_DIR ? ['--disable-features=LocalNetworkAccessChecks'] : [])],
     viewport: { width: 1280, height: 800 },
     ...options,
   });
   const page = ctx.pages()[0] ?? await ctx.newPage();
   lastPage = page;
   if (process.env.STATIC_DIR) {
-    // Serve the page's scripts and styles (any *.js / *.css: app.js and its modules) from this
-    // folder instead of the server's embedded copies (to try changes to web
-    // without rebuilding the server; not index.html). Files not in the folder go to the server.
-    await page.route(/\.(js|css)(\?.*)?$/, async (route) => {
-      const name = decodeURIComponent(new URL(route.request().url()).pathname.slice(1));
+    // Serve the page (index.html at `/`, and any *.js / *.css: app.js and its modules) from this
+    // folder instead of the server's embedded copies: to try changes to web/ without rebuilding
+    // the server, or to run a test against the page of an older commit (`git archive`) to see
+    // it fail there. Files not in the folder go to the server.
+    await page.route(/\/(index\.html)?([?#].*)?$|\.(js|css)(\?.*)?$/, async (route) => {
+      const url = new URL(route.request().url());
+      const name = decodeURIComponent(url.pathname.slice(1)) || 'index.html';
       const file = join(process.env.STATIC_DIR, name);
-      if (name.includes('..') || !existsSync(file)) return route.continue();
-      const type = { js: 'text/javascript', css: 'text/css' }[name.split('.').pop()];
+      if (name.includes('..') || url.pathname.startsWith('/api/') || !existsSync(file)) return route.continue();
+      const type = { js: 'text/javascript', css: 'text/css', html: 'text/html' }[name.split('.').pop()];
       await route.fulfill({ body: readFileSync(file), contentType: `${type}; charset=utf-8` });
     });
   }

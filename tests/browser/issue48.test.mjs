@@ -133,12 +133,18 @@ test('a shared game that ended by resignation opens with its result', async () =
   for (const viewport of VIEWPORTS) {
     // A fresh browser: nothing of the game is stored there.
     const b = await launch({ viewport });
-    await b.page.goto(link);
-    const over = b.page.locator('#gameover');
-    await over.filter({ hasText: /Resignation/ }).waitFor({ timeout: 10000 });
-    assert.match(await over.textContent(), /Resignation: Black wins \(0-1\)/);
-    await b.page.screenshot({ path: join(SHOTS, `issue48-shared-result-${viewport.width}${SUFFIX}.png`) });
-    assert.deepEqual(b.errors, []);
-    await b.ctx.close();
+    try {
+      await b.page.goto(link);
+      await b.page.locator('#world .board').first().waitFor();
+      await b.page.screenshot({ path: join(SHOTS, `issue48-shared-result-${viewport.width}${SUFFIX}.png`) });
+      const over = b.page.locator('#gameover');
+      await over.filter({ hasText: /Resignation/ }).waitFor({ timeout: 10000 });
+      assert.match(await over.textContent(), /Resignation: Black wins \(0-1\)/);
+      await b.page.screenshot({ path: join(SHOTS, `issue48-shared-result-${viewport.width}${SUFFIX}.png`) });
+      assert.deepEqual(b.errors, []);
+    } finally {
+      // (closed on a failure too: an open browser would keep the test file running)
+      await b.ctx.close();
+    }
   }
 });

@@ -44,7 +44,10 @@ export function renderSide() {
   document.title = app.view ? 'chess5d: shared game' : `chess5d game ${s.id}`;
   for (const side of ['white', 'black']) {
     const p = $(`#p-${side}`);
-    p.querySelector('.name').textContent = s.players[side].display;
+    const name = p.querySelector('.name');
+    name.textContent = s.players[side].display;
+    // (cut with an ellipsis when it does not fit the line: the whole name on hover)
+    name.title = s.players[side].display;
     p.classList.toggle('to-move', !s.result && s.to_move === side);
   }
   renderClocks();

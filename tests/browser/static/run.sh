@@ -39,6 +39,6 @@ if [ $# -eq 0 ]; then
     tests/browser/learn.test.mjs tests/browser/issue48.test.mjs tests/browser/axe.test.mjs \
     tests/browser/mistakes.test.mjs tests/browser/check-markers.test.mjs tests/browser/phone-review.test.mjs \
     tests/browser/keyboard.test.mjs tests/browser/overlays.test.mjs tests/browser/phone-text.test.mjs \
-    tests/browser/proven-mate.test.mjs
+    tests/browser/proven-mate.test.mjs tests/browser/side-panel.test.mjs
 fi
 node --test --test-concurrency="${BROWSER_CONCURRENCY:-2}" "$@"

@@ -338,3 +338,64 @@ async fn a_review_is_kept_with_its_game_across_restarts_and_leaves_with_it() {
     };
     assert_eq!((kept(a), kept(b)), (1, 0));
 }
+
+/// A request of `client` with `token` (a seat's), on the server's router.
+async fn act(s: &Server, client: &str, token: &str, uri: &str, body: Value) -> (StatusCode, Value) {
+    let body = body.to_string();
+    call_as(&s.app.router, "POST", uri, Some(&body), &from(client, Some(token))).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn judging_a_mistakes_answer_takes_a_place_in_the_reviews_quota() {
+    // One review place per client (the default), two in all.
+    let s = proxied(&["imports-per-minute=100", "reviews=2"]);
+    let a = "10.11.0.1";
+    let (scholar, owner) = import(&s, a, SCHOLAR).await;
+    assert_eq!(review(&s, "POST", scholar, a).await.0, StatusCode::ACCEPTED);
+    wait_review(&s, scholar, |v| v["status"] == "done").await;
+    // Black's 3... Nf6 (action 5) as a puzzle: the answer is judged by a search.
+    let (status, v) = act(&s, a, &owner, &format!("/api/games/{scholar}/mistakes/5"), json!({})).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let (puzzle, token) = (
+        v["id"].as_i64().unwrap(),
+        v["seat"]["token"].as_str().unwrap().to_string(),
+    );
+    let (status, v) = act(
+        &s,
+        a,
+        &token,
+        &format!("/api/games/{puzzle}/move"),
+        json!({ "move": "(0T3)d8(0T3)e7" }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // The client already holds its share (a review of a long game under way): its answer is
+    // refused, not searched beside it.
+    let (long, _) = import(&s, a, &long_game()).await;
+    assert_eq!(review(&s, "POST", long, a).await.0, StatusCode::ACCEPTED);
+    until_running(&s, 1).await;
+    let submit = format!("/api/games/{puzzle}/submit");
+    let refused = act(&s, a, &token, &submit, json!({})).await;
+    assert_eq!(refused.0, StatusCode::TOO_MANY_REQUESTS, "{}", refused.1);
+    assert!(
+        refused.1["error"].as_str().unwrap().contains("reviews-per-client"),
+        "{}",
+        refused.1
+    );
+    // Nothing was judged: the answer waits, still to submit.
+    let (_, v) = call_as(
+        &s.app.router,
+        "GET",
+        &format!("/api/games/{puzzle}"),
+        None,
+        &from(a, Some(&token)),
+    )
+    .await;
+    assert!(v["puzzle"]["better"]["answer"].is_null(), "{v}");
+    // Its review over, the client's answer is judged.
+    review(&s, "DELETE", long, a).await;
+    until_running(&s, 0).await;
+    let (status, v) = act(&s, a, &token, &submit, json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert!(v["puzzle"]["better"]["answer"]["win"].is_number(), "{v}");
+}
