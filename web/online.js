@@ -3,11 +3,13 @@
 // link, presence, draw offers and abort. The page calls the hooks of
 // `online` (also window.chess5dOnline, for scripts): headers() for every API request, seen() with
 // every answer, mayMove() before a piece is picked, onState() after the side panel is drawn,
-// wsOpen(send, id) when the game's live connection opens, sides(id), joining. app.js imports this
-// module first, so an invite link is taken in before the page routes. The home page's online
+// wsOpen(send, id) when the game's live connection opens, sides(id), joining. app.js starts this
+// module first (startOnline), so an invite link is taken in before the page routes. The home page's online
 // cards (play a friend, the lobby, your games) are ui/lobby.js.
-import { backend } from './backend/index.js';
 import { callOf } from './backend/calls.js';
+
+/** The back-end door, passed in by the router (startOnline). @type {import('./types/backend.js').Backend} */
+let backend;
 
 const $ = (s) => document.querySelector(s);
 export const SEATS = 'chess5d.seats';           // { gameId: { token, sides: ['white'], owner } }
@@ -19,8 +21,12 @@ export const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&a
 export const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 export const seatOf = (id) => load(SEATS)[id] || null;
 export const keepSeat = (id, seat) => { const all = load(SEATS); all[id] = seat; save(SEATS, all); };
-/** The server's /api/info, once read (ui/lobby.js reads it too). */
+/** The server's /api/info, once read (ui/lobby.js reads it too; only loadShared writes it). */
 export const shared = { info: null };
+/** Reads the server's /api/info into `shared`, once. */
+export async function loadShared() {
+  if (!shared.info) shared.info = await call('GET', '/api/info');
+}
 
 // An invite link: #/game/ID/join/SIDES/TOKEN (SIDES: white, black or white+black, for a
 // creator taking their seat to another browser). The token leaves the address bar (and the
@@ -112,9 +118,18 @@ function gameIdOf(url) {
   return g ? g[1] : null;
 }
 
+/** @type {((s: any) => void)[]} */
+const stateHooks = [];
+
 export const online = {
   /** The answer to an invite link being opened (app.js awaits it before showing the game). */
   joining: null,
+  /** The answer to an invite link being opened, once (the game page awaits it), or null. */
+  takeJoining() {
+    const j = online.joining;
+    online.joining = null;
+    return j;
+  },
   /** Headers for an API request: the seat token of the game it is about. */
   headers(url, method) {
     // An analysis board is its maker's: its token (from its creation answer) goes with every
@@ -146,13 +161,23 @@ export const online = {
     const seat = seatOf(id);
     if (seat) send({ seat: seat.token });
   },
-  onState(s) { renderPanel(s); },
+  /** After each side panel drawn: this module's panel, then the hooks added (addStateHook). */
+  onState(s) { renderPanel(s); for (const h of stateHooks) h(s); },
+  /** Adds a call after each side panel drawn (people.js: fair play, ratings, rematch). */
+  addStateHook(h) { stateHooks.push(h); },
   /** The sides this browser's seat holds in game `id` (null without a seat). */
   sides(id) { return seatOf(id)?.sides ?? null; },
 };
-window.chess5dOnline = online;
-takeInvite();
-window.addEventListener('hashchange', takeInvite);
+
+/** Starts online play on the back-end door `door` (the router calls it first, so an invite link
+ * is taken in before the page routes): its hooks are `online`. */
+export function startOnline(door) {
+  backend = door;
+  window.chess5dOnline = online;
+  takeInvite();
+  window.addEventListener('hashchange', takeInvite);
+  return online;
+}
 
 // ---------- the game page: who you are, links, draw offers, abort ----------
 

@@ -3,8 +3,17 @@
 // camera's view, given by the caller).
 import { $, SVGNS, esc } from './dom.js';
 import { SQ, PIECE_PATHS, FILES, glyph } from './pieces.js';
-import { app } from './state.js';
-import { settings } from './settings.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./settings.js').Settings} */
+let settings;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  settings = s.settings;
+}
 
 // ---------- drawing ----------
 //

@@ -1,7 +1,17 @@
 // Layer 2 (drawing): the dialogs: import a game or position, export (copy, download), save a
 // position as a puzzle (its goal proven by the back-end first) and import a puzzle.
 import { $, cap, copyFrom, download } from './dom.js';
-import { app, api } from './state.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  api = s.door.api;
+}
 
 /** The dialogs' own state: the export's file name, the puzzle dialog's source, its callback, and
  * whether the player chose the goal (else a record's own `Puzzle` header sets it). */

@@ -5,7 +5,14 @@
 // better action. The service's engine judges the answer (within the review's good margin of
 // the best), the page only shows its verdict (panel.js).
 import { esc, showError } from './dom.js';
-import { api } from './state.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  api = s.door.api;
+}
 
 const GLYPH = { mistake: '?', blunder: '??' };
 

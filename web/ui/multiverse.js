@@ -4,10 +4,18 @@
 // view's tool buttons (flip, fit, present, zoom) are here too.
 import { $, esc } from './dom.js';
 import { SQ } from './pieces.js';
-import { app, presentOf } from './state.js';
+import { presentOf } from './state.js';
 import { draw, layout, existing, drawBoards, arrow, checksOf } from './boards.js';
 import { viewSize, visibleRect, MIN_PX, boxAt, camera, moveTo, fitAll, goPresent, zoomStep, boardsToPlay, toPlayInView, nextBoardToPlay, updateChecks } from './camera.js';
 import { renderSide } from './panel.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+}
 
 /** Redraws everything for a new state (or flip): layout, background, arrows, then the boards. */
 export function render() {

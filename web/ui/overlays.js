@@ -5,7 +5,14 @@
 // rests: the overview goes to another corner, or hides when every corner would cover one; a check
 // marker or a rail label that would cover one hides; the insets go to the other side.
 import { $ } from './dom.js';
-import { app } from './state.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+}
 
 /** The screen rectangles (px from the view's top left: {x, y, w, h}) of the playable boards
  * in view, for the view's visible rectangle `r` (camera.js's visibleRect), with a small margin. */

@@ -3,8 +3,19 @@
 // line, actions tried). It draws from the state alone.
 import { $, esc, cap } from './dom.js';
 import { renderProven } from './proven.js';
-import { app, cur, presentOf } from './state.js';
+import { presentOf } from './state.js';
 import { shownVariation, variationRows, variationLabel, variationStep } from './variations.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('../types/pages.js').Services['online']} */
+let online;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  online = s.online;
+}
 
 export function fmtClock(ms) {
   if (ms == null) return '';
@@ -49,7 +60,7 @@ export function renderSide() {
   }
   renderClocks();
   const live = app.review === null && !app.analysis;
-  const c = cur();
+  const c = app.cur();
   const playing = app.analysis ? !c.result && c.human_to_move : live && s.human_to_move;
   $('#btn-submit').disabled = !(playing && c.can_submit);
   $('#btn-undo').disabled = !(playing && c.pending.length > 0);
@@ -156,7 +167,7 @@ export function renderSide() {
       else if (er.bottom > lr.bottom) list.scrollTop += er.bottom - lr.bottom;
     }
   }
-  if (!app.view) window.chess5dOnline?.onState(s); // hook: seat, links, draw offers; spectators' buttons off
+  if (!app.view) online.onState(s); // hook: seat, links, draw offers; spectators' buttons off
   app.onSide?.(s); // hook: the computer review (computer-review.js)
   app.onMoveInput?.(); // hook: moves typed by keyboard (move-input.js)
 }

@@ -23,32 +23,38 @@ function load() {
   }
 }
 
-export const settings = load();
+/** The player's settings. @typedef {{sound: boolean, checks: boolean, theme: string, palette: string}} Settings */
 
-function apply() {
-  document.documentElement.dataset.theme = settings.theme;
-  document.documentElement.dataset.palette = settings.palette;
-  $('#set-sound').checked = settings.sound;
-  $('#set-checks').checked = settings.checks;
-  $('#set-theme').value = settings.theme;
-  $('#set-palette').value = settings.palette;
-}
-
-function save() {
-  try { localStorage.setItem(KEY, JSON.stringify(settings)); } catch { /* private mode: this page only */ }
+/** The player's settings as remembered, with the top bar's Settings menu wired to them (the
+ * router calls it once and passes the object in: types/pages.d.ts's Services).
+ * @returns {Settings} */
+export function openSettings() {
+  /** @type {Settings} */
+  const settings = load();
+  const apply = () => {
+    document.documentElement.dataset.theme = settings.theme;
+    document.documentElement.dataset.palette = settings.palette;
+    $('#set-sound').checked = settings.sound;
+    $('#set-checks').checked = settings.checks;
+    $('#set-theme').value = settings.theme;
+    $('#set-palette').value = settings.palette;
+  };
+  const save = () => {
+    try { localStorage.setItem(KEY, JSON.stringify(settings)); } catch { /* private mode: this page only */ }
+    apply();
+    dispatchEvent(new CustomEvent('chess5d-settings'));
+  };
+  $('#set-sound').addEventListener('change', (e) => { settings.sound = e.target.checked; save(); });
+  $('#set-checks').addEventListener('change', (e) => { settings.checks = e.target.checked; save(); });
+  $('#set-theme').addEventListener('change', (e) => { settings.theme = e.target.value; save(); });
+  $('#set-palette').addEventListener('change', (e) => { settings.palette = e.target.value; save(); });
+  // The menu closes on a click elsewhere.
+  document.addEventListener('click', (e) => {
+    if (!/** @type {HTMLElement} */ (e.target).closest('#settings')) $('#settings').open = false;
+  });
   apply();
-  dispatchEvent(new CustomEvent('chess5d-settings'));
+  return settings;
 }
-
-$('#set-sound').addEventListener('change', (e) => { settings.sound = e.target.checked; save(); });
-$('#set-checks').addEventListener('change', (e) => { settings.checks = e.target.checked; save(); });
-$('#set-theme').addEventListener('change', (e) => { settings.theme = e.target.value; save(); });
-$('#set-palette').addEventListener('change', (e) => { settings.palette = e.target.value; save(); });
-// The menu closes on a click elsewhere.
-document.addEventListener('click', (e) => {
-  if (!/** @type {HTMLElement} */ (e.target).closest('#settings')) $('#settings').open = false;
-});
-apply();
 
 // ---------- sounds ----------
 
@@ -60,31 +66,41 @@ const TONES = {
   end: [[523, 0, 0.18, 'sine'], [659, 0.12, 0.18, 'sine'], [784, 0.24, 0.32, 'sine']],
 };
 
-let audio = null;
-/** The sounds played, in order (`move`, `capture`, `check`, `end`): for scripts and tests. */
-export const played = [];
-window.__chess5dSounds = played;
+/** The page's sounds, played where the settings say sounds are on. */
+export class Sound {
+  /** @type {AudioContext | null} */
+  #audio = null;
+  /** @param {Settings} settings */
+  constructor(settings) {
+    this.settings = settings;
+    /** The sounds played, in order (`move`, `capture`, `check`, `end`): for scripts and tests
+     * (window.__chess5dSounds). @type {string[]} */
+    this.played = [];
+    window.__chess5dSounds = this.played;
+  }
 
-/** Plays sound `name` if sounds are on. */
-export function play(name) {
-  if (!settings.sound || !TONES[name]) return;
-  played.push(name);
-  try {
-    audio ??= new AudioContext();
-    const t0 = audio.currentTime + 0.01;
-    for (const [f, at, len, type] of TONES[name]) {
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
-      osc.type = type;
-      osc.frequency.value = f;
-      gain.gain.setValueAtTime(0.0001, t0 + at);
-      gain.gain.exponentialRampToValueAtTime(0.18, t0 + at + 0.01);
-      gain.gain.exponentialRampToValueAtTime(0.0001, t0 + at + len);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(t0 + at);
-      osc.stop(t0 + at + len + 0.02);
-    }
-  } catch { /* no audio here: silence */ }
+  /** Plays sound `name` if sounds are on. @param {string} name */
+  play(name) {
+    if (!this.settings.sound || !TONES[name]) return;
+    this.played.push(name);
+    try {
+      this.#audio ??= new AudioContext();
+      const audio = this.#audio;
+      const t0 = audio.currentTime + 0.01;
+      for (const [f, at, len, type] of TONES[name]) {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.type = type;
+        osc.frequency.value = f;
+        gain.gain.setValueAtTime(0.0001, t0 + at);
+        gain.gain.exponentialRampToValueAtTime(0.18, t0 + at + 0.01);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t0 + at + len);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(t0 + at);
+        osc.stop(t0 + at + len + 0.02);
+      }
+    } catch { /* no audio here: silence */ }
+  }
 }
 
 /** The sound for a game going from state `a` to state `b` (the same game), if any: the end of

@@ -4,7 +4,14 @@
 // position after one, read-only, with `?variation=k`), and the steps from one move of a
 // variation to the next or back. panel.js places the rows; it draws from the state alone.
 import { esc } from './dom.js';
-import { app } from './state.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+}
 
 /** The variation move shown, or null (a variation is shown only while reviewing). */
 export function shownVariation() {
