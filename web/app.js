@@ -5,14 +5,23 @@
 // interface (backend/remote.js describes it: the server's REST + WebSocket API, or the static
 // site's local back-end).
 //
+// The services: this router makes each one once (the settings, the back-end door, online play's
+// hooks, the typed calls and the service's info (ui/state.js's Door), the sounds, the board
+// view's state (ui/state.js's Board)) and passes them in (types/pages.d.ts: Services): to each
+// page's controller, and to each module below the pages by its `wire(services)`, called once
+// before the first page opens. No module imports an instance of one; what a module draws or
+// plays on is the one it was given.
+//
 // The modules stand in layers; a module imports only from the layers below it (and, where
 // named, from the module before it in its own layer), never up. A call up (the home page's
 // puzzle list after a puzzle dialog) is a function passed down as an argument.
 //   1 basics   ui/dom.js      DOM helpers, escaping, the error line, which page is shown
 //              ui/pieces.js   piece glyphs, board geometry
 //              ui/state.js    the board view's state (class Board, every field declared and
-//                             typed), a state's present, the service's info, API calls
-//              ui/settings.js the player's settings (sounds, theme, board palette) and the sounds
+//                             typed), a state's present, the typed calls and the service's
+//                             info (class Door)
+//              ui/settings.js the player's settings (sounds, theme, board palette) and the
+//                             sounds (class Sound)
 //   2 drawing  ui/boards.js   drawing the boards (culling, levels of detail, caching)
 //              ui/variations.js  an imported game's variations in the notation (panel.js below it)
 //              ui/panel.js    the side panel: players, clocks, status, notation, analysis panel

@@ -7,7 +7,7 @@
 import { $, esc } from './dom.js';
 import { SQ, FILES } from './pieces.js';
 import { presentOf } from './state.js';
-import { draw, existing, drawBoards, boardMarkup, arrow, center, checksOf } from './boards.js';
+import { draw, onNextFrame, existing, drawBoards, boardMarkup, arrow, center, checksOf } from './boards.js';
 import { keepClear, boardsToKeepClear } from './overlays.js';
 
 // The page's services, passed in by the router (app.js) before any page opens.
@@ -56,10 +56,7 @@ export function applyViewBox() {
 }
 
 export function setViewBox() {
-  if (draw.scheduled) return;
-  draw.scheduled = true;
-  requestAnimationFrame(() => {
-    draw.scheduled = false;
+  onNextFrame(() => {
     const v = app.vb;
     $('#view').setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
     drawBoards(visibleRect());
