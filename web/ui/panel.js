@@ -69,7 +69,7 @@ export function renderSide() {
   const at = app.review ?? s.action_count;
   const variation = shownVariation();
   const lastOff = variation !== null ? !variationStep(s, variation, 1) : at >= s.action_count;
-  for (const [b, off] of [['#btn-first', at <= 0], ['#btn-prev', at <= 0], ['#btn-next', lastOff], ['#btn-last', app.review === null]]) {
+  for (const [b, off] of /** @type {[string, boolean][]} */ ([['#btn-first', at <= 0], ['#btn-prev', at <= 0], ['#btn-next', lastOff], ['#btn-last', app.review === null]])) {
     $(b).disabled = off || !!app.analysis;
   }
   // The status line: whose move, the present, what must still be played; in review, which

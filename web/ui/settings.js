@@ -44,10 +44,10 @@ export function openSettings() {
     apply();
     dispatchEvent(new CustomEvent('chess5d-settings'));
   };
-  $('#set-sound').addEventListener('change', (e) => { settings.sound = e.target.checked; save(); });
-  $('#set-checks').addEventListener('change', (e) => { settings.checks = e.target.checked; save(); });
-  $('#set-theme').addEventListener('change', (e) => { settings.theme = e.target.value; save(); });
-  $('#set-palette').addEventListener('change', (e) => { settings.palette = e.target.value; save(); });
+  $('#set-sound').addEventListener('change', () => { settings.sound = $('#set-sound').checked; save(); });
+  $('#set-checks').addEventListener('change', () => { settings.checks = $('#set-checks').checked; save(); });
+  $('#set-theme').addEventListener('change', () => { settings.theme = $('#set-theme').value; save(); });
+  $('#set-palette').addEventListener('change', () => { settings.palette = $('#set-palette').value; save(); });
   // The menu closes on a click elsewhere.
   document.addEventListener('click', (e) => {
     if (!/** @type {HTMLElement} */ (e.target).closest('#settings')) $('#settings').open = false;
@@ -59,6 +59,7 @@ export function openSettings() {
 // ---------- sounds ----------
 
 // Each sound a few short tones: [frequency Hz, start s, length s, type].
+/** @type {Record<string, [number, number, number, OscillatorType][]>} */
 const TONES = {
   move: [[520, 0, 0.07, 'triangle']],
   capture: [[330, 0, 0.05, 'square'], [220, 0.05, 0.09, 'triangle']],
@@ -105,9 +106,10 @@ export class Sound {
 
 /** The sound for a game going from state `a` to state `b` (the same game), if any: the end of
  * the game, a check, a capture or a move (an action submitted, or a move tried). */
+/** @param {any} a @param {any} b @returns {string | null} */
 export function soundOf(a, b) {
   if (!a || a.id !== b.id) return null;
-  const over = (s) => !!s.result && s.result !== '*';
+  const over = (/** @type {any} */ s) => !!s.result && s.result !== '*';
   if (!over(a) && over(b)) return 'end';
   const moved = b.action_count > a.action_count ? b.last_action
     : b.pending.length > a.pending.length ? b.pending.slice(a.pending.length) : null;
@@ -115,5 +117,5 @@ export function soundOf(a, b) {
   if (b.check) return 'check';
   // This page's own moves, submitted: they sounded when they were tried.
   if (b.action_count > a.action_count && a.pending.length === b.last_action.length && a.pending.length > 0) return null;
-  return moved.some((m) => m.capture) ? 'capture' : 'move';
+  return moved.some((/** @type {{capture?: string}} */ m) => m.capture) ? 'capture' : 'move';
 }

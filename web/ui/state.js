@@ -127,6 +127,7 @@ export class Board {
 }
 
 /** The present of a state, the pending moves of the action being built taken into account. */
+/** @param {any} s a game state @returns {{t: number, turn: number, color: string}} */
 export function presentOf(s) {
   if (!s.pending || !s.pending.length) return s.present;
   const made = new Set();
