@@ -10,6 +10,7 @@ let backend;
 /** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
 export function wire(s) {
   backend = s.backend;
+  setInterval(tick, 1500);
 }
 
 function variantOptions() {
@@ -193,4 +194,3 @@ $('#my-games-table').addEventListener('click', (ev) => {
   const b = ev.target.closest('button[data-open]');
   if (b) location.hash = `#/game/${b.dataset.open}`;
 });
-setInterval(tick, 1500);
