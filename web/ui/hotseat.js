@@ -31,9 +31,9 @@ function card() {
   const puzzle = $('#puzzle-card');
   if (puzzle) puzzle.before(c); else lead.append(c);
   api('info').then((info) => {
-    $('#hs-variant').innerHTML = info.variants.map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
+    $('#hs-variant').innerHTML = info.variants.map((/** @type {{name: string, size: string}} */ v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
   }).catch(() => {});
-  $('#hotseat-form').addEventListener('submit', async (ev) => {
+  $('#hotseat-form').addEventListener('submit', async (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
     try {
       const g = await api('create_game', { body: { variant: $('#hs-variant').value, white: { type: 'human' }, black: { type: 'human' } } });
