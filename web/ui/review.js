@@ -57,7 +57,7 @@ export async function setVariation(k) {
 function variationGo(dir) {
   const to = variationStep(app.state, shownVariation(), dir);
   if (!to) return;
-  const done = to.variation != null ? setVariation(to.variation) : setReview(to.review);
+  const done = 'variation' in to ? setVariation(to.variation) : setReview(to.review);
   done.catch((e) => showError(e.message));
 }
 
