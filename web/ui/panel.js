@@ -15,6 +15,7 @@ let online;
 export function wire(s) {
   app = s.board;
   online = s.online;
+  setInterval(tick, 250);
 }
 
 export function fmtClock(ms) {
@@ -43,11 +44,12 @@ export function thinkingSeconds(s) {
   return Math.floor(((s.thinking_ms ?? 0) + (performance.now() - (app.clockBase?.t ?? performance.now()))) / 1000);
 }
 
-setInterval(() => {
+/** The clocks' and the thinking line's tick (started by wire: it reads the board view). */
+function tick() {
   renderClocks();
   // "… is thinking… 3 s": ticks on while the engine thinks.
   if (app.thinking) { const text = app.thinking(); if ($('#status').textContent !== text) $('#status').textContent = text; }
-}, 250);
+}
 
 export function renderSide() {
   const s = app.state, shown = app.shown;
