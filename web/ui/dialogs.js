@@ -45,6 +45,8 @@ $('#import-load').addEventListener('click', async () => {
   }
 });
 
+/** Shows the export dialog: its title, the text, the file a download is named.
+ * @param {string} title @param {string} text @param {string} file */
 export function showExport(title, text, file) {
   $('#export-title').textContent = title;
   $('#export-text').value = text;
@@ -64,6 +66,8 @@ $('#export-download').addEventListener('click', () => download($('#export-text')
 /** Opens the puzzle dialog for a source ({importText}, {fen} or {game, at}); the async onSaved
  * runs once the puzzle is saved (the home page refreshes its list; elsewhere the list is
  * refreshed when the home page is shown). */
+/** @param {{importText?: boolean, fen?: string, game?: string, at?: number}} source @param {string} what
+ * @param {() => Promise<void>} [onSaved] */
 export function openPuzzleDialog(source, what, onSaved = async () => {}) {
   dialog.puzzleSource = source;
   dialog.puzzleGoalTouched = false;
@@ -80,13 +84,15 @@ export function openPuzzleDialog(source, what, onSaved = async () => {}) {
 $('#pz-cancel').addEventListener('click', () => $('#puzzle-dialog').close());
 $('#pz-save').addEventListener('click', async () => {
   const src = dialog.puzzleSource;
+  if (!src) return;
+  /** The make_puzzle call's body (API.md). @type {{mate_in?: number, name?: string, import?: string, game?: string, at?: number}} */
   const body = { mate_in: Number($('#pz-mate').value) };
   const name = $('#pz-name').value.trim();
   if (name) body.name = name;
   if (src.importText) {
     body.import = $('#pz-text').value;
     // An imported record says its own goal unless the player picked one.
-    if (/\[Puzzle\s+"mate-in-\d+"\]/i.test(body.import) && !dialog.puzzleGoalTouched) delete body.mate_in;
+    if (/\[Puzzle\s+"mate-in-\d+"\]/i.test(body.import ?? '') && !dialog.puzzleGoalTouched) delete body.mate_in;
   } else if (src.fen) body.import = src.fen;
   else { body.game = src.game; if (src.at !== undefined) body.at = src.at; }
   $('#pz-error').classList.add('hidden');
