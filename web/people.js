@@ -160,7 +160,8 @@ async function poll() {
   }
 }
 
-$('#pairing-form')?.addEventListener('submit', async (ev) => {
+// (The card joins the page in startPeople, served only: its listeners are set on it, not looked up.)
+card.querySelector('#pairing-form')?.addEventListener('submit', async (ev) => {
   ev.preventDefault();
   const body = { clock: $('#qp-clock').value, variant: $('#qp-variant').value || 'Standard', rated: $('#qp-rated').checked };
   try {
@@ -175,7 +176,7 @@ $('#pairing-form')?.addEventListener('submit', async (ev) => {
   }
 });
 
-$('#qp-cancel')?.addEventListener('click', async () => {
+card.querySelector('#qp-cancel')?.addEventListener('click', async () => {
   stopPolling();
   try {
     const v = await call('DELETE', '/api/pairing');
