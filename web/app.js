@@ -5,14 +5,23 @@
 // interface (backend/remote.js describes it: the server's REST + WebSocket API, or the static
 // site's local back-end).
 //
+// The services: this router makes each one once (the settings, the back-end door, online play's
+// hooks, the typed calls and the service's info (ui/state.js's Door), the sounds, the board
+// view's state (ui/state.js's Board)) and passes them in (types/pages.d.ts: Services): to each
+// page's controller, and to each module below the pages by its `wire(services)`, called once
+// before the first page opens. No module imports an instance of one; what a module draws or
+// plays on is the one it was given.
+//
 // The modules stand in layers; a module imports only from the layers below it (and, where
 // named, from the module before it in its own layer), never up. A call up (the home page's
 // puzzle list after a puzzle dialog) is a function passed down as an argument.
 //   1 basics   ui/dom.js      DOM helpers, escaping, the error line, which page is shown
 //              ui/pieces.js   piece glyphs, board geometry
 //              ui/state.js    the board view's state (class Board, every field declared and
-//                             typed), a state's present, the service's info, API calls
-//              ui/settings.js the player's settings (sounds, theme, board palette) and the sounds
+//                             typed), a state's present, the typed calls and the service's
+//                             info (class Door)
+//              ui/settings.js the player's settings (sounds, theme, board palette) and the
+//                             sounds (class Sound)
 //   2 drawing  ui/boards.js   drawing the boards (culling, levels of detail, caching)
 //              ui/variations.js  an imported game's variations in the notation (panel.js below it)
 //              ui/panel.js    the side panel: players, clocks, status, notation, analysis panel
@@ -53,17 +62,40 @@
 // `g.board[data-l][data-t][data-color]`, squares `rect[data-square]`, pieces `[data-piece]`,
 // `[data-eval]`, `[data-pv]`, `#play[data-review]`, window.__chess5dShow(l, t),
 // window.__chess5dAnalysis(), window.chess5dOnline, window.chess5dBackend.
-import './online.js';
-import { backend } from './backend/index.js';
+import { startOnline } from './online.js';
+import { startPeople } from './people.js';
+import { openBackend } from './backend/index.js';
+import { Board, Door } from './ui/state.js';
+import { openSettings, Sound } from './ui/settings.js';
 import { homePage } from './pages/home.js';
 import { gamePage } from './pages/game.js';
 import { editorPage } from './pages/editor.js';
 import { viewPage } from './pages/view.js';
 import { learnPage } from './pages/learn.js';
 import { playerPage } from './pages/player.js';
-// Page-wide inputs (any page with a board or dialogs): typed moves, keyboard reach.
-import './ui/move-input.js';
-import './ui/keyboard.js';
+// The modules that take the services (each one's wire()); move-input.js and keyboard.js are the
+// page-wide inputs (any page with a board or dialogs): typed moves, keyboard reach.
+import * as analysis from './ui/analysis.js';
+import * as boards from './ui/boards.js';
+import * as camera from './ui/camera.js';
+import * as computerReview from './ui/computer-review.js';
+import * as dialogs from './ui/dialogs.js';
+import * as editor from './ui/editor.js';
+import * as game from './ui/game.js';
+import * as home from './ui/home.js';
+import * as hotseat from './ui/hotseat.js';
+import * as keyboard from './ui/keyboard.js';
+import * as learn from './ui/learn.js';
+import * as lobby from './ui/lobby.js';
+import * as mistakes from './ui/mistakes.js';
+import * as moveInput from './ui/move-input.js';
+import * as multiverse from './ui/multiverse.js';
+import * as overlays from './ui/overlays.js';
+import * as panel from './ui/panel.js';
+import * as pointer from './ui/pointer.js';
+import * as review from './ui/review.js';
+import * as share from './ui/share.js';
+import * as variations from './ui/variations.js';
 
 /** @typedef {import('./types/pages.js').Page} Page */
 /** @typedef {import('./types/pages.js').Services} Services */
@@ -79,8 +111,23 @@ const PAGES = [
   { name: 'home', match: /^/, create: homePage },
 ];
 
+// The services, made once here and passed in (types/pages.d.ts): the settings first (the theme
+// shows at once), the back-end door, online play on it (an invite link is taken in before the
+// page routes), the sounds, the board view's state.
+const settings = openSettings();
+const backend = await openBackend();
+const online = startOnline(backend);
 /** @type {Services} */
-const services = { backend };
+const services = {
+  backend,
+  door: new Door(backend, online),
+  board: new Board(),
+  settings,
+  sound: new Sound(settings),
+  online,
+};
+for (const m of [analysis, boards, camera, computerReview, dialogs, editor, game, home, hotseat, keyboard, learn, lobby, mistakes, moveInput, multiverse, overlays, panel, pointer, review, share, variations]) m.wire(services);
+startPeople(backend);
 /** The page shown: its name and controller. @type {{name: string, page: Page} | null} */
 let current = null;
 

@@ -3,24 +3,38 @@
 // link, presence, draw offers and abort. The page calls the hooks of
 // `online` (also window.chess5dOnline, for scripts): headers() for every API request, seen() with
 // every answer, mayMove() before a piece is picked, onState() after the side panel is drawn,
-// wsOpen(send, id) when the game's live connection opens, sides(id), joining. app.js imports this
-// module first, so an invite link is taken in before the page routes. The home page's online
+// wsOpen(send, id) when the game's live connection opens, sides(id), joining. app.js starts this
+// module first (startOnline), so an invite link is taken in before the page routes. The home page's online
 // cards (play a friend, the lobby, your games) are ui/lobby.js.
-import { backend } from './backend/index.js';
 import { callOf } from './backend/calls.js';
 
-const $ = (s) => document.querySelector(s);
+/** The back-end door, passed in by the router (startOnline). @type {import('./types/backend.js').Backend} */
+let backend;
+
+import { $, esc, cap } from './ui/dom.js';
+
+/** A seat of this browser in a game: its token, the sides it plays, whether it made the game. */
+/** @typedef {{token: string, sides: string[], owner?: boolean}} Seat */
+
+export { esc, cap };
 export const SEATS = 'chess5d.seats';           // { gameId: { token, sides: ['white'], owner } }
 export const INVITES = 'chess5d.invites';       // { gameId: { token, side } }
 export const CHALLENGES = 'chess5d.challenges'; // { challengeId: token }
+/** A record kept in this browser (SEATS, INVITES, CHALLENGES) by key. @param {string} k @returns {Record<string, any>} */
 export const load = (k) => { try { return JSON.parse(localStorage.getItem(k) || '{}') || {}; } catch { return {}; } };
+/** @param {string} k @param {Record<string, any>} v */
 export const save = (k, v) => localStorage.setItem(k, JSON.stringify(v));
-export const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-export const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+/** This browser's seat in game `id`, or null. @param {string | number} id @returns {Seat | null} */
 export const seatOf = (id) => load(SEATS)[id] || null;
+/** @param {string | number} id @param {Seat} seat */
 export const keepSeat = (id, seat) => { const all = load(SEATS); all[id] = seat; save(SEATS, all); };
-/** The server's /api/info, once read (ui/lobby.js reads it too). */
+/** The server's /api/info, once read (ui/lobby.js reads it too; only loadShared writes it). */
+/** @type {{info: any}} */
 export const shared = { info: null };
+/** Reads the server's /api/info into `shared`, once. */
+export async function loadShared() {
+  if (!shared.info) shared.info = await call('GET', '/api/info');
+}
 
 // An invite link: #/game/ID/join/SIDES/TOKEN (SIDES: white, black or white+black, for a
 // creator taking their seat to another browser). The token leaves the address bar (and the
@@ -28,7 +42,8 @@ export const shared = { info: null };
 // server says what it holds: an invite is claimed by this browser (which gets a token of its
 // own), a seat's own token is kept, and a link that opens nothing is refused in plain words
 // (app.js waits for the answer before it shows the game).
-let joinNotice = null; // { id, text, error }
+/** The answer to the invite link taken in, for its game's page. @type {{id: string, text: string, error: boolean} | null} */
+let joinNotice = null;
 function takeInvite() {
   const m = location.hash.match(/^#\/game\/(\d+)\/join\/([^/]*)\/?(.*)$/);
   if (!m) return;
@@ -53,12 +68,14 @@ function takeInvite() {
 // The player's name, remembered in this browser (the invite form of ui/lobby.js fills it in too).
 export const NAME_KEY = 'chess5d.name';
 export function rememberedName() { try { return localStorage.getItem(NAME_KEY) ?? ''; } catch { return ''; } }
+/** @param {string} name */
 export function rememberName(name) {
   try { if (name) localStorage.setItem(NAME_KEY, name); else localStorage.removeItem(NAME_KEY); } catch { /* private mode */ }
 }
 
 /** What an invite is, in words: who invites you, the side you play, the variant, the clock
  * (which waits for each side's first action) and casual (an invite is never rated). */
+/** @param {any} v the join answer (its seat, players, variant, clock) */
 export function inviteText(v) {
   const side = v.seat.sides[0] || 'white';
   const other = side === 'white' ? 'black' : 'white';
@@ -71,6 +88,7 @@ export function inviteText(v) {
 /** Asks the player opening an invite link for their name (the players' bar shows it to both
  * sides and spectators), saying what the invite is: resolves to the name, or 'Guest' when none
  * is given. */
+/** @param {any} v the join answer @returns {Promise<string>} */
 function askName(v) {
   const d = $('#join-dialog');
   let what = $('#join-what');
@@ -91,12 +109,14 @@ function askName(v) {
     $('#join-name').focus();
   });
 }
-$('#join-form').addEventListener('submit', (ev) => { ev.preventDefault(); $('#join-dialog').close(); });
+$('#join-form').addEventListener('submit', (/** @type {SubmitEvent} */ ev) => { ev.preventDefault(); $('#join-dialog').close(); });
 
 /** An API call through the back-end, acting for the seat `token` if given. Most of these
  * (seats, invites, the lobby) are the server's alone; on a back-end without URLs (the static
  * site) a URL of a call both doors answer goes as that call (backend/calls.js). */
+/** @param {string} method @param {string} url @param {any} [body] @param {string} [token] @returns {Promise<any>} */
 export async function call(method, url, body, token) {
+  /** @type {Record<string, string>} */
   const headers = token ? { 'X-Chess5d-Seat': token } : {};
   if (backend.request) return backend.request(method, url, body, headers);
   const c = callOf(method, url, body);
@@ -107,27 +127,41 @@ export async function call(method, url, body, token) {
 /** The tokens of this page's analysis boards, by board id (in memory: a board ends with its page). */
 const boardTokens = new Map();
 
+/** @param {string} url */
 function gameIdOf(url) {
   const g = String(url).match(/^\/api\/games\/(\d+)/);
   return g ? g[1] : null;
 }
 
+/** @type {((s: any) => void)[]} */
+const stateHooks = [];
+
 export const online = {
   /** The answer to an invite link being opened (app.js awaits it before showing the game). */
+  /** @type {Promise<void> | null} */
   joining: null,
+  /** The answer to an invite link being opened, once (the game page awaits it), or null. */
+  takeJoining() {
+    const j = online.joining;
+    online.joining = null;
+    return j;
+  },
   /** Headers for an API request: the seat token of the game it is about. */
+  /** @param {string} url @param {string} method @returns {Record<string, string>} */
   headers(url, method) {
     // An analysis board is its maker's: its token (from its creation answer) goes with every
     // request on it.
     const b = String(url).match(/^\/api\/analysis\/(\d+)/);
     if (b && boardTokens.has(b[1])) return { 'X-Chess5d-Seat': boardTokens.get(b[1]) };
     const id = gameIdOf(url);
-    if (id && seatOf(id)) return { 'X-Chess5d-Seat': seatOf(id).token };
+    const seat = id ? seatOf(id) : null;
+    if (seat) return { 'X-Chess5d-Seat': seat.token };
     const c = String(url).match(/^\/api\/challenges\/(\d+)$/);
     if (c && method === 'DELETE' && load(CHALLENGES)[c[1]]) return { 'X-Chess5d-Seat': load(CHALLENGES)[c[1]] };
     return {};
   },
   /** Every API answer: a new game's seat and invite are kept. */
+  /** @param {string} url @param {string} method @param {any} data */
   seen(url, method, data) {
     if (data && data.analysis && data.analysis.token) boardTokens.set(String(data.analysis.id), data.analysis.token);
     if (!data || method !== 'POST' || !data.seat || data.id == null) return;
@@ -135,6 +169,7 @@ export const online = {
     if (data.invite) { const all = load(INVITES); all[data.id] = data.invite; save(INVITES, all); }
   },
   /** Whether this browser may move for the side to move. */
+  /** @param {any} s a game state */
   mayMove(s) {
     if (s.analysis) return true; // an analysis board is the viewer's own scratch position
     const seat = seatOf(s.id);
@@ -142,20 +177,36 @@ export const online = {
     return seat.sides.includes(s.to_move);
   },
   /** The game's live connection opened: say which seat is connected (send writes to it). */
+  /** @param {(message: object) => void} send @param {string} id */
   wsOpen(send, id) {
     const seat = seatOf(id);
     if (seat) send({ seat: seat.token });
   },
-  onState(s) { renderPanel(s); },
+  /** After each side panel drawn: this module's panel, then the hooks added (addStateHook). */
+  /** @param {any} s */
+  onState(s) { renderPanel(s); for (const h of stateHooks) h(s); },
+  /** Adds a call after each side panel drawn (people.js: fair play, ratings, rematch). */
+  /** @param {(s: any) => void} h */
+  addStateHook(h) { stateHooks.push(h); },
   /** The sides this browser's seat holds in game `id` (null without a seat). */
+  /** @param {string} id */
   sides(id) { return seatOf(id)?.sides ?? null; },
 };
-window.chess5dOnline = online;
-takeInvite();
-window.addEventListener('hashchange', takeInvite);
+
+/** Starts online play on the back-end door `door` (the router calls it first, so an invite link
+ * is taken in before the page routes): its hooks are `online`. */
+/** @param {import('./types/backend.js').Backend} door */
+export function startOnline(door) {
+  backend = door;
+  window.chess5dOnline = online;
+  takeInvite();
+  window.addEventListener('hashchange', takeInvite);
+  return online;
+}
 
 // ---------- the game page: who you are, links, draw offers, abort ----------
 
+/** @param {string} hash */
 function linkTo(hash) { return `${location.origin}${location.pathname}${hash}`; }
 
 function panel() {
@@ -171,6 +222,7 @@ function panel() {
   return p;
 }
 
+/** The game page's online panel for state `s`. @param {any} s */
 function renderPanel(s) {
   const p = panel();
   if (s.termination === 'aborted') $('#gameover').textContent = 'Game aborted: no result.';
@@ -193,7 +245,7 @@ function renderPanel(s) {
   else if (s.seated && mine.length === 1) parts.push(`<p id="seat-line" class="seat-line">You play ${esc(cap(mine[0]))}.</p>`);
   if (s.seated) {
     // A light for people; an engine is neither connected nor away.
-    const dot = (side) => (s.players[side].engine
+    const dot = (/** @type {string} */ side) => (s.players[side].engine
       ? `<span class="presence engine" data-presence="${side}">${cap(side)}: engine</span>`
       : `<span class="presence ${s.online[side] ? 'on' : 'off'}" data-presence="${side}">${cap(side)} ${s.online[side] ? 'connected' : 'away'}</span>`);
     parts.push(`<p class="presence-line">${dot('white')} ${dot('black')}</p>`);
@@ -240,8 +292,9 @@ function renderPanel(s) {
   p.dataset.game = s.id;
 }
 
+/** @param {MouseEvent} ev */
 async function onPanelClick(ev) {
-  const b = ev.target.closest('button');
+  const b = /** @type {Element} */ (ev.target).closest('button');
   if (!b) return;
   const id = panel().dataset.game;
   const token = seatOf(id)?.token;

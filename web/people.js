@@ -5,11 +5,11 @@
 // a player's page (#/player/NAME: ratings per category with a graph over time, games, ongoing
 // games); on the game page, fair play (no Analyse or computer review while two people play) and
 // each player's rating change when a rated game ends. app.js routes #/player/NAME here.
-import { backend } from './backend/index.js';
 import { online, call, esc, cap, keepSeat, seatOf, shared } from './online.js';
 
 const $ = (s) => document.querySelector(s);
-const served = backend.features.online;
+/** Whether the back-end is the server (set by startPeople). */
+let served = false;
 
 /** The logged-in account ({name}) or null; read at start and after each change. */
 export const me = { name: null };
@@ -122,7 +122,6 @@ card.innerHTML = `<h2>Quick pairing</h2>
     <button type="button" id="qp-cancel" class="hidden">Cancel</button></div>
     <p id="qp-status" role="status"></p>
   </form>`;
-if (served) $('#lead')?.prepend(card);
 const pairing = { timer: 0, waiting: false };
 
 function renderPairing() {
@@ -161,7 +160,8 @@ async function poll() {
   }
 }
 
-$('#pairing-form')?.addEventListener('submit', async (ev) => {
+// (The card joins the page in startPeople, served only: its listeners are set on it, not looked up.)
+card.querySelector('#pairing-form')?.addEventListener('submit', async (ev) => {
   ev.preventDefault();
   const body = { clock: $('#qp-clock').value, variant: $('#qp-variant').value || 'Standard', rated: $('#qp-rated').checked };
   try {
@@ -176,7 +176,7 @@ $('#pairing-form')?.addEventListener('submit', async (ev) => {
   }
 });
 
-$('#qp-cancel')?.addEventListener('click', async () => {
+card.querySelector('#qp-cancel')?.addEventListener('click', async () => {
   stopPolling();
   try {
     const v = await call('DELETE', '/api/pairing');
@@ -191,7 +191,6 @@ const turnCard = document.createElement('section');
 turnCard.className = 'card hidden';
 turnCard.id = 'my-turn-card';
 turnCard.innerHTML = '<h2>Your turn</h2><div id="my-turn"></div>';
-if (served) $('#lead')?.before(turnCard);
 const turns = { timer: 0 };
 
 /** Time left as a player reads it. */
@@ -372,9 +371,8 @@ rematchLine.addEventListener('click', async (ev) => {
   }
 });
 
-const onState = online.onState;
-online.onState = (s) => {
-  onState(s);
+/** After each side panel drawn (online.js's hook). @param {any} s */
+function onState(s) {
   watchRematch(s);
   claimSeat(s);
   const hide = playedOnline(s);
@@ -382,7 +380,7 @@ online.onState = (s) => {
   document.body.classList.toggle('fair-play', hide);
   if (served && s && !s.analysis && s.seated) loadRating(s, !!s.result);
   else ratingLine.textContent = '';
-};
+}
 
 // ---------- a player's page ----------
 
@@ -448,4 +446,13 @@ export async function openPlayer(name) {
     <section class="card"><h2>Games</h2>${table(v.games, 'No finished game yet.')}</section>`;
 }
 
-whoAmI();
+/** Starts playing people on the back-end door `door` (the router calls it after startOnline):
+ * the home page's cards where it is the server, the game page's hook, who is logged in.
+ * @param {import('./types/backend.js').Backend} door */
+export function startPeople(door) {
+  served = door.features.online;
+  if (served) $('#lead')?.prepend(card);
+  if (served) $('#lead')?.before(turnCard);
+  online.addStateHook(onState);
+  whoAmI();
+}

@@ -7,7 +7,8 @@
 // A call is (name, args): args holds its fields, `id`, `n`, `action` (the path's parts),
 // `query` (an object of texts) and `body` (the JSON body).
 
-/** Each call's method and path pattern (`:id`, `:n`, `:action`: the args of that name). */
+/** Each call's method and path pattern (`:id`, `:n`, `:action`: the args of that name).
+ * @type {Record<string, [string, string]>} */
 export const CALLS = {
   info: ['GET', '/api/info'],
   games: ['GET', '/api/games'],
@@ -42,10 +43,11 @@ export const CALLS = {
 };
 
 /** The method and path (with its query) of a call. */
+/** @param {string} name @param {Record<string, any>} [args] @returns {{method: string, path: string}} */
 export function address(name, args = {}) {
   const c = CALLS[name];
   if (!c) throw Object.assign(new Error(`no such call: ${name}`), { kind: 'invalid', code: 'bad_body', status: 400 });
-  const path = c[1].replace(/:(\w+)/g, (_, k) => encodeURIComponent(String(args[k])));
+  const path = c[1].replace(/:(\w+)/g, (/** @type {string} */ _, /** @type {string} */ k) => encodeURIComponent(String(args[k])));
   const pairs = Object.entries(args.query ?? {}).filter(([, v]) => v !== undefined && v !== null);
   const q = new URLSearchParams(pairs.map(([k, v]) => [k, String(v)])).toString();
   return { method: c[0], path: q ? `${path}?${q}` : path };
@@ -54,14 +56,17 @@ export function address(name, args = {}) {
 /** The call of a method and URL path (with its query), or null: the table read backwards, for
  * scripts that fetch('/api/...') on the static site. The first pattern that fits wins (the
  * table lists fixed names before `:action`). */
+/** @param {string} method @param {string} url @param {any} [body] @returns {{name: string, args: Record<string, any>} | null} */
 export function callOf(method, url, body) {
   const [path, query] = url.split('?');
   for (const [name, [m, pattern]] of Object.entries(CALLS)) {
     if (m !== method) continue;
+    /** @type {string[]} */
     const keys = [];
-    const re = new RegExp(`^${pattern.replace(/:(\w+)/g, (_, k) => { keys.push(k); return '([^/]+)'; })}$`);
+    const re = new RegExp(`^${pattern.replace(/:(\w+)/g, (/** @type {string} */ _, /** @type {string} */ k) => { keys.push(k); return '([^/]+)'; })}$`);
     const hit = path.match(re);
     if (!hit) continue;
+    /** @type {Record<string, any>} */
     const args = {};
     keys.forEach((k, i) => { args[k] = decodeURIComponent(hit[i + 1]); });
     if (query) args.query = Object.fromEntries(new URLSearchParams(query));

@@ -26,7 +26,7 @@ self.onmessage = async (e) => {
     }
     if (review) {
       const out = review_game(review.start, review.actions, review.result ?? undefined, review.nodes,
-        (report) => self.postMessage({ id, report }));
+        (/** @type {string} */ report) => self.postMessage({ id, report }));
       self.postMessage({ id, report: `{"review":${out}}` });
       return;
     }

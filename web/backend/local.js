@@ -8,12 +8,27 @@
 import init, { Backend } from '../pkg/chess5d_local.js';
 import { address, callOf } from './calls.js';
 
+/** What the service asks for after a request (chess5d_play's effects, as crates/local writes
+ * them): rows to store and delete, made puzzles, reviews, engine work to start or stop, messages
+ * for the watchers, a puzzle to prove. */
+/** @typedef {{store: {id: number}[], delete: number[], made: {id: string}[], store_review: {id: number}[], stop_review: number[], review: EngineTask[], stop: number[], think: EngineTask[], analyse: AnalyseTask[], notify: {path: string, message: any}[], prove?: any}} Effects */
+/** Engine work the service hands out (a search, a review), read by engine-worker.js. */
+/** @typedef {{game: number, version: number} & Record<string, any>} EngineTask */
+/** An analysis board's engine to run. */
+/** @typedef {{board: number} & Record<string, any>} AnalyseTask */
+/** A refusal of the service: its kind, code, message and HTTP status. */
+/** @typedef {{kind: string, code?: string, message: string, status?: number}} Refusal */
+/** The service's answer: ok (the call's answer) and effects, or error. */
+/** @typedef {{ok?: any, effects: Effects, error?: Refusal}} Answer */
+
 const here = import.meta.url;
 
 // --- IndexedDB: store `games` of {id, record, summary}, store `puzzles` of made puzzles, store
 // `reviews` of {id, review} (a game's ended computer review, as GET /api/games/:id/review) ---
 const DB = 'chess5d-local';
+/** @type {Promise<IDBDatabase> | null} */
 let dbPromise = null;
+/** @returns {Promise<IDBDatabase>} */
 function db() {
   dbPromise ??= new Promise((resolve, reject) => {
     const r = indexedDB.open(DB, 3);
@@ -27,6 +42,9 @@ function db() {
   });
   return dbPromise;
 }
+/** A transaction on `store`: `f`'s request's result once it completes.
+ * @param {IDBTransactionMode} mode @param {(st: IDBObjectStore) => IDBRequest | void} f @param {string} [store]
+ * @returns {Promise<any>} */
 async function tx(mode, f, store = 'games') {
   const d = await db();
   return new Promise((resolve, reject) => {
@@ -56,12 +74,15 @@ const watchers = new Map(); // path -> Set(callback)
 
 /** A refusal of the service as the page's Error: its kind, code, message and the HTTP status the
  * server answers it with (the service says which). */
+/** @param {Refusal} e */
 function refused(e) {
   return Object.assign(new Error(e.message), { kind: e.kind, code: e.code, status: e.status });
 }
 
 /** Does what the service asked for after a request. */
+/** @param {Effects} fx */
 async function carry(fx) {
+  /** @type {Promise<any>[]} */
   const writes = [];
   for (const row of fx.store) writes.push(tx('readwrite', (st) => st.put(row)));
   for (const id of fx.delete) writes.push(tx('readwrite', (st) => st.delete(id)), tx('readwrite', (st) => st.delete(id), 'reviews'));
@@ -78,6 +99,7 @@ async function carry(fx) {
 
 /** The service's answer to a typed call (calls.js), its effects carried out: `{ok, text,
  * status}` (`status`: the server's HTTP status for it). */
+/** @param {string} name @param {Record<string, any>} [args] @returns {Promise<Answer>} */
 async function respond(name, args = {}) {
   const s = await service;
   await judgeFirst(s, name, args); // (a mistake's puzzle answer: searched in a worker)
@@ -87,16 +109,21 @@ async function respond(name, args = {}) {
   if (r.effects.prove) return prove(s, r.effects.prove);
   return r;
 }
+/** A typed call's answer. @param {string} name @param {Record<string, any>} [args] */
 const call = async (name, args) => (await answered(name, args)).ok;
 
 // --- the engine worker ---
+/** @type {Worker | null} */
 let worker = null;
 let seq = 0;
-const tasks = new Map(); // message id -> the service's task
+/** @type {Map<number, EngineTask>} message id -> the service's task */
+const tasks = new Map();
+/** @param {EngineTask} task */
 function think(task) {
   if (!worker) {
-    worker = new Worker(new URL('./engine-worker.js', here), { type: 'module' });
-    worker.onmessage = async (e) => {
+    const w = new Worker(new URL('./engine-worker.js', here), { type: 'module' });
+    worker = w;
+    w.onmessage = async (e) => {
       const { id, moves, info, error, ms } = e.data;
       const t = tasks.get(id);
       tasks.delete(id);
@@ -105,7 +132,7 @@ function think(task) {
       const s = await service;
       await carry(JSON.parse(s.engine_done(t.game, t.version, moves ?? '', info ?? '', error ?? undefined, now())).effects);
     };
-    worker.onerror = () => { worker = null; };
+    w.onerror = () => { worker = null; };
   }
   tasks.set(++seq, task);
   worker.postMessage({ id: seq, task });
@@ -118,11 +145,14 @@ setInterval(async () => {
 }, 200);
 
 // --- analysis boards: each one's engine in a worker of its own ---
-const analysing = new Map(); // board id -> Worker
+/** @type {Map<number, Worker>} board id -> its engine's worker */
+const analysing = new Map();
+/** @param {number} id */
 function stopAnalysis(id) {
   const w = analysing.get(id);
   if (w) { w.terminate(); analysing.delete(id); }
 }
+/** @param {AnalyseTask} a */
 function analyse(a) {
   stopAnalysis(a.board);
   const w = new Worker(new URL('./engine-worker.js', here), { type: 'module' });
@@ -137,11 +167,14 @@ function analyse(a) {
 }
 
 // --- computer reviews: each one in a worker of its own, reporting after each position ---
-const reviewing = new Map(); // game id -> Worker
+/** @type {Map<number, Worker>} game id -> its review's worker */
+const reviewing = new Map();
+/** @param {number} id */
 function stopReview(id) {
   const w = reviewing.get(id);
   if (w) { w.terminate(); reviewing.delete(id); }
 }
+/** @param {EngineTask} task */
 function review(task) {
   stopReview(task.game);
   const w = new Worker(new URL('./engine-worker.js', here), { type: 'module' });
@@ -165,6 +198,7 @@ function review(task) {
 // --- judging a mistake's puzzle answer: its search runs in a worker of its own (up to the
 // review's budget, about a second), never on the page's thread; the service judges the submit
 // with the worker's figure ---
+/** @param {Backend} s @param {string} name @param {Record<string, any>} args */
 async function judgeFirst(s, name, args) {
   const id = name === 'act' && args.action === 'submit' ? Number(args.id) : NaN;
   const task = Number.isInteger(id) ? s.judge_task(id) : '';
@@ -183,8 +217,10 @@ async function judgeFirst(s, name, args) {
 }
 
 // --- the puzzle maker: the proof runs in a worker of its own ---
+/** @param {Backend} s @param {any} task @returns {Promise<Answer>} */
 async function prove(s, task) {
   const w = new Worker(new URL('./engine-worker.js', here), { type: 'module' });
+  /** @type {{error?: Refusal} & Record<string, any>} */
   let made;
   try {
     made = await new Promise((resolve, reject) => {
@@ -205,13 +241,15 @@ async function prove(s, task) {
 /** Every saved game as one multi-game 5DPGN. */
 async function exportAll() {
   const { games } = await call('games');
+  /** @type {string[]} */
   const texts = [];
-  for (const g of games.sort((x, y) => x.id - y.id)) texts.push((await call('game_pgn', { id: g.id })).trim());
+  for (const g of games.sort((/** @type {{id: number}} */ x, /** @type {{id: number}} */ y) => x.id - y.id)) texts.push((await call('game_pgn', { id: g.id })).trim());
   return texts.join('\n\n') + '\n';
 }
 
 /** A backup restored (the multi-game 5DPGN of exportAll): `{created: [ids], failed: [{game,
  * line, message}]}`; each game is saved as it is made. */
+/** @param {string} text */
 async function importGames(text) {
   const s = await service;
   const r = JSON.parse(s.import_games(text, now()));
@@ -223,8 +261,9 @@ async function importGames(text) {
  * `{ok, text, status}`. Each answer is also told as a `chess5d-api` event ({method, path, kind},
  * the call's URL as the server has it) on the window: tests wait for it where they would wait
  * for the server's HTTP response. */
+/** @param {string} name @param {Record<string, any>} [args] @returns {Promise<Answer>} */
 async function answered(name, args = {}) {
-  const told = (kind) => setTimeout(() => {
+  const told = (/** @type {string | null} */ kind) => setTimeout(() => {
     let at = { method: '?', path: name };
     try { at = address(name, args); } catch { /* an unknown call: its name */ }
     dispatchEvent(new CustomEvent('chess5d-api', { detail: { ...at, kind } }));

@@ -41,10 +41,14 @@
 
 import { address } from './calls.js';
 
-/** An API call to the server. */
+/** An API call to the server.
+ * @param {string} method @param {string} path @param {any} [body] @param {Record<string, string>} [headers] */
 async function request(method, path, body, headers = {}) {
-  const opts = { method, headers: { ...headers } };
-  if (body !== undefined || method !== 'GET') opts.headers['Content-Type'] = 'application/json';
+  /** @type {Record<string, string>} */
+  const sent = { ...headers };
+  if (body !== undefined || method !== 'GET') sent['Content-Type'] = 'application/json';
+  /** @type {RequestInit} */
+  const opts = { method, headers: sent };
   if (body !== undefined) opts.body = JSON.stringify(body);
   const res = await fetch(path, opts);
   const text = await res.text();
@@ -55,6 +59,7 @@ async function request(method, path, body, headers = {}) {
   return json ? data : text;
 }
 
+/** A text answer (5DPGN). @param {string} path */
 async function text(path) {
   const res = await fetch(path);
   const body = await res.text();
@@ -78,9 +83,11 @@ function call(name, args = {}, headers = {}) {
  * @param {import('../types/backend.js').WatchOptions} [options]
  */
 function watch(path, onMessage, { onOpen, reconnect = true } = {}) {
+  /** @type {WebSocket | null} */
   let ws = null;
   let stopped = false;
-  let timer = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   const open = () => {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     ws = new WebSocket(`${proto}://${location.host}${path}`);

@@ -1,11 +1,23 @@
 // Layer 3 (actions): the analysis board beside a game (see below); its panel is drawn by
 // panel.js.
 import { $, showError } from './dom.js';
-import { app, api } from './state.js';
-import { backend } from '../backend/index.js';
 import { showExport } from './dialogs.js';
 import { render } from './multiverse.js';
 import { renderAnalysis } from './panel.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** @type {import('../types/backend.js').Backend} */
+let backend;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  api = s.door.api;
+  backend = s.backend;
+}
 
 // ---------- analysis board ----------
 //

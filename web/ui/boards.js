@@ -3,8 +3,17 @@
 // camera's view, given by the caller).
 import { $, SVGNS, esc } from './dom.js';
 import { SQ, PIECE_PATHS, FILES, glyph } from './pieces.js';
-import { app } from './state.js';
-import { settings } from './settings.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./settings.js').Settings} */
+let settings;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  settings = s.settings;
+}
 
 // ---------- drawing ----------
 //
@@ -39,6 +48,29 @@ export const draw = {
   bgKey: '',
   lod: 'near',
 };
+
+/** What a new state draws (render()): its boards by "l,t", their pieces' keys, the inactive
+ * timelines. @param {any} s */
+export function drawState(s) {
+  draw.boards = new Map(s.boards.map((b) => [`${b.l},${b.t}`, b]));
+  draw.piecesKey = new Map(s.boards.map((b) => [`${b.l},${b.t}`, b.pieces.map((p) => p.sq + p.p + p.c[0]).join('')]));
+  draw.inactive = new Set(s.timelines.filter((t) => !t.active).map((t) => t.l));
+}
+
+/** The highlighted squares drawn from now on: "l,t" -> Map(sq -> { cls, dest }).
+ * @param {Map<string, Map<string, any>>} hl */
+export function drawHighlights(hl) { draw.hl = hl; }
+
+/** Runs `frame` at the next animation frame, once however often it is asked before then.
+ * @param {() => void} frame */
+export function onNextFrame(frame) {
+  if (draw.scheduled) return;
+  draw.scheduled = true;
+  requestAnimationFrame(() => {
+    draw.scheduled = false;
+    frame();
+  });
+}
 
 export function layout(s) {
   const w = s.size.w * SQ, h = s.size.h * SQ;

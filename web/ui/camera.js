@@ -6,9 +6,17 @@
 // when more than three cannot be shown together, one is and the control steps to the others.
 import { $, esc } from './dom.js';
 import { SQ, FILES } from './pieces.js';
-import { app, presentOf } from './state.js';
-import { draw, existing, drawBoards, boardMarkup, arrow, center, checksOf } from './boards.js';
+import { presentOf } from './state.js';
+import { draw, onNextFrame, existing, drawBoards, boardMarkup, arrow, center, checksOf } from './boards.js';
 import { keepClear, boardsToKeepClear } from './overlays.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+}
 
 /** The size of the view in pixels, read once and then kept up to date by a ResizeObserver (so
  * that drawing never forces a layout to read it). */
@@ -48,10 +56,7 @@ export function applyViewBox() {
 }
 
 export function setViewBox() {
-  if (draw.scheduled) return;
-  draw.scheduled = true;
-  requestAnimationFrame(() => {
-    draw.scheduled = false;
+  onNextFrame(() => {
     const v = app.vb;
     $('#view').setAttribute('viewBox', `${v.x} ${v.y} ${v.w} ${v.h}`);
     drawBoards(visibleRect());

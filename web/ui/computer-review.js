@@ -8,12 +8,23 @@
 // multiverse.js through app.bestArrows). A review kept with the game (the server's memory, the
 // static site's IndexedDB) is shown again when the game is opened.
 import { $, esc, cap, showError } from './dom.js';
-import { app, api } from './state.js';
 import { render } from './multiverse.js';
 import { renderSide } from './panel.js';
 import { setReview } from './review.js';
 import { drawMistakes } from './mistakes.js';
 import { missedMateHtml } from './proven.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  api = s.door.api;
+  installHooks();
+}
 
 const GLYPH = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 const POLL_MS = 500;
@@ -64,23 +75,25 @@ function shownAction() {
   return reviewed(cr.data, at - 1);
 }
 
-// The hooks panel.js and multiverse.js draw with.
-app.actionMark = (index) => {
-  if (!app.state || cr.game !== app.state.id) return '';
-  const a = reviewed(cr.data, index - 1);
-  return a?.class ? `<span class="cr-mark ${a.class}" data-class="${a.class}" title="${cap(a.class)}">${GLYPH[a.class]}</span>` : '';
-};
-app.bestArrows = () => {
-  const a = shownAction();
-  const best = a?.pv?.[0];
-  return best ? best.moves.map((m) => [m, best.color]) : [];
-};
-app.onSide = (s) => {
-  // A shared game (share.js) is shown on an analysis board: no game of the back-end to review.
-  if (s.analysis) { clearTimeout(cr.timer); cr.game = null; cr.data = null; }
-  else if (cr.game !== s.id) open(s.id);
-  draw();
-};
+/** The hooks panel.js and multiverse.js draw with, installed on the board view (by wire). */
+function installHooks() {
+  app.actionMark = (index) => {
+    if (!app.state || cr.game !== app.state.id) return '';
+    const a = reviewed(cr.data, index - 1);
+    return a?.class ? `<span class="cr-mark ${a.class}" data-class="${a.class}" title="${cap(a.class)}">${GLYPH[a.class]}</span>` : '';
+  };
+  app.bestArrows = () => {
+    const a = shownAction();
+    const best = a?.pv?.[0];
+    return best ? best.moves.map((m) => [m, best.color]) : [];
+  };
+  app.onSide = (s) => {
+    // A shared game (share.js) is shown on an analysis board: no game of the back-end to review.
+    if (s.analysis) { clearTimeout(cr.timer); cr.game = null; cr.data = null; }
+    else if (cr.game !== s.id) open(s.id);
+    draw();
+  };
+}
 
 // ---------- talking to the back-end ----------
 

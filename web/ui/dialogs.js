@@ -1,7 +1,17 @@
 // Layer 2 (drawing): the dialogs: import a game or position, export (copy, download), save a
 // position as a puzzle (its goal proven by the back-end first) and import a puzzle.
 import { $, cap, copyFrom, download } from './dom.js';
-import { app, api } from './state.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  api = s.door.api;
+}
 
 /** The dialogs' own state: the export's file name, the puzzle dialog's source, its callback, and
  * whether the player chose the goal (else a record's own `Puzzle` header sets it). */
@@ -35,6 +45,8 @@ $('#import-load').addEventListener('click', async () => {
   }
 });
 
+/** Shows the export dialog: its title, the text, the file a download is named.
+ * @param {string} title @param {string} text @param {string} file */
 export function showExport(title, text, file) {
   $('#export-title').textContent = title;
   $('#export-text').value = text;
@@ -54,6 +66,8 @@ $('#export-download').addEventListener('click', () => download($('#export-text')
 /** Opens the puzzle dialog for a source ({importText}, {fen} or {game, at}); the async onSaved
  * runs once the puzzle is saved (the home page refreshes its list; elsewhere the list is
  * refreshed when the home page is shown). */
+/** @param {{importText?: boolean, fen?: string, game?: string, at?: number}} source @param {string} what
+ * @param {() => Promise<void>} [onSaved] */
 export function openPuzzleDialog(source, what, onSaved = async () => {}) {
   dialog.puzzleSource = source;
   dialog.puzzleGoalTouched = false;
@@ -70,13 +84,15 @@ export function openPuzzleDialog(source, what, onSaved = async () => {}) {
 $('#pz-cancel').addEventListener('click', () => $('#puzzle-dialog').close());
 $('#pz-save').addEventListener('click', async () => {
   const src = dialog.puzzleSource;
+  if (!src) return;
+  /** The make_puzzle call's body (API.md). @type {{mate_in?: number, name?: string, import?: string, game?: string, at?: number}} */
   const body = { mate_in: Number($('#pz-mate').value) };
   const name = $('#pz-name').value.trim();
   if (name) body.name = name;
   if (src.importText) {
     body.import = $('#pz-text').value;
     // An imported record says its own goal unless the player picked one.
-    if (/\[Puzzle\s+"mate-in-\d+"\]/i.test(body.import) && !dialog.puzzleGoalTouched) delete body.mate_in;
+    if (/\[Puzzle\s+"mate-in-\d+"\]/i.test(body.import ?? '') && !dialog.puzzleGoalTouched) delete body.mate_in;
   } else if (src.fen) body.import = src.fen;
   else { body.game = src.game; if (src.at !== undefined) body.at = src.at; }
   $('#pz-error').classList.add('hidden');

@@ -2,10 +2,20 @@
 // controller (pages/editor.js) opens it and closes it.
 import { $, showPage, cap } from './dom.js';
 import { FILES, pieceSvg } from './pieces.js';
-import { app, api } from './state.js';
 import { openPuzzleDialog } from './dialogs.js';
 import { resetDrawing } from './boards.js';
 import { render } from './multiverse.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  api = s.door.api;
+}
 
 // ---------- position editor ----------
 //

@@ -2,14 +2,31 @@
 // back-end's watch of its WebSocket path), each new state drawn; the actions of the side panel
 // (submit, undo, resign, retry engine).
 import { $, showError, showPage } from './dom.js';
-import { app, target, api } from './state.js';
-import { play, soundOf } from './settings.js';
-import { backend } from '../backend/index.js';
-import { online } from '../online.js';
+import { soundOf } from './settings.js';
 import { resetDrawing } from './boards.js';
 import { render } from './multiverse.js';
 import { renderSide } from './panel.js';
 import { endAnalysis, setAnalysisState } from './analysis.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** @type {import('../types/backend.js').Backend} */
+let backend;
+/** @type {import('../types/pages.js').Services['online']} */
+let online;
+/** @type {import('./settings.js').Sound} */
+let sounds;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  api = s.door.api;
+  backend = s.backend;
+  online = s.online;
+  sounds = s.sound;
+}
 
 // ---------- game ----------
 
@@ -19,8 +36,8 @@ export async function openGame(idText) {
   if (fresh) freshPage();
   showError(null);
   // An invite link being opened: the server's answer (the seat, or why not) comes first.
-  const joining = online.joining;
-  if (joining) { online.joining = null; await joining; }
+  const joining = online.takeJoining();
+  if (joining) await joining;
   let s;
   try {
     if (id === null) throw Object.assign(new Error(`no game with id '${idText}'`), { kind: 'not_found' });
@@ -90,7 +107,7 @@ export function connectWs(id) {
 export function setState(s) {
   if (app.state && app.state.id === s.id && s.version < app.state.version && s.action_count <= app.state.action_count) return;
   const changed = !app.state || app.state.id !== s.id || app.state.version !== s.version;
-  if (changed) { const sound = soundOf(app.state, s); if (sound) play(sound); }
+  if (changed) { const sound = soundOf(app.state, s); if (sound) sounds.play(sound); }
   app.state = s;
   app.clockBase = { t: performance.now(), white: s.clock?.white_ms, black: s.clock?.black_ms };
   if (app.analysis) { renderSide(); return; }
@@ -114,7 +131,7 @@ export function setState(s) {
 export async function act(path, body) {
   try {
     showError(null);
-    const r = await api(...target(path, body));
+    const r = await api(...app.target(path, body));
     if (app.analysis && r.analysis) setAnalysisState(r); else setState(r);
   } catch (e) {
     showError(e.message);

@@ -3,10 +3,23 @@
 // start; then the saved games, the lobby, a custom game (every option: engines on both sides,
 // clocks) and every puzzle.
 import { $, esc, cap, clockOf, download, showPage } from './dom.js';
-import { api, loadInfo as serviceInfo, infoLoaded } from './state.js';
-import { backend } from '../backend/index.js';
 import { showExport, openPuzzleDialog } from './dialogs.js';
 import { homeOnline } from './lobby.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** @type {import('./state.js').Door} */
+let door;
+/** @type {import('../types/backend.js').Backend} */
+let backend;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  api = s.door.api;
+  door = s.door;
+  backend = s.backend;
+  $('#games-backup').classList.toggle('hidden', !backend.features.backup);
+}
 
 /** The computer's levels: a bot of the engine and its time per action. */
 const LEVELS = [
@@ -28,7 +41,7 @@ let formsFilled = false;
 /** Fills the home page's forms from the service's info (variants, engines, bots), once. */
 export async function loadInfo() {
   if (formsFilled) return;
-  const info = await serviceInfo();
+  const info = await door.loadInfo();
   formsFilled = true;
   $('#ng-variant').innerHTML = info.variants.map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
   for (const side of ['white', 'black']) {
@@ -51,7 +64,7 @@ $('#computer-form').addEventListener('submit', async (ev) => {
   const level = LEVELS[Number($('#pc-level').value)];
   let color = $('#pc-color').value;
   if (color === 'random') color = Math.random() < 0.5 ? 'white' : 'black';
-  const computer = { type: 'engine', engine: infoLoaded().engines[0], bot: level.bot, movetime_ms: level.ms };
+  const computer = { type: 'engine', engine: door.infoLoaded().engines[0], bot: level.bot, movetime_ms: level.ms };
   const body = { variant: $('#pc-variant').value, white: color === 'white' ? { type: 'human' } : computer, black: color === 'black' ? { type: 'human' } : computer };
   const clock = clockOf('pc');
   if (clock) body.clock = clock;
@@ -105,7 +118,6 @@ export async function refreshPuzzles() {
 
 // ---------- backup (the static site: its games live in this browser) ----------
 
-$('#games-backup').classList.toggle('hidden', !backend.features.backup);
 const backupStatus = (text) => {
   $('#games-backup-status').textContent = text;
   $('#games-backup-status').classList.toggle('hidden', !text);

@@ -3,8 +3,18 @@
 // static site: one browser, no second person online); the served page has "Play a friend" by
 // invite link instead.
 import { $, esc, showError } from './dom.js';
-import { api } from './state.js';
-import { backend } from '../backend/index.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** @type {import('../types/backend.js').Backend} */
+let backend;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  api = s.door.api;
+  backend = s.backend;
+  card();
+}
 
 function card() {
   const lead = $('#lead');
@@ -21,9 +31,9 @@ function card() {
   const puzzle = $('#puzzle-card');
   if (puzzle) puzzle.before(c); else lead.append(c);
   api('info').then((info) => {
-    $('#hs-variant').innerHTML = info.variants.map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
+    $('#hs-variant').innerHTML = info.variants.map((/** @type {{name: string, size: string}} */ v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
   }).catch(() => {});
-  $('#hotseat-form').addEventListener('submit', async (ev) => {
+  $('#hotseat-form').addEventListener('submit', async (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
     try {
       const g = await api('create_game', { body: { variant: $('#hs-variant').value, white: { type: 'human' }, black: { type: 'human' } } });
@@ -31,4 +41,3 @@ function card() {
     } catch (e) { showError(e.message); }
   });
 }
-card();

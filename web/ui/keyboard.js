@@ -7,8 +7,15 @@
 //   the list of typed moves (move-input.js).
 // Focus is visible on every control (style.css: :focus-visible).
 import { $, showError } from './dom.js';
-import { app } from './state.js';
 import { setReview } from './review.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+}
 
 const graph = $('#cr-graph');
 graph.setAttribute('tabindex', '0');

@@ -4,9 +4,19 @@
 // exercise a game made by POST /api/lessons/ID/N whose goal the service judges when the player
 // submits (any action reaching it counts). Stars and progress stay in this browser (IndexedDB).
 import { $, esc, showError, showPage } from './dom.js';
-import { app, api } from './state.js';
 import { openGame, setState, closeWs, freshPage } from './game.js';
 import { endAnalysis } from './analysis.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  api = s.door.api;
+}
 
 // ---------- progress: IndexedDB `chess5d-learn`, store `progress` of {id: 'LESSON/N', stars} ----------
 let dbp = null;

@@ -2,8 +2,16 @@
 // play a friend (an invite link), the lobby of open challenges, and the games this browser holds
 // a seat in. A challenge of ours that someone accepted opens its game (checked every 1.5 s).
 import { $, clockOf } from './dom.js';
-import { backend } from '../backend/index.js';
-import { online, call, load, save, esc, keepSeat, shared, rememberName, rememberedName, SEATS, CHALLENGES } from '../online.js';
+import { online, call, load, save, esc, keepSeat, shared, loadShared, rememberName, rememberedName, SEATS, CHALLENGES } from '../online.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('../types/backend.js').Backend} */
+let backend;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  backend = s.backend;
+  setInterval(tick, 1500);
+}
 
 function variantOptions() {
   return (shared.info?.variants || []).map((v) => `<option value="${esc(v.name)}">${esc(v.name)} (${esc(v.size)})</option>`).join('');
@@ -162,7 +170,7 @@ async function watchChallenges() {
 /** The online cards of the home page, brought up to date (when it is shown). */
 export async function homeOnline() {
   for (const id of ['#friend-card', '#lobby-card', '#my-games-card']) $(id).classList.toggle('hidden', !backend.features.online);
-  if (!shared.info) shared.info = await call('GET', '/api/info');
+  await loadShared();
   if (!backend.features.online || $('#home').classList.contains('hidden')) return;
   fillVariants();
   await Promise.all([refreshLobby(), refreshMine()]);
@@ -170,7 +178,7 @@ export async function homeOnline() {
 
 async function tick() {
   try {
-    if (!shared.info) shared.info = await call('GET', '/api/info');
+    await loadShared();
     if (!backend.features.lobby) return;
     await watchChallenges();
     if (!$('#home').classList.contains('hidden')) { fillVariants(); await refreshLobby(); }
@@ -186,4 +194,3 @@ $('#my-games-table').addEventListener('click', (ev) => {
   const b = ev.target.closest('button[data-open]');
   if (b) location.hash = `#/game/${b.dataset.open}`;
 });
-setInterval(tick, 1500);

@@ -5,11 +5,22 @@
 // better action. The service's engine judges the answer (within the review's good margin of
 // the best), the page only shows its verdict (panel.js).
 import { esc, showError } from './dom.js';
-import { api } from './state.js';
 
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  api = s.door.api;
+}
+
+/** @type {Record<string, string>} */
 const GLYPH = { mistake: '?', blunder: '??' };
+/** A mistake's puzzle (the back-end's `mistakes` answer): the action played and where. */
+/** @typedef {{index: number, turn: number, player: string, played: string, class: string}} Mistake */
 
 /** The list shown: its game, the review's status and action count it was asked for. */
+/** What is drawn: the game and review it is for, and the answer. @type {{key: string, list: {puzzles: Mistake[]} | null}} */
 const ms = { key: '', list: null };
 
 const box = document.createElement('div');
@@ -20,6 +31,7 @@ box.setAttribute('aria-label', 'Learn from your mistakes');
 
 /** Draws the section into the review's box `parent` for game `s` and review `d` (the
  * back-end's answer; null without one). */
+/** @param {Element} parent @param {any} s @param {any} d */
 export function drawMistakes(parent, s, d) {
   if (box.parentElement !== parent) parent.append(box);
   const ended = d && (d.status === 'done' || d.status === 'cancelled');
@@ -37,6 +49,7 @@ export function drawMistakes(parent, s, d) {
   box.classList.toggle('hidden', !ms.list);
 }
 
+/** @param {string} game */
 function fill(game) {
   const ps = ms.list?.puzzles ?? [];
   box.dataset.count = String(ps.length);

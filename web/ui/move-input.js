@@ -6,9 +6,20 @@
 // Several moves make a multi-move action; Enter on an empty field submits it (as Submit does).
 // A text that is no move of the list is refused with a plain message saying so.
 import { $, esc } from './dom.js';
-import { app, cur, api } from './state.js';
 import { act } from './game.js';
 import { canPlay } from './pointer.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  api = s.door.api;
+  app.onMoveInput = renderMoveInput; // (panel.js calls it after each side panel)
+}
 
 const MAX_SHOWN = 12;
 /** The moves of the position asked (key: which position they are of). */
@@ -29,7 +40,7 @@ const msg = /** @type {HTMLElement} */ (box.querySelector('#move-msg'));
 const norm = (t) => t.replace(/\s+/g, '').replace(/[+#~!?]+$/, '');
 
 function key() {
-  const c = cur();
+  const c = app.cur();
   return c ? `${app.analysis ? `a${app.analysis.id}` : `g${app.state.id}`}|${c.version}|${c.action_count}|${c.pending?.length ?? 0}` : '';
 }
 
@@ -99,7 +110,7 @@ async function enter() {
   const t = input.value;
   if (!canPlay()) { say('It is not your move.', true); return; }
   if (!norm(t)) {
-    if (cur()?.can_submit && cur().pending?.length) { say('Submitted.'); await act('submit'); } else say('Type a move (the list shows the moves that match).');
+    if (app.cur()?.can_submit && app.cur().pending?.length) { say('Submitted.'); await act('submit'); } else say('Type a move (the list shows the moves that match).');
     return;
   }
   const all = await moves();
@@ -148,4 +159,3 @@ function renderMoveInput() {
   if (!on) { showList([]); return; }
   if (mi.key !== key() && document.activeElement === input) update();
 }
-app.onMoveInput = renderMoveInput;

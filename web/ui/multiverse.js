@@ -4,10 +4,18 @@
 // view's tool buttons (flip, fit, present, zoom) are here too.
 import { $, esc } from './dom.js';
 import { SQ } from './pieces.js';
-import { app, presentOf } from './state.js';
-import { draw, layout, existing, drawBoards, arrow, checksOf } from './boards.js';
+import { presentOf } from './state.js';
+import { draw, drawState, drawHighlights, layout, existing, drawBoards, arrow, checksOf } from './boards.js';
 import { viewSize, visibleRect, MIN_PX, boxAt, camera, moveTo, fitAll, goPresent, zoomStep, boardsToPlay, toPlayInView, nextBoardToPlay, updateChecks } from './camera.js';
 import { renderSide } from './panel.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+}
 
 /** Redraws everything for a new state (or flip): layout, background, arrows, then the boards. */
 export function render() {
@@ -15,9 +23,7 @@ export function render() {
   if (!s) return;
   const L = layout(s);
   app.layout = L;
-  draw.boards = new Map(s.boards.map((b) => [`${b.l},${b.t}`, b]));
-  draw.piecesKey = new Map(s.boards.map((b) => [`${b.l},${b.t}`, b.pieces.map((p) => p.sq + p.p + p.c[0]).join('')]));
-  draw.inactive = new Set(s.timelines.filter((t) => !t.active).map((t) => t.l));
+  drawState(s);
   // The checkerboard pattern: a1 is dark (bottom-left), flipped or not.
   const a1dark = app.flip ? (s.size.w - 1) % 2 === 0 : (s.size.h - 1) % 2 === 0;
   const parts = [`<defs><pattern id="chk" width="${2 * SQ}" height="${2 * SQ}" patternUnits="userSpaceOnUse">
@@ -162,7 +168,7 @@ export function computeHighlights() {
     const [l, t, sq] = key.split(',');
     put({ l: Number(l), t: Number(t), sq }, moves[0].capture ? 'dest-cap' : 'dest', moves[0].kind);
   }
-  draw.hl = hl;
+  drawHighlights(hl);
 }
 
 // The check markers shown or hidden (Settings): the boards' squares and the arrows again.

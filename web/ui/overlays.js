@@ -5,10 +5,19 @@
 // rests: the overview goes to another corner, or hides when every corner would cover one; a check
 // marker or a rail label that would cover one hides; the insets go to the other side.
 import { $ } from './dom.js';
-import { app } from './state.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+}
 
 /** The screen rectangles (px from the view's top left: {x, y, w, h}) of the playable boards
  * in view, for the view's visible rectangle `r` (camera.js's visibleRect), with a small margin. */
+/** @typedef {{x: number, y: number, w: number, h: number}} Rect */
+/** @param {Rect & {scale: number} | null} r @returns {Rect[]} */
 export function boardsToKeepClear(r) {
   const s = app.shown, L = app.layout;
   if (!s || !L || !r) return [];
@@ -24,9 +33,11 @@ export function boardsToKeepClear(r) {
   return out;
 }
 
+/** Whether two rectangles meet. @param {Rect} a @param {Rect} b */
 const meets = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 /** An element's rectangle relative to the view (`v`: the view's client rectangle). */
+/** @param {Element} e @param {DOMRect} v @returns {Rect} */
 function rectOf(e, v) {
   const r = e.getBoundingClientRect();
   return { x: r.left - v.left, y: r.top - v.top, w: r.width, h: r.height };
@@ -34,6 +45,7 @@ function rectOf(e, v) {
 
 /** Keeps the overlays off the playable boards in view (called by camera.js when the camera
  * rests, after the insets and the check markers were placed). */
+/** @param {Rect & {scale: number}} r */
 export function keepClear(r) {
   const view = $('#view');
   const v = view.getBoundingClientRect();
@@ -43,7 +55,7 @@ export function keepClear(r) {
   const top = `${Math.round(v.top - wrap.getBoundingClientRect().top)}px`;
   if (wrap.style.getPropertyValue('--view-top') !== top) wrap.style.setProperty('--view-top', top);
   const boards = boardsToKeepClear(r);
-  const clear = (rect) => !boards.some((b) => meets(rect, b));
+  const clear = (/** @type {Rect} */ rect) => !boards.some((b) => meets(rect, b));
 
   // The insets: at the left edge, else at the right.
   const insets = $('#insets');

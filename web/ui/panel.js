@@ -3,8 +3,20 @@
 // line, actions tried). It draws from the state alone.
 import { $, esc, cap } from './dom.js';
 import { renderProven } from './proven.js';
-import { app, cur, presentOf } from './state.js';
+import { presentOf } from './state.js';
 import { shownVariation, variationRows, variationLabel, variationStep } from './variations.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('../types/pages.js').Services['online']} */
+let online;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  online = s.online;
+  setInterval(tick, 250);
+}
 
 export function fmtClock(ms) {
   if (ms == null) return '';
@@ -32,11 +44,12 @@ export function thinkingSeconds(s) {
   return Math.floor(((s.thinking_ms ?? 0) + (performance.now() - (app.clockBase?.t ?? performance.now()))) / 1000);
 }
 
-setInterval(() => {
+/** The clocks' and the thinking line's tick (started by wire: it reads the board view). */
+function tick() {
   renderClocks();
   // "… is thinking… 3 s": ticks on while the engine thinks.
   if (app.thinking) { const text = app.thinking(); if ($('#status').textContent !== text) $('#status').textContent = text; }
-}, 250);
+}
 
 export function renderSide() {
   const s = app.state, shown = app.shown;
@@ -52,7 +65,7 @@ export function renderSide() {
   }
   renderClocks();
   const live = app.review === null && !app.analysis;
-  const c = cur();
+  const c = app.cur();
   const playing = app.analysis ? !c.result && c.human_to_move : live && s.human_to_move;
   $('#btn-submit').disabled = !(playing && c.can_submit);
   $('#btn-undo').disabled = !(playing && c.pending.length > 0);
@@ -61,7 +74,7 @@ export function renderSide() {
   const at = app.review ?? s.action_count;
   const variation = shownVariation();
   const lastOff = variation !== null ? !variationStep(s, variation, 1) : at >= s.action_count;
-  for (const [b, off] of [['#btn-first', at <= 0], ['#btn-prev', at <= 0], ['#btn-next', lastOff], ['#btn-last', app.review === null]]) {
+  for (const [b, off] of /** @type {[string, boolean][]} */ ([['#btn-first', at <= 0], ['#btn-prev', at <= 0], ['#btn-next', lastOff], ['#btn-last', app.review === null]])) {
     $(b).disabled = off || !!app.analysis;
   }
   // The status line: whose move, the present, what must still be played; in review, which
@@ -159,7 +172,7 @@ export function renderSide() {
       else if (er.bottom > lr.bottom) list.scrollTop += er.bottom - lr.bottom;
     }
   }
-  if (!app.view) window.chess5dOnline?.onState(s); // hook: seat, links, draw offers; spectators' buttons off
+  if (!app.view) online.onState(s); // hook: seat, links, draw offers; spectators' buttons off
   app.onSide?.(s); // hook: the computer review (computer-review.js)
   app.onMoveInput?.(); // hook: moves typed by keyboard (move-input.js)
 }

@@ -9,6 +9,7 @@ export const FILES = 'abcdefghijklmnopqrstuvwxyz';
 // (U+265A-F and U+2654-9; free licence, see https://dejavu-fonts.github.io/License.html),
 // scaled to a 40-unit square. Each path starts with one absolute M and is otherwise relative,
 // so a piece is moved to a square by rewriting that first M only.
+/** @type {Record<string, {fill: string, line: string}>} */
 export const PIECE_PATHS = {
   K: { fill: "M18.8 16.3q0 0 .1 -.1q-.6 -.7 -1.5 -1.2q-1.2 -.7 -2.5 -.7q-1.3 0 -2.6 .7q-1.2 .7 -1.9 2q-.7 1.2 -.7 2.5q0 1.4 .7 2.6q.7 1.3 1.9 1.9q.4 .3 .8 .4l5.7 0zm2.4 8.1l5.7 0q.4 -.1 .8 -.4q1.3 -.6 1.9 -1.9q.7 -1.2 .7 -2.6q0 -1.3 -.7 -2.5q-.7 -1.3 -1.9 -2q-1.3 -.7 -2.6 -.7q-1.3 0 -2.5 .7q-.9 .5 -1.5 1.2q.1 .1 .1 .1zm-7.5 1.7l0 5.1l12.7 0l0 -5.1zm-1.4 6.5l0 -6.5q-.7 -.2 -1.4 -.6q-1.1 -.9 -2 -2.5q-.9 -1.7 -.9 -3.5q0 -1.8 .9 -3.4q.9 -1.7 2.6 -2.6q1.6 -.9 3.4 -.9q1.3 0 2.6 .6l0 -.1q0 -.6 .3 -1.1q.3 -.5 .8 -.8q.3 -.2 .5 -.2l0 -.9l-1.8 0l0 -1.2l1.8 0l0 -1.5l1.8 0l0 1.5l1.8 0l0 1.2l-1.8 0l0 .9q.3 0 .5 .2q.5 .3 .8 .8q.3 .5 .3 1.1l0 .1q1.3 -.6 2.6 -.6q1.8 0 3.4 .9q1.7 .9 2.6 2.6q.9 1.6 .9 3.4q0 1.8 -.9 3.5q-.9 1.6 -2 2.5q-.7 .4 -1.4 .6l0 6.5zm6.1 -19.3q0 .4 .2 .7q.3 .4 .6 .6q.4 .2 .8 .2q.4 0 .8 -.2q.4 -.2 .6 -.6q.2 -.3 .2 -.7q0 -.4 -.2 -.8q-.2 -.4 -.6 -.6q-.4 -.2 -.8 -.2q-.4 0 -.8 .2q-.3 .2 -.6 .6q-.2 .4 -.2 .8zm7.1 13.7l0 3.4l-11 0l0 -3.4zm-7.5 -3.5l-4.7 0q-.3 -.1 -.6 -.3q-1 -.5 -1.6 -1.5q-.5 -1.1 -.5 -2.2q0 -1.1 .5 -2.1q.6 -1.1 1.6 -1.6q1 -.6 2.1 -.6q1 0 2 .6q.7 .4 1.2 1q0 0 0 0zm4 -6.7q0 0 0 0q.5 -.6 1.2 -1q1 -.6 2 -.6q1.1 0 2.1 .6q1 .5 1.6 1.6q.6 1 .6 2.1q0 1.1 -.6 2.2q-.6 1 -1.6 1.5q-.3 .2 -.6 .3l-4.7 0z", line: "M18.8 16.3q0 0 .1 -.1q-.6 -.7 -1.5 -1.2q-1.2 -.7 -2.5 -.7q-1.3 0 -2.6 .7q-1.2 .7 -1.9 2q-.7 1.2 -.7 2.5q0 1.4 .7 2.6q.7 1.3 1.9 1.9q.4 .3 .8 .4l5.7 0zm2.4 8.1l5.7 0q.4 -.1 .8 -.4q1.3 -.6 1.9 -1.9q.7 -1.2 .7 -2.6q0 -1.3 -.7 -2.5q-.7 -1.3 -1.9 -2q-1.3 -.7 -2.6 -.7q-1.3 0 -2.5 .7q-.9 .5 -1.5 1.2q.1 .1 .1 .1zm-7.5 1.7l0 5.1l12.7 0l0 -5.1zm-1.4 6.5l0 -6.5q-.7 -.2 -1.4 -.6q-1.1 -.9 -2 -2.5q-.9 -1.7 -.9 -3.5q0 -1.8 .9 -3.4q.9 -1.7 2.6 -2.6q1.6 -.9 3.4 -.9q1.3 0 2.6 .6l0 -.1q0 -.6 .3 -1.1q.3 -.5 .8 -.8q.3 -.2 .5 -.2l0 -.9l-1.8 0l0 -1.2l1.8 0l0 -1.5l1.8 0l0 1.5l1.8 0l0 1.2l-1.8 0l0 .9q.3 0 .5 .2q.5 .3 .8 .8q.3 .5 .3 1.1l0 .1q1.3 -.6 2.6 -.6q1.8 0 3.4 .9q1.7 .9 2.6 2.6q.9 1.6 .9 3.4q0 1.8 -.9 3.5q-.9 1.6 -2 2.5q-.7 .4 -1.4 .6l0 6.5zm6.1 -19.3q0 .4 .2 .7q.3 .4 .6 .6q.4 .2 .8 .2q.4 0 .8 -.2q.4 -.2 .6 -.6q.2 -.3 .2 -.7q0 -.4 -.2 -.8q-.2 -.4 -.6 -.6q-.4 -.2 -.8 -.2q-.4 0 -.8 .2q-.3 .2 -.6 .6q-.2 .4 -.2 .8z" },
   Q: { fill: "M10.2 15.4q-1.6 0 -1.8 -1.6q0 -.5 .2 -.9q.3 -.4 .7 -.6q.5 -.3 1 -.3q.4 0 .9 .3q.4 .2 .7 .6q.2 .4 .2 .9q-.1 1.1 -1 1.5l4 8.5l-.9 -11.8q-1.4 0 -1.7 -1.6q0 -.5 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.5 0 .9 .3q.5 .2 .7 .6q.3 .4 .3 .9q-.1 .8 -.8 1.3l3.1 12.6l.8 -13.8q-1.2 -.5 -1.2 -1.3q0 -.5 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.4 0 .9 .3q.4 .2 .7 .6q.2 .4 .2 .9q0 .9 -1.1 1.3l.6 13.8l3.1 -12.4q-.8 -.8 -.8 -1.5q0 -.4 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.5 0 .9 .3q.5 .2 .7 .6q.3 .5 .3 .9q-.2 1.4 -1.7 1.7l-1.5 11.7l4.3 -8.7q-.7 -.6 -.7 -1.3q0 -.5 .2 -.9q.3 -.4 .7 -.6q.5 -.3 .9 -.3q.5 0 1 .3q.4 .2 .7 .6q.2 .4 .2 .9q-.2 1.6 -1.9 1.6l-2.6 7.8l0 9.4l-14.5 0l0 -9.4zm15.9 11.2l0 -1.3l-12.2 0l0 1.3zm0 5l0 -1.3l-12.2 0l0 1.3z", line: "M10.2 15.4q-1.6 0 -1.8 -1.6q0 -.5 .2 -.9q.3 -.4 .7 -.6q.5 -.3 1 -.3q.4 0 .9 .3q.4 .2 .7 .6q.2 .4 .2 .9q-.1 1.1 -1 1.5l4 8.5l-.9 -11.8q-1.4 0 -1.7 -1.6q0 -.5 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.5 0 .9 .3q.5 .2 .7 .6q.3 .4 .3 .9q-.1 .8 -.8 1.3l3.1 12.6l.8 -13.8q-1.2 -.5 -1.2 -1.3q0 -.5 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.4 0 .9 .3q.4 .2 .7 .6q.2 .4 .2 .9q0 .9 -1.1 1.3l.6 13.8l3.1 -12.4q-.8 -.8 -.8 -1.5q0 -.4 .3 -.9q.2 -.4 .7 -.6q.4 -.3 .9 -.3q.5 0 .9 .3q.5 .2 .7 .6q.3 .5 .3 .9q-.2 1.4 -1.7 1.7l-1.5 11.7l4.3 -8.7q-.7 -.6 -.7 -1.3q0 -.5 .2 -.9q.3 -.4 .7 -.6q.5 -.3 .9 -.3q.5 0 1 .3q.4 .2 .7 .6q.2 .4 .2 .9q-.2 1.6 -1.9 1.6l-2.6 7.8l0 9.4l-14.5 0l0 -9.4zm15.9 12.6l0 -3.8l-3 1.3l-6.1 0l-3.1 -1l0 3.5zm-12.2 .8l0 2.8l12.2 0l0 -2.8zm-.7 -5.7l1.3 .7l-3.9 -8.8q.1 -.1 .2 -.1q.3 -.2 .5 -.5q.2 -.3 .2 -.6q0 -.3 -.2 -.6q-.2 -.3 -.5 -.5q-.3 -.2 -.6 -.2q-.3 0 -.6 .2q-.3 .2 -.5 .5q-.1 .3 -.1 .6q0 .3 .1 .6q.2 .3 .5 .5q.3 .1 .6 .1q.1 0 .3 0zm2.5 .7l2.3 .5l-3.2 -12.8q.1 0 .2 -.1q.3 -.1 .5 -.4q.1 -.3 .1 -.6q0 -.4 -.1 -.7q-.2 -.3 -.5 -.4q-.3 -.2 -.6 -.2q-.3 0 -.6 .2q-.3 .1 -.5 .4q-.2 .3 -.2 .7q0 .3 .2 .6q.2 .3 .5 .4q.3 .2 .6 .2q.1 0 .2 0zm6.1 .4l2 -.5l1.6 -12.1q.1 0 .2 0q.3 0 .6 -.1q.3 -.2 .5 -.5q.1 -.3 .1 -.6q0 -.3 -.2 -.6q-.1 -.3 -.4 -.5q-.3 -.2 -.6 -.2q-.3 0 -.6 .2q-.3 .2 -.5 .5q-.2 .3 -.2 .6q0 .3 .2 .6q.2 .3 .5 .5q.1 0 .2 .1zm-2.6 .1l1.7 0l-.8 -14q.3 0 .6 -.2q.2 -.1 .4 -.4q.2 -.3 .2 -.7q0 -.3 -.2 -.6q-.2 -.3 -.5 -.4q-.2 -.2 -.6 -.2q-.3 0 -.6 .2q-.3 .1 -.4 .4q-.2 .3 -.2 .6q0 .4 .2 .7q.1 .3 .4 .4q.3 .2 .5 .2zm5.7 -.5l1.8 -.7l2.7 -8.2q.2 0 .4 0q.3 0 .6 -.1q.3 -.2 .5 -.5q.2 -.3 .2 -.6q0 -.3 -.2 -.6q-.2 -.3 -.5 -.5q-.3 -.2 -.6 -.2q-.3 0 -.6 .2q-.3 .2 -.5 .5q-.1 .3 -.1 .6q0 .3 .1 .6q.2 .3 .5 .5q.1 0 .1 0z" },
@@ -19,17 +20,21 @@ export const PIECE_PATHS = {
 };
 
 /** The path of a piece glyph placed on the square whose top-left corner is (x, y). */
+/** @param {string} d @param {number} x @param {number} y */
 export function glyphAt(d, x, y) {
-  const m = d.match(/^M([-\d.]+) ([-\d.]+)/);
+  const m = /** @type {RegExpMatchArray} */ (d.match(/^M([-\d.]+) ([-\d.]+)/));
   return `M${(x + Number(m[1])).toFixed(1)} ${(y + Number(m[2])).toFixed(1)}${d.slice(m[0].length)}`;
 }
+/** A glyph's path by piece and part ('Kfill', 'Kline'...): its start and the rest. @type {Record<string, {x: number, y: number, rest: string}>} */
 export const GLYPH_HEAD = {};
 for (const [k, v] of Object.entries(PIECE_PATHS)) {
-  for (const part of ['fill', 'line']) {
-    const m = v[part].match(/^M([-\d.]+) ([-\d.]+)/);
+  for (const part of /** @type {const} */ (['fill', 'line'])) {
+    const m = /** @type {RegExpMatchArray} */ (v[part].match(/^M([-\d.]+) ([-\d.]+)/));
     GLYPH_HEAD[k + part] = { x: Number(m[1]), y: Number(m[2]), rest: v[part].slice(m[0].length) };
   }
 }
+/** The path of piece `p`'s glyph part ('fill' or 'line') on the square whose top-left corner
+ * is (x, y). @param {string} p @param {'fill' | 'line'} part @param {number} x @param {number} y */
 export function glyph(p, part, x, y) {
   const g = GLYPH_HEAD[p + part];
   return `M${Math.round((x + g.x) * 10) / 10} ${Math.round((y + g.y) * 10) / 10}${g.rest}`;
@@ -38,7 +43,7 @@ export function glyph(p, part, x, y) {
 
 /** A piece's picture as a small SVG of its own (the editor's palette): the glyphs the boards
  * draw, in the boards' piece colours. */
-export function pieceSvg(p, color) {
+export function pieceSvg(/** @type {string} */ p, /** @type {string} */ color) {
   const parts = color === 'white'
     ? `<path class="pc-white" d="${glyph(p, 'fill', 0, 0)}"/><path class="pc-white-line" d="${glyph(p, 'line', 0, 0)}"/>`
     : `<path class="pc-black" d="${glyph(p, 'fill', 0, 0)}"/>`;

@@ -3,10 +3,23 @@
 // click places a piece.
 import { $, showError } from './dom.js';
 import { SQ, PIECE_PATHS, glyph } from './pieces.js';
-import { app, cur, api } from './state.js';
 import { act } from './game.js';
 import { applyHighlights } from './multiverse.js';
 import { setViewBox, zoomAt, svgPoint, hitTest } from './camera.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** @type {import('../types/pages.js').Services['online']} */
+let online;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  api = s.door.api;
+  online = s.online;
+}
 
 export function hidePromotion() { $('#promotion').classList.add('hidden'); }
 
@@ -31,18 +44,18 @@ export function canPlay() {
   if (app.analysis) return !app.analysis.state.result;
   const s = app.state;
   if (app.view) return false; // a shared game is read-only
-  return !!s && app.review === null && s.human_to_move && !s.result && (window.chess5dOnline?.mayMove(s) ?? true);
+  return !!s && app.review === null && s.human_to_move && !s.result && online.mayMove(s);
 }
 
 /** Selects the piece on (l, t, sq) and asks the server for its destinations. */
 export function select(l, t, sq) {
-  const s = cur();
+  const s = app.cur();
   app.selected = { l, t, sq };
   app.dests.clear();
   applyHighlights();
   const version = s.version;
   const p = api(app.analysis ? 'analysis_moves' : 'game_moves', { id: app.analysis ? app.analysis.id : app.state.id, query: { l, t, square: sq } }).then((r) => {
-    if (!app.selected || app.selected.l !== l || app.selected.t !== t || app.selected.sq !== sq || cur().version !== version) return;
+    if (!app.selected || app.selected.l !== l || app.selected.t !== t || app.selected.sq !== sq || app.cur().version !== version) return;
     app.dests.clear();
     for (const m of r.moves) {
       const k = `${m.to.l},${m.to.t},${m.to.sq}`;
@@ -64,7 +77,7 @@ export function deselect() {
 
 /** Whether (l, t, sq) holds a piece of the side to move on a playable board. */
 export function ownPiece(hit) {
-  const s = cur();
+  const s = app.cur();
   if (!hit || !hit.board.playable) return false;
   const piece = hit.board.pieces.find((p) => p.sq === hit.sq);
   return !!piece && piece.c === s.to_move;

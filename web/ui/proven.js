@@ -3,7 +3,12 @@
 // "missed a forced mate in N". Unproven stays silent: nothing is drawn.
 import { $, esc, cap } from './dom.js';
 
+/** An action in the notation's words. @typedef {{text: string}} Action */
+/** A proven mate (the analysis board's report): in how many, for which side, its line. */
+/** @typedef {{mate_in: number, text: string, side: string, pv: Action[]}} Proven */
+
 /** Draws (or hides) the analysis board's proven mate, from the board's report `info`. */
+/** @param {{proven?: Proven | null} | null | undefined} info */
 export function renderProven(info) {
   let box = $('#proven');
   if (!box) {
@@ -20,6 +25,7 @@ export function renderProven(info) {
 }
 
 /** The review's words on an action that gave up a proven forced mate (HTML), or ''. */
+/** @param {{missed_mate?: number | null, player: string} | null | undefined} a */
 export function missedMateHtml(a) {
   return a?.missed_mate ? ` <span class="cr-missed-mate" data-missed="${a.missed_mate}">${esc(cap(a.player))} missed a forced mate in ${a.missed_mate}.</span>` : '';
 }

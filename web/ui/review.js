@@ -1,11 +1,21 @@
 // Layer 5 (input), above pointer.js: reviewing earlier positions: the first / previous / next /
 // last buttons, the arrow keys and a click in the notation (and the view's keyboard shortcuts).
 import { $, showError } from './dom.js';
-import { app, api } from './state.js';
 import { render, applyHighlights } from './multiverse.js';
 import { camera, showTouched, fitAll, goPresent, zoomStep, nextBoardToPlay } from './camera.js';
 import { hidePromotion } from './pointer.js';
 import { shownVariation, variationStep } from './variations.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  api = s.door.api;
+}
 
 export async function setReview(n) {
   const s = app.state;
@@ -47,7 +57,7 @@ export async function setVariation(k) {
 function variationGo(dir) {
   const to = variationStep(app.state, shownVariation(), dir);
   if (!to) return;
-  const done = to.variation != null ? setVariation(to.variation) : setReview(to.review);
+  const done = 'variation' in to ? setVariation(to.variation) : setReview(to.review);
   done.catch((e) => showError(e.message));
 }
 

@@ -23,36 +23,43 @@ function load() {
   }
 }
 
-export const settings = load();
+/** The player's settings. @typedef {{sound: boolean, checks: boolean, theme: string, palette: string}} Settings */
 
-function apply() {
-  document.documentElement.dataset.theme = settings.theme;
-  document.documentElement.dataset.palette = settings.palette;
-  $('#set-sound').checked = settings.sound;
-  $('#set-checks').checked = settings.checks;
-  $('#set-theme').value = settings.theme;
-  $('#set-palette').value = settings.palette;
-}
-
-function save() {
-  try { localStorage.setItem(KEY, JSON.stringify(settings)); } catch { /* private mode: this page only */ }
+/** The player's settings as remembered, with the top bar's Settings menu wired to them (the
+ * router calls it once and passes the object in: types/pages.d.ts's Services).
+ * @returns {Settings} */
+export function openSettings() {
+  /** @type {Settings} */
+  const settings = load();
+  const apply = () => {
+    document.documentElement.dataset.theme = settings.theme;
+    document.documentElement.dataset.palette = settings.palette;
+    $('#set-sound').checked = settings.sound;
+    $('#set-checks').checked = settings.checks;
+    $('#set-theme').value = settings.theme;
+    $('#set-palette').value = settings.palette;
+  };
+  const save = () => {
+    try { localStorage.setItem(KEY, JSON.stringify(settings)); } catch { /* private mode: this page only */ }
+    apply();
+    dispatchEvent(new CustomEvent('chess5d-settings'));
+  };
+  $('#set-sound').addEventListener('change', () => { settings.sound = $('#set-sound').checked; save(); });
+  $('#set-checks').addEventListener('change', () => { settings.checks = $('#set-checks').checked; save(); });
+  $('#set-theme').addEventListener('change', () => { settings.theme = $('#set-theme').value; save(); });
+  $('#set-palette').addEventListener('change', () => { settings.palette = $('#set-palette').value; save(); });
+  // The menu closes on a click elsewhere.
+  document.addEventListener('click', (e) => {
+    if (!/** @type {HTMLElement} */ (e.target).closest('#settings')) $('#settings').open = false;
+  });
   apply();
-  dispatchEvent(new CustomEvent('chess5d-settings'));
+  return settings;
 }
-
-$('#set-sound').addEventListener('change', (e) => { settings.sound = e.target.checked; save(); });
-$('#set-checks').addEventListener('change', (e) => { settings.checks = e.target.checked; save(); });
-$('#set-theme').addEventListener('change', (e) => { settings.theme = e.target.value; save(); });
-$('#set-palette').addEventListener('change', (e) => { settings.palette = e.target.value; save(); });
-// The menu closes on a click elsewhere.
-document.addEventListener('click', (e) => {
-  if (!/** @type {HTMLElement} */ (e.target).closest('#settings')) $('#settings').open = false;
-});
-apply();
 
 // ---------- sounds ----------
 
 // Each sound a few short tones: [frequency Hz, start s, length s, type].
+/** @type {Record<string, [number, number, number, OscillatorType][]>} */
 const TONES = {
   move: [[520, 0, 0.07, 'triangle']],
   capture: [[330, 0, 0.05, 'square'], [220, 0.05, 0.09, 'triangle']],
@@ -60,38 +67,49 @@ const TONES = {
   end: [[523, 0, 0.18, 'sine'], [659, 0.12, 0.18, 'sine'], [784, 0.24, 0.32, 'sine']],
 };
 
-let audio = null;
-/** The sounds played, in order (`move`, `capture`, `check`, `end`): for scripts and tests. */
-export const played = [];
-window.__chess5dSounds = played;
+/** The page's sounds, played where the settings say sounds are on. */
+export class Sound {
+  /** @type {AudioContext | null} */
+  #audio = null;
+  /** @param {Settings} settings */
+  constructor(settings) {
+    this.settings = settings;
+    /** The sounds played, in order (`move`, `capture`, `check`, `end`): for scripts and tests
+     * (window.__chess5dSounds). @type {string[]} */
+    this.played = [];
+    window.__chess5dSounds = this.played;
+  }
 
-/** Plays sound `name` if sounds are on. */
-export function play(name) {
-  if (!settings.sound || !TONES[name]) return;
-  played.push(name);
-  try {
-    audio ??= new AudioContext();
-    const t0 = audio.currentTime + 0.01;
-    for (const [f, at, len, type] of TONES[name]) {
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
-      osc.type = type;
-      osc.frequency.value = f;
-      gain.gain.setValueAtTime(0.0001, t0 + at);
-      gain.gain.exponentialRampToValueAtTime(0.18, t0 + at + 0.01);
-      gain.gain.exponentialRampToValueAtTime(0.0001, t0 + at + len);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(t0 + at);
-      osc.stop(t0 + at + len + 0.02);
-    }
-  } catch { /* no audio here: silence */ }
+  /** Plays sound `name` if sounds are on. @param {string} name */
+  play(name) {
+    if (!this.settings.sound || !TONES[name]) return;
+    this.played.push(name);
+    try {
+      this.#audio ??= new AudioContext();
+      const audio = this.#audio;
+      const t0 = audio.currentTime + 0.01;
+      for (const [f, at, len, type] of TONES[name]) {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.type = type;
+        osc.frequency.value = f;
+        gain.gain.setValueAtTime(0.0001, t0 + at);
+        gain.gain.exponentialRampToValueAtTime(0.18, t0 + at + 0.01);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t0 + at + len);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(t0 + at);
+        osc.stop(t0 + at + len + 0.02);
+      }
+    } catch { /* no audio here: silence */ }
+  }
 }
 
 /** The sound for a game going from state `a` to state `b` (the same game), if any: the end of
  * the game, a check, a capture or a move (an action submitted, or a move tried). */
+/** @param {any} a @param {any} b @returns {string | null} */
 export function soundOf(a, b) {
   if (!a || a.id !== b.id) return null;
-  const over = (s) => !!s.result && s.result !== '*';
+  const over = (/** @type {any} */ s) => !!s.result && s.result !== '*';
   if (!over(a) && over(b)) return 'end';
   const moved = b.action_count > a.action_count ? b.last_action
     : b.pending.length > a.pending.length ? b.pending.slice(a.pending.length) : null;
@@ -99,5 +117,5 @@ export function soundOf(a, b) {
   if (b.check) return 'check';
   // This page's own moves, submitted: they sounded when they were tried.
   if (b.action_count > a.action_count && a.pending.length === b.last_action.length && a.pending.length > 0) return null;
-  return moved.some((m) => m.capture) ? 'capture' : 'move';
+  return moved.some((/** @type {{capture?: string}} */ m) => m.capture) ? 'capture' : 'move';
 }

@@ -4,9 +4,21 @@
 // (#/view/DATA, app.js routes it) shows the game read-only, on an analysis board of the page's
 // own back-end (its review: GET /api/analysis/ID?at=N), with "Import as my game".
 import { $, showError, showPage, copyFrom } from './dom.js';
-import { app, api } from './state.js';
-import { backend } from '../backend/index.js';
 import { freshPage, setState } from './game.js';
+
+// The page's services, passed in by the router (app.js) before any page opens.
+/** @type {import('./state.js').Board} */
+let app;
+/** @type {import('./state.js').Door['api']} */
+let api;
+/** @type {import('../types/backend.js').Backend} */
+let backend;
+/** Takes the page's services (types/pages.d.ts). @param {import('../types/pages.js').Services} s */
+export function wire(s) {
+  app = s.board;
+  api = s.door.api;
+  backend = s.backend;
+}
 
 /** The longest link made (characters of the whole address). */
 export const MAX_LINK = 32 * 1024;

@@ -1,8 +1,8 @@
 // Layer 1 (basics): the board view's state (class Board: the game page's, which the game, the
 // analysis, the review, a shared game, the course and the editor draw on), what a game state
-// says (its present), and the API calls through the back-end.
-import { backend } from '../backend/index.js';
-import { online } from '../online.js';
+// says (its present), and the typed calls through the back-end door (class Door). The router
+// (app.js) makes one of each and passes them in (types/pages.d.ts: Services); no module here
+// holds one of its own.
 import { address } from '../backend/calls.js';
 
 /** A position on a board: timeline, time (half-moves), square. */
@@ -112,33 +112,22 @@ export class Board {
     this.pv = null;
     this.pvHover = null;
   }
-}
 
-/** The board view's state (the game page's; see Board). */
-export const app = new Board();
+  /** The state being played on: the analysis board's or the game's. @returns {any} */
+  cur() { return this.analysis ? this.analysis.state : this.state; }
 
-/** @type {any} the service's `GET /api/info` answer (variants, engines, bots), once loaded */
-let info = null;
-/** The service's info (variants, engines, bots), asked once. */
-export async function loadInfo() {
-  info ??= await api('info');
-  return info;
-}
-/** The info if loaded (else null). */
-export function infoLoaded() { return info; }
-
-/** The state being played on: the analysis board's or the game's. */
-export function cur() { return app.analysis ? app.analysis.state : app.state; }
-/** The typed call of an action (`move`, `undo`, `submit`, `resign`, `retry-engine`...) on what
- * is being played on: the analysis board or the game.
- * @param {string} action @param {any} [body] @returns {[string, any]} */
-export function target(action, body) {
-  if (app.analysis) return ['analysis_act', { id: app.analysis.id, action, body }];
-  if (action === 'retry-engine') return ['retry_engine', { id: app.state.id }];
-  return ['act', { id: app.state.id, action, body }];
+  /** The typed call of an action (`move`, `undo`, `submit`, `resign`, `retry-engine`...) on
+   * what is being played on: the analysis board or the game.
+   * @param {string} action @param {any} [body] @returns {[string, any]} */
+  target(action, body) {
+    if (this.analysis) return ['analysis_act', { id: this.analysis.id, action, body }];
+    if (action === 'retry-engine') return ['retry_engine', { id: this.state.id }];
+    return ['act', { id: this.state.id, action, body }];
+  }
 }
 
 /** The present of a state, the pending moves of the action being built taken into account. */
+/** @param {any} s a game state @returns {{t: number, turn: number, color: string}} */
 export function presentOf(s) {
   if (!s.pending || !s.pending.length) return s.present;
   const made = new Set();
@@ -154,14 +143,37 @@ export function presentOf(s) {
   return { t, turn: Math.floor(t / 2), color: t % 2 ? 'black' : 'white' };
 }
 
-/** A typed call of the game service through the back-end (`api('game', { id })`: the calls
- * of backend/calls.js), with online.js's hooks: the seat token of the game the call is about
- * goes with it, and a new game's seat is kept from the answer. (Calls by URL are gone: CI's
- * `js/tools/typed-calls.mjs --check` fails on one.)
- * @param {string} name @param {any} [args] */
-export async function api(name, args = {}) {
-  const { method, path } = address(name, args);
-  const data = await backend.call(name, args, online.headers(path, method));
-  online.seen(path, method, data);
-  return data;
+/** online.js's hooks on every call: the seat token that goes with a call, and what an answer
+ * tells (a new game's seat). */
+/** @typedef {{headers: (path: string, method: string) => Record<string, string>, seen: (path: string, method: string, data: any) => void}} Seats */
+
+/** The typed calls of the game service through the back-end door (`door.api('game', { id })`:
+ * the calls of backend/calls.js), with the seats' hooks, and the service's info asked once. */
+export class Door {
+  /** @type {any} the service's `info` answer (variants, engines, bots), once loaded */
+  #info = null;
+
+  /** @param {import('../types/backend.js').Backend} backend @param {Seats} seats */
+  constructor(backend, seats) {
+    this.backend = backend;
+    this.seats = seats;
+    /** A typed call (bound: modules keep it as a plain function). (Calls by URL are gone: CI's
+     * `js/tools/typed-calls.mjs --check` fails on one.)
+     * @param {string} name @param {any} [args] @returns {Promise<any>} */
+    this.api = async (name, args = {}) => {
+      const { method, path } = address(name, args);
+      const data = await this.backend.call(name, args, this.seats.headers(path, method));
+      this.seats.seen(path, method, data);
+      return data;
+    };
+  }
+
+  /** The service's info (variants, engines, bots), asked once. @returns {Promise<any>} */
+  async loadInfo() {
+    this.#info ??= await this.api('info');
+    return this.#info;
+  }
+
+  /** The info if loaded (else null). @returns {any} */
+  infoLoaded() { return this.#info; }
 }
