@@ -93,7 +93,7 @@ impl Dirs {
 }
 
 fn all_unit_vectors() -> Vec<Vector> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(80);
     for dx in -1..=1 {
         for dy in -1..=1 {
             for dt in -1..=1 {
@@ -115,11 +115,16 @@ fn axes(v: &Vector) -> usize {
 fn make_dirs(mut vectors: Vec<Vector>, slides: bool) -> Dirs {
     vectors.sort_by_key(|v| (v[2] != 0 || v[3] != 0, *v));
     let spatial = vectors.iter().filter(|v| v[2] == 0 && v[3] == 0).count();
-    let mut groups: Vec<StepGroup> = Vec::new();
+    // At most 24 board steps (dt, dl), each with at most 9 (dx, dy).
+    let mut groups: Vec<StepGroup> = Vec::with_capacity(24);
     for v in &vectors[spatial..] {
         match groups.iter_mut().find(|g| g.0 == v[2] && g.1 == v[3]) {
             Some(g) => g.2.push((v[0], v[1])),
-            None => groups.push((v[2], v[3], vec![(v[0], v[1])])),
+            None => {
+                let mut dxys = Vec::with_capacity(9);
+                dxys.push((v[0], v[1]));
+                groups.push((v[2], v[3], dxys));
+            }
         }
     }
     let in_board = &vectors[..spatial];
@@ -155,16 +160,16 @@ fn make_dirs(mut vectors: Vec<Vector>, slides: bool) -> Dirs {
 pub(crate) fn dirs(role: Role) -> &'static Dirs {
     static TABLE: OnceLock<Vec<Dirs>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
+        // Built once per process: without a reallocation per push (in a page's WebAssembly
+        // this runs in the baseline compiler's code, on the first call of a program).
+        let units = all_unit_vectors();
         Role::ALL
             .iter()
             .map(|&r| {
-                let units = all_unit_vectors();
                 let with = |n: &[usize]| {
-                    units
-                        .iter()
-                        .copied()
-                        .filter(|v| n.contains(&axes(v)))
-                        .collect::<Vec<_>>()
+                    let mut out = Vec::with_capacity(units.len());
+                    out.extend(units.iter().copied().filter(|v| n.contains(&axes(v))));
+                    out
                 };
                 match r {
                     Role::Rook => make_dirs(with(&[1]), true),
@@ -172,10 +177,10 @@ pub(crate) fn dirs(role: Role) -> &'static Dirs {
                     Role::Unicorn => make_dirs(with(&[3]), true),
                     Role::Dragon => make_dirs(with(&[4]), true),
                     Role::Princess => make_dirs(with(&[1, 2]), true),
-                    Role::Queen | Role::RoyalQueen => make_dirs(units, true),
-                    Role::King | Role::CommonKing => make_dirs(units, false),
+                    Role::Queen | Role::RoyalQueen => make_dirs(units.clone(), true),
+                    Role::King | Role::CommonKing => make_dirs(units.clone(), false),
                     Role::Knight => {
-                        let mut v = Vec::new();
+                        let mut v = Vec::with_capacity(48);
                         for a in 0..4 {
                             for b in 0..4 {
                                 if a == b {

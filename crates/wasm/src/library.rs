@@ -660,10 +660,28 @@ impl Library {
         }
     }
 
+    /// Whether the side to move has a legal action of one move, found without the search: with
+    /// one board to play, a move on it after which the action can be submitted. `false` says
+    /// nothing (the search decides). It spares `moves()` the search in most positions, and the
+    /// first `moves()` of a program compiling the search's WebAssembly (`npm run bench`).
+    fn has_quick_action(&self) -> bool {
+        let pos = self.game.position();
+        if !self.game.pending_moves().is_empty() || pos.mandatory_boards().len() != 1 {
+            return false;
+        }
+        let mut after = pos.clone();
+        pos.present_moves().iter().any(|m| {
+            after.play_unchecked(m);
+            let legal = after.can_submit().is_ok();
+            after.undo_move();
+            legal
+        })
+    }
+
     /// Whether the side to move is checkmated (proven).
     pub fn in_checkmate(&self) -> Result<bool, Error> {
         // No check, no mate: the search is needed only in check.
-        if !self.game.position().in_check() {
+        if !self.game.position().in_check() || self.has_quick_action() {
             return Ok(false);
         }
         Ok(matches!(self.outcome()?, Some(Outcome::Checkmate)))
@@ -671,7 +689,7 @@ impl Library {
 
     /// Whether the side to move is stalemated (proven).
     pub fn in_stalemate(&self) -> Result<bool, Error> {
-        if self.game.position().in_check() {
+        if self.game.position().in_check() || self.has_quick_action() {
             return Ok(false);
         }
         Ok(matches!(self.outcome()?, Some(Outcome::Stalemate)))
@@ -710,7 +728,7 @@ impl Library {
         detect: bool,
     ) -> Result<Listing, Error> {
         let pos = self.game.position();
-        if detect && self.outcome()?.is_some_and(|o| !matches!(o, Outcome::Ongoing(_))) {
+        if detect && !self.has_quick_action() && self.outcome()?.is_some_and(|o| !matches!(o, Outcome::Ongoing(_))) {
             // As the library: an empty array, whatever the format.
             return Ok(Listing::Nothing);
         }
@@ -1312,5 +1330,47 @@ mod tests {
             assert_eq!(named_builtin(&short_name(v)), Some(by_position), "{}", v.name);
         }
         assert!(VARIANTS.iter().any(|v| named_builtin(v.name) == Some(false)));
+    }
+
+    #[test]
+    fn a_quick_action_is_only_found_where_the_search_finds_one() {
+        // Games of every official variant, each action picked among the legal ones by a
+        // counter: wherever the short cut finds an action, the search finds one too; it finds
+        // one in most positions, never in a checkmate.
+        let (mut positions, mut quick) = (0, 0);
+        for (i, v) in VARIANTS.iter().enumerate() {
+            let mut lib = Library::new(v.name).unwrap();
+            for step in 0..8 {
+                let pos = lib.game.position().clone();
+                let outcome = pos.outcome(VERDICT_BUDGET);
+                positions += 1;
+                if lib.has_quick_action() {
+                    quick += 1;
+                    assert!(matches!(outcome, Outcome::Ongoing(_)), "{} step {step}", v.name);
+                }
+                let actions: Vec<_> = pos.legal_actions(VERDICT_BUDGET).take(40).collect();
+                let Some(action) = actions.get((i * 7 + step * 13) % actions.len().max(1)) else {
+                    break;
+                };
+                for m in action {
+                    lib.game.make_move(m).unwrap();
+                }
+                lib.game.submit().unwrap();
+            }
+        }
+        assert!(quick * 2 > positions, "{quick} of {positions}");
+        let mut mate = Library::new("").unwrap();
+        for m in [
+            "1w. 1:e2:e3",
+            "1b. 1:f7:f6",
+            "2w. 2:Qd1:e2",
+            "2b. 2:Nb8:c6",
+            "3w. 3:Qe2:h5",
+        ] {
+            mate.play_move(m).unwrap();
+            mate.submit().unwrap();
+        }
+        assert!(!mate.has_quick_action());
+        assert!(mate.in_checkmate().unwrap());
     }
 }
