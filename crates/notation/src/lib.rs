@@ -55,6 +55,8 @@ pub use pgn::PgnGame;
 pub use san::{NormalSan, RelativeBoard, SanMove};
 pub use tree::{serial, GameTree, NodeId, Walk};
 
+use std::sync::OnceLock;
+
 use chess5d_rules::{Game, Position};
 
 /// The notation a text was read from.
@@ -76,7 +78,11 @@ pub enum Format {
     Json,
 }
 
-/// A game read from text: headers, start position and the game with every action played.
+/// A game read from text: headers, start position and every line read.
+///
+/// The tree is the one truth: [`game`](Self::game) is its main line, replayed on first use
+/// and forgotten whenever the tree is changed ([`tree_mut`](Self::tree_mut),
+/// [`set_game`](Self::set_game)).
 #[derive(Clone, Debug)]
 pub struct LoadedGame {
     /// The notation it was read from.
@@ -85,11 +91,11 @@ pub struct LoadedGame {
     pub headers: Vec<(String, String)>,
     /// The start position.
     pub start: Position,
-    /// The game: start position plus the actions of the main line.
-    pub game: Game,
-    /// Every line read (the main line and its variations); [`game`](Self::game) is its main
-    /// line.
-    pub tree: GameTree,
+    /// Every line read (the main line and its variations).
+    tree: GameTree,
+    /// The tree's main line as a game: a cache, filled by the readers that played it anyway
+    /// or on first use.
+    game: OnceLock<Game>,
     /// The result token written at the end of the moves, if any.
     pub result: Option<String>,
     /// Remarks made while reading (e.g. a capture mark on a move that captures nothing).
@@ -99,15 +105,65 @@ pub struct LoadedGame {
 impl LoadedGame {
     /// A loaded game for a start position with no action, no header.
     pub fn new(format: Format, start: Position) -> LoadedGame {
+        LoadedGame::read(format, Vec::new(), GameTree::new(start), None, Vec::new())
+    }
+
+    /// A loaded game with one line: `game`'s actions.
+    pub fn of_game(format: Format, game: Game) -> LoadedGame {
+        let mut loaded = LoadedGame::new(format, game.start().clone());
+        loaded.set_game(game);
+        loaded
+    }
+
+    /// What a reader made: its tree (the start is the tree's), with the main line's game if
+    /// the reader played it (the same actions, so it is kept rather than replayed).
+    pub(crate) fn read(
+        format: Format,
+        headers: Vec<(String, String)>,
+        tree: GameTree,
+        game: Option<Game>,
+        warnings: Vec<Warning>,
+    ) -> LoadedGame {
+        debug_assert!(game.as_ref().is_none_or(|g| g.hash() == tree.main_game().hash()));
         LoadedGame {
             format,
-            headers: Vec::new(),
-            game: Game::new(start.clone()),
-            tree: GameTree::new(start.clone()),
-            start,
+            headers,
+            start: tree.start().clone(),
+            tree,
+            game: game.map(OnceLock::from).unwrap_or_default(),
             result: None,
-            warnings: Vec::new(),
+            warnings,
         }
+    }
+
+    /// The game: the start position plus the actions of the tree's main line.
+    pub fn game(&self) -> &Game {
+        self.game.get_or_init(|| self.tree.main_game())
+    }
+
+    /// The game, taken out (see [`game`](Self::game)).
+    pub fn into_game(self) -> Game {
+        let LoadedGame { tree, game, .. } = self;
+        game.into_inner().unwrap_or_else(|| tree.main_game())
+    }
+
+    /// Every line read: the main line (the [`game`](Self::game)) and its variations.
+    pub fn tree(&self) -> &GameTree {
+        &self.tree
+    }
+
+    /// The tree, to change: the game is replayed from it when next asked for.
+    pub fn tree_mut(&mut self) -> &mut GameTree {
+        self.game = OnceLock::new();
+        &mut self.tree
+    }
+
+    /// Replaces every line by `game`'s (variations and comments are dropped; the start becomes
+    /// the game's).
+    pub fn set_game(&mut self, game: Game) {
+        self.tree = GameTree::from_game(&game);
+        self.start = game.start().clone();
+        self.game = OnceLock::from(game);
     }
 
     /// A header's value, by name, ignoring case.
@@ -185,19 +241,7 @@ fn xel_like(text: &str) -> bool {
 /// The game as canonical 5DPGN, variations included (see [`pgn::write_tree`]).
 pub fn write_5dpgn(game: &LoadedGame) -> String {
     let result = game.result.as_deref().or_else(|| game.header("Result"));
-    // The tree is written unless the game was changed after loading (then its main line no
-    // longer matches the game, which wins).
-    let main = game.tree.main_line();
-    let same = main.len() == game.game.actions().len()
-        && main
-            .iter()
-            .zip(game.game.actions())
-            .all(|(&n, a)| game.tree.action(n) == a);
-    if same && game.tree.start().hash() == game.game.start().hash() {
-        pgn::write_tree(&game.tree, &game.headers, result)
-    } else {
-        pgn::write(&game.game, &game.headers, result)
-    }
+    pgn::write_tree(game.tree(), &game.headers, result)
 }
 
 /// The current position (every board) as a custom-board 5DPGN header block.
