@@ -505,7 +505,7 @@ pub fn read_games_from<R: BufRead>(
         };
         stats.games += 1;
         let mut game = Game::new(loaded.start.clone());
-        let actions = loaded.game.actions();
+        let actions = loaded.game().actions();
         let mut samples = Vec::new();
         for i in 0..=actions.len() {
             let pos = game.position();
