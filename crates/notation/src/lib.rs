@@ -57,7 +57,7 @@ pub use tree::{serial, GameTree, NodeId, Walk};
 
 use std::sync::OnceLock;
 
-use chess5d_rules::{Game, Position};
+use chess5d_rules::{Game, Move, Position};
 
 /// The notation a text was read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,8 +80,9 @@ pub enum Format {
 
 /// A game read from text: headers, start position and every line read.
 ///
-/// The tree is the one truth: [`game`](Self::game) is its main line, replayed on first use
-/// and forgotten whenever the tree is changed ([`tree_mut`](Self::tree_mut),
+/// The tree is the one truth of the actions: [`game`](Self::game) is its main line (with the
+/// moves of an unfinished last action, if the record ended in one), replayed on first use and
+/// forgotten whenever the tree is changed ([`tree_mut`](Self::tree_mut),
 /// [`set_game`](Self::set_game)).
 #[derive(Clone, Debug)]
 pub struct LoadedGame {
@@ -89,12 +90,13 @@ pub struct LoadedGame {
     pub format: Format,
     /// The headers, in order, as written.
     pub headers: Vec<(String, String)>,
-    /// The start position.
-    pub start: Position,
-    /// Every line read (the main line and its variations).
+    /// Every line read (the main line and its variations), from the start position.
     tree: GameTree,
-    /// The tree's main line as a game: a cache, filled by the readers that played it anyway
-    /// or on first use.
+    /// The moves of an action left under way after the main line's last action (a
+    /// 5d-chess-js record can end in its move buffer); no tree node holds them.
+    pending: Vec<Move>,
+    /// The tree's main line as a game, `pending` played: a cache, filled by the readers that
+    /// played it anyway or on first use.
     game: OnceLock<Game>,
     /// The result token written at the end of the moves, if any.
     pub result: Option<String>,
@@ -108,7 +110,7 @@ impl LoadedGame {
         LoadedGame::read(format, Vec::new(), GameTree::new(start), None, Vec::new())
     }
 
-    /// A loaded game with one line: `game`'s actions.
+    /// A loaded game with one line: `game`'s actions (and the moves of its action under way).
     pub fn of_game(format: Format, game: Game) -> LoadedGame {
         let mut loaded = LoadedGame::new(format, game.start().clone());
         loaded.set_game(game);
@@ -116,7 +118,8 @@ impl LoadedGame {
     }
 
     /// What a reader made: its tree (the start is the tree's), with the main line's game if
-    /// the reader played it (the same actions, so it is kept rather than replayed).
+    /// the reader played it (the same actions, so it is kept rather than replayed; the moves
+    /// it left under way are kept too).
     pub(crate) fn read(
         format: Format,
         headers: Vec<(String, String)>,
@@ -124,32 +127,60 @@ impl LoadedGame {
         game: Option<Game>,
         warnings: Vec<Warning>,
     ) -> LoadedGame {
-        debug_assert!(game.as_ref().is_none_or(|g| g.hash() == tree.main_game().hash()));
+        debug_assert!(game.as_ref().is_none_or(|g| {
+            let main = tree.main_line();
+            tree.start().hash() == g.start().hash()
+                && main.len() == g.actions().len()
+                && main.iter().zip(g.actions()).all(|(&n, a)| tree.action(n) == a)
+        }));
         LoadedGame {
             format,
             headers,
-            start: tree.start().clone(),
             tree,
+            pending: game.as_ref().map(Game::pending_moves).unwrap_or_default(),
             game: game.map(OnceLock::from).unwrap_or_default(),
             result: None,
             warnings,
         }
     }
 
-    /// The game: the start position plus the actions of the tree's main line.
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        self.tree.start()
+    }
+
+    /// The game: the start position plus the actions of the tree's main line, then the moves
+    /// of the action left under way (those that still play after a change of the tree).
     pub fn game(&self) -> &Game {
-        self.game.get_or_init(|| self.tree.main_game())
+        self.game.get_or_init(|| LoadedGame::replay(&self.tree, &self.pending))
     }
 
     /// The game, taken out (see [`game`](Self::game)).
     pub fn into_game(self) -> Game {
-        let LoadedGame { tree, game, .. } = self;
-        game.into_inner().unwrap_or_else(|| tree.main_game())
+        match self.game.into_inner() {
+            Some(game) => game,
+            None => LoadedGame::replay(&self.tree, &self.pending),
+        }
+    }
+
+    fn replay(tree: &GameTree, pending: &[Move]) -> Game {
+        let mut game = tree.main_game();
+        for m in pending {
+            if game.make_move(m).is_err() {
+                break;
+            }
+        }
+        game
     }
 
     /// Every line read: the main line (the [`game`](Self::game)) and its variations.
     pub fn tree(&self) -> &GameTree {
         &self.tree
+    }
+
+    /// Every line read, taken out (see [`tree`](Self::tree)).
+    pub fn into_tree(self) -> GameTree {
+        self.tree
     }
 
     /// The tree, to change: the game is replayed from it when next asked for.
@@ -158,11 +189,11 @@ impl LoadedGame {
         &mut self.tree
     }
 
-    /// Replaces every line by `game`'s (variations and comments are dropped; the start becomes
-    /// the game's).
+    /// Replaces every line by `game`'s (variations and comments are dropped, the start becomes
+    /// the game's; the moves of its action under way are kept).
     pub fn set_game(&mut self, game: Game) {
         self.tree = GameTree::from_game(&game);
-        self.start = game.start().clone();
+        self.pending = game.pending_moves();
         self.game = OnceLock::from(game);
     }
 

@@ -3,7 +3,7 @@
 //! SQLite storage: one row per game, rewritten after every action; puzzle results.
 
 use crate::error::ServerError;
-use chess5d_play::Record;
+use chess5d_play::{Player, Record};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -495,10 +495,26 @@ const COLUMNS: &str = "id, created, updated, variant, start, headers, white, bla
 /// The record of a row: bad headers, clock or puzzle JSON read as none, a bad player is an
 /// error naming its column.
 fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    read_row(r, false)
+}
+
+/// The record of a row of a game list: as [`row_of`], but a player that cannot be read is
+/// listed as `?` (one bad row does not hide the others).
+fn listed_row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    read_row(r, true)
+}
+
+fn read_row(r: &rusqlite::Row<'_>, listed: bool) -> rusqlite::Result<GameRow> {
     let player = |i: usize| -> rusqlite::Result<_> {
-        serde_json::from_str(&r.get::<_, String>(i)?).map_err(|e| {
-            rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, format!("player: {e}").into())
-        })
+        match serde_json::from_str(&r.get::<_, String>(i)?) {
+            Ok(p) => Ok(p),
+            Err(_) if listed => Ok(Player::Human { name: Some("?".into()) }),
+            Err(e) => Err(rusqlite::Error::FromSqlConversionFailure(
+                i,
+                rusqlite::types::Type::Text,
+                format!("player: {e}").into(),
+            )),
+        }
     };
     let json = |i: usize| -> rusqlite::Result<Option<String>> { r.get(i) };
     Ok(Record {
@@ -652,7 +668,7 @@ impl Db {
     pub fn list(&self) -> Result<Vec<GameRow>, ServerError> {
         self.with(|c| {
             let mut st = c.prepare(&format!("SELECT {COLUMNS} FROM games ORDER BY id DESC LIMIT 1000"))?;
-            let rows = st.query_map([], row_of)?;
+            let rows = st.query_map([], listed_row_of)?;
             rows.collect()
         })
     }
@@ -761,7 +777,7 @@ impl Db {
                 cols.join(", ")
             ))?;
             for h in hashes {
-                let rows = st.query_map([h], |r| Ok((row_of(r)?, seat_of(r, 17)?)))?;
+                let rows = st.query_map([h], |r| Ok((listed_row_of(r)?, seat_of(r, 17)?)))?;
                 for row in rows {
                     out.push(row?);
                 }
@@ -1044,7 +1060,7 @@ mod tests {
 
     /// A record stored and read back is the same record, every field (the players, headers,
     /// clock and puzzle through their JSON columns); a bad player in a row is an error naming
-    /// it, bad headers read as none.
+    /// it (listed as `?` in the game list), bad headers read as none.
     #[test]
     fn a_row_is_its_record() {
         let dir = std::env::temp_dir().join(format!("chess5d-db-row-{}", std::process::id()));
@@ -1053,7 +1069,7 @@ mod tests {
         let db = Db::open(&dir.join("g.db")).expect("open");
         let mut record = record();
         record.id = db.insert_with_seats(&record, &[], None).expect("insert");
-        db.queue_update(record.clone()).expect("update");
+        db.queue_update(record.clone()).expect("update").wait().expect("stored");
         let json = |r: &Record| serde_json::to_value(r).expect("json");
         let back = db.get(record.id).expect("get").expect("stored");
         assert_eq!(json(&back), json(&record));
@@ -1062,6 +1078,11 @@ mod tests {
             .expect("spoil");
         let bad = db.get(id);
         assert!(bad.is_err_and(|e| e.to_string().contains("player: ")));
+        // The game list still shows it, unnamed.
+        let listed = db.list().expect("list");
+        let summary = chess5d_play::listing::Summary::of(&listed[0]);
+        assert_eq!((summary.id, summary.white.as_str()), (id, "?"));
+        assert_eq!(summary.black, record.black.display());
         db.write(move |c| c.execute("UPDATE games SET white = black WHERE id = ?1", [id]))
             .expect("mend");
         assert!(db.get(id).expect("get").expect("stored").headers.is_empty());

@@ -10,7 +10,7 @@ use chess5d_play::seats::Viewer;
 pub use chess5d_play::{color_name, Player};
 use chess5d_play::{Play, Shown};
 use chess5d_rules::Color;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::ops::{Deref, DerefMut};
 
 /// One game in memory.
