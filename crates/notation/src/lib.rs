@@ -16,14 +16,14 @@
 //!
 //! let text = "[Board \"Standard\"]\n\n1. e4 / e5\n2. Nf3 / (0T2)Nb8>>(0T1)b6~\n";
 //! let loaded = load(text).unwrap();
-//! assert_eq!(loaded.game.actions().len(), 4);
-//! assert_eq!(loaded.game.position().timeline_count(), 2);
+//! assert_eq!(loaded.game().actions().len(), 4);
+//! assert_eq!(loaded.game().position().timeline_count(), 2);
 //!
 //! // Canonical output reads back to the same position.
 //! let written = write_5dpgn(&loaded);
 //! assert!(written.contains("2. Nf3 / (0T2)Nb8>>(0T1)b6~"));
 //! let again = load(&written).unwrap();
-//! assert_eq!(full_state_hash(again.game.position()), full_state_hash(loaded.game.position()));
+//! assert_eq!(full_state_hash(again.game().position()), full_state_hash(loaded.game().position()));
 //! ```
 #![deny(missing_docs)]
 
