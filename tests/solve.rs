@@ -17,7 +17,9 @@ fn temp(name: &str) -> String {
 
 /// The game of `file`, at its end or one action before, as a 5DFEN block.
 fn position(file: &str, at: &str) -> String {
-    let mut game = chess5d_notation::load(&data(file)).expect("the fixture loads").into_game();
+    let mut game = chess5d_notation::load(&data(file))
+        .expect("the fixture loads")
+        .into_game();
     match at {
         "end" => {}
         "before" => {

@@ -33,7 +33,11 @@ fn hashes(game: &Game) -> Vec<String> {
 fn assert_round_trips(name: &str, g: &LoadedGame) {
     let text = write_5dpgn(g);
     let again = load(&text).unwrap_or_else(|e| panic!("{name}: written 5DPGN does not load: {e}\n{text}"));
-    assert_eq!(hashes(&g.game()), hashes(&again.game()), "{name}: 5DPGN round trip\n{text}");
+    assert_eq!(
+        hashes(&g.game()),
+        hashes(&again.game()),
+        "{name}: 5DPGN round trip\n{text}"
+    );
     assert_eq!(write_5dpgn(&again), text, "{name}: 5DPGN output is not stable");
     let json = write_json(g);
     let back = load(&json).unwrap_or_else(|e| panic!("{name}: written JSON does not load: {e}"));
@@ -605,7 +609,11 @@ mod dialects {
         for (text, actions, white_to_move) in cases {
             let g = chessjs::load(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(g.game().actions().len(), actions, "{text}");
-            assert_eq!(g.game().to_move() == chess5d_rules::Color::White, white_to_move, "{text}");
+            assert_eq!(
+                g.game().to_move() == chess5d_rules::Color::White,
+                white_to_move,
+                "{text}"
+            );
             assert!(g.game().has_pass(), "{text}");
             // Written back in the dialect, the record is the same.
             let tokens = chessjs::Tokens::default();

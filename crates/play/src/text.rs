@@ -236,9 +236,5 @@ pub fn export_variation(game_pgn: &str, base: usize, board: &Game) -> Result<Str
             ))
         })?;
     }
-    Ok(chess5d_notation::pgn::write_tree(
-        &tree,
-        &headers,
-        result.as_deref(),
-    ))
+    Ok(chess5d_notation::pgn::write_tree(&tree, &headers, result.as_deref()))
 }

@@ -93,7 +93,11 @@ fn the_clock_adds_the_increment_to_the_mover() {
 #[test]
 fn a_mate_in_one_is_proven_and_a_false_goal_refused() {
     let text = "[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n[4k*/5/4K*/5/R*4:0:1:w]\n";
-    let pos = chess5d_notation::load(text).expect("position").game().position().clone();
+    let pos = chess5d_notation::load(text)
+        .expect("position")
+        .game()
+        .position()
+        .clone();
     let pgn = proof::prove(&pos, 1, "Corner", 200_000).expect("mate in 1");
     assert!(
         pgn.contains("[Goal \"White mates in 1\"]") && pgn.contains("(1. Ra5)"),
@@ -101,7 +105,11 @@ fn a_mate_in_one_is_proven_and_a_false_goal_refused() {
     );
     // White's king far away (without it, the same: see below).
     let lone = "[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n[4k*/5/5/5/R*1K*2:0:1:w]\n";
-    let pos = chess5d_notation::load(lone).expect("position").game().position().clone();
+    let pos = chess5d_notation::load(lone)
+        .expect("position")
+        .game()
+        .position()
+        .clone();
     let e = proof::prove(&pos, 1, "No", 200_000).expect_err("no mate");
     assert!(e.to_string().contains("has no forced mate in 1"), "{e}");
     assert!(proof::prove(&pos, 4, "Too long", 200_000).is_err());
@@ -727,7 +735,10 @@ fn a_mistakes_answer_is_judged_with_the_search_made_beforehand() {
     let task = g.judge_task().expect("a task once the answer can be submitted");
     assert_eq!(task["nodes"], 60_000);
     // The worker's search, as the wasm door runs it: the figure the judge would find itself.
-    let start = chess5d_notation::load(task["start"].as_str().unwrap()).unwrap().start().clone();
+    let start = chess5d_notation::load(task["start"].as_str().unwrap())
+        .unwrap()
+        .start()
+        .clone();
     let after = chess5d_notation::long::read_game(task["actions"].as_str().unwrap(), Some(start)).unwrap();
     let pos = after.game().position();
     let win = mistakes::answer_win(pos.to_move().other(), pos, 60_000);

@@ -615,11 +615,7 @@ impl Game {
     #[getter]
     fn history(&self) -> Vec<Vec<String>> {
         let even = self.even();
-        self.game
-            .actions()
-            .iter()
-            .map(|a| long_all(&a.moves, even))
-            .collect()
+        self.game.actions().iter().map(|a| long_all(&a.moves, even)).collect()
     }
 
     /// The headers ``to_pgn()`` writes, in its order, as a new dict: ``Board`` and ``Size`` (and
