@@ -106,7 +106,7 @@ fn the_annotated_game_reads_back_with_every_comment() {
             assert!(back.tree().comments(m).iter().any(|(_, c)| c.starts_with("[%eval ")) || Some(&m) == main.last());
         }
         assert_eq!(
-            back.tree().len() > GameTree::from_game(&game.game()).len(),
+            back.tree().len() > GameTree::from_game(game.game()).len(),
             variations && notes > 0,
             "{path}"
         );

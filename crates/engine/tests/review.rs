@@ -151,7 +151,7 @@ fn a_blunder_into_mate_is_found_and_the_annotated_record_reads_back() {
             .map(|n| (t.action(n).clone(), t.comments(n).to_vec(), t.glyphs(n).to_vec()))
             .collect()
     };
-    assert_eq!(comments(&back.tree()), comments(&annotated.tree()));
+    assert_eq!(comments(back.tree()), comments(annotated.tree()));
     assert!(back.tree().len() > game.tree().len(), "the variation is kept");
     // Written again, the same text; reviewed again, the old review's comments are replaced.
     assert_eq!(write_5dpgn(&back), text);

@@ -34,19 +34,19 @@ fn assert_round_trips(name: &str, g: &LoadedGame) {
     let text = write_5dpgn(g);
     let again = load(&text).unwrap_or_else(|e| panic!("{name}: written 5DPGN does not load: {e}\n{text}"));
     assert_eq!(
-        hashes(&g.game()),
-        hashes(&again.game()),
+        hashes(g.game()),
+        hashes(again.game()),
         "{name}: 5DPGN round trip\n{text}"
     );
     assert_eq!(write_5dpgn(&again), text, "{name}: 5DPGN output is not stable");
     let json = write_json(g);
     let back = load(&json).unwrap_or_else(|e| panic!("{name}: written JSON does not load: {e}"));
     assert_eq!(back.format, Format::Json);
-    assert_eq!(hashes(&g.game()), hashes(&back.game()), "{name}: JSON round trip");
-    let long = chess5d_notation::write_long(&g.game());
+    assert_eq!(hashes(g.game()), hashes(back.game()), "{name}: JSON round trip");
+    let long = chess5d_notation::write_long(g.game());
     let l = chess5d_notation::long::read_game(&long, Some(g.start().clone()))
         .unwrap_or_else(|e| panic!("{name}: long form does not load: {e}"));
-    assert_eq!(hashes(&g.game()), hashes(&l.game()), "{name}: long round trip");
+    assert_eq!(hashes(g.game()), hashes(l.game()), "{name}: long round trip");
 }
 
 mod corpus {
@@ -228,7 +228,7 @@ mod corpus {
         let p = load(&read("corpus/notation/test/game-2.5dpgn")).unwrap();
         assert_eq!(a.format, Format::Alexbay);
         assert_eq!(p.format, Format::Pgn);
-        assert_eq!(hashes(&a.game()), hashes(&p.game()));
+        assert_eq!(hashes(a.game()), hashes(p.game()));
         assert_eq!(p.game().actions().len(), 45);
     }
 
@@ -239,7 +239,7 @@ mod corpus {
         let moves = plain.split("\n\n").nth(1).unwrap();
         let text = format!("[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K1R2:0:1:w]\n\n{moves}");
         let g = load(&text).unwrap();
-        assert_eq!(hashes(&fen.game()), hashes(&g.game())[..5]);
+        assert_eq!(hashes(fen.game()), hashes(g.game())[..5]);
         assert_eq!(g.game().outcome(), chess5d_rules::Outcome::Checkmate);
     }
 
@@ -249,7 +249,7 @@ mod corpus {
         let tz = chess5d_rules::Variant::by_name("Standard - Turn Zero")
             .unwrap()
             .position();
-        assert_eq!(full_state_hash(&g.start()), full_state_hash(&tz));
+        assert_eq!(full_state_hash(g.start()), full_state_hash(&tz));
         assert_eq!(g.warnings.len(), 1);
     }
 }
@@ -303,10 +303,10 @@ mod fen {
         let g = load(text).unwrap();
         assert!(g.start().even());
         assert_eq!(g.start().timeline_count(), 2);
-        let w = chess5d_notation::write_5dfen(&g.start());
+        let w = chess5d_notation::write_5dfen(g.start());
         assert!(w.contains("[k3/4/4/K3:-0:1:w]\n[k3/4/4/K3:+0:1:w]"), "{w}");
         let back = load(&w).unwrap();
-        assert_eq!(full_state_hash(&back.start()), full_state_hash(&g.start()));
+        assert_eq!(full_state_hash(back.start()), full_state_hash(g.start()));
     }
 
     #[test]
@@ -314,7 +314,7 @@ mod fen {
         let g = load(&read("corpus/notation/test/game-2.5dpgn")).unwrap();
         let text = chess5d_notation::write_5dfen(g.game().position());
         let back = load(&text).unwrap();
-        assert_eq!(full_state_hash(&back.start()), full_state_hash(g.game().position()));
+        assert_eq!(full_state_hash(back.start()), full_state_hash(g.game().position()));
         assert_eq!(back.start().to_move(), g.game().position().to_move());
     }
 
@@ -393,7 +393,7 @@ mod pgn {
         let reference = hashes(&load_ok(forms[0]).game());
         for f in forms {
             let g = load_ok(f);
-            assert_eq!(hashes(&g.game()), reference, "{f}");
+            assert_eq!(hashes(g.game()), reference, "{f}");
         }
         let branched = PgnGame::parse(forms[5]).unwrap();
         let v = &branched.actions[1].variations;
@@ -416,7 +416,7 @@ mod pgn {
         // Castling written as O-O or as the king's move (5d-chess-js).
         let a = load_ok("1. e4 / e5 2. Nf3 / Nf6 3. Bc4 / Bc5 4. O-O / O-O");
         let b = load_ok("1. e4 / e5 2. Nf3 / Nf6 3. Bc4 / Bc5 4. Kg1 / Ke8g8");
-        assert_eq!(hashes(&a.game()), hashes(&b.game()));
+        assert_eq!(hashes(a.game()), hashes(b.game()));
         assert!(write_5dpgn(&b).contains("4. O-O / O-O"));
     }
 
@@ -433,7 +433,7 @@ mod pgn {
         // 5d-chess-js writes `eexd5`-style captures.
         let a = load_ok("1. e4 / d5\n2. eexd5");
         let b = load_ok("1. e4 / d5\n2. exd5");
-        assert_eq!(hashes(&a.game()), hashes(&b.game()));
+        assert_eq!(hashes(a.game()), hashes(b.game()));
         let SanMove::Normal(m) = SanMove::from_str("g2gxh1=Q").unwrap() else {
             panic!("a piece's move");
         };
@@ -454,7 +454,7 @@ mod pgn {
         assert!(w.contains("1b. a2\n2. Kb2 / Kb4\n"), "{w}");
         // `1. / a2` also reads.
         let g2 = load_ok("[Board \"custom\"]\n[Size \"4x4\"]\n[k3/p3/4/K3:0:1:b]\n\n1. / a2\n2. Kb2 / Kb4");
-        assert_eq!(hashes(&g.game()), hashes(&g2.game()));
+        assert_eq!(hashes(g.game()), hashes(&g2.game()));
     }
 
     #[test]
@@ -576,7 +576,7 @@ mod long {
         assert_eq!(g.format, Format::Long);
         assert_eq!(g.game().position().timeline_count(), 2);
         assert_eq!(
-            chess5d_notation::write_long(&g.game()),
+            chess5d_notation::write_long(g.game()),
             text.replace(">>", "").replace('>', "")
         );
         let e = read_game("(0T1)e2(0T1)e5\n", None).unwrap_err();
@@ -618,7 +618,7 @@ mod dialects {
             // Written back in the dialect, the record is the same.
             let tokens = chessjs::Tokens::default();
             assert_eq!(
-                chessjs::write_record(&g.game(), &[], tokens).trim_end(),
+                chessjs::write_record(g.game(), &[], tokens).trim_end(),
                 text.lines().skip(1).collect::<Vec<_>>().join("\n").trim_end(),
                 "{text}"
             );
@@ -627,7 +627,7 @@ mod dialects {
         // objects of a pass have no moves, or fewer than the boards to play).
         for (text, _, _) in cases {
             let g = chessjs::load(text).unwrap();
-            let json = chess5d_notation::json::write_actions(&g.game());
+            let json = chess5d_notation::json::write_actions(g.game());
             let back = chess5d_notation::json::read_actions(&json, g.game().start().clone())
                 .unwrap_or_else(|e| panic!("{json}: {e}"));
             assert_eq!(back.game().actions(), g.game().actions(), "{text}");
@@ -744,7 +744,7 @@ mod dialects {
         let g = load(text).unwrap();
         assert_eq!(g.format, Format::Coordinate);
         let long = load("(0T1)e2e4\n(0T1)e7e5\n(0T2)g1f3\n(0T2)b8(0T1)b6\n").unwrap();
-        assert_eq!(hashes(&g.game()), hashes(&long.game()));
+        assert_eq!(hashes(g.game()), hashes(long.game()));
         // The seed's Rook Tactics 4 moves, two actions on one timeline, `;` between moves.
         let rt4 = "[Board \"custom\"]\n[Size \"4x4\"]\n[r2k/4/4/P2K:0:1:w]\n(1,1,1,0)(1,2,1,0)\n(1,4,1,0)(3,4,1,0)\n(4,1,2,0)(3,2,1,0)\n";
         let g = chess5d_notation::coordinate::read(rt4, None).unwrap();
@@ -764,7 +764,7 @@ mod dialects {
     fn gui_fen() {
         let g = load("8;8;1;0\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR;KQkq;-;w1\n").unwrap();
         assert_eq!(g.format, Format::GuiFen);
-        assert_eq!(full_state_hash(&g.start()), full_state_hash(&Position::standard()));
+        assert_eq!(full_state_hash(g.start()), full_state_hash(&Position::standard()));
         // The seed's Timeline Fragments example has an extra field on its second line.
         let e = load("4;4;2;-0;w;T\nnbru/4/4/KPPP;;-;w1;0;\nkppp/4/4/NBRU;;-;0;1;b1;0;\n").unwrap_err();
         assert!(
@@ -786,7 +786,7 @@ mod dialects {
         let json = r#"[{"action":1,"player":"white","moves":[{"start":{"timeline":0,"turn":1,"player":"white","coordinate":"e2","rank":2,"file":5},"end":{"timeline":0,"turn":1,"player":"white","coordinate":"e4","rank":4,"file":5},"player":"white","promotion":null,"enPassant":null,"castling":null}]}]"#;
         let g = load(json).unwrap();
         assert_eq!(g.game().actions().len(), 1);
-        assert_eq!(chess5d_notation::json::write_actions(&g.game()), json);
+        assert_eq!(chess5d_notation::json::write_actions(g.game()), json);
         let e = load("[{\"action\":1,\"moves\":[{\"start\":{}}]}]").unwrap_err();
         assert!(
             e.to_string().contains("expected a Position with an integer 'timeline'"),
@@ -903,16 +903,16 @@ mod variations {
             let expected = read(&format!("variations/{}", name.replace(".5dpgn", ".expected")));
             assert_eq!(written, expected, "{name}");
             let again = load(&written).unwrap_or_else(|e| panic!("{name}: {e}\n{written}"));
-            assert!(g.tree().same_as(&again.tree()), "{name}: the tree changed\n{written}");
+            assert!(g.tree().same_as(again.tree()), "{name}: the tree changed\n{written}");
             assert_eq!(write_5dpgn(&again), written, "{name}: output not stable");
-            assert_eq!(hashes(&g.game()), hashes(&again.game()), "{name}: main line");
+            assert_eq!(hashes(g.game()), hashes(again.game()), "{name}: main line");
         }
     }
 
     #[test]
     fn tree_api_on_the_branched_example() {
         let g = load_file("branched-example.5dpgn").unwrap();
-        let t = &g.tree();
+        let t = g.tree();
         let main = t.main_line();
         let after_e5 = main[1];
         // Three alternatives for action 3: the main continuation first.
@@ -946,14 +946,14 @@ mod variations {
         let game = t.game_at(a6);
         assert_eq!(game.actions().len(), 6);
         let flat = load("1. e4 / e5 2. Nf3 / Nc6 3. Bb5 / a6").unwrap();
-        assert_eq!(hashes(&game), hashes(&flat.game()));
+        assert_eq!(hashes(&game), hashes(flat.game()));
     }
 
     #[test]
     fn a_nested_single_line_is_the_flat_line() {
         let nested = load_file("branched-nested.5dpgn").unwrap();
         let flat = load("[Board \"Standard\"]\n\n1.e3 / Nf6 2.Nf3 / d5").unwrap();
-        assert!(nested.tree().same_as(&flat.tree()));
+        assert!(nested.tree().same_as(flat.tree()));
         assert!(!nested.tree().same_as(&load("1.e3 / Nf6 2.Nf3").unwrap().tree()));
     }
 
@@ -961,7 +961,7 @@ mod variations {
     fn rav_and_branched_forms_of_one_tree_agree() {
         let rav = load("1. e4 / e5 (1... c5 2. Nf3) 2. Nf3 / Nc6 (2... d6 (2... Nf6))").unwrap();
         let branched = load("1. e4 (/ c5 2. Nf3) / e5 2. Nf3 (/ d6) (/ Nf6) / Nc6").unwrap();
-        assert!(rav.tree().same_as(&branched.tree()));
+        assert!(rav.tree().same_as(branched.tree()));
         // `1.` after White's action is RAV (White's alternative); `/` is Branched (Black's).
         let white = load("1. e4 (1. d4) / e5").unwrap();
         assert_eq!(white.tree().children(GameTree::ROOT).len(), 2);
@@ -973,7 +973,7 @@ mod variations {
     #[test]
     fn a_duplicate_adds_its_continuations_as_variations() {
         let g = load("1. e4 / e5 (2. Nf3 / Nc6 3. Bc4) (2. Nf3 / d6) (2. Nf3 / Nc6 3. Bb5)").unwrap();
-        let t = &g.tree();
+        let t = g.tree();
         let e5 = t.main_line()[1];
         // The three variations are one node: the first one written keeps its main line.
         assert_eq!(t.children(e5).len(), 1);
@@ -1018,7 +1018,7 @@ mod variations {
             };
             let written = write_5dpgn(&g);
             let again = load(&written).unwrap_or_else(|e| panic!("{text:?}: {e}\n{written}"));
-            assert!(g.tree().same_as(&again.tree()), "{text:?}\n{written}");
+            assert!(g.tree().same_as(again.tree()), "{text:?}\n{written}");
             assert_eq!(write_5dpgn(&again), written);
         }
         let g = load("[Board \"Standard\"]\n\n1.e3 1/2-1/2( / Nf6 ( 2.Nf3 ( / d5)))\n").unwrap();
@@ -1028,7 +1028,7 @@ mod variations {
     #[test]
     fn results_stay_on_their_leaves() {
         let g = load_file("results-as-leaves.5dpgn").unwrap();
-        let t = &g.tree();
+        let t = g.tree();
         let leaves: Vec<_> = t.walk().filter(|&n| t.children(n).is_empty()).collect();
         let results: Vec<_> = leaves.iter().map(|&n| t.result(n)).collect();
         assert_eq!(results, [Some("*"), Some("1-0"), Some("0-1")]);
@@ -1041,10 +1041,10 @@ mod variations {
     fn relative_boards_resolve_from_the_source() {
         let rel = load("1. e4 / e5\n2. Nf3 / (0T2)Nb8>>$(L=T-1)b6~\n3. (-1T2)Qd1>>$(L+1T=)e2").unwrap();
         let abs = load("1. e4 / e5\n2. Nf3 / (0T2)Nb8>>(0T1)b6~\n3. (-1T2)Qd1>>(0T2)e2").unwrap();
-        assert_eq!(hashes(&rel.game()), hashes(&abs.game()));
+        assert_eq!(hashes(rel.game()), hashes(abs.game()));
         // A timeline alone, `(L-1)`, is its last board.
         let latest = load("1. e4 / e5\n2. Nf3 / (L0)Nb8>>$(L=T-1)b6~\n3. (L-1)Qd1>>(L+0T2)e2").unwrap();
-        assert_eq!(hashes(&latest.game()), hashes(&abs.game()));
+        assert_eq!(hashes(latest.game()), hashes(abs.game()));
         let e = load("1. e4 / (L1)e5").unwrap_err();
         assert!(e.to_string().contains("there is no timeline (L1)"), "{e}");
         for (text, expected) in [
