@@ -21,7 +21,7 @@ pub fn run(o: &AnalyzeArgs) -> Result<()> {
 
 /// Reports the main line of a game: its last position, or every position.
 fn report_game(loaded: &chess5d_notation::LoadedGame, number: usize, o: &AnalyzeArgs) -> Result<()> {
-    let game = &loaded.game;
+    let game = loaded.game();
     if o.all_positions {
         let mut pos = game.start().clone();
         report(&pos, 0, number, o)?;
@@ -130,7 +130,7 @@ pub fn perft(a: &PerftArgs) -> Result<()> {
     let pos = match &a.file {
         Some(f) => {
             let g = crate::input::load_game(f)?;
-            let mut p = g.game.position().clone();
+            let mut p = g.game().position().clone();
             p.undo_action_moves();
             p
         }

@@ -109,7 +109,7 @@ fn time<F: FnMut()>(runs: usize, mut f: F) -> (Duration, Duration) {
 
 fn load(text: &str) -> Result<Position> {
     let g = chess5d_notation::load(text).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut p = g.game.position().clone();
+    let mut p = g.game().position().clone();
     p.undo_action_moves();
     Ok(p)
 }
@@ -191,9 +191,9 @@ pub fn run(args: &crate::cli::BenchArgs) -> Result<()> {
     let mut all = Vec::new();
     for (_, text) in HARD {
         let g = chess5d_notation::load(text).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut p = g.game.start().clone();
+        let mut p = g.game().start().clone();
         all.push(p.clone());
-        for a in g.game.actions() {
+        for a in g.game().actions() {
             for m in &a.moves {
                 p.play_unchecked(m);
             }
@@ -331,8 +331,8 @@ fn many_timelines() -> Result<()> {
     for (g, text) in body.split("[Board ").filter(|t| !t.trim().is_empty()).enumerate() {
         let game =
             chess5d_notation::load(&format!("[Board {text}")).map_err(|e| anyhow::anyhow!("game {}: {e}", g + 1))?;
-        let mut pos = game.game.start().clone();
-        for (ply, action) in game.game.actions().iter().enumerate() {
+        let mut pos = game.game().start().clone();
+        for (ply, action) in game.game().actions().iter().enumerate() {
             for m in &action.moves {
                 pos.play_unchecked(m);
             }

@@ -83,11 +83,11 @@ fn convert(a: &ConvertArgs) -> Result<()> {
     input::for_each_game(&a.file, a.game, |_, _, game| {
         let mut text = match a.to {
             Format::Pgn => chess5d_notation::write_5dpgn(game),
-            Format::Fen => chess5d_notation::write_5dfen(game.game.position()),
-            Format::Long => chess5d_notation::write_long(&game.game),
+            Format::Fen => chess5d_notation::write_5dfen(game.game().position()),
+            Format::Long => chess5d_notation::write_long(game.game()),
             Format::Json => chess5d_notation::write_json(game),
             Format::ChessJs => {
-                chess5d_notation::chessjs::export(&game.game, chess5d_notation::chessjs::Tokens::default())
+                chess5d_notation::chessjs::export(game.game(), chess5d_notation::chessjs::Tokens::default())
             }
         };
         if !text.ends_with('\n') {

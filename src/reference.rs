@@ -132,7 +132,7 @@ fn expected(pos: &Position, perft_depths: Option<[usize; 2]>) -> Option<Map<Stri
 fn position_of(line: &Value) -> Result<Position> {
     let pgn = line["pgn"].as_str().context("no \"pgn\" string")?;
     let loaded = chess5d_notation::load(pgn).map_err(|e| anyhow::anyhow!("its 5DPGN: {e}"))?;
-    let mut pos = loaded.game.position().clone();
+    let mut pos = loaded.game().position().clone();
     pos.undo_action_moves();
     let actions = line["actions_long"].as_array().context("no \"actions_long\" list")?;
     let long: String = actions
@@ -140,9 +140,9 @@ fn position_of(line: &Value) -> Result<Position> {
         .map(|a| a.as_str().map(|s| format!("{s}\n")))
         .collect::<Option<_>>()
         .context("\"actions_long\" holds a non-string")?;
-    let replayed = chess5d_notation::long::read_game(&long, Some(loaded.start.clone()))
+    let replayed = chess5d_notation::long::read_game(&long, Some(loaded.start().clone()))
         .map_err(|e| anyhow::anyhow!("its long-form actions: {e}"))?;
-    if replayed.game.position().hash() != pos.hash() {
+    if replayed.game().position().hash() != pos.hash() {
         bail!("its long-form actions reach another position than its 5DPGN");
     }
     Ok(pos)
@@ -251,7 +251,7 @@ fn games_under(dir: &str) -> Result<Vec<(String, Game)>> {
             continue;
         };
         let rel = path.strip_prefix(dir).unwrap_or(&path).display().to_string();
-        out.push((rel, loaded.game));
+        out.push((rel, loaded.into_game()));
     }
     Ok(out)
 }
@@ -276,7 +276,7 @@ fn generate(games: usize, seed: u64, corpus: &str, hard: &str) -> Result<()> {
     // two squares away.
     for (name, text) in EXAMPLES {
         let loaded = chess5d_notation::load(text).map_err(|e| anyhow::anyhow!("example {name}: {e}"))?;
-        emit(format!("example/{name}"), "example", &loaded.game);
+        emit(format!("example/{name}"), "example", loaded.game());
     }
     // The corpus: the middle and the end of every game.
     for (rel, game) in games_under(corpus)? {

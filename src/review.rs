@@ -76,7 +76,7 @@ pub fn run(a: &ReviewArgs) -> Result<()> {
         options.movetime = a.time.map(Duration::from_millis);
         options.nodes = a.nodes;
     }
-    let total = game.game.actions().len();
+    let total = game.game().actions().len();
     if total == 0 {
         anyhow::bail!("{name}: the game has no action to review");
     }

@@ -66,7 +66,7 @@ const POSITIONS: &[(&str, &str, u32)] = &[
 
 fn position(text: &str) -> Result<Position> {
     let g = chess5d_notation::load(text).map_err(|e| anyhow!("{e}"))?;
-    Ok(g.game.position().clone())
+    Ok(g.game().position().clone())
 }
 
 /// One position's search: nodes and the action found (in the long form), deterministic.

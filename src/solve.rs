@@ -124,7 +124,7 @@ fn position(a: &SolveArgs) -> Result<Position> {
     }
     let file = a.file.as_deref().unwrap_or("-");
     let game = crate::input::load_one_game(file, a.game, "--game N")?;
-    Ok(game.game.position().clone())
+    Ok(game.game().position().clone())
 }
 
 /// Writes a file whole or not at all: a temporary file beside it, then a rename.

@@ -16,7 +16,7 @@ fn game(path: &str) -> LoadedGame {
 }
 
 fn position(path: &str) -> Position {
-    game(path).game.position().clone()
+    game(path).game().position().clone()
 }
 
 /// Plays a long-form action (moves separated by spaces) and submits it.
@@ -123,7 +123,7 @@ fn expected_verdicts() {
             continue;
         }
         let pos = match load(&read(path)) {
-            Ok(g) => g.game.position().clone(),
+            Ok(g) => g.game().position().clone(),
             Err(e) => {
                 // Positions no game can reach (the side to move can capture the other's king at
                 // the start) are refused by the rules; the other exception: see
@@ -165,7 +165,7 @@ fn castling_rows() {
     assert_eq!(destinations(&pos, "(0T4)e1"), set(&["f1", "g1", "(0T3)e2"]));
     // white-castle: O-O was legal; afterwards Black's Bd6xh2 is available.
     let g = game("tools-v2/bitboard/white-castle.5dpgn");
-    let pos = g.game.position();
+    let pos = g.game().position();
     assert_eq!(pos.to_move(), Color::Black);
     assert!(destinations(pos, "(0T4)d6").contains("h2"));
     // white-castle-illegal: the recorded O-O castles out of check and is refused, and the move
@@ -180,7 +180,7 @@ fn castling_rows() {
         .filter(|l| !l.contains("O-O"))
         .collect::<Vec<_>>()
         .join("\n");
-    let pos = load(&before).unwrap().game.position().clone();
+    let pos = load(&before).unwrap().game().position().clone();
     assert_eq!(pos.to_move(), Color::White);
     assert!(!destinations(&pos, "(0T4)e1").contains("g1"));
 }
@@ -280,7 +280,7 @@ fn hard_random_position_is_decided() {
         "/tests/data/hard-random-game-34-timelines.5dpgn"
     ))
     .unwrap();
-    let pos = load(&text).unwrap().game.position().clone();
+    let pos = load(&text).unwrap().game().position().clone();
     assert_eq!(pos.timeline_count(), 34);
     let mut search = pos.legal_actions(Budget::tests(1_000));
     let action = search.next().expect("a legal action within 1000 candidate tests");
@@ -319,7 +319,7 @@ fn hard_match_games_are_decided_at_once() {
     for (file, timelines, verdict) in cases {
         let path = format!("{}/tests/data/hard-match-games/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap();
-        let pos = load(&text).unwrap().game.position().clone();
+        let pos = load(&text).unwrap().game().position().clone();
         assert_eq!(pos.timeline_count(), timelines, "{file}");
         assert!(pos.in_check(), "{file}");
         let outcome = pos.outcome(Budget::tests(200));
@@ -370,8 +370,8 @@ fn every_corpus_position_is_counted_to_a_thousand() {
         let text = std::fs::read_to_string(&path).unwrap();
         let Ok(loaded) = load(&text) else { continue };
         games += 1;
-        let mut pos = loaded.game.start().clone();
-        let mut actions = loaded.game.actions().iter();
+        let mut pos = loaded.game().start().clone();
+        let mut actions = loaded.game().actions().iter();
         loop {
             positions += 1;
             let count = pos.count_actions_by(1000, Budget::DEFAULT, Convention::Orderings);

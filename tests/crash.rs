@@ -139,9 +139,9 @@ fn every_acknowledged_action_survives_kill_9_under_load() {
         );
         let (_, pgn) = request_text(&addr, "GET", &format!("/api/games/{id}/pgn"), None, "").unwrap();
         let game = chess5d_notation::load(&pgn).unwrap_or_else(|e| panic!("game {id}: {e}\n{pgn}"));
-        let even = game.game.start().even();
+        let even = game.game().start().even();
         let stored: Vec<String> = game
-            .game
+            .game()
             .actions()
             .iter()
             .map(|a| chess5d_notation::long::write_action(&a.moves, even))

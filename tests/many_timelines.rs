@@ -15,8 +15,8 @@ fn positions() -> Vec<(usize, usize, Position)> {
     for text in Games::new(SUITE.as_bytes()) {
         let text = text.unwrap_or_else(|e| panic!("{e}"));
         let loaded = text.load().unwrap_or_else(|e| panic!("game {}: {e}", text.number));
-        let mut pos = loaded.game.start().clone();
-        for (ply, action) in loaded.game.actions().iter().enumerate() {
+        let mut pos = loaded.game().start().clone();
+        for (ply, action) in loaded.game().actions().iter().enumerate() {
             for m in &action.moves {
                 pos.play_unchecked(m);
             }

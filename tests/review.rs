@@ -34,7 +34,7 @@ fn read(path: &str) -> chess5d_notation::LoadedGame {
 fn the_graph_data_has_every_action_with_its_evaluations_and_class() {
     for path in GAMES {
         let game = read(path);
-        let n = game.game.actions().len();
+        let n = game.game().actions().len();
         let (ok, out, err) = review(&["--json", "--depth", "2", "--time", "400", path]);
         assert!(ok, "{path}: {err}");
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -88,25 +88,25 @@ fn the_annotated_game_reads_back_with_every_comment() {
         let (ok, out, err) = review(&args);
         assert!(ok, "{path}: {err}");
         let back = load(&out).unwrap_or_else(|e| panic!("{path}: {e}\n{out}"));
-        assert_eq!(back.game.actions(), game.game.actions(), "{path}");
+        assert_eq!(back.game().actions(), game.game().actions(), "{path}");
         // Every action but a final mate has its evaluation; every glyph has its note.
         let evals = out.matches("{[%eval ").count();
-        let n = game.game.actions().len();
+        let n = game.game().actions().len();
         assert!(evals == n || evals + 1 == n, "{path}: {evals} of {n}");
         let notes = ["Inaccuracy.", "Mistake.", "Blunder."]
             .iter()
             .map(|w| out.matches(w).count())
             .sum::<usize>();
-        let main: Vec<usize> = back.tree.main_line();
-        let glyphs = main.iter().filter(|&&m| !back.tree.glyphs(m).is_empty()).count();
+        let main: Vec<usize> = back.tree().main_line();
+        let glyphs = main.iter().filter(|&&m| !back.tree().glyphs(m).is_empty()).count();
         assert_eq!(glyphs, notes, "{path}");
-        let comments: usize = back.tree.walk().map(|n| back.tree.comments(n).len()).sum();
+        let comments: usize = back.tree().walk().map(|n| back.tree().comments(n).len()).sum();
         assert_eq!(comments, out.matches('{').count(), "{path}: every comment is kept");
         for &m in &main {
-            assert!(back.tree.comments(m).iter().any(|(_, c)| c.starts_with("[%eval ")) || Some(&m) == main.last());
+            assert!(back.tree().comments(m).iter().any(|(_, c)| c.starts_with("[%eval ")) || Some(&m) == main.last());
         }
         assert_eq!(
-            back.tree.len() > GameTree::from_game(&game.game).len(),
+            back.tree().len() > GameTree::from_game(game.game()).len(),
             variations && notes > 0,
             "{path}"
         );

@@ -17,15 +17,17 @@ fn temp(name: &str) -> String {
 
 /// The game of `file`, at its end or one action before, as a 5DFEN block.
 fn position(file: &str, at: &str) -> String {
-    let mut loaded = chess5d_notation::load(&data(file)).expect("the fixture loads");
+    let mut game = chess5d_notation::load(&data(file))
+        .expect("the fixture loads")
+        .into_game();
     match at {
         "end" => {}
         "before" => {
-            loaded.game.undo_action().expect("an action to take back");
+            game.undo_action().expect("an action to take back");
         }
         other => panic!("expected.tsv: 'at' is 'end' or 'before', not '{other}'"),
     }
-    chess5d_notation::write_5dfen(loaded.game.position())
+    chess5d_notation::write_5dfen(game.position())
 }
 
 #[test]

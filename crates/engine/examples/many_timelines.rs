@@ -155,10 +155,11 @@ fn play(cfg: &Cfg, mut pos: Position, engine_white: bool, seed: u64, want: usize
 
 /// The game in canonical 5DPGN.
 fn pgn(start: &Position, actions: &[Vec<Move>], round: u64, engine_white: bool) -> String {
-    let mut game = LoadedGame::new(Format::Pgn, start.clone());
+    let mut played = chess5d_rules::Game::new(start.clone());
     for a in actions {
-        game.game.play_action(a).expect("a legal action");
+        played.play_action(a).expect("a legal action");
     }
+    let mut game = LoadedGame::of_game(Format::Pgn, played);
     let (white, black) = if engine_white {
         ("chess5d", "random")
     } else {

@@ -525,7 +525,7 @@ pub(crate) mod tests {
         // some board, so whole actions (tries) are rare among the moves played. Without the
         // visit cap, one generation allowed 96 tries played 220,488 moves before its 96th.
         let text = include_str!("../tests/data/marauders-quick.5dfen");
-        let pos = chess5d_notation::load(text).expect("a valid 5DFEN").start;
+        let pos = chess5d_notation::load(text).expect("a valid 5DFEN").start().clone();
         let mut quick = QuickGen::new(1, 96, None);
         let found = quick.run(&pos);
         assert!(quick.visits <= 96 * VISITS_PER_TRY + 1, "{} moves played", quick.visits);

@@ -454,7 +454,7 @@ impl Reviewer {
     /// [`Reviewer::canceller`]) made before or during it ends it; the next review starts
     /// afresh.
     pub fn review(&mut self, game: &LoadedGame, progress: &mut dyn FnMut(&Progress<'_>)) -> Review {
-        self.review_game(&game.game, result_of(game), progress)
+        self.review_game(game.game(), result_of(game), progress)
     }
 
     /// [`Reviewer::review`] of a game without record: `result` is its result, if any.
@@ -649,22 +649,13 @@ pub fn is_review_comment(comment: &str) -> bool {
 /// Comments of an earlier review are replaced; other comments and variations are kept.
 pub fn annotate(game: &LoadedGame, review: &Review, variations: bool) -> LoadedGame {
     let mut out = game.clone();
-    let main = out.tree.main_line();
-    let same = main.len() == out.game.actions().len()
-        && main
-            .iter()
-            .zip(out.game.actions())
-            .all(|(&n, a)| out.tree.action(n) == a);
-    if !same || out.tree.start().hash() != out.game.start().hash() {
-        out.tree = GameTree::from_game(&out.game);
-    }
-    let main: Vec<NodeId> = out.tree.main_line();
+    let tree = out.tree_mut();
+    let main: Vec<NodeId> = tree.main_line();
     for a in &review.actions {
         let Some(&node) = main.get(a.index) else { continue };
-        let parent = out.tree.parent(node).unwrap_or(GameTree::ROOT);
+        let parent = tree.parent(node).unwrap_or(GameTree::ROOT);
         let moves = a.played.len().max(1);
-        let mut comments: Vec<(usize, String)> = out
-            .tree
+        let mut comments: Vec<(usize, String)> = tree
             .comments(node)
             .iter()
             .filter(|(_, c)| !is_review_comment(c))
@@ -673,8 +664,7 @@ pub fn annotate(game: &LoadedGame, review: &Review, variations: bool) -> LoadedG
         if let Some(e) = a.after.lichess() {
             comments.push((moves, format!("[%eval {e}]")));
         }
-        let mut glyphs: Vec<(usize, String)> = out
-            .tree
+        let mut glyphs: Vec<(usize, String)> = tree
             .glyphs(node)
             .iter()
             .filter(|(_, g)| !matches!(g.as_str(), "?!" | "?" | "??"))
@@ -699,7 +689,7 @@ pub fn annotate(game: &LoadedGame, review: &Review, variations: bool) -> LoadedG
             let mut at = parent;
             let line = if variations { &a.line[..] } else { &[] };
             for (i, step) in line.iter().enumerate() {
-                match out.tree.play(at, step, false) {
+                match tree.play(at, step, false) {
                     Ok(n) => at = n,
                     Err(_) => break,
                 }
@@ -708,8 +698,8 @@ pub fn annotate(game: &LoadedGame, review: &Review, variations: bool) -> LoadedG
                 }
             }
         }
-        out.tree.set_comments(node, comments);
-        out.tree.set_glyphs(node, glyphs);
+        tree.set_comments(node, comments);
+        tree.set_glyphs(node, glyphs);
     }
     out
 }

@@ -1094,8 +1094,8 @@ mod tests {
         // mates in one; the fill finds them.
         let pgn = include_str!("../tests/data/fill-battlegrounds.5dpgn");
         let loaded = chess5d_notation::load(pgn).expect("the game reads");
-        let mut game = chess5d_rules::Game::new(loaded.start.clone());
-        for a in loaded.game.actions() {
+        let mut game = chess5d_rules::Game::new(loaded.start().clone());
+        for a in loaded.game().actions() {
             game.play_action(&a.moves).expect("legal");
         }
         let pos = game.position().clone();

@@ -504,8 +504,8 @@ pub fn read_games_from<R: BufRead>(
             continue;
         };
         stats.games += 1;
-        let mut game = Game::new(loaded.start.clone());
-        let actions = loaded.game.actions();
+        let mut game = Game::new(loaded.start().clone());
+        let actions = loaded.game().actions();
         let mut samples = Vec::new();
         for i in 0..=actions.len() {
             let pos = game.position();
@@ -609,9 +609,9 @@ mod tests {
 
     fn load(pgn: &str) -> Vec<Position> {
         let lg = chess5d_notation::load(pgn).expect("the test game reads");
-        let mut game = Game::new(lg.start.clone());
+        let mut game = Game::new(lg.start().clone());
         let mut out = vec![game.position().clone()];
-        for a in lg.game.actions() {
+        for a in lg.game().actions() {
             game.play_action(&a.moves).unwrap();
             out.push(game.position().clone());
         }
@@ -637,9 +637,9 @@ mod tests {
         for text in Games::new(std::io::BufReader::new(file)) {
             games += 1;
             let lg = text.unwrap().load().unwrap();
-            let mut game = Game::new(lg.start.clone());
+            let mut game = Game::new(lg.start().clone());
             all.push(game.position().clone());
-            for a in lg.game.actions() {
+            for a in lg.game().actions() {
                 game.play_action(&a.moves).unwrap();
                 all.push(game.position().clone());
             }
@@ -655,7 +655,7 @@ mod tests {
             "Misc - Excessive",
         ] {
             let lg = chess5d_notation::load(&format!("[Board \"{v}\"]\n\n")).expect("a variant");
-            let mut game = Game::new(lg.start.clone());
+            let mut game = Game::new(lg.start().clone());
             let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ v.len() as u64);
             for _ in 0..12 {
                 all.push(game.position().clone());

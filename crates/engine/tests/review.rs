@@ -143,7 +143,7 @@ fn a_blunder_into_mate_is_found_and_the_annotated_record_reads_back() {
     assert!(text.contains("Blunder. "), "{text}");
     assert_eq!(text.matches("[%eval").count(), 6, "{text}");
     let back = load(&text).unwrap();
-    assert_eq!(back.game.actions(), game.game.actions());
+    assert_eq!(back.game().actions(), game.game().actions());
     // Every node, in the order written, with its action, comments and glyphs.
     type Noted = (chess5d_rules::Action, Vec<(usize, String)>, Vec<(usize, String)>);
     let comments = |t: &GameTree| -> Vec<Noted> {
@@ -151,8 +151,8 @@ fn a_blunder_into_mate_is_found_and_the_annotated_record_reads_back() {
             .map(|n| (t.action(n).clone(), t.comments(n).to_vec(), t.glyphs(n).to_vec()))
             .collect()
     };
-    assert_eq!(comments(&back.tree), comments(&annotated.tree));
-    assert!(back.tree.len() > game.tree.len(), "the variation is kept");
+    assert_eq!(comments(back.tree()), comments(annotated.tree()));
+    assert!(back.tree().len() > game.tree().len(), "the variation is kept");
     // Written again, the same text; reviewed again, the old review's comments are replaced.
     assert_eq!(write_5dpgn(&back), text);
     let again = write_5dpgn(&annotate(&back, &review, true));
@@ -160,7 +160,7 @@ fn a_blunder_into_mate_is_found_and_the_annotated_record_reads_back() {
     // Without variations, the line is in the note.
     let plain = write_5dpgn(&annotate(&game, &review, false));
     assert!(plain.contains("was best. Line: 3b. "), "{plain}");
-    assert_eq!(load(&plain).unwrap().tree.len(), game.tree.len(), "{plain}");
+    assert_eq!(load(&plain).unwrap().tree().len(), game.tree().len(), "{plain}");
     assert_eq!(again.matches("[%eval").count(), 6, "{again}");
 }
 

@@ -102,7 +102,7 @@ fn load_5dpgn(file: &str) -> Position {
     let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let game = chess5d_notation::load(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
-    game.game.position().clone()
+    game.game().position().clone()
 }
 
 mod mates {
@@ -743,9 +743,9 @@ mod tactics {
                 let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
                 let game = chess5d_notation::load(&text).unwrap_or_else(|e| panic!("{}: {e}", f[1]));
                 let k: usize = f[2].parse().unwrap();
-                let actions = game.game.actions();
+                let actions = game.game().actions();
                 assert!(k <= actions.len(), "{}: the game has {} actions", f[0], actions.len());
-                let mut pos = game.start.clone();
+                let mut pos = game.start().clone();
                 for a in &actions[..k] {
                     pos = play(&pos, &a.moves);
                 }

@@ -593,7 +593,7 @@ impl Backend {
                     Source::Game(id, at) => {
                         let (n, p) = self.game(&id.to_string())?;
                         let loaded = p.until(n, at)?;
-                        (chess5d_notation::write_5dfen(loaded.game.position()), true)
+                        (chess5d_notation::write_5dfen(loaded.game().position()), true)
                     }
                 };
                 out.prove =
@@ -612,7 +612,7 @@ impl Backend {
                         (p.until(n, at)?, Some(n), p.pgn())
                     }
                 };
-                let base = loaded.game.actions().len();
+                let base = loaded.game().actions().len();
                 let human = || Player::Human { name: None };
                 let play = Play::new(loaded, [human(), human()], None, None, now.to_string());
                 self.next_board += 1;
@@ -750,9 +750,9 @@ impl Backend {
 #[wasm_bindgen]
 pub fn engine_think(start: &str, actions: &str, bot: &str, budget: &str) -> Result<String, JsError> {
     let budget: chess5d_play::ThinkBudget = serde_json::from_str(budget).map_err(|e| err(format!("budget: {e}")))?;
-    let start = chess5d_notation::load(start).map_err(err)?.start;
+    let start = chess5d_notation::load(start).map_err(err)?.start().clone();
     let loaded = long::read_game(actions, Some(start)).map_err(err)?;
-    let pos = loaded.game.position();
+    let pos = loaded.game().position();
     let mut engine = Engine::new(EngineOptions {
         bot: Bot::from_name(bot).unwrap_or_default(),
         hash_mb: 8,
@@ -770,9 +770,9 @@ pub fn engine_think(start: &str, actions: &str, bot: &str, budget: &str) -> Resu
 /// `start` (5DFEN), within `nodes` ([`chess5d_play::mistakes::answer_win`]).
 #[wasm_bindgen]
 pub fn judge_answer(start: &str, actions: &str, nodes: f64) -> Result<f64, JsError> {
-    let start = chess5d_notation::load(start).map_err(err)?.start;
+    let start = chess5d_notation::load(start).map_err(err)?.start().clone();
     let loaded = long::read_game(actions, Some(start)).map_err(err)?;
-    let pos = loaded.game.position();
+    let pos = loaded.game().position();
     Ok(chess5d_play::mistakes::answer_win(
         pos.to_move().other(),
         pos,
@@ -787,9 +787,9 @@ pub fn judge_answer(start: &str, actions: &str, nodes: f64) -> Result<f64, JsErr
 /// `pv` are the best line's). The worker calls it with growing times.
 #[wasm_bindgen]
 pub fn engine_analyse(start: &str, actions: &str, movetime_ms: u32, multipv: u32) -> Result<String, JsError> {
-    let start = chess5d_notation::load(start).map_err(err)?.start;
+    let start = chess5d_notation::load(start).map_err(err)?.start().clone();
     let loaded = long::read_game(actions, Some(start)).map_err(err)?;
-    let pos = loaded.game.position();
+    let pos = loaded.game().position();
     let multipv = chess5d_play::analysis_multipv(Some(&json!(multipv))).map_err(err)?;
     let mut engine = Engine::new(EngineOptions {
         hash_mb: 16,
@@ -799,7 +799,7 @@ pub fn engine_analyse(start: &str, actions: &str, movetime_ms: u32, multipv: u32
     let limits = Limits::movetime(Duration::from_millis(u64::from(movetime_ms.max(10))));
     let mut lines = chess5d_play::AnalysisLines::default();
     let r = engine.search(pos, &limits, &mut |i| {
-        lines.update(&loaded.game, i.multipv, i.depth, i.score, &i.pv);
+        lines.update(loaded.game(), i.multipv, i.depth, i.score, &i.pv);
     });
     let white = pos.to_move() == Color::White;
     let (depth, score, pv) = match lines.best() {
@@ -823,9 +823,9 @@ pub fn engine_analyse(start: &str, actions: &str, movetime_ms: u32, multipv: u32
 /// text, or `null` (no mate within reach, or not proven in time: the page says nothing).
 #[wasm_bindgen]
 pub fn proven_mate(start: &str, actions: &str) -> Result<String, JsError> {
-    let start = chess5d_notation::load(start).map_err(err)?.start;
+    let start = chess5d_notation::load(start).map_err(err)?.start().clone();
     let loaded = long::read_game(actions, Some(start)).map_err(err)?;
-    let pos = loaded.game.position();
+    let pos = loaded.game().position();
     let effort = chess5d_play::mates::Effort::analysis(proof::TOTAL_BUDGET);
     Ok(chess5d_play::mates::proven_mate(pos, &effort)
         .map_or(Value::Null, |p| p.json(pos))
@@ -867,7 +867,7 @@ pub fn review_game(
     nodes: f64,
     progress: &Progress,
 ) -> Result<String, JsError> {
-    let start = chess5d_notation::load(start).map_err(err)?.start;
+    let start = chess5d_notation::load(start).map_err(err)?.start().clone();
     let loaded = long::read_game(actions, Some(start)).map_err(err)?;
     let nodes = if nodes.is_finite() && nodes >= 1.0 {
         nodes as u64
@@ -875,8 +875,8 @@ pub fn review_game(
         REVIEW_NODES
     };
     let mut reviewer = chess5d_engine::review::Reviewer::new(chess5d_play::review::options(nodes, 16, 1));
-    let mut writer = chess5d_play::review::ActionWriter::new(&loaded.game);
-    let review = reviewer.review_game(&loaded.game, result, &mut |p| {
+    let mut writer = chess5d_play::review::ActionWriter::new(loaded.game());
+    let review = reviewer.review_game(loaded.game(), result, &mut |p| {
         let action = p.action.map(|a| writer.json(a));
         let report = json!({ "searched": p.searched, "positions": p.positions, "action": action });
         progress.call1(&JsValue::NULL, &report.to_string());

@@ -81,14 +81,14 @@ impl Opening {
     /// named variant itself when the game has no action and an official `Board`.
     pub fn from_5dpgn(text: &str) -> Result<Opening, String> {
         let game = chess5d_notation::load(text).map_err(|e| e.to_string())?;
-        if game.game.actions().is_empty() {
+        if game.game().actions().is_empty() {
             if let Some(v) = game.header("Board").and_then(Variant::by_name) {
                 return Opening::variant(v.name).map_err(|e| e.to_string());
             }
         }
         Ok(Opening {
             board: "custom".into(),
-            start: StartPos::Fen(game.game.position().to_setup()),
+            start: StartPos::Fen(game.game().position().to_setup()),
         })
     }
 

@@ -395,7 +395,7 @@ mod tests {
         assert!(text.contains(" {-M2/3 0.01s}\n{Black mates} 0-1\n\n"), "{text}");
         assert_eq!(record.comment(), "Black mates");
         let loaded = chess5d_notation::load(&text).unwrap();
-        assert_eq!(loaded.game.actions().len(), 3);
+        assert_eq!(loaded.game().actions().len(), 3);
 
         // Time odds: each colour's control (engine 1, "second", has White here), and the
         // game still reads back.
@@ -409,7 +409,7 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("[TimeControl "), "{text}");
-        assert_eq!(chess5d_notation::load(&text).unwrap().game.actions().len(), 3);
+        assert_eq!(chess5d_notation::load(&text).unwrap().game().actions().len(), 3);
         // The same control given to both engines is one `TimeControl`.
         odds.engines[0].tc = odds.engines[1].tc;
         let text = record.to_5dpgn(&odds, "2026.01.02");

@@ -61,7 +61,7 @@ fn a_clock_match_against_the_draft_engine_has_no_failure() {
             }
             pos.submit().unwrap();
         }
-        assert_eq!(loaded.game.position().hash(), pos.hash(), "game {}\n{one}", g.round);
+        assert_eq!(loaded.game().position().hash(), pos.hash(), "game {}\n{one}", g.round);
     }
     let _ = std::fs::remove_file(pgn);
 }

@@ -153,14 +153,14 @@ fn the_5dpgn_file_reads_back_game_by_game() {
         let loaded = chess5d_notation::load(g).unwrap_or_else(|e| panic!("{e}\n{g}"));
         let round: usize = loaded.header("Round").unwrap().parse().unwrap();
         let rec = r.games.iter().find(|x| x.round == round).unwrap();
-        assert_eq!(loaded.game.actions().len(), rec.actions.len(), "{g}");
+        assert_eq!(loaded.game().actions().len(), rec.actions.len(), "{g}");
         assert_eq!(loaded.header("PlyCount"), Some(rec.actions.len().to_string().as_str()));
         assert_eq!(loaded.header("Result"), Some(rec.result.pgn()));
         assert_eq!(loaded.header("Termination"), Some(rec.ending.pgn()));
         assert_eq!(loaded.header("TimeControl"), Some("nodes=40"));
         assert_eq!(loaded.header("White"), Some(c.engines[rec.white].name.as_str()));
         assert!(loaded.header("Event").is_some() && loaded.header("Black").is_some());
-        for (a, b) in loaded.game.actions().iter().zip(&rec.actions) {
+        for (a, b) in loaded.game().actions().iter().zip(&rec.actions) {
             assert_eq!(&a.moves, b, "{g}");
         }
         assert!(

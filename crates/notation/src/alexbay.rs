@@ -261,13 +261,12 @@ pub fn read(text: &str) -> Result<LoadedGame, Error> {
         })?;
         i = j;
     }
-    Ok(LoadedGame {
-        format: Format::Alexbay,
+    let tree = crate::GameTree::from_game(&game);
+    Ok(LoadedGame::read(
+        Format::Alexbay,
         headers,
-        start,
-        tree: crate::GameTree::from_game(&game),
-        game,
-        result: None,
-        warnings: crate::replay::into_warnings(warnings),
-    })
+        tree,
+        Some(game),
+        crate::replay::into_warnings(warnings),
+    ))
 }

@@ -93,7 +93,7 @@ pub fn write_actions(game: &Game) -> String {
 
 /// The game as a JSON object: start position, headers and the action list.
 pub fn write_game(loaded: &LoadedGame) -> String {
-    let (start_headers, fens) = start::headers_for(loaded.game.start());
+    let (start_headers, fens) = start::headers_for(loaded.game().start());
     let mut obj = Map::new();
     for (k, v) in &start_headers {
         obj.insert(k.to_ascii_lowercase(), Value::String(v.clone()));
@@ -108,7 +108,7 @@ pub fn write_game(loaded: &LoadedGame) -> String {
         .map(|(k, v)| json!([k, v]))
         .collect();
     obj.insert("headers".into(), Value::Array(headers));
-    obj.insert("actions".into(), actions_value(&loaded.game));
+    obj.insert("actions".into(), actions_value(loaded.game()));
     Value::Object(obj).to_string()
 }
 
@@ -379,13 +379,6 @@ fn play(actions: &Value, start: Position, headers: Vec<(String, String)>, passes
             other => other?,
         }
     }
-    Ok(LoadedGame {
-        format: Format::Json,
-        headers,
-        start,
-        tree: crate::GameTree::from_game(&game),
-        game,
-        result: None,
-        warnings: Vec::new(),
-    })
+    let tree = crate::GameTree::from_game(&game);
+    Ok(LoadedGame::read(Format::Json, headers, tree, Some(game), Vec::new()))
 }

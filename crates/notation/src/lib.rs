@@ -16,14 +16,14 @@
 //!
 //! let text = "[Board \"Standard\"]\n\n1. e4 / e5\n2. Nf3 / (0T2)Nb8>>(0T1)b6~\n";
 //! let loaded = load(text).unwrap();
-//! assert_eq!(loaded.game.actions().len(), 4);
-//! assert_eq!(loaded.game.position().timeline_count(), 2);
+//! assert_eq!(loaded.game().actions().len(), 4);
+//! assert_eq!(loaded.game().position().timeline_count(), 2);
 //!
 //! // Canonical output reads back to the same position.
 //! let written = write_5dpgn(&loaded);
 //! assert!(written.contains("2. Nf3 / (0T2)Nb8>>(0T1)b6~"));
 //! let again = load(&written).unwrap();
-//! assert_eq!(full_state_hash(again.game.position()), full_state_hash(loaded.game.position()));
+//! assert_eq!(full_state_hash(again.game().position()), full_state_hash(loaded.game().position()));
 //! ```
 #![deny(missing_docs)]
 
@@ -55,7 +55,9 @@ pub use pgn::PgnGame;
 pub use san::{NormalSan, RelativeBoard, SanMove};
 pub use tree::{serial, GameTree, NodeId, Walk};
 
-use chess5d_rules::{Game, Position};
+use std::sync::OnceLock;
+
+use chess5d_rules::{Game, Move, Position};
 
 /// The notation a text was read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,20 +78,26 @@ pub enum Format {
     Json,
 }
 
-/// A game read from text: headers, start position and the game with every action played.
+/// A game read from text: headers, start position and every line read.
+///
+/// The tree is the one truth of the actions: [`game`](Self::game) is its main line (with the
+/// moves of an unfinished last action, if the record ended in one), replayed on first use and
+/// forgotten whenever the tree is changed ([`tree_mut`](Self::tree_mut),
+/// [`set_game`](Self::set_game)).
 #[derive(Clone, Debug)]
 pub struct LoadedGame {
     /// The notation it was read from.
     pub format: Format,
     /// The headers, in order, as written.
     pub headers: Vec<(String, String)>,
-    /// The start position.
-    pub start: Position,
-    /// The game: start position plus the actions of the main line.
-    pub game: Game,
-    /// Every line read (the main line and its variations); [`game`](Self::game) is its main
-    /// line.
-    pub tree: GameTree,
+    /// Every line read (the main line and its variations), from the start position.
+    tree: GameTree,
+    /// The moves of an action left under way after the main line's last action (a
+    /// 5d-chess-js record can end in its move buffer); no tree node holds them.
+    pending: Vec<Move>,
+    /// The tree's main line as a game, `pending` played: a cache, filled by the readers that
+    /// played it anyway or on first use.
+    game: OnceLock<Game>,
     /// The result token written at the end of the moves, if any.
     pub result: Option<String>,
     /// Remarks made while reading (e.g. a capture mark on a move that captures nothing).
@@ -99,15 +107,94 @@ pub struct LoadedGame {
 impl LoadedGame {
     /// A loaded game for a start position with no action, no header.
     pub fn new(format: Format, start: Position) -> LoadedGame {
+        LoadedGame::read(format, Vec::new(), GameTree::new(start), None, Vec::new())
+    }
+
+    /// A loaded game with one line: `game`'s actions (and the moves of its action under way).
+    pub fn of_game(format: Format, game: Game) -> LoadedGame {
+        let mut loaded = LoadedGame::new(format, game.start().clone());
+        loaded.set_game(game);
+        loaded
+    }
+
+    /// What a reader made: its tree (the start is the tree's), with the main line's game if
+    /// the reader played it (the same actions, so it is kept rather than replayed; the moves
+    /// it left under way are kept too).
+    pub(crate) fn read(
+        format: Format,
+        headers: Vec<(String, String)>,
+        tree: GameTree,
+        game: Option<Game>,
+        warnings: Vec<Warning>,
+    ) -> LoadedGame {
+        debug_assert!(game.as_ref().is_none_or(|g| {
+            let main = tree.main_line();
+            tree.start().hash() == g.start().hash()
+                && main.len() == g.actions().len()
+                && main.iter().zip(g.actions()).all(|(&n, a)| tree.action(n) == a)
+        }));
         LoadedGame {
             format,
-            headers: Vec::new(),
-            game: Game::new(start.clone()),
-            tree: GameTree::new(start.clone()),
-            start,
+            headers,
+            tree,
+            pending: game.as_ref().map(Game::pending_moves).unwrap_or_default(),
+            game: game.map(OnceLock::from).unwrap_or_default(),
             result: None,
-            warnings: Vec::new(),
+            warnings,
         }
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        self.tree.start()
+    }
+
+    /// The game: the start position plus the actions of the tree's main line, then the moves
+    /// of the action left under way (those that still play after a change of the tree).
+    pub fn game(&self) -> &Game {
+        self.game.get_or_init(|| LoadedGame::replay(&self.tree, &self.pending))
+    }
+
+    /// The game, taken out (see [`game`](Self::game)).
+    pub fn into_game(self) -> Game {
+        match self.game.into_inner() {
+            Some(game) => game,
+            None => LoadedGame::replay(&self.tree, &self.pending),
+        }
+    }
+
+    fn replay(tree: &GameTree, pending: &[Move]) -> Game {
+        let mut game = tree.main_game();
+        for m in pending {
+            if game.make_move(m).is_err() {
+                break;
+            }
+        }
+        game
+    }
+
+    /// Every line read: the main line (the [`game`](Self::game)) and its variations.
+    pub fn tree(&self) -> &GameTree {
+        &self.tree
+    }
+
+    /// Every line read, taken out (see [`tree`](Self::tree)).
+    pub fn into_tree(self) -> GameTree {
+        self.tree
+    }
+
+    /// The tree, to change: the game is replayed from it when next asked for.
+    pub fn tree_mut(&mut self) -> &mut GameTree {
+        self.game = OnceLock::new();
+        &mut self.tree
+    }
+
+    /// Replaces every line by `game`'s (variations and comments are dropped, the start becomes
+    /// the game's; the moves of its action under way are kept).
+    pub fn set_game(&mut self, game: Game) {
+        self.tree = GameTree::from_game(&game);
+        self.pending = game.pending_moves();
+        self.game = OnceLock::from(game);
     }
 
     /// A header's value, by name, ignoring case.
@@ -185,19 +272,7 @@ fn xel_like(text: &str) -> bool {
 /// The game as canonical 5DPGN, variations included (see [`pgn::write_tree`]).
 pub fn write_5dpgn(game: &LoadedGame) -> String {
     let result = game.result.as_deref().or_else(|| game.header("Result"));
-    // The tree is written unless the game was changed after loading (then its main line no
-    // longer matches the game, which wins).
-    let main = game.tree.main_line();
-    let same = main.len() == game.game.actions().len()
-        && main
-            .iter()
-            .zip(game.game.actions())
-            .all(|(&n, a)| game.tree.action(n) == a);
-    if same && game.tree.start().hash() == game.game.start().hash() {
-        pgn::write_tree(&game.tree, &game.headers, result)
-    } else {
-        pgn::write(&game.game, &game.headers, result)
-    }
+    pgn::write_tree(game.tree(), &game.headers, result)
 }
 
 /// The current position (every board) as a custom-board 5DPGN header block.

@@ -54,18 +54,12 @@ pub(crate) fn play_all<T>(
             .collect();
         play_action(&mut game, i + 1, None, &written, &mut warnings, &resolve)?;
     }
-    Ok(LoadedGame {
-        format,
-        headers,
-        start,
-        tree: crate::GameTree::from_game(&game),
-        game,
-        result: None,
-        warnings: warnings
-            .into_iter()
-            .map(|(span, message)| Warning { span, message })
-            .collect(),
-    })
+    let tree = crate::GameTree::from_game(&game);
+    let warnings = warnings
+        .into_iter()
+        .map(|(span, message)| Warning { span, message })
+        .collect();
+    Ok(LoadedGame::read(format, headers, tree, Some(game), warnings))
 }
 
 /// Plays one action (`number` counts from 1): resolves each move against the position reached

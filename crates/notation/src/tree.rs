@@ -12,6 +12,8 @@ pub type NodeId = usize;
 struct Node {
     parent: Option<NodeId>,
     action: Action,
+    /// Whether the action ended with a pass ([`Game::pass`]) rather than a submit.
+    pass: bool,
     /// The position hash after the action (variations reaching the same position are merged).
     hash: u64,
     depth: usize,
@@ -46,6 +48,7 @@ impl GameTree {
             nodes: vec![Node {
                 parent: None,
                 action: Action::default(),
+                pass: false,
                 hash,
                 depth: 0,
                 children: Vec::new(),
@@ -71,7 +74,7 @@ impl GameTree {
             } else {
                 pos.submit_unchecked();
             }
-            node = tree.add(node, action.clone(), pos.hash(), true).0;
+            node = tree.add(node, action.clone(), game.is_pass(i), pos.hash(), true).0;
         }
         tree
     }
@@ -104,6 +107,12 @@ impl GameTree {
     /// The action leading to a node (empty for the root).
     pub fn action(&self, node: NodeId) -> &Action {
         &self.nodes[node].action
+    }
+
+    /// Whether the action leading to a node ended with a pass ([`Game::pass`]): replaying it
+    /// means playing its moves, then passing instead of submitting.
+    pub fn is_pass(&self, node: NodeId) -> bool {
+        self.nodes[node].pass
     }
 
     /// How many actions lead from the root to a node.
@@ -181,8 +190,15 @@ impl GameTree {
         }
         let mut game = Game::new(self.start.clone());
         for n in path.into_iter().rev() {
-            game.play_action(&self.nodes[n].action.moves)
-                .expect("the actions of a tree were checked when added");
+            let node = &self.nodes[n];
+            let played = if node.pass {
+                // A pass: the moves, then the boards left to the next half-turn.
+                let moved = node.action.moves.iter().all(|m| game.make_move(m).is_ok());
+                moved && game.pass().is_ok()
+            } else {
+                game.play_action(&node.action.moves).is_ok()
+            };
+            assert!(played, "the actions of a tree were checked when added");
         }
         game
     }
@@ -203,14 +219,14 @@ impl GameTree {
         let mut game = self.game_at(parent);
         game.play_action(moves)?;
         let action = game.actions().last().cloned().unwrap_or_default();
-        Ok(self.add(parent, action, game.position().hash(), main).0)
+        Ok(self.add(parent, action, false, game.position().hash(), main).0)
     }
 
-    /// Adds an action (already checked) from `parent` reaching a position of hash `hash`, as
-    /// the main continuation (`main`) or as the last variation. When a child of `parent`
+    /// Adds an action (already checked, ended with a pass if `pass`) from `parent` reaching a
+    /// position of hash `hash`, as the main continuation (`main`) or as the last variation. When a child of `parent`
     /// already reaches that position, nothing is added: that child is returned (moved first if
     /// `main`) with `false`.
-    pub(crate) fn add(&mut self, parent: NodeId, action: Action, hash: u64, main: bool) -> (NodeId, bool) {
+    pub(crate) fn add(&mut self, parent: NodeId, action: Action, pass: bool, hash: u64, main: bool) -> (NodeId, bool) {
         let existing = self.nodes[parent]
             .children
             .iter()
@@ -233,6 +249,7 @@ impl GameTree {
         self.nodes.push(Node {
             parent: Some(parent),
             action,
+            pass,
             hash,
             depth,
             children: Vec::new(),
@@ -260,6 +277,7 @@ impl GameTree {
             && self.len() == other.len()
             && self.walk().zip(other.walk()).all(|(a, b)| {
                 self.action(a) == other.action(b)
+                    && self.is_pass(a) == other.is_pass(b)
                     && self.result(a) == other.result(b)
                     && self.children(a).len() == other.children(b).len()
             })

@@ -94,7 +94,7 @@ fn our_moves_sorted_come_in_the_library_order() {
                 continue;
             }
         };
-        let pos = loaded.game.position();
+        let pos = loaded.game().position();
         assert_eq!(
             library_hash(pos),
             rec["hash"].as_str().unwrap(),

@@ -33,16 +33,20 @@ fn hashes(game: &Game) -> Vec<String> {
 fn assert_round_trips(name: &str, g: &LoadedGame) {
     let text = write_5dpgn(g);
     let again = load(&text).unwrap_or_else(|e| panic!("{name}: written 5DPGN does not load: {e}\n{text}"));
-    assert_eq!(hashes(&g.game), hashes(&again.game), "{name}: 5DPGN round trip\n{text}");
+    assert_eq!(
+        hashes(g.game()),
+        hashes(again.game()),
+        "{name}: 5DPGN round trip\n{text}"
+    );
     assert_eq!(write_5dpgn(&again), text, "{name}: 5DPGN output is not stable");
     let json = write_json(g);
     let back = load(&json).unwrap_or_else(|e| panic!("{name}: written JSON does not load: {e}"));
     assert_eq!(back.format, Format::Json);
-    assert_eq!(hashes(&g.game), hashes(&back.game), "{name}: JSON round trip");
-    let long = chess5d_notation::write_long(&g.game);
-    let l = chess5d_notation::long::read_game(&long, Some(g.start.clone()))
+    assert_eq!(hashes(g.game()), hashes(back.game()), "{name}: JSON round trip");
+    let long = chess5d_notation::write_long(g.game());
+    let l = chess5d_notation::long::read_game(&long, Some(g.start().clone()))
         .unwrap_or_else(|e| panic!("{name}: long form does not load: {e}"));
-    assert_eq!(hashes(&g.game), hashes(&l.game), "{name}: long round trip");
+    assert_eq!(hashes(g.game()), hashes(l.game()), "{name}: long round trip");
 }
 
 mod corpus {
@@ -177,13 +181,13 @@ mod corpus {
         let mut checked = 0;
         for (rel, text) in records() {
             let Ok(g) = load(&text) else { continue };
-            let mut line = Movetext::new(g.game.start());
-            let mut game = Game::new(g.game.start().clone());
-            for (i, a) in g.game.actions().iter().enumerate() {
+            let mut line = Movetext::new(g.game().start());
+            let mut game = Game::new(g.game().start().clone());
+            for (i, a) in g.game().actions().iter().enumerate() {
                 game.play_action(&a.moves)
                     .unwrap_or_else(|e| panic!("{rel}: action {i}: {e}"));
                 let mate =
-                    i + 1 == g.game.actions().len() && game.position().outcome(Budget::DEFAULT) == Outcome::Checkmate;
+                    i + 1 == g.game().actions().len() && game.position().outcome(Budget::DEFAULT) == Outcome::Checkmate;
                 line.push(&a.moves, mate);
                 assert_eq!(line.len(), i + 1);
                 assert_eq!(line.position().hash(), game.position().hash(), "{rel}: action {i}");
@@ -212,7 +216,7 @@ mod corpus {
             let Ok(g) = load(&read(&format!("corpus/{path}"))) else {
                 continue;
             };
-            assert_eq!(g.game.to_move().name(), *side, "{path}");
+            assert_eq!(g.game().to_move().name(), *side, "{path}");
             checked += 1;
         }
         assert!(checked >= 30, "{checked}");
@@ -224,8 +228,8 @@ mod corpus {
         let p = load(&read("corpus/notation/test/game-2.5dpgn")).unwrap();
         assert_eq!(a.format, Format::Alexbay);
         assert_eq!(p.format, Format::Pgn);
-        assert_eq!(hashes(&a.game), hashes(&p.game));
-        assert_eq!(p.game.actions().len(), 45);
+        assert_eq!(hashes(a.game()), hashes(p.game()));
+        assert_eq!(p.game().actions().len(), 45);
     }
 
     #[test]
@@ -235,8 +239,8 @@ mod corpus {
         let moves = plain.split("\n\n").nth(1).unwrap();
         let text = format!("[Board \"custom\"]\n[Size \"5x5\"]\n[4k/5/5/5/K1R2:0:1:w]\n\n{moves}");
         let g = load(&text).unwrap();
-        assert_eq!(hashes(&fen.game), hashes(&g.game)[..5]);
-        assert_eq!(g.game.outcome(), chess5d_rules::Outcome::Checkmate);
+        assert_eq!(hashes(fen.game()), hashes(g.game())[..5]);
+        assert_eq!(g.game().outcome(), chess5d_rules::Outcome::Checkmate);
     }
 
     #[test]
@@ -245,7 +249,7 @@ mod corpus {
         let tz = chess5d_rules::Variant::by_name("Standard - Turn Zero")
             .unwrap()
             .position();
-        assert_eq!(full_state_hash(&g.start), full_state_hash(&tz));
+        assert_eq!(full_state_hash(g.start()), full_state_hash(&tz));
         assert_eq!(g.warnings.len(), 1);
     }
 }
@@ -297,21 +301,21 @@ mod fen {
     fn even_timelines_from_labels() {
         let text = "[Board \"custom\"]\n[Size \"4x4\"]\n[k3/4/4/K3:-0:1:w]\n[k3/4/4/K3:+0:1:w]\n";
         let g = load(text).unwrap();
-        assert!(g.start.even());
-        assert_eq!(g.start.timeline_count(), 2);
-        let w = chess5d_notation::write_5dfen(&g.start);
+        assert!(g.start().even());
+        assert_eq!(g.start().timeline_count(), 2);
+        let w = chess5d_notation::write_5dfen(g.start());
         assert!(w.contains("[k3/4/4/K3:-0:1:w]\n[k3/4/4/K3:+0:1:w]"), "{w}");
         let back = load(&w).unwrap();
-        assert_eq!(full_state_hash(&back.start), full_state_hash(&g.start));
+        assert_eq!(full_state_hash(back.start()), full_state_hash(g.start()));
     }
 
     #[test]
     fn write_5dfen_of_a_position_reloads() {
         let g = load(&read("corpus/notation/test/game-2.5dpgn")).unwrap();
-        let text = chess5d_notation::write_5dfen(g.game.position());
+        let text = chess5d_notation::write_5dfen(g.game().position());
         let back = load(&text).unwrap();
-        assert_eq!(full_state_hash(&back.start), full_state_hash(g.game.position()));
-        assert_eq!(back.start.to_move(), g.game.position().to_move());
+        assert_eq!(full_state_hash(back.start()), full_state_hash(g.game().position()));
+        assert_eq!(back.start().to_move(), g.game().position().to_move());
     }
 
     #[test]
@@ -345,12 +349,12 @@ mod pgn {
         // As the match runner and other programs write them: both full squares, no letter.
         let g =
             load_ok("[Board \"Standard\"]\n\n1. (0T1)g1(0T1)f3 / (0T1)b8(0T1)c6\n2. (0T2)e2(0T2)e4 / (0T2)c6(0T1)c4\n");
-        assert_eq!(g.game.actions().len(), 4);
-        assert_eq!(g.game.actions()[0].moves[0].piece.role(), chess5d_rules::Role::Knight);
-        assert_eq!(g.game.position().timeline_count(), 2);
+        assert_eq!(g.game().actions().len(), 4);
+        assert_eq!(g.game().actions()[0].moves[0].piece.role(), chess5d_rules::Role::Knight);
+        assert_eq!(g.game().position().timeline_count(), 2);
         // Without the source square, no letter still means a pawn.
         assert!(
-            load("[Board \"Standard\"]\n\n1. f3\n").unwrap().game.actions()[0].moves[0]
+            load("[Board \"Standard\"]\n\n1. f3\n").unwrap().game().actions()[0].moves[0]
                 .piece
                 .role()
                 == chess5d_rules::Role::Pawn
@@ -363,10 +367,10 @@ mod pgn {
         let names: Vec<&str> = g.headers.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(names, ["White", "Board", "Promotions", "Black"]);
         use chess5d_rules::Role::*;
-        assert_eq!(g.start.promotions(), [Queen, Rook, Knight]);
+        assert_eq!(g.start().promotions(), [Queen, Rook, Knight]);
         assert_eq!(g.result.as_deref(), Some("*"));
         let none = load_ok("[Promotions \"\"]\n\n1. e4");
-        assert!(none.start.promotions().is_empty());
+        assert!(none.start().promotions().is_empty());
         let w = write_5dpgn(&g);
         assert!(
             w.starts_with(
@@ -386,10 +390,10 @@ mod pgn {
             "1w. e4\n1b. e5\n2w. Nf3\n2b. Nc6",
             "1. e4 / e5 (1... c5 2. Nf3) 2. Nf3 / Nc6 (2... d6 (2... Nf6)) 1-0",
         ];
-        let reference = hashes(&load_ok(forms[0]).game);
+        let reference = hashes(&load_ok(forms[0]).game());
         for f in forms {
             let g = load_ok(f);
-            assert_eq!(hashes(&g.game), reference, "{f}");
+            assert_eq!(hashes(g.game()), reference, "{f}");
         }
         let branched = PgnGame::parse(forms[5]).unwrap();
         let v = &branched.actions[1].variations;
@@ -404,7 +408,7 @@ mod pgn {
         let text = "1. e3 / Nc6\n2. Nc3 / d5\n3. Nxd5 / Qxd5\n4. Bc4 / Qf3\n\
                     5. (0T5)Qd1>>(0T1)h5 (~T2) (>L1) / (1T1)e6\n6. (+1T2)Nf3 / (1T2)Nc6";
         let g = load_ok(text);
-        assert_eq!(g.game.position().timeline_count(), 2);
+        assert_eq!(g.game().position().timeline_count(), 2);
         let pg = PgnGame::parse(text).unwrap();
         let m = &pg.actions[8].moves[0];
         assert_eq!(m.present, Some(2));
@@ -412,7 +416,7 @@ mod pgn {
         // Castling written as O-O or as the king's move (5d-chess-js).
         let a = load_ok("1. e4 / e5 2. Nf3 / Nf6 3. Bc4 / Bc5 4. O-O / O-O");
         let b = load_ok("1. e4 / e5 2. Nf3 / Nf6 3. Bc4 / Bc5 4. Kg1 / Ke8g8");
-        assert_eq!(hashes(&a.game), hashes(&b.game));
+        assert_eq!(hashes(a.game()), hashes(b.game()));
         assert!(write_5dpgn(&b).contains("4. O-O / O-O"));
     }
 
@@ -429,7 +433,7 @@ mod pgn {
         // 5d-chess-js writes `eexd5`-style captures.
         let a = load_ok("1. e4 / d5\n2. eexd5");
         let b = load_ok("1. e4 / d5\n2. exd5");
-        assert_eq!(hashes(&a.game), hashes(&b.game));
+        assert_eq!(hashes(a.game()), hashes(b.game()));
         let SanMove::Normal(m) = SanMove::from_str("g2gxh1=Q").unwrap() else {
             panic!("a piece's move");
         };
@@ -445,12 +449,12 @@ mod pgn {
     fn black_first_game() {
         let text = "[Board \"custom\"]\n[Size \"4x4\"]\n[k3/p3/4/K3:0:1:b]\n\n1b. a2\n2. Kb2 / Kb4";
         let g = load_ok(text);
-        assert_eq!(g.game.actions().len(), 3);
+        assert_eq!(g.game().actions().len(), 3);
         let w = write_5dpgn(&g);
         assert!(w.contains("1b. a2\n2. Kb2 / Kb4\n"), "{w}");
         // `1. / a2` also reads.
         let g2 = load_ok("[Board \"custom\"]\n[Size \"4x4\"]\n[k3/p3/4/K3:0:1:b]\n\n1. / a2\n2. Kb2 / Kb4");
-        assert_eq!(hashes(&g.game), hashes(&g2.game));
+        assert_eq!(hashes(g.game()), hashes(&g2.game()));
     }
 
     #[test]
@@ -570,9 +574,9 @@ mod long {
         let text = "(0T1)e2(0T1)e4\n(0T1)e7>(0T1)e5\n(0T2)g1(0T2)f3\n(0T2)b8>>(0T1)b6\n";
         let g = load(text).unwrap();
         assert_eq!(g.format, Format::Long);
-        assert_eq!(g.game.position().timeline_count(), 2);
+        assert_eq!(g.game().position().timeline_count(), 2);
         assert_eq!(
-            chess5d_notation::write_long(&g.game),
+            chess5d_notation::write_long(g.game()),
             text.replace(">>", "").replace('>', "")
         );
         let e = read_game("(0T1)e2(0T1)e5\n", None).unwrap_err();
@@ -604,13 +608,17 @@ mod dialects {
         ];
         for (text, actions, white_to_move) in cases {
             let g = chessjs::load(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(g.game.actions().len(), actions, "{text}");
-            assert_eq!(g.game.to_move() == chess5d_rules::Color::White, white_to_move, "{text}");
-            assert!(g.game.has_pass(), "{text}");
+            assert_eq!(g.game().actions().len(), actions, "{text}");
+            assert_eq!(
+                g.game().to_move() == chess5d_rules::Color::White,
+                white_to_move,
+                "{text}"
+            );
+            assert!(g.game().has_pass(), "{text}");
             // Written back in the dialect, the record is the same.
             let tokens = chessjs::Tokens::default();
             assert_eq!(
-                chessjs::write_record(&g.game, &[], tokens).trim_end(),
+                chessjs::write_record(g.game(), &[], tokens).trim_end(),
                 text.lines().skip(1).collect::<Vec<_>>().join("\n").trim_end(),
                 "{text}"
             );
@@ -619,13 +627,13 @@ mod dialects {
         // objects of a pass have no moves, or fewer than the boards to play).
         for (text, _, _) in cases {
             let g = chessjs::load(text).unwrap();
-            let json = chess5d_notation::json::write_actions(&g.game);
-            let back = chess5d_notation::json::read_actions(&json, g.game.start().clone())
+            let json = chess5d_notation::json::write_actions(g.game());
+            let back = chess5d_notation::json::read_actions(&json, g.game().start().clone())
                 .unwrap_or_else(|e| panic!("{json}: {e}"));
-            assert_eq!(back.game.actions(), g.game.actions(), "{text}");
-            assert_eq!(back.game.position().hash(), g.game.position().hash(), "{text}");
+            assert_eq!(back.game().actions(), g.game().actions(), "{text}");
+            assert_eq!(back.game().position().hash(), g.game().position().hash(), "{text}");
             assert!(
-                (0..g.game.actions().len()).all(|i| back.game.is_pass(i) == g.game.is_pass(i)),
+                (0..g.game().actions().len()).all(|i| back.game().is_pass(i) == g.game().is_pass(i)),
                 "{text}"
             );
         }
@@ -634,13 +642,13 @@ mod dialects {
             "[Board \"Standard - Two Timelines\"]\n1. (-0T1)Nc3 (+0T1)Nc3 / (-0T1)Nc6 (+0T1)Nc6\n2. (-0T2)e4",
         )
         .unwrap();
-        assert_eq!((g.game.actions().len(), g.game.pending_moves().len()), (2, 1));
-        assert!(!g.game.has_pass());
+        assert_eq!((g.game().actions().len(), g.game().pending_moves().len()), (2, 1));
+        assert!(!g.game().has_pass());
         // A turn number that skips ahead is no pass.
         assert!(chessjs::load("[Board \"Standard\"]\n1. c3 / e5\n9. g3").is_err());
         // The library ends its records with the next turn's number: no pass.
         let g = chessjs::load("[Board \"Standard\"]\n1. e4 / e5\n2. ").unwrap();
-        assert_eq!((g.game.actions().len(), g.game.has_pass()), (2, false));
+        assert_eq!((g.game().actions().len(), g.game().has_pass()), (2, false));
         assert!(load("[Board \"Standard - Two Timelines\"]\n1. (-0T1)Nc3 / (-0T1)Nc6\n2. (-0T2)e4 (+0T2)e4").is_err());
         // A pass that leaves a royal piece capturable is no pass.
         let e = chessjs::load("[Board \"Standard\"]\n1. e4 / f5\n2. Qh5 / \n3. d4").unwrap_err();
@@ -685,7 +693,7 @@ mod dialects {
     fn chessjs_promotion_text() {
         use chess5d_notation::chessjs::{self, Tokens};
         let g = load("[Board \"Standard\"]\n1. b4 / a5\n2. bxa5 / b6\n3. a6 / Nc6\n4. a7 / Rb8").unwrap();
-        let pos = g.game.position();
+        let pos = g.game().position();
         let mut texts: Vec<String> = pos
             .present_moves()
             .iter()
@@ -696,7 +704,7 @@ mod dialects {
         assert_eq!(texts, ["a7a8=Q", "a7xb8=Q"]);
         // One piece type besides pawns and kings: the pawn's move, as the library writes it.
         let g = load("[Board \"custom\"]\n[Size \"4x4\"]\n[n2k/1P2/4/K3:0:1:w]").unwrap();
-        let pos = g.game.position();
+        let pos = g.game().position();
         let mut texts: Vec<String> = pos
             .present_moves()
             .iter()
@@ -713,10 +721,10 @@ mod dialects {
                     3b. 2:Nb8:c6\n3b. 2+1:Nb8:c6\n4w. 3:Qd1:h5\n4w. 3+1:Qd1<>3+1:c2#\n";
         let g = load(text).unwrap();
         assert_eq!(g.format, Format::Alexbay);
-        assert_eq!(g.game.actions().len(), 7);
+        assert_eq!(g.game().actions().len(), 7);
         // The seed marks the last move `#`, but black escapes by sending a knight back in time
         // (the present moves back to a white board), so the rules find a legal action.
-        assert!(g.game.in_check());
+        assert!(g.game().in_check());
         let e = load("1w. 1:e2:e5\n").unwrap_err();
         assert!(
             e.to_string()
@@ -736,11 +744,11 @@ mod dialects {
         let g = load(text).unwrap();
         assert_eq!(g.format, Format::Coordinate);
         let long = load("(0T1)e2e4\n(0T1)e7e5\n(0T2)g1f3\n(0T2)b8(0T1)b6\n").unwrap();
-        assert_eq!(hashes(&g.game), hashes(&long.game));
+        assert_eq!(hashes(g.game()), hashes(long.game()));
         // The seed's Rook Tactics 4 moves, two actions on one timeline, `;` between moves.
         let rt4 = "[Board \"custom\"]\n[Size \"4x4\"]\n[r2k/4/4/P2K:0:1:w]\n(1,1,1,0)(1,2,1,0)\n(1,4,1,0)(3,4,1,0)\n(4,1,2,0)(3,2,1,0)\n";
         let g = chess5d_notation::coordinate::read(rt4, None).unwrap();
-        assert_eq!(g.game.position().timeline_count(), 2);
+        assert_eq!(g.game().position().timeline_count(), 2);
         let castle = "[Board \"custom\"]\n[Size \"8x8\"]\n[r*3k*2r*/8/8/8/8/8/8/R*3K*2R*:0:1:w]\nO-O,0\nO-O-O,0\n";
         let g = chess5d_notation::coordinate::read(castle, None).unwrap();
         assert!(write_5dpgn(&g).contains("1. O-O / O-O-O"));
@@ -756,7 +764,7 @@ mod dialects {
     fn gui_fen() {
         let g = load("8;8;1;0\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR;KQkq;-;w1\n").unwrap();
         assert_eq!(g.format, Format::GuiFen);
-        assert_eq!(full_state_hash(&g.start), full_state_hash(&Position::standard()));
+        assert_eq!(full_state_hash(g.start()), full_state_hash(&Position::standard()));
         // The seed's Timeline Fragments example has an extra field on its second line.
         let e = load("4;4;2;-0;w;T\nnbru/4/4/KPPP;;-;w1;0;\nkppp/4/4/NBRU;;-;0;1;b1;0;\n").unwrap_err();
         assert!(
@@ -777,8 +785,8 @@ mod dialects {
     fn library_json_list() {
         let json = r#"[{"action":1,"player":"white","moves":[{"start":{"timeline":0,"turn":1,"player":"white","coordinate":"e2","rank":2,"file":5},"end":{"timeline":0,"turn":1,"player":"white","coordinate":"e4","rank":4,"file":5},"player":"white","promotion":null,"enPassant":null,"castling":null}]}]"#;
         let g = load(json).unwrap();
-        assert_eq!(g.game.actions().len(), 1);
-        assert_eq!(chess5d_notation::json::write_actions(&g.game), json);
+        assert_eq!(g.game().actions().len(), 1);
+        assert_eq!(chess5d_notation::json::write_actions(g.game()), json);
         let e = load("[{\"action\":1,\"moves\":[{\"start\":{}}]}]").unwrap_err();
         assert!(
             e.to_string().contains("expected a Position with an integer 'timeline'"),
@@ -811,18 +819,17 @@ mod random {
     fn random_game(variant: usize, picks: &[usize]) -> LoadedGame {
         let v = Variant::by_name(VARIANTS[variant % VARIANTS.len()]).unwrap();
         let start = v.position();
-        let mut loaded = LoadedGame::new(Format::Pgn, start);
+        let mut game = chess5d_rules::Game::new(start);
         for &k in picks {
-            let actions: Vec<_> = loaded
-                .game
+            let actions: Vec<_> = game
                 .position()
                 .legal_actions(Budget::tests(10_000))
                 .take(k % 20 + 1)
                 .collect();
             let Some(action) = actions.last() else { break };
-            loaded.game.play_action(action).unwrap();
+            game.play_action(action).unwrap();
         }
-        loaded
+        LoadedGame::of_game(Format::Pgn, game)
     }
 
     proptest! {
@@ -860,9 +867,9 @@ mod variations {
             let name = &row[0];
             match load_file(name) {
                 Ok(g) if row[1] != "error" => {
-                    assert_eq!(g.tree.len().to_string(), row[1], "{name}: nodes");
-                    assert_eq!(g.tree.main_line().len().to_string(), row[2], "{name}: main line");
-                    assert_eq!(g.game.actions().len().to_string(), row[2], "{name}: game");
+                    assert_eq!(g.tree().len().to_string(), row[1], "{name}: nodes");
+                    assert_eq!(g.tree().main_line().len().to_string(), row[2], "{name}: main line");
+                    assert_eq!(g.game().actions().len().to_string(), row[2], "{name}: game");
                     let dups = g.warnings.iter().filter(|w| w.message.contains("kept once")).count();
                     assert_eq!(dups.to_string(), row[3], "{name}: duplicate warnings");
                 }
@@ -896,16 +903,16 @@ mod variations {
             let expected = read(&format!("variations/{}", name.replace(".5dpgn", ".expected")));
             assert_eq!(written, expected, "{name}");
             let again = load(&written).unwrap_or_else(|e| panic!("{name}: {e}\n{written}"));
-            assert!(g.tree.same_as(&again.tree), "{name}: the tree changed\n{written}");
+            assert!(g.tree().same_as(again.tree()), "{name}: the tree changed\n{written}");
             assert_eq!(write_5dpgn(&again), written, "{name}: output not stable");
-            assert_eq!(hashes(&g.game), hashes(&again.game), "{name}: main line");
+            assert_eq!(hashes(g.game()), hashes(again.game()), "{name}: main line");
         }
     }
 
     #[test]
     fn tree_api_on_the_branched_example() {
         let g = load_file("branched-example.5dpgn").unwrap();
-        let t = &g.tree;
+        let t = g.tree();
         let main = t.main_line();
         let after_e5 = main[1];
         // Three alternatives for action 3: the main continuation first.
@@ -939,34 +946,34 @@ mod variations {
         let game = t.game_at(a6);
         assert_eq!(game.actions().len(), 6);
         let flat = load("1. e4 / e5 2. Nf3 / Nc6 3. Bb5 / a6").unwrap();
-        assert_eq!(hashes(&game), hashes(&flat.game));
+        assert_eq!(hashes(&game), hashes(flat.game()));
     }
 
     #[test]
     fn a_nested_single_line_is_the_flat_line() {
         let nested = load_file("branched-nested.5dpgn").unwrap();
         let flat = load("[Board \"Standard\"]\n\n1.e3 / Nf6 2.Nf3 / d5").unwrap();
-        assert!(nested.tree.same_as(&flat.tree));
-        assert!(!nested.tree.same_as(&load("1.e3 / Nf6 2.Nf3").unwrap().tree));
+        assert!(nested.tree().same_as(flat.tree()));
+        assert!(!nested.tree().same_as(&load("1.e3 / Nf6 2.Nf3").unwrap().tree()));
     }
 
     #[test]
     fn rav_and_branched_forms_of_one_tree_agree() {
         let rav = load("1. e4 / e5 (1... c5 2. Nf3) 2. Nf3 / Nc6 (2... d6 (2... Nf6))").unwrap();
         let branched = load("1. e4 (/ c5 2. Nf3) / e5 2. Nf3 (/ d6) (/ Nf6) / Nc6").unwrap();
-        assert!(rav.tree.same_as(&branched.tree));
+        assert!(rav.tree().same_as(branched.tree()));
         // `1.` after White's action is RAV (White's alternative); `/` is Branched (Black's).
         let white = load("1. e4 (1. d4) / e5").unwrap();
-        assert_eq!(white.tree.children(GameTree::ROOT).len(), 2);
+        assert_eq!(white.tree().children(GameTree::ROOT).len(), 2);
         let black = load("1. e4 (/ d5) / e5").unwrap();
-        assert_eq!(black.tree.children(GameTree::ROOT).len(), 1);
-        assert_eq!(black.tree.children(black.tree.main_line()[0]).len(), 2);
+        assert_eq!(black.tree().children(GameTree::ROOT).len(), 1);
+        assert_eq!(black.tree().children(black.tree().main_line()[0]).len(), 2);
     }
 
     #[test]
     fn a_duplicate_adds_its_continuations_as_variations() {
         let g = load("1. e4 / e5 (2. Nf3 / Nc6 3. Bc4) (2. Nf3 / d6) (2. Nf3 / Nc6 3. Bb5)").unwrap();
-        let t = &g.tree;
+        let t = g.tree();
         let e5 = t.main_line()[1];
         // The three variations are one node: the first one written keeps its main line.
         assert_eq!(t.children(e5).len(), 1);
@@ -1011,17 +1018,17 @@ mod variations {
             };
             let written = write_5dpgn(&g);
             let again = load(&written).unwrap_or_else(|e| panic!("{text:?}: {e}\n{written}"));
-            assert!(g.tree.same_as(&again.tree), "{text:?}\n{written}");
+            assert!(g.tree().same_as(again.tree()), "{text:?}\n{written}");
             assert_eq!(write_5dpgn(&again), written);
         }
         let g = load("[Board \"Standard\"]\n\n1.e3 1/2-1/2( / Nf6 ( 2.Nf3 ( / d5)))\n").unwrap();
-        assert_eq!(g.tree.result(*g.tree.main_line().last().unwrap()), Some("1/2-1/2"));
+        assert_eq!(g.tree().result(*g.tree().main_line().last().unwrap()), Some("1/2-1/2"));
     }
 
     #[test]
     fn results_stay_on_their_leaves() {
         let g = load_file("results-as-leaves.5dpgn").unwrap();
-        let t = &g.tree;
+        let t = g.tree();
         let leaves: Vec<_> = t.walk().filter(|&n| t.children(n).is_empty()).collect();
         let results: Vec<_> = leaves.iter().map(|&n| t.result(n)).collect();
         assert_eq!(results, [Some("*"), Some("1-0"), Some("0-1")]);
@@ -1034,10 +1041,10 @@ mod variations {
     fn relative_boards_resolve_from_the_source() {
         let rel = load("1. e4 / e5\n2. Nf3 / (0T2)Nb8>>$(L=T-1)b6~\n3. (-1T2)Qd1>>$(L+1T=)e2").unwrap();
         let abs = load("1. e4 / e5\n2. Nf3 / (0T2)Nb8>>(0T1)b6~\n3. (-1T2)Qd1>>(0T2)e2").unwrap();
-        assert_eq!(hashes(&rel.game), hashes(&abs.game));
+        assert_eq!(hashes(rel.game()), hashes(abs.game()));
         // A timeline alone, `(L-1)`, is its last board.
         let latest = load("1. e4 / e5\n2. Nf3 / (L0)Nb8>>$(L=T-1)b6~\n3. (L-1)Qd1>>(L+0T2)e2").unwrap();
-        assert_eq!(hashes(&latest.game), hashes(&abs.game));
+        assert_eq!(hashes(latest.game()), hashes(abs.game()));
         let e = load("1. e4 / (L1)e5").unwrap_err();
         assert!(e.to_string().contains("there is no timeline (L1)"), "{e}");
         for (text, expected) in [
@@ -1117,16 +1124,16 @@ mod multi {
         assert_eq!((texts[1].number, texts[1].line), (2, 12));
         let first = texts[0].load().unwrap();
         assert_eq!(first.header("Round"), Some("1"));
-        assert_eq!(first.game.actions().len(), 3);
-        assert_eq!(texts[1].load().unwrap().game.actions().len(), 1);
+        assert_eq!(first.game().actions().len(), 3);
+        assert_eq!(texts[1].load().unwrap().game().actions().len(), 1);
         // One game read whole, and a file of escapes alone, which holds no game.
         let one = chess5d_notation::load("%x\n[Board \"Standard\"]\n\n% y\n1. e4 *\n").unwrap();
-        assert_eq!(one.game.actions().len(), 1);
+        assert_eq!(one.game().actions().len(), 1);
         assert!(games("% nothing else\n\n%\n").is_empty());
         // After the byte-order mark a file may begin with.
         let marked = games("\u{feff}% a note\n[Board \"Standard\"]\n\n1. e4 *\n");
         assert_eq!(marked.len(), 1, "{marked:#?}");
-        assert_eq!(marked[0].as_ref().unwrap().load().unwrap().game.actions().len(), 1);
+        assert_eq!(marked[0].as_ref().unwrap().load().unwrap().game().actions().len(), 1);
         // Not in the first column, `%` is what it always was: an error that says where.
         let e = chess5d_notation::load("[Board \"Standard\"]\n\n1. e4 % e5\n").unwrap_err();
         assert!(e.to_string().contains("line 3, column 7"), "{e}");
@@ -1142,7 +1149,7 @@ mod multi {
             [(1, 1), (2, 12), (3, 20)]
         );
         let first = texts[0].load().unwrap();
-        assert_eq!(first.game.outcome(), chess5d_rules::Outcome::Checkmate);
+        assert_eq!(first.game().outcome(), chess5d_rules::Outcome::Checkmate);
         let e = texts[1].load().unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -1150,7 +1157,7 @@ mod multi {
         );
         let third = texts[2].load().unwrap();
         assert_eq!(third.header("Round"), Some("3"));
-        assert_eq!(third.game.actions().len(), 2);
+        assert_eq!(third.game().actions().len(), 2);
     }
 
     #[test]
@@ -1172,7 +1179,7 @@ mod multi {
             );
             if loaded.header("Termination") == Some("checkmate") {
                 assert_eq!(
-                    loaded.game.outcome(),
+                    loaded.game().outcome(),
                     chess5d_rules::Outcome::Checkmate,
                     "game {}",
                     text.number
@@ -1182,7 +1189,7 @@ mod multi {
                 .header("Termination")
                 .and_then(|t| t.strip_prefix("adjudicated: "));
             if let Some(n) = max.and_then(|m| m.strip_suffix(" actions")) {
-                assert_eq!(loaded.game.actions().len().to_string(), n, "game {}", text.number);
+                assert_eq!(loaded.game().actions().len().to_string(), n, "game {}", text.number);
             }
         }
     }
@@ -1193,11 +1200,11 @@ mod multi {
         let texts: Vec<GameText> = all.into_iter().map(Result::unwrap).collect();
         assert_eq!(texts.iter().map(|t| t.line).collect::<Vec<_>>(), [1, 5, 9]);
         let position = texts[0].load().unwrap();
-        assert_eq!(position.game.actions().len(), 0);
-        assert_eq!(position.start.size().to_string(), "5x5");
+        assert_eq!(position.game().actions().len(), 0);
+        assert_eq!(position.start().size().to_string(), "5x5");
         let second = texts[1].load().unwrap();
-        assert_eq!(second.tree.children(GameTree::ROOT).len(), 2);
-        assert_eq!(texts[2].load().unwrap().game.actions().len(), 1);
+        assert_eq!(second.tree().children(GameTree::ROOT).len(), 2);
+        assert_eq!(texts[2].load().unwrap().game().actions().len(), 1);
         // CRLF line ends, a byte order mark.
         let crlf: Vec<GameText> = games(&read("multi/crlf.5dpgn"))
             .into_iter()
@@ -1296,7 +1303,7 @@ mod multi {
             // Every tenth game is played through, to check the text is whole.
             if n % 500 == 0 {
                 let loaded = g.load().unwrap();
-                assert_eq!(loaded.game.actions().len(), 240);
+                assert_eq!(loaded.game().actions().len(), 240);
                 assert_eq!(loaded.header("Round"), Some(n.to_string().as_str()));
             }
         }
@@ -1316,7 +1323,7 @@ mod numbers_and_comments {
 
     fn error_text(text: &str) -> String {
         match load(text) {
-            Ok(g) => panic!("loaded, with {} actions: {text}", g.game.actions().len()),
+            Ok(g) => panic!("loaded, with {} actions: {text}", g.game().actions().len()),
             Err(e) => e.to_string(),
         }
     }
@@ -1338,14 +1345,14 @@ mod numbers_and_comments {
             "{e}"
         );
         // Right numbers, and none at all, load.
-        assert_eq!(load("1. e4 / e5 2. Nf3 / Nc6").unwrap().game.actions().len(), 4);
+        assert_eq!(load("1. e4 / e5 2. Nf3 / Nc6").unwrap().game().actions().len(), 4);
     }
 
     #[test]
     fn a_repeated_white_turn_number_is_a_warning() {
         // As in exports of the game after a jump that moves the present back.
         let g = load("1. e4 / e5\n2. Nf3 / Nc6\n2. Bc4 / Bc5\n3. d3").unwrap();
-        assert_eq!(g.game.actions().len(), 7);
+        assert_eq!(g.game().actions().len(), 7);
         assert!(
             g.warnings
                 .iter()
@@ -1446,7 +1453,7 @@ mod royalless {
     #[test]
     fn brawn_boards_without_a_king_read_from_5dfen() {
         let g = load("[Board \"Custom\"]\n[Size \"4x4\"]\n[w*w*w*w*/4/4/W*W*W*W*:0:1:w]\n").unwrap();
-        let pos = g.game.position();
+        let pos = g.game().position();
         assert_eq!(
             chess5d_notation::write_5dfen(pos).trim_end(),
             "[Board \"custom\"]\n[Size \"4x4\"]\n[w*w*w*w*/4/4/W*W*W*W*:0:1:w]"

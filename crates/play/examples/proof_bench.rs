@@ -42,7 +42,7 @@ fn main() {
         let text = std::fs::read_to_string(&path).expect("readable");
         let loaded = proof::posed(chess5d_notation::load(&text).expect("a puzzle loads"));
         let n = proof::mate_in_of(&loaded);
-        let pos = loaded.game.position().clone();
+        let pos = loaded.game().position().clone();
         let unlimited = || Work::new(proof::BUDGET, u64::MAX, None);
         let (old, old_answer) = best(runs, || proof::forced_within(&pos, n, &unlimited()) == Some(true));
         let (new, new_answer) = best(runs, || proof::solved_line(&pos, n, &unlimited()).is_ok());

@@ -275,13 +275,13 @@ impl Play {
             headers.push(("Date".into(), created[..10].replace('-', ".")));
         }
         let mut s = Play {
-            variant: variant_name(&loaded.start),
-            start_text: write_5dfen(&loaded.start),
+            variant: variant_name(loaded.start()),
+            start_text: write_5dfen(loaded.start()),
             created,
             headers,
             clock,
             puzzle,
-            ..Play::with_defaults(loaded.game, players)
+            ..Play::with_defaults(loaded.into_game(), players)
         };
         s.after_change(true);
         let runs = s.clock_runs();

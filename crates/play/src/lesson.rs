@@ -238,11 +238,11 @@ pub fn try_action(start: &Game, action: &str, goal: &Goal) -> Result<bool, Strin
 pub fn exercise_game(id: &str, n: &str, created: String) -> Result<Play, PlayError> {
     let (lesson, i, ex) = exercise(id, n)?;
     let loaded = load(&ex.start)?;
-    let solver = loaded.game.to_move();
+    let solver = loaded.game().to_move();
     let run = PuzzleRun {
         id: format!("lesson:{}:{i}", lesson.id),
         name: format!("{}: {}", lesson.title, i),
-        setup_actions: loaded.game.actions().len(),
+        setup_actions: loaded.game().actions().len(),
         mate_in: 1,
         solver: color_name(solver).to_string(),
         status: "playing".into(),

@@ -121,7 +121,7 @@ impl PuzzleEntry {
             id: id.to_string(),
             name: name.to_string(),
             mate_in: loaded.map(crate::proof::mate_in_of),
-            to_move: loaded.map(|l| crate::color_name(l.game.to_move()).to_string()),
+            to_move: loaded.map(|l| crate::color_name(l.game().to_move()).to_string()),
             status,
             made: false,
         }

@@ -195,8 +195,8 @@ pub fn puzzle_game(
             ))
         })?;
     let loaded = play.until(game, Some(index))?;
-    let even = loaded.game.start().even();
-    let pos = loaded.game.position().clone();
+    let even = loaded.game().start().even();
+    let pos = loaded.game().position().clone();
     let played = play
         .game
         .actions()

@@ -99,7 +99,7 @@ pub fn posed(loaded: LoadedGame) -> LoadedGame {
     if loaded.header("Goal").is_none() {
         return loaded;
     }
-    let mut start = LoadedGame::new(loaded.format, loaded.start.clone());
+    let mut start = LoadedGame::new(loaded.format, loaded.start().clone());
     start.headers = loaded.headers;
     start
 }
@@ -179,12 +179,12 @@ pub fn make_from_record(
     work: &Work,
 ) -> Result<Made, PlayError> {
     if from_game {
-        return make_within(loaded.game.position(), None, None, mate_in, name, work);
+        return make_within(loaded.game().position(), None, None, mate_in, name, work);
     }
     let loaded = posed(loaded);
     let goal = loaded.header("Puzzle").map(|_| mate_in_of(&loaded));
     let record_name = loaded.header("Event").map(str::to_string);
-    make_within(loaded.game.position(), goal, record_name, mate_in, name, work)
+    make_within(loaded.game().position(), goal, record_name, mate_in, name, work)
 }
 
 /// Proves "mate in `n` for the side to move" in `pos` (each list of legal actions within

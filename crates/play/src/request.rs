@@ -191,9 +191,8 @@ impl CreateReq {
             .header("Termination")
             .filter(|t| !t.is_empty() && t.chars().count() <= 40 && !t.chars().any(is_forbidden_char))
             .map(str::to_string);
-        let mut loaded = loaded;
         // The tree read (the main line and its variations): the game keeps its variations.
-        let tree = std::mem::replace(&mut loaded.tree, chess5d_notation::GameTree::new(loaded.start.clone()));
+        let tree = loaded.tree().clone();
         let mut play = Play::new(loaded, players, clock, None, created);
         play.keep_variations(tree);
         if let Some(r) = result {
@@ -539,11 +538,11 @@ impl PuzzleReq {
 /// A puzzle game: `loaded` posed for its side to move, the defence played by `engine`.
 pub fn puzzle_game(loaded: LoadedGame, id: &str, name: &str, engine: Player, created: String) -> Play {
     let loaded = crate::proof::posed(loaded);
-    let solver = loaded.game.to_move();
+    let solver = loaded.game().to_move();
     let run = PuzzleRun {
         id: id.to_string(),
         name: name.to_string(),
-        setup_actions: loaded.game.actions().len(),
+        setup_actions: loaded.game().actions().len(),
         mate_in: crate::proof::mate_in_of(&loaded),
         solver: color_name(solver).to_string(),
         status: "playing".into(),

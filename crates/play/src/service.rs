@@ -340,9 +340,10 @@ impl Play {
         let bad = |what: &str, e: String| PlayError::internal(format!("stored game {} has a bad {what}: {e}", r.id));
         let start = chess5d_notation::load(&r.start)
             .map_err(|e| bad("start position", e.to_string()))?
-            .start;
+            .start()
+            .clone();
         let loaded = long::read_game(&r.actions, Some(start)).map_err(|e| bad("action list", e.to_string()))?;
-        let mut play = Play::with_defaults(loaded.game, [r.white.clone(), r.black.clone()]);
+        let mut play = Play::with_defaults(loaded.into_game(), [r.white.clone(), r.black.clone()]);
         play.created = r.created.clone();
         play.variant = r.variant.clone();
         play.start_text = r.start.clone();

@@ -192,7 +192,13 @@ fn numbered(pos: &Position, actions: &[Vec<Move>], serial: impl Fn(usize) -> (u3
 pub fn export_variation(game_pgn: &str, base: usize, board: &Game) -> Result<String, PlayError> {
     let mut loaded = chess5d_notation::load(game_pgn)
         .map_err(|e| PlayError::internal(format!("the analysed game does not read back: {e}")))?;
-    let main = loaded.tree.main_line();
+    let result = loaded
+        .result
+        .clone()
+        .or_else(|| loaded.header("Result").map(str::to_string));
+    let headers = std::mem::take(&mut loaded.headers);
+    let mut tree = loaded.into_tree();
+    let main = tree.main_line();
     let Some(&from) = (if base == 0 {
         Some(&GameTree::ROOT)
     } else {
@@ -203,23 +209,19 @@ pub fn export_variation(game_pgn: &str, base: usize, board: &Game) -> Result<Str
             main.len()
         )));
     };
-    let result = loaded
-        .result
-        .clone()
-        .or_else(|| loaded.header("Result").map(str::to_string));
     let tried: Vec<Vec<Move>> = board.actions()[base.min(board.actions().len())..]
         .iter()
         .map(|a| a.moves.clone())
         .collect();
-    if loaded.tree.children(from).is_empty() && !tried.is_empty() {
+    if tree.children(from).is_empty() && !tried.is_empty() {
         // The game stops where the board branched: the tried line is still written as a
         // variation, after the game's last action (a reader makes it the continuation, as there
         // is no other), and the game's result stays the game's.
         let end = *main.last().unwrap_or(&GameTree::ROOT);
-        loaded.tree.set_result(end, None);
-        let mut out = chess5d_notation::pgn::write_tree(&loaded.tree, &loaded.headers, None);
-        let pos = loaded.tree.game_at(from).position().clone();
-        let line = numbered(&pos, &tried, |i| loaded.tree.serial(base + i));
+        tree.set_result(end, None);
+        let mut out = chess5d_notation::pgn::write_tree(&tree, &headers, None);
+        let pos = tree.game_at(from).position().clone();
+        let line = numbered(&pos, &tried, |i| tree.serial(base + i));
         let token = result.as_deref().filter(|r| chess5d_notation::pgn::is_result(r));
         out.push_str(&format!("({line})\n{}\n", token.unwrap_or("*")));
         return Ok(out);
@@ -227,16 +229,12 @@ pub fn export_variation(game_pgn: &str, base: usize, board: &Game) -> Result<Str
     let mut node = from;
     for (i, moves) in tried.iter().enumerate() {
         // The game's own continuation stays the main line; the tried one is a variation.
-        node = loaded.tree.play(node, moves, false).map_err(|e| {
+        node = tree.play(node, moves, false).map_err(|e| {
             PlayError::internal(format!(
                 "tried action {} does not replay on the game: {e}",
                 base + i + 1
             ))
         })?;
     }
-    Ok(chess5d_notation::pgn::write_tree(
-        &loaded.tree,
-        &loaded.headers,
-        result.as_deref(),
-    ))
+    Ok(chess5d_notation::pgn::write_tree(&tree, &headers, result.as_deref()))
 }

@@ -79,17 +79,17 @@ impl Variations {
             return Ok(None);
         }
         let loaded = chess5d_notation::load(stored).map_err(|e| e.to_string())?;
-        let main = loaded.tree.main_line();
-        let fits = loaded.tree.start().hash() == game.start().hash()
+        let main = loaded.tree().main_line();
+        let fits = loaded.tree().start().hash() == game.start().hash()
             && main.len() <= game.actions().len()
             && main
                 .iter()
                 .zip(game.actions())
-                .all(|(&n, a)| loaded.tree.action(n) == a);
+                .all(|(&n, a)| loaded.tree().action(n) == a);
         if !fits {
             return Err("its main line is not the game's".into());
         }
-        let mut v = Variations::new(loaded.tree).ok_or("it has no variation")?;
+        let mut v = Variations::new(loaded.into_tree()).ok_or("it has no variation")?;
         v.stored = stored.to_string();
         v.follow(game);
         Ok(Some(v))

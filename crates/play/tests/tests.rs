@@ -93,7 +93,11 @@ fn the_clock_adds_the_increment_to_the_mover() {
 #[test]
 fn a_mate_in_one_is_proven_and_a_false_goal_refused() {
     let text = "[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n[4k*/5/4K*/5/R*4:0:1:w]\n";
-    let pos = chess5d_notation::load(text).expect("position").game.position().clone();
+    let pos = chess5d_notation::load(text)
+        .expect("position")
+        .game()
+        .position()
+        .clone();
     let pgn = proof::prove(&pos, 1, "Corner", 200_000).expect("mate in 1");
     assert!(
         pgn.contains("[Goal \"White mates in 1\"]") && pgn.contains("(1. Ra5)"),
@@ -101,7 +105,11 @@ fn a_mate_in_one_is_proven_and_a_false_goal_refused() {
     );
     // White's king far away (without it, the same: see below).
     let lone = "[Board \"custom\"]\n[Size \"5x5\"]\n[Promotions \"Q,R,B,N\"]\n[4k*/5/5/5/R*1K*2:0:1:w]\n";
-    let pos = chess5d_notation::load(lone).expect("position").game.position().clone();
+    let pos = chess5d_notation::load(lone)
+        .expect("position")
+        .game()
+        .position()
+        .clone();
     let e = proof::prove(&pos, 1, "No", 200_000).expect_err("no mate");
     assert!(e.to_string().contains("has no forced mate in 1"), "{e}");
     assert!(proof::prove(&pos, 4, "Too long", 200_000).is_err());
@@ -110,7 +118,7 @@ fn a_mate_in_one_is_proven_and_a_false_goal_refused() {
     let no_king = "[Board \"custom\"]\n[Size \"5x5\"]\n[4k*/5/5/5/R*4:0:1:w]\n";
     let pos = chess5d_notation::load(no_king)
         .expect("position")
-        .game
+        .game()
         .position()
         .clone();
     let e = proof::prove(&pos, 1, "No", 200_000).expect_err("no mate");
@@ -118,7 +126,7 @@ fn a_mate_in_one_is_proven_and_a_false_goal_refused() {
     let two_rooks = "[Board \"custom\"]\n[Size \"8x8\"]\n[k7/7R/8/8/8/8/8/6R1:0:1:w]\n";
     let pos = chess5d_notation::load(two_rooks)
         .expect("position")
-        .game
+        .game()
         .position()
         .clone();
     let pgn = proof::prove(&pos, 1, "Two rooks", 200_000).expect("mate in 1");
@@ -164,13 +172,13 @@ mod analysis_export {
         for (path, text) in games() {
             let full = load(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
             assert!(
-                full.game.position().timeline_count() > 1,
+                full.game().position().timeline_count() > 1,
                 "{path}: a multi-timeline game"
             );
             let game_pgn = chess5d_notation::write_5dpgn(&full);
-            let actions = full.game.actions().to_vec();
+            let actions = full.game().actions().to_vec();
             for at in 0..=actions.len() {
-                let mut board = Game::new(full.game.start().clone());
+                let mut board = Game::new(full.game().start().clone());
                 for a in &actions[..at] {
                     board.play_action(&a.moves).expect("replay");
                 }
@@ -190,10 +198,10 @@ mod analysis_export {
                     .unwrap_or_else(|e| panic!("{path} at {at}: the export does not read back: {e}\n{text}"));
                 // The game's line is the main line, whole.
                 let main: Vec<_> = back
-                    .tree
+                    .tree()
                     .main_line()
                     .iter()
-                    .map(|&n| back.tree.action(n).moves.clone())
+                    .map(|&n| back.tree().action(n).moves.clone())
                     .collect();
                 let expected: Vec<_> = actions.iter().map(|a| a.moves.clone()).collect();
                 assert_eq!(main, expected, "{path} at {at}: the main line changed\n{text}");
@@ -201,20 +209,20 @@ mod analysis_export {
                 let mut node = if at == 0 {
                     GameTree::ROOT
                 } else {
-                    back.tree.main_line()[at - 1]
+                    back.tree().main_line()[at - 1]
                 };
                 for (i, a) in board.actions()[at..].iter().enumerate() {
                     node = *back
-                        .tree
+                        .tree()
                         .children(node)
                         .iter()
-                        .find(|&&c| back.tree.action(c).moves == a.moves)
+                        .find(|&&c| back.tree().action(c).moves == a.moves)
                         .unwrap_or_else(|| {
                             panic!("{path} at {at}: tried action {} is not in the export\n{text}", i + 1)
                         });
                 }
                 assert_eq!(
-                    back.tree.game_at(node).position().hash(),
+                    back.tree().game_at(node).position().hash(),
                     board.position().hash(),
                     "{path} at {at}: the variation reaches another position"
                 );
@@ -237,7 +245,7 @@ mod cached_view {
 
     fn fresh(start: &chess5d_rules::Position, game: &chess5d_rules::Game) -> Play {
         let mut loaded = LoadedGame::new(Format::Pgn, start.clone());
-        loaded.game = game.clone();
+        loaded.set_game(game.clone());
         Play::new(loaded, [human(), human()], None, None, "2026-01-02 03:04:05".into())
     }
 
@@ -258,10 +266,10 @@ mod cached_view {
             }
             let text = std::fs::read_to_string(&path).expect("read");
             let full = load(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let start = full.game.start().clone();
+            let start = full.game().start().clone();
             let mut played = fresh(&start, &chess5d_rules::Game::new(start.clone()));
             let mut game = chess5d_rules::Game::new(start.clone());
-            for (i, a) in full.game.actions().iter().enumerate() {
+            for (i, a) in full.game().actions().iter().enumerate() {
                 let even = game.position().even();
                 let texts: Vec<String> = a
                     .moves
@@ -336,7 +344,7 @@ mod analysis_lines {
     /// A one-action line of a single move, in long form (`(0T1)e2(0T1)e4`).
     fn line(pos: &Position, m: &str) -> Vec<Vec<Move>> {
         let g = chess5d_notation::long::read_game(&format!("{m}\n"), Some(pos.clone())).expect("a legal move");
-        vec![g.game.actions()[0].moves.clone()]
+        vec![g.game().actions()[0].moves.clone()]
     }
 
     fn firsts(l: &AnalysisLines) -> Vec<(u32, String)> {
@@ -460,7 +468,7 @@ fn a_query_is_read_once_for_both_doors() {
 fn analysis_lines_continue_the_games_numbering() {
     let text = "[Board \"Standard\"]\n\n1. e4 / a5\n2. Nf3 / b5\n3. (0T3)Nf3>>(0T1)f4~ / (1T1)a5\n\
                 4. (1T2)e4 / (1T2)b5\n5. (1T3)Nf4>>(0T3)f6 / (1T3)c5 (0T3)c5\n";
-    let game = chess5d_notation::load(text).expect("game").game;
+    let game = chess5d_notation::load(text).expect("game").into_game();
     let pos = game.position();
     assert!(pos.present_turn() < 5, "the present moved back");
     let mut engine = chess5d_engine::Engine::default();
@@ -566,7 +574,7 @@ mod lessons {
     fn every_demonstration_plays_and_shows_its_goal() {
         let mut errors = Vec::new();
         for l in course().unwrap() {
-            let mut game = lesson::load(&l.demo.start).unwrap().game;
+            let mut game = lesson::load(&l.demo.start).unwrap().into_game();
             let n = l.demo.actions.len();
             for (i, a) in l.demo.actions.iter().enumerate() {
                 let before = game.position().clone();
@@ -595,7 +603,7 @@ mod lessons {
             for (i, e) in l.exercises.iter().enumerate() {
                 let at = format!("{} exercise {}", l.id, i + 1);
                 let game = match lesson::load(&e.start) {
-                    Ok(g) => g.game,
+                    Ok(g) => g.into_game(),
                     Err(err) => {
                         errors.push(format!("{at}: {err}"));
                         continue;
@@ -727,9 +735,12 @@ fn a_mistakes_answer_is_judged_with_the_search_made_beforehand() {
     let task = g.judge_task().expect("a task once the answer can be submitted");
     assert_eq!(task["nodes"], 60_000);
     // The worker's search, as the wasm door runs it: the figure the judge would find itself.
-    let start = chess5d_notation::load(task["start"].as_str().unwrap()).unwrap().start;
+    let start = chess5d_notation::load(task["start"].as_str().unwrap())
+        .unwrap()
+        .start()
+        .clone();
     let after = chess5d_notation::long::read_game(task["actions"].as_str().unwrap(), Some(start)).unwrap();
-    let pos = after.game.position();
+    let pos = after.game().position();
     let win = mistakes::answer_win(pos.to_move().other(), pos, 60_000);
     assert!(win < 20.0, "a6 lets Qxf7#: {win}");
     // A figure given for this answer is what the verdict shows (here a made-up 77.5: used as
@@ -881,7 +892,7 @@ mod mates {
     }
 
     fn game(text: &str) -> chess5d_rules::Game {
-        chess5d_notation::load(text).expect("game").game
+        chess5d_notation::load(text).expect("game").into_game()
     }
 
     #[test]

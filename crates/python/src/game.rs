@@ -36,7 +36,11 @@ pub fn long_all(moves: &[Move], even: bool) -> Vec<String> {
 #[pyclass(module = "chess5d")]
 #[derive(Clone, Debug)]
 pub struct Game {
-    loaded: LoadedGame,
+    /// The game being played: start, submitted actions, moves of the action being built.
+    game: RulesGame,
+    /// The record it was read from: headers, result and every line read. Its lines are written
+    /// back (variations included) while the game's submitted actions are still its main line.
+    record: LoadedGame,
     budget: u64,
 }
 
@@ -44,37 +48,53 @@ impl Game {
     /// A game of a record read, with the default budget.
     pub fn of(loaded: LoadedGame) -> Game {
         Game {
-            loaded,
+            game: loaded.game().clone(),
+            record: loaded,
             budget: Budget::DEFAULT.tests,
         }
     }
 
     /// The position, moves of the current action included.
     pub fn position(&self) -> &Position {
-        self.loaded.game.position()
+        self.game.position()
     }
 
     /// The start position.
     pub fn start(&self) -> &Position {
-        self.loaded.game.start()
+        self.game.start()
     }
 
     /// The submitted actions.
     pub fn submitted(&self) -> &[chess5d_rules::Action] {
-        self.loaded.game.actions()
+        self.game.actions()
     }
 
     fn even(&self) -> bool {
         self.position().even()
     }
 
+    /// The record of the submitted actions: the one read while its main line is still the
+    /// game's (so its variations and comments are kept), else the game's actions with the
+    /// record's headers and result.
+    fn record(&self) -> Cow<'_, LoadedGame> {
+        let same = self.record.start().hash() == self.game.start().hash()
+            && self.record.game().actions() == self.game.actions();
+        if same {
+            return Cow::Borrowed(&self.record);
+        }
+        let mut record = LoadedGame::of_game(self.record.format, self.game.clone());
+        record.headers = self.record.headers.clone();
+        record.result = self.record.result.clone();
+        Cow::Owned(record)
+    }
+
     fn game(&mut self) -> &mut RulesGame {
-        &mut self.loaded.game
+        &mut self.game
     }
 
     /// The number of the action being built (the first action is 1).
     fn action_number(&self) -> usize {
-        self.loaded.game.actions().len() + 1
+        self.game.actions().len() + 1
     }
 
     /// The outcome with a budget (the game's own when `None`), the GIL released meanwhile.
@@ -150,7 +170,7 @@ impl Game {
     /// the game.
     fn record_headers(&self, verdict: Option<&'static str>) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = self
-            .loaded
+            .record
             .headers
             .iter()
             .filter(|(k, _)| !start::is_start_header(k))
@@ -183,7 +203,7 @@ impl Game {
     }
 
     fn submit_error(&self, py: Python<'_>, e: chess5d_rules::SubmitError) -> PyErr {
-        let text = long_all(&self.loaded.game.pending_moves(), self.even()).join(" ");
+        let text = long_all(&self.game.pending_moves(), self.even()).join(" ");
         errors::refused(py, self.action_number(), &text, Reason::Submit(e))
     }
 }
@@ -248,7 +268,7 @@ impl Game {
     #[staticmethod]
     fn from_fen(py: Python<'_>, text: &str) -> PyResult<Game> {
         let loaded = chess5d_notation::load(text).map_err(|e| errors::notation_error(py, &e))?;
-        let mut start = loaded.game.position().clone();
+        let mut start = loaded.game().position().clone();
         start.undo_action_moves();
         Ok(Game::of(LoadedGame::new(Format::Fen, start)))
     }
@@ -284,13 +304,13 @@ impl Game {
         } else {
             moves.extract()?
         };
-        let before = self.loaded.game.pending_moves().len();
+        let before = self.game.pending_moves().len();
         let result = texts
             .iter()
             .try_for_each(|t| self.play_move(py, t).map(|_| ()))
             .and_then(|()| self.submit(py));
         if result.is_err() {
-            while self.loaded.game.pending_moves().len() > before {
+            while self.game.pending_moves().len() > before {
                 self.game().undo_move();
             }
         }
@@ -444,7 +464,7 @@ impl Game {
     /// record's own if it has one (a resignation, an adjudication).
     fn to_pgn(&self, py: Python<'_>) -> String {
         let verdict = self.verdict(py);
-        let mut record = self.loaded.clone();
+        let mut record = self.record().into_owned();
         record.headers = self.record_headers(verdict);
         if let Some(r) = Game::decided(verdict) {
             record.result = Some(r.to_string());
@@ -502,7 +522,8 @@ impl Game {
             .map_err(PyValueError::new_err)?;
         let mut reviewer = Reviewer::new(options);
         let cancel = reviewer.canceller();
-        let loaded = &self.loaded;
+        let record = self.record();
+        let loaded = record.as_ref();
         let mut failure: Option<PyErr> = None;
         let review = py.detach(|| {
             reviewer.review(loaded, &mut |p| {
@@ -587,19 +608,14 @@ impl Game {
     /// The moves of the current action so far, in long form.
     #[getter]
     fn pending_moves(&self) -> Vec<String> {
-        long_all(&self.loaded.game.pending_moves(), self.even())
+        long_all(&self.game.pending_moves(), self.even())
     }
 
     /// The submitted actions, each a list of moves in long form.
     #[getter]
     fn history(&self) -> Vec<Vec<String>> {
         let even = self.even();
-        self.loaded
-            .game
-            .actions()
-            .iter()
-            .map(|a| long_all(&a.moves, even))
-            .collect()
+        self.game.actions().iter().map(|a| long_all(&a.moves, even)).collect()
     }
 
     /// The headers ``to_pgn()`` writes, in its order, as a new dict: ``Board`` and ``Size`` (and
@@ -642,8 +658,8 @@ impl Game {
                 own.push((name, value));
             }
         }
-        self.loaded.headers = own;
-        self.loaded.result = None;
+        self.record.headers = own;
+        self.record.result = None;
         Ok(())
     }
 
@@ -652,7 +668,7 @@ impl Game {
     /// compared. A game is mutable, so it is not hashable (hash its ``to_pgn()`` or ``hash``).
     fn __eq__(&self, other: PyRef<'_, Game>) -> bool {
         self.submitted() == other.submitted()
-            && self.loaded.game.pending_moves() == other.loaded.game.pending_moves()
+            && self.game.pending_moves() == other.game.pending_moves()
             && chess5d_notation::write_5dfen(self.start()) == chess5d_notation::write_5dfen(other.start())
     }
 

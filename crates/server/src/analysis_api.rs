@@ -104,9 +104,9 @@ async fn create(
                 (loaded, pgn, Some(id))
             }
         };
-        let base_actions = loaded.game.actions().len();
+        let base_actions = loaded.game().actions().len();
         // An imported text's variations count too (they were read, and its export keeps them).
-        crate::limits::check_import_actions(base_actions.max(loaded.tree.len() - 1), &limits)?;
+        crate::limits::check_import_actions(base_actions.max(loaded.tree().len() - 1), &limits)?;
         let human = || Player::Human { name: None };
         let session = Session::wrap(Play::new(loaded, [human(), human()], None, None, crate::db::now()));
         let analyses = st.analyses();

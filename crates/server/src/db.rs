@@ -3,7 +3,7 @@
 //! SQLite storage: one row per game, rewritten after every action; puzzle results.
 
 use crate::error::ServerError;
-use chess5d_play::Record;
+use chess5d_play::{Player, Record};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -29,130 +29,51 @@ pub struct Seat {
     pub used_invite: Option<String>,
 }
 
-/// A stored game, as a row: the game service's [`Record`] with its structured fields as JSON
-/// text, derived from it and back by [`GameRow::of`] and [`GameRow::record`] alone (`of` takes
-/// the record apart field by field and `record` builds one whole, so a field added to the
-/// record cannot be left out of the row).
-#[derive(Clone, Debug, Default)]
-pub struct GameRow {
-    pub id: i64,
-    pub created: String,
-    pub updated: String,
-    pub variant: String,
-    /// The start position as 5DFEN headers (see `chess5d_notation::write_5dfen`).
-    pub start: String,
-    /// Extra headers as JSON `[[name, value], ...]`.
-    pub headers: String,
-    /// Players as JSON.
-    pub white: String,
-    pub black: String,
-    /// The submitted actions in long form, one per line.
-    pub actions: String,
-    pub n_actions: i64,
-    pub result: Option<String>,
-    pub termination: Option<String>,
-    /// Clock as JSON, if the game has one.
-    pub clock: Option<String>,
-    /// Puzzle run as JSON, if the game is a puzzle.
-    pub puzzle: Option<String>,
-    /// The moves of the action being built, long form, one per line.
-    pub pending: String,
-    /// The side offering a draw.
-    pub draw_offer: Option<String>,
-    /// The variations kept from an import (Branched 5DPGN, empty if none): written when the
-    /// game is made, never updated.
-    pub variations: String,
+/// A stored game, as a row: the game service's [`Record`] itself, each field declared there
+/// once. Its structured fields (headers, players, clock, puzzle) are JSON text in their columns:
+/// [`Json::of`] writes them, [`row_of`] reads them back.
+pub type GameRow = Record;
+
+/// The JSON text of a record's structured columns.
+struct Json {
+    headers: String,
+    white: String,
+    black: String,
+    clock: Option<String>,
+    puzzle: Option<String>,
 }
 
-impl GameRow {
-    /// A fingerprint of what the row settles: every field but the moves of the action being
-    /// built (`pending`), the time of the change and the clock (whose side to move's time is
-    /// written as it runs down, at every move). The writer syncs a change of it to disk.
-    fn settled_key(&self) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (
-            &self.headers,
-            &self.white,
-            &self.black,
-            &self.actions,
-            self.n_actions,
-            &self.result,
-            &self.termination,
-            &self.puzzle,
-            &self.draw_offer,
-        )
-            .hash(&mut h);
-        h.finish()
-    }
-}
-
-impl GameRow {
-    /// The row of a record.
-    pub fn of(record: Record) -> GameRow {
-        let Record {
-            id,
-            created,
-            updated,
-            variant,
-            start,
-            headers,
-            white,
-            black,
-            actions,
-            n_actions,
-            result,
-            termination,
-            clock,
-            puzzle,
-            pending,
-            draw_offer,
-            variations,
-        } = record;
-        GameRow {
-            id,
-            created,
-            updated,
-            variant,
-            start,
-            headers: serde_json::to_string(&headers).unwrap_or_else(|_| "[]".into()),
-            white: serde_json::to_string(&white).unwrap_or_default(),
-            black: serde_json::to_string(&black).unwrap_or_default(),
-            actions,
-            n_actions: n_actions as i64,
-            result,
-            termination,
-            clock: clock.and_then(|c| serde_json::to_string(&c).ok()),
-            puzzle: puzzle.and_then(|p| serde_json::to_string(&p).ok()),
-            pending,
-            draw_offer,
-            variations,
+impl Json {
+    fn of(g: &Record) -> Json {
+        Json {
+            headers: serde_json::to_string(&g.headers).unwrap_or_else(|_| "[]".into()),
+            white: serde_json::to_string(&g.white).unwrap_or_default(),
+            black: serde_json::to_string(&g.black).unwrap_or_default(),
+            clock: g.clock.as_ref().and_then(|c| serde_json::to_string(c).ok()),
+            puzzle: g.puzzle.as_ref().and_then(|p| serde_json::to_string(p).ok()),
         }
     }
+}
 
-    /// The record of a row: bad headers, clock or puzzle JSON read as none, a bad player is an
-    /// error saying which.
-    pub fn record(&self) -> Result<Record, String> {
-        let player = |p: &str| serde_json::from_str(p).map_err(|e| format!("player: {e}"));
-        Ok(Record {
-            id: self.id,
-            created: self.created.clone(),
-            updated: self.updated.clone(),
-            variant: self.variant.clone(),
-            start: self.start.clone(),
-            headers: serde_json::from_str(&self.headers).unwrap_or_default(),
-            white: player(&self.white)?,
-            black: player(&self.black)?,
-            actions: self.actions.clone(),
-            n_actions: self.n_actions as usize,
-            result: self.result.clone(),
-            termination: self.termination.clone(),
-            clock: self.clock.as_deref().and_then(|c| serde_json::from_str(c).ok()),
-            puzzle: self.puzzle.as_deref().and_then(|p| serde_json::from_str(p).ok()),
-            pending: self.pending.clone(),
-            draw_offer: self.draw_offer.clone(),
-            variations: self.variations.clone(),
-        })
-    }
+/// A fingerprint of what a row settles: every field but the moves of the action being built
+/// (`pending`), the time of the change and the clock (whose side to move's time is written as it
+/// runs down, at every move). The writer syncs a change of it to disk.
+fn settled_key(g: &Record) -> u64 {
+    let j = Json::of(g);
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (
+        &j.headers,
+        &j.white,
+        &j.black,
+        &g.actions,
+        g.n_actions,
+        &g.result,
+        &g.termination,
+        &j.puzzle,
+        &g.draw_offer,
+    )
+        .hash(&mut h);
+    h.finish()
 }
 
 /// The database, one connection behind a mutex (every statement is short).
@@ -199,20 +120,21 @@ const UPDATE_GAME: &str = "UPDATE games SET updated = ?2, headers = ?3, actions 
      termination = ?7, clock = ?8, puzzle = ?9, pending = ?10, draw_offer = ?11, white = ?12, black = ?13 WHERE id = ?1";
 
 fn update_row(st: &mut rusqlite::CachedStatement<'_>, g: &GameRow) -> rusqlite::Result<usize> {
+    let j = Json::of(g);
     st.execute(params![
         g.id,
         g.updated,
-        g.headers,
+        j.headers,
         g.actions,
-        g.n_actions,
+        g.n_actions as i64,
         g.result,
         g.termination,
-        g.clock,
-        g.puzzle,
+        j.clock,
+        j.puzzle,
         g.pending,
         g.draw_offer,
-        g.white,
-        g.black
+        j.white,
+        j.black
     ])
 }
 
@@ -240,7 +162,7 @@ impl Writer {
                     let keys: Vec<Option<(i64, u64)>> = batch
                         .iter()
                         .map(|j| match &j.work {
-                            Some(Work::Update(row)) => Some((row.id, row.settled_key())),
+                            Some(Work::Update(row)) => Some((row.id, settled_key(row))),
                             _ => None,
                         })
                         .collect();
@@ -570,22 +492,46 @@ pub struct LobbyFilter {
 const COLUMNS: &str = "id, created, updated, variant, start, headers, white, black, actions, n_actions, result, \
      termination, clock, puzzle, pending, draw_offer, variations";
 
+/// The record of a row: bad headers, clock or puzzle JSON read as none, a bad player is an
+/// error naming its column.
 fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
-    Ok(GameRow {
+    read_row(r, false)
+}
+
+/// The record of a row of a game list: as [`row_of`], but a player that cannot be read is
+/// listed as `?` (one bad row does not hide the others).
+fn listed_row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    read_row(r, true)
+}
+
+fn read_row(r: &rusqlite::Row<'_>, listed: bool) -> rusqlite::Result<GameRow> {
+    let player = |i: usize| -> rusqlite::Result<_> {
+        match serde_json::from_str(&r.get::<_, String>(i)?) {
+            Ok(p) => Ok(p),
+            Err(_) if listed => Ok(Player::Human { name: Some("?".into()) }),
+            Err(e) => Err(rusqlite::Error::FromSqlConversionFailure(
+                i,
+                rusqlite::types::Type::Text,
+                format!("player: {e}").into(),
+            )),
+        }
+    };
+    let json = |i: usize| -> rusqlite::Result<Option<String>> { r.get(i) };
+    Ok(Record {
         id: r.get(0)?,
         created: r.get(1)?,
         updated: r.get(2)?,
         variant: r.get(3)?,
         start: r.get(4)?,
-        headers: r.get(5)?,
-        white: r.get(6)?,
-        black: r.get(7)?,
+        headers: json(5)?.and_then(|h| serde_json::from_str(&h).ok()).unwrap_or_default(),
+        white: player(6)?,
+        black: player(7)?,
         actions: r.get(8)?,
-        n_actions: r.get(9)?,
+        n_actions: r.get::<_, i64>(9)?.max(0) as usize,
         result: r.get(10)?,
         termination: r.get(11)?,
-        clock: r.get(12)?,
-        puzzle: r.get(13)?,
+        clock: json(12)?.and_then(|c| serde_json::from_str(&c).ok()),
+        puzzle: json(13)?.and_then(|p| serde_json::from_str(&p).ok()),
         pending: r.get(14)?,
         draw_offer: r.get(15)?,
         variations: r.get(16)?,
@@ -722,7 +668,7 @@ impl Db {
     pub fn list(&self) -> Result<Vec<GameRow>, ServerError> {
         self.with(|c| {
             let mut st = c.prepare(&format!("SELECT {COLUMNS} FROM games ORDER BY id DESC LIMIT 1000"))?;
-            let rows = st.query_map([], row_of)?;
+            let rows = st.query_map([], listed_row_of)?;
             rows.collect()
         })
     }
@@ -769,13 +715,14 @@ impl Db {
     /// A puzzle game's visitor (the hash of its id) is stored with it, for its progress.
     pub fn insert_with_seats(&self, g: &GameRow, seats: &[Seat], visitor: Option<&str>) -> Result<i64, ServerError> {
         let (g, seats, visitor) = (g.clone(), seats.to_vec(), visitor.map(str::to_string));
+        let j = Json::of(&g);
         self.write(move |c| {
             c.execute(
                 "INSERT INTO games (created, updated, variant, start, headers, white, black, actions, n_actions, result, termination, clock, puzzle, variations)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                 params![
-                    g.created, g.updated, g.variant, g.start, g.headers, g.white, g.black, g.actions, g.n_actions,
-                    g.result, g.termination, g.clock, g.puzzle, g.variations
+                    g.created, g.updated, g.variant, g.start, j.headers, j.white, j.black, g.actions, g.n_actions as i64,
+                    g.result, g.termination, j.clock, j.puzzle, g.variations
                 ],
             )?;
             let id = c.last_insert_rowid();
@@ -830,7 +777,7 @@ impl Db {
                 cols.join(", ")
             ))?;
             for h in hashes {
-                let rows = st.query_map([h], |r| Ok((row_of(r)?, seat_of(r, 17)?)))?;
+                let rows = st.query_map([h], |r| Ok((listed_row_of(r)?, seat_of(r, 17)?)))?;
                 for row in rows {
                     out.push(row?);
                 }
@@ -1071,39 +1018,9 @@ pub fn ago(secs: u64) -> String {
 mod tests {
     use super::*;
 
-    /// The writer syncs a row to disk when what it settles changed: a move of the action being
-    /// built (or the clock running down) alone does not; an action, a result or an offer does.
-    #[test]
-    fn what_a_row_settles() {
-        let row = GameRow {
-            id: 7,
-            actions: "(0T1)e2(0T1)e4\n".into(),
-            n_actions: 1,
-            ..GameRow::default()
-        };
-        let key = row.settled_key();
-        let same = |f: fn(&mut GameRow)| {
-            let mut r = row.clone();
-            f(&mut r);
-            r.settled_key() == key
-        };
-        assert!(same(|r| r.pending = "(0T1)e7(0T1)e5\n".into()));
-        assert!(same(|r| r.updated = "2026-11-25 21:00:00".into()));
-        assert!(same(|r| r.clock = Some("{\"remaining_ms\":[1,2]}".into())));
-        assert!(!same(|r| {
-            r.actions.push_str("(0T1)e7(0T1)e5\n");
-            r.n_actions = 2;
-        }));
-        assert!(!same(|r| r.result = Some("1-0".into())));
-        assert!(!same(|r| r.draw_offer = Some("white".into())));
-        assert!(!same(|r| r.headers = "[[\"Event\",\"x\"]]".into()));
-    }
-
-    /// A record becomes a row and the row the same record again, every field (the players,
-    /// headers, clock and puzzle through their JSON); a bad player is an error naming it.
-    #[test]
-    fn a_row_is_its_record() {
-        let record: Record = serde_json::from_value(serde_json::json!({
+    /// A record with every field set (the players, headers and clock through their JSON).
+    fn record() -> Record {
+        serde_json::from_value(serde_json::json!({
             "id": 3, "created": "2026-11-29 09:00:00", "updated": "2026-11-29 09:01:00",
             "variant": "Standard", "start": "[Board \"Standard\"]\n", "headers": [["Event", "x"]],
             "white": {"type": "human", "name": "Ann"}, "black": {"type": "engine", "bot": "greedy"},
@@ -1111,16 +1028,66 @@ mod tests {
             "clock": {"initial_ms": 60000, "increment_ms": 1000, "remaining_ms": [59000, 60000]},
             "puzzle": null, "pending": "(0T1)e7(0T1)e5\n", "draw_offer": "white", "variations": "",
         }))
-        .expect("a record");
-        let row = GameRow::of(record.clone());
-        assert_eq!(row.headers, r#"[["Event","x"]]"#);
-        let json = |r: &Record| serde_json::to_value(r).expect("json");
-        assert_eq!(json(&row.record().expect("record")), json(&record));
-        let bad = GameRow {
-            white: "{".into(),
-            ..row
+        .expect("a record")
+    }
+
+    /// The writer syncs a row to disk when what it settles changed: a move of the action being
+    /// built (or the clock running down) alone does not; an action, a result or an offer does.
+    #[test]
+    fn what_a_row_settles() {
+        let row = record();
+        let key = settled_key(&row);
+        let same = |f: fn(&mut GameRow)| {
+            let mut r = row.clone();
+            f(&mut r);
+            settled_key(&r) == key
         };
-        assert!(bad.record().is_err_and(|e| e.starts_with("player: ")));
+        assert!(same(|r| r.pending = "(0T1)e7(0T1)e6\n".into()));
+        assert!(same(|r| r.updated = "2026-11-25 21:00:00".into()));
+        assert!(same(|r| {
+            if let Some(c) = &mut r.clock {
+                c.remaining_ms[0] -= 1000;
+            }
+        }));
+        assert!(!same(|r| {
+            r.actions.push_str("(0T1)e7(0T1)e5\n");
+            r.n_actions = 2;
+        }));
+        assert!(!same(|r| r.result = Some("1-0".into())));
+        assert!(!same(|r| r.draw_offer = None));
+        assert!(!same(|r| r.headers = vec![("Event".into(), "y".into())]));
+    }
+
+    /// A record stored and read back is the same record, every field (the players, headers,
+    /// clock and puzzle through their JSON columns); a bad player in a row is an error naming
+    /// it (listed as `?` in the game list), bad headers read as none.
+    #[test]
+    fn a_row_is_its_record() {
+        let dir = std::env::temp_dir().join(format!("chess5d-db-row-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let db = Db::open(&dir.join("g.db")).expect("open");
+        let mut record = record();
+        record.id = db.insert_with_seats(&record, &[], None).expect("insert");
+        db.queue_update(record.clone()).expect("update").wait().expect("stored");
+        let json = |r: &Record| serde_json::to_value(r).expect("json");
+        let back = db.get(record.id).expect("get").expect("stored");
+        assert_eq!(json(&back), json(&record));
+        let id = record.id;
+        db.write(move |c| c.execute("UPDATE games SET headers = '[', white = '{' WHERE id = ?1", [id]))
+            .expect("spoil");
+        let bad = db.get(id);
+        assert!(bad.is_err_and(|e| e.to_string().contains("player: ")));
+        // The game list still shows it, unnamed.
+        let listed = db.list().expect("list");
+        let summary = chess5d_play::listing::Summary::of(&listed[0]);
+        assert_eq!((summary.id, summary.white.as_str()), (id, "?"));
+        assert_eq!(summary.black, record.black.display());
+        db.write(move |c| c.execute("UPDATE games SET white = black WHERE id = ?1", [id]))
+            .expect("mend");
+        assert!(db.get(id).expect("get").expect("stored").headers.is_empty());
+        db.close();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Writes run on the writer's thread in a savepoint each: one that fails is rolled back
@@ -1131,11 +1098,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("dir");
         let db = Db::open(&dir.join("g.db")).expect("open");
-        let id = db.insert_with_seats(&GameRow::default(), &[], None).expect("insert");
+        let id = db.insert_with_seats(&record(), &[], None).expect("insert");
         let bad = db.write(|c| c.execute("INSERT INTO no_such_table VALUES (1)", []));
         assert!(bad.is_err_and(|e| e.to_string().contains("no_such_table")));
         let again = db
-            .insert_with_seats(&GameRow::default(), &[], None)
+            .insert_with_seats(&record(), &[], None)
             .expect("insert after a failure");
         assert_eq!(again, id + 1);
         assert!(db.get(id).expect("get").is_some());

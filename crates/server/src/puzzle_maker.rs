@@ -148,7 +148,7 @@ pub(crate) async fn create(
         let mut req = req;
         let made = match req.source()? {
             Source::Import(loaded) => {
-                crate::limits::check_import_actions(loaded.game.actions().len(), &limits)?;
+                crate::limits::check_import_actions(loaded.game().actions().len(), &limits)?;
                 proof::make_from_record(*loaded, false, req.mate_in, req.name, &work)?
             }
             Source::Game(id, at) => {

@@ -10,7 +10,7 @@ use chess5d_play::seats::Viewer;
 pub use chess5d_play::{color_name, Player};
 use chess5d_play::{Play, Shown};
 use chess5d_rules::Color;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::ops::{Deref, DerefMut};
 
 /// One game in memory.
@@ -59,10 +59,7 @@ impl Session {
 
     /// Rebuilds a stored game.
     pub fn from_row(row: &GameRow) -> Result<Session, ServerError> {
-        let record = row
-            .record()
-            .map_err(|e| ServerError::Internal(format!("stored game {} has a bad {e}", row.id)))?;
-        let mut s = Session::wrap(Play::restore(&record)?);
+        let mut s = Session::wrap(Play::restore(row)?);
         s.id = row.id;
         Ok(s)
     }
@@ -84,7 +81,7 @@ impl Session {
 
     /// The row to store.
     pub fn row(&self) -> GameRow {
-        GameRow::of(self.play.record(self.id, db::now()))
+        self.play.record(self.id, db::now())
     }
 
     /// Whether the side to move is an engine that should be asked for an action.
@@ -143,13 +140,6 @@ impl Session {
 
     /// The summary line of the game list.
     pub fn summary(row: &GameRow) -> Value {
-        match row.record() {
-            Ok(r) => chess5d_play::listing::Summary::of(&r).json(),
-            // A row whose players cannot be read is listed, unnamed.
-            Err(_) => json!({ "id": row.id, "white": "?", "black": "?", "variant": row.variant,
-                              "result": row.result.clone().unwrap_or_else(|| "*".into()),
-                              "termination": row.termination, "created": row.created, "updated": row.updated,
-                              "actions": row.n_actions, "puzzle": null }),
-        }
+        chess5d_play::listing::Summary::of(row).json()
     }
 }

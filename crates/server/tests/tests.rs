@@ -822,7 +822,7 @@ mod play {
             {
                 continue;
             }
-            let pos = loaded.game.position();
+            let pos = loaded.game().position();
             let mates = pos.legal_actions(Budget::DEFAULT).any(|a| {
                 let mut c = pos.clone();
                 for m in &a {
@@ -861,7 +861,7 @@ fn engine_game_puzzles_are_forced_mates() {
             .header("Puzzle")
             .and_then(|p| p.strip_prefix("mate-in-").and_then(|n| n.parse().ok()))
             .unwrap_or_else(|| panic!("{name}: no Puzzle \"mate-in-N\" header"));
-        let pos = loaded.game.position();
+        let pos = loaded.game().position();
         let budget = Budget::tests(1_000_000);
         assert_eq!(
             chess5d_server::forced_mate_in(pos, n, budget),
@@ -988,7 +988,7 @@ mod made {
         let (_, text) = call(&s.app, "GET", &format!("/api/analysis/{aid}/pgn"), None).await;
         assert!(text.as_str().unwrap().contains("(1. e4)"), "{text}");
         let back = chess5d_notation::load(text.as_str().unwrap()).expect("the export reads back");
-        assert_eq!(back.game.actions().len(), 1, "{text}");
+        assert_eq!(back.game().actions().len(), 1, "{text}");
         // Take back: the tried action goes, the game's never (nothing more to take back).
         let (status, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/takeback"), None).await;
         assert_eq!(status, StatusCode::OK, "{v}");

@@ -334,7 +334,7 @@ pub fn check_with(text: &str, budget: Budget) -> Result<String, Break> {
         line: 3,
         reason: format!("the start position cannot be read: {e}"),
     })?;
-    let pos = loaded.game.position().clone();
+    let pos = loaded.game().position().clone();
     if side(pos.to_move()) != colour {
         return fail(
             claim_line,

@@ -5,7 +5,7 @@ use chess5d_rules::{Position, Variant};
 use chess5d_solve::{check, solve, write_proof, Config, Report, Verdict};
 
 fn position(text: &str) -> Position {
-    chess5d_notation::load(text).expect("loads").game.position().clone()
+    chess5d_notation::load(text).expect("loads").game().position().clone()
 }
 
 fn data(name: &str) -> Position {

@@ -99,7 +99,7 @@ pub fn start_of(variant: &str) -> Result<Position, Error> {
     }
     if v.starts_with('[') {
         let loaded = chess5d_notation::load(v).map_err(|e| Error::unreadable("the custom board", e))?;
-        return Ok(loaded.game.start().clone());
+        return Ok(loaded.start().clone());
     }
     if v.eq_ignore_ascii_case("custom") {
         return Err(Error::CustomNeedsBoard);
@@ -456,16 +456,16 @@ impl Library {
         let custom = variant.trim().eq_ignore_ascii_case("custom");
         if t.starts_with('{') || (t.starts_with('[') && !has_start && serde_json::from_str::<Value>(t).is_ok()) {
             let start = start_of(variant)?;
-            let loaded = chess5d_notation::json::read_actions(&renumber(t, start.even()), start)
+            let mut loaded = chess5d_notation::json::read_actions(&renumber(t, start.even()), start)
                 .map_err(|e| Error::unreadable("the record", e))?;
-            self.set_game(loaded.game, loaded.headers, variant_short(variant));
+            let headers = std::mem::take(&mut loaded.headers);
+            self.set_game(loaded.into_game(), headers, variant_short(variant));
             return Ok(());
         }
         if has_start {
-            let loaded = chessjs::load(t).map_err(|e| Error::unreadable("the record", e))?;
+            let mut loaded = chessjs::load(t).map_err(|e| Error::unreadable("the record", e))?;
             let board = chess5d_notation::start::header(&loaded.headers, "Board").map(str::to_string);
-            let headers = loaded
-                .headers
+            let headers = std::mem::take(&mut loaded.headers)
                 .into_iter()
                 .filter(|(k, _)| !chess5d_notation::start::is_start_header(k))
                 .collect();
@@ -475,7 +475,7 @@ impl Library {
                     .is_some_and(|b| b.trim().eq_ignore_ascii_case("custom"));
                 (custom || written).then(|| "custom".to_string())
             });
-            self.set_game_text(loaded.game, headers, short, t);
+            self.set_game_text(loaded.into_game(), headers, short, t);
             return Ok(());
         }
         let start = start_of(variant)?;
@@ -514,7 +514,7 @@ impl Library {
         record.push_str(t);
         let loaded =
             chessjs::load(&record).map_err(|e| Error::unreadable("the record", shift_lines(&e.to_string(), added)))?;
-        self.set_game(loaded.game, Vec::new(), variant_short(variant));
+        self.set_game(loaded.into_game(), Vec::new(), variant_short(variant));
         Ok(())
     }
 
@@ -941,7 +941,7 @@ impl Library {
             format!("[Board \"custom\"]\n[Size \"{}x{}\"]\n{t}\n", size.width, size.height)
         };
         let loaded = chess5d_notation::load(&record).map_err(|e| Error::unreadable("the 5DFEN", e))?;
-        let given = loaded.game.start();
+        let given = loaded.start();
         if given.size() != size {
             return Err(Error::BadStart(format!(
                 "its boards are {}, the game's {size}",
@@ -1071,7 +1071,7 @@ impl Library {
         let start = v.get("start").and_then(Value::as_str).ok_or_else(|| bad("no start"))?;
         let loaded = chess5d_notation::load(start).map_err(|e| Error::BadState(format!("its start: {e}")))?;
         let variant = v.get("variant").and_then(Value::as_str).map(str::to_string);
-        let mut lib = Library::from_game(Game::new(loaded.game.start().clone()), variant);
+        let mut lib = Library::from_game(Game::new(loaded.start().clone()), variant);
         lib.headers = v
             .get("headers")
             .and_then(Value::as_array)

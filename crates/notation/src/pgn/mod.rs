@@ -159,17 +159,17 @@ impl PgnGame {
         let end = tree.main_line().last().copied().unwrap_or(GameTree::ROOT);
         tree.set_result(end, result);
         tree.keep_results_on_leaves();
-        // Replayed only when a variation carried the main line on.
-        let game = if end == last { played } else { tree.main_game() };
-        Ok(LoadedGame {
-            format: Format::Pgn,
-            headers: self.headers.clone(),
-            start,
-            game,
+        // The game played is the main line's unless a variation carried the main line on.
+        let game = (end == last).then_some(played);
+        let mut loaded = LoadedGame::read(
+            Format::Pgn,
+            self.headers.clone(),
             tree,
-            result: self.result.clone(),
-            warnings: replay::into_warnings(warnings),
-        })
+            game,
+            replay::into_warnings(warnings),
+        );
+        loaded.result = self.result.clone();
+        Ok(loaded)
     }
 }
 
@@ -242,11 +242,12 @@ impl Player<'_> {
                 other => other?,
             }
             let played = game.actions().last().cloned().unwrap_or_default();
+            let pass = game.actions().len().checked_sub(1).is_some_and(|i| game.is_pass(i));
             // A line's continuation is the main one of the nodes it made; where a variation runs
             // into nodes already there, it is appended as one of their variations.
             let (child, new) = self
                 .tree
-                .add(node, played, game.position().hash(), main || (i > 0 && fresh));
+                .add(node, played, pass, game.position().hash(), main || (i > 0 && fresh));
             fresh = new;
             if new {
                 self.tree.set_comments(child, comments_of(action));
@@ -309,7 +310,7 @@ impl Player<'_> {
             })
         })?;
         let played = game.actions().last().cloned().unwrap_or_default();
-        Ok(self.tree.add(node, played, game.position().hash(), true).0)
+        Ok(self.tree.add(node, played, true, game.position().hash(), true).0)
     }
 
     /// Refuses an action whose written turn number is not its own (`1. e4 / e5 3. Nf3`): a
