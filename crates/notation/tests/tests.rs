@@ -390,7 +390,7 @@ mod pgn {
             "1w. e4\n1b. e5\n2w. Nf3\n2b. Nc6",
             "1. e4 / e5 (1... c5 2. Nf3) 2. Nf3 / Nc6 (2... d6 (2... Nf6)) 1-0",
         ];
-        let reference = hashes(&load_ok(forms[0]).game());
+        let reference = hashes(load_ok(forms[0]).game());
         for f in forms {
             let g = load_ok(f);
             assert_eq!(hashes(g.game()), reference, "{f}");
@@ -454,7 +454,7 @@ mod pgn {
         assert!(w.contains("1b. a2\n2. Kb2 / Kb4\n"), "{w}");
         // `1. / a2` also reads.
         let g2 = load_ok("[Board \"custom\"]\n[Size \"4x4\"]\n[k3/p3/4/K3:0:1:b]\n\n1. / a2\n2. Kb2 / Kb4");
-        assert_eq!(hashes(g.game()), hashes(&g2.game()));
+        assert_eq!(hashes(g.game()), hashes(g2.game()));
     }
 
     #[test]
@@ -954,7 +954,7 @@ mod variations {
         let nested = load_file("branched-nested.5dpgn").unwrap();
         let flat = load("[Board \"Standard\"]\n\n1.e3 / Nf6 2.Nf3 / d5").unwrap();
         assert!(nested.tree().same_as(flat.tree()));
-        assert!(!nested.tree().same_as(&load("1.e3 / Nf6 2.Nf3").unwrap().tree()));
+        assert!(!nested.tree().same_as(load("1.e3 / Nf6 2.Nf3").unwrap().tree()));
     }
 
     #[test]
