@@ -228,6 +228,158 @@ pub struct Play {
     pub(crate) variations: Option<Box<Variations>>,
 }
 
+/// A game as it was, to put back by [`Play::rewind`] (a door's write of a change failed: the
+/// change must leave no trace). Cheap to take before every change: the fields an action may
+/// change are copied, but the game's boards and texts are not (a whole copy of the game before
+/// every action took about a tenth of a loaded server's time). The game is kept as its
+/// length and the moves of the action being built, and its texts are written again from it.
+#[derive(Debug)]
+pub struct Checkpoint {
+    created: String,
+    variant: String,
+    start_text: String,
+    headers: Vec<(String, String)>,
+    players: [Player; 2],
+    result: Option<String>,
+    termination: Option<String>,
+    clock: Option<Clock>,
+    puzzle: Option<PuzzleRun>,
+    version: u64,
+    public_at: u64,
+    engine_busy: bool,
+    thinking_since: Option<Instant>,
+    engine_error: Option<String>,
+    engine_info: Option<String>,
+    check: Option<(Coord, Coord)>,
+    draw_offer: Option<Color>,
+    draw_declined: Option<Color>,
+    variations: Option<Box<Variations>>,
+    /// The submitted actions then (an action is taken back by the rules' replay).
+    actions: usize,
+    /// The moves of the action being built then.
+    pending: Vec<Move>,
+}
+
+impl Play {
+    /// The game as it is now, for [`Play::rewind`].
+    pub fn checkpoint(&self) -> Checkpoint {
+        // Every field named: a new one must say here whether it is kept or written again.
+        let Play {
+            created,
+            variant,
+            start_text,
+            headers,
+            game,
+            players,
+            result,
+            termination,
+            clock,
+            puzzle,
+            version,
+            public_at,
+            engine_busy,
+            thinking_since,
+            engine_error,
+            engine_info,
+            check,
+            draw_offer,
+            draw_declined,
+            // Written from the game by `rewind`.
+            pgn_text: _,
+            texts: _,
+            movetext: _,
+            long_actions: _,
+            // A cache by board (it checks the board it wrote).
+            pieces: _,
+            variations,
+        } = self;
+        Checkpoint {
+            created: created.clone(),
+            variant: variant.clone(),
+            start_text: start_text.clone(),
+            headers: headers.clone(),
+            players: players.clone(),
+            result: result.clone(),
+            termination: termination.clone(),
+            clock: clock.clone(),
+            puzzle: puzzle.clone(),
+            version: *version,
+            public_at: *public_at,
+            engine_busy: *engine_busy,
+            thinking_since: *thinking_since,
+            engine_error: engine_error.clone(),
+            engine_info: engine_info.clone(),
+            check: *check,
+            draw_offer: *draw_offer,
+            draw_declined: *draw_declined,
+            variations: variations.clone(),
+            actions: game.actions().len(),
+            pending: game.pending_moves(),
+        }
+    }
+
+    /// Puts the game back as it was at checkpoint `c`, taken of this game before changes that
+    /// only play and take back moves and submit actions (as [`Play::act`] and the engine's
+    /// answers do): the same game, view and record as then.
+    pub fn rewind(&mut self, c: Checkpoint) {
+        while self.game.undo_move().is_some() {}
+        while self.game.actions().len() > c.actions {
+            self.game.undo_action();
+        }
+        for m in &c.pending {
+            // Played in this very position before: the rules take it again.
+            let _ = self.game.make_move(m);
+        }
+        let Checkpoint {
+            created,
+            variant,
+            start_text,
+            headers,
+            players,
+            result,
+            termination,
+            clock,
+            puzzle,
+            version,
+            public_at,
+            engine_busy,
+            thinking_since,
+            engine_error,
+            engine_info,
+            check,
+            draw_offer,
+            draw_declined,
+            variations,
+            actions: _,
+            pending: _,
+        } = c;
+        self.created = created;
+        self.variant = variant;
+        self.start_text = start_text;
+        self.headers = headers;
+        self.players = players;
+        self.result = result;
+        self.termination = termination;
+        self.clock = clock;
+        self.puzzle = puzzle;
+        self.version = version;
+        self.public_at = public_at;
+        self.engine_busy = engine_busy;
+        self.thinking_since = thinking_since;
+        self.engine_error = engine_error;
+        self.engine_info = engine_info;
+        self.check = check;
+        self.draw_offer = draw_offer;
+        self.draw_declined = draw_declined;
+        self.variations = variations;
+        // The texts from the start again (the variations are the checkpoint's already).
+        self.movetext = Movetext::new(self.game.start());
+        self.texts = ActionTexts::default();
+        self.long_actions.clear();
+        self.refresh_texts();
+    }
+}
+
 impl Play {
     /// About the bytes the game holds in memory: the boards of its position (kept twice, by the
     /// rules and by the movetext writer), the boards its view keeps written out, its actions and

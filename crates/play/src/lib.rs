@@ -27,7 +27,7 @@ mod variations;
 mod view;
 
 pub use error::{ErrorKind, PlayError};
-pub use game::{Clock, Play, Player, PuzzleRun};
+pub use game::{Checkpoint, Clock, Play, Player, PuzzleRun};
 pub use request::analysis_multipv;
 pub use service::{Effects, Record, Think, ThinkBudget};
 pub use terms::{color_name, ANALYSIS_LINES, MAX_ANALYSIS_LINES, MAX_NAME};

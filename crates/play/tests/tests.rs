@@ -939,3 +939,58 @@ mod mates {
         assert!(found.iter().all(|&n| n == 2), "{found:?}");
     }
 }
+
+/// What a door's failed write must leave unchanged: every viewer's view (the pending moves, the
+/// action list and the 5DPGN in it), the stored record, the version and the engine's flags.
+fn everything(p: &Play) -> Vec<String> {
+    let mut all: Vec<String> = [
+        Viewer::Spectator,
+        Viewer::Seat([true, false]),
+        Viewer::Seat([false, true]),
+        Viewer::Seat([true, true]),
+    ]
+    .into_iter()
+    .map(|v| p.view_text(v, None.into(), 7))
+    .collect();
+    all.push(serde_json::to_string(&p.record(7, "2026-01-02 03:04:06".into())).expect("record"));
+    all.push(format!(
+        "{} {} {:?} {:?}",
+        p.version, p.engine_busy, p.draw_offer, p.draw_declined
+    ));
+    all.push(p.pgn());
+    all
+}
+
+#[test]
+fn a_checkpoint_takes_back_every_kind_of_change() {
+    use chess5d_play::Play as P;
+    type Step = fn(&mut P) -> Result<(), PlayError>;
+    let steps: [(&str, Step); 13] = [
+        ("move", |p| p.play("(0T1)e2(0T1)e4")),
+        ("take back", |p| p.undo()),
+        ("move again", |p| p.play("(0T1)d2(0T1)d4")),
+        ("submit", |p| p.submit()),
+        ("move", |p| p.play("(0T1)e7(0T1)e5")),
+        ("submit", |p| p.submit()),
+        ("draw offer", |p| p.offer_draw(Color::White)),
+        ("decline", |p| p.decline_draw(Color::Black)),
+        ("move", |p| p.play("(0T2)d4(0T2)e5")),
+        ("submit declines nothing", |p| p.submit()),
+        ("draw offer", |p| p.offer_draw(Color::Black)),
+        ("a move with an offer open", |p| p.play("(0T2)d7(0T2)d6")),
+        ("resign", |p| p.resign(Some(Color::White))),
+    ];
+    let mut p = standard([human(), human()], None);
+    for (name, step) in steps {
+        let before = everything(&p);
+        let c = p.checkpoint();
+        step(&mut p).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_ne!(everything(&p), before, "{name} changed nothing: a test of nothing");
+        p.rewind(c);
+        assert_eq!(everything(&p), before, "{name} was not taken back whole");
+        // And the game goes on from there as it would have.
+        step(&mut p).unwrap_or_else(|e| panic!("{name} again: {e}"));
+    }
+    assert_eq!(p.result.as_deref(), Some("0-1"));
+    assert!(p.pgn().contains("1. d4 / e5\n2. dxe5"), "{}", p.pgn());
+}

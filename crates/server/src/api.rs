@@ -563,7 +563,13 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket, client: cra
                 limits.charge_read(buckets, client, v.len());
             }
             // A watcher that does not read what it is sent is cut (its queue passed the bound).
-            if !send_within(&st, &mut socket, Message::Text(v.to_string())).await {
+            if !send_within(
+                &st,
+                &mut socket,
+                Message::Text(String::from_utf8_lossy(&v).into_owned()),
+            )
+            .await
+            {
                 break;
             }
         }

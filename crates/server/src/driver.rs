@@ -96,7 +96,7 @@ impl AppState {
             }
             let next = {
                 let mut s = lock(&slot.session);
-                let before = s.play.clone();
+                let before = s.play.checkpoint();
                 let effects = s.engine_answer(think.version, answer);
                 if s.engine_error.is_some() {
                     lock(&slot.engines)[ci] = None;
@@ -105,7 +105,7 @@ impl AppState {
                 // anyone sees it, and the game says why the engine stopped (`retry-engine` asks
                 // again).
                 if let Err(e) = self.persist(&s) {
-                    s.play = before;
+                    s.play.rewind(before);
                     s.engine_busy = false;
                     s.engine_error = Some(format!("the engine's action could not be stored: {e}"));
                     s.bump();

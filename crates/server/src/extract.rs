@@ -32,12 +32,12 @@ impl IntoResponse for ServerError {
 }
 
 /// An answer whose JSON is written already (a game's view: written once, straight from the
-/// game, under its lock).
-pub(crate) struct JsonText(pub(crate) String);
+/// game, under its lock): text, or bytes shared with the game's watchers.
+pub(crate) struct JsonText<T = String>(pub(crate) T);
 
-impl IntoResponse for JsonText {
+impl<T: Into<axum::body::Body>> IntoResponse for JsonText<T> {
     fn into_response(self) -> Response {
-        ([(axum::http::header::CONTENT_TYPE, "application/json")], self.0).into_response()
+        ([(axum::http::header::CONTENT_TYPE, "application/json")], self.0.into()).into_response()
     }
 }
 

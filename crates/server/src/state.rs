@@ -10,6 +10,7 @@ use crate::error::ServerError;
 use crate::seats::{Need, SeatToken};
 use crate::session::Session;
 pub use crate::sync::{blocking, lock};
+use bytes::Bytes;
 use chess5d_play::request::Action;
 use chess5d_play::Effects;
 use std::collections::HashMap;
@@ -18,8 +19,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
-/// A view written for a version and presence of a game.
-pub type Written = ((u64, u64), Arc<str>);
+/// A view written for a version and presence of a game (JSON text: shared, not copied, by the
+/// answer of the change and every watcher).
+pub type Written = ((u64, u64), Bytes);
 
 /// One game's live state.
 #[derive(Debug)]
@@ -61,17 +63,25 @@ impl Slot {
     /// The live view for a watcher (`s` is this slot's session, locked): written once per
     /// change for each kind of viewer (spectators, a seat: a seat's tries are its own) and
     /// shared by the sockets of that viewer (several pages of one player, a crowd watching).
-    pub fn view_for_watcher(&self, s: &Session, viewer: chess5d_play::seats::Viewer) -> Arc<str> {
+    pub fn view_for_watcher(&self, s: &Session, viewer: chess5d_play::seats::Viewer) -> Bytes {
         let key = (s.version_for(viewer), s.presence);
-        let mut cached = lock(&self.views);
-        if let Some((_, (k, text))) = cached.iter().find(|(v, _)| *v == viewer) {
+        if let Some((_, (k, text))) = lock(&self.views).iter().find(|(v, _)| *v == viewer) {
             if *k == key {
-                return Arc::clone(text);
+                return text.clone();
             }
         }
-        let text: Arc<str> = s.view_text(viewer, chess5d_play::Shown::Live).into();
+        self.write_view(s, viewer)
+    }
+
+    /// The live view for `viewer` written now (`s` is this slot's session, locked), kept as
+    /// the view of its version for the watchers of that viewer: a change's answer is written
+    /// once and its watchers share its bytes.
+    pub fn write_view(&self, s: &Session, viewer: chess5d_play::seats::Viewer) -> Bytes {
+        let text = Bytes::from(s.view_text(viewer, chess5d_play::Shown::Live));
+        let key = (s.version_for(viewer), s.presence);
+        let mut cached = lock(&self.views);
         cached.retain(|(v, _)| *v != viewer);
-        cached.push((viewer, (key, Arc::clone(&text))));
+        cached.push((viewer, (key, text.clone())));
         text
     }
 
@@ -397,7 +407,7 @@ impl AppState {
 
     /// Acts on game `id` for the holder of `token` (the game service checks the seat and
     /// applies the request), then carries out the effects; gives the requester's view.
-    pub(crate) fn act(&self, id: i64, token: &SeatToken, action: Action) -> Result<String, ServerError> {
+    pub(crate) fn act(&self, id: i64, token: &SeatToken, action: Action) -> Result<Bytes, ServerError> {
         let public = self.inner.config.public;
         self.mutate(id, token, |s| {
             let rights = s.rights(token.get(), public);
@@ -413,7 +423,7 @@ impl AppState {
         id: i64,
         token: &SeatToken,
         f: impl FnOnce(&mut Session) -> Result<Effects, ServerError>,
-    ) -> Result<String, ServerError> {
+    ) -> Result<Bytes, ServerError> {
         let slot = self.slot(id)?;
         let (view, effects) = {
             let mut s = lock(&slot.session);
@@ -423,14 +433,14 @@ impl AppState {
                     id: id.to_string(),
                 }));
             }
-            let before = s.play.clone();
+            let before = s.play.checkpoint();
             let effects = f(&mut s)?;
             // Answered (and shown to watchers) only once on disk, many games sharing one fsync;
             // waited for under the game's lock, so that a write that fails is undone in memory
             // before anyone sees it: a failed write changes nothing.
             if effects.store {
                 if let Err(e) = self.queue_persist(&s).and_then(|stored| stored.wait()) {
-                    s.play = before;
+                    s.play.rewind(before);
                     return Err(e);
                 }
             }
@@ -438,7 +448,13 @@ impl AppState {
                 end_engines(&slot);
             }
             let viewer = s.viewer(token.get(), self.inner.config.public);
-            (s.view_text(viewer, chess5d_play::Shown::Live), effects)
+            // Kept for the watchers when there are any (an unwatched game holds no view).
+            let view = if slot.tx.receiver_count() > 0 {
+                slot.write_view(&s, viewer)
+            } else {
+                Bytes::from(s.view_text(viewer, chess5d_play::Shown::Live))
+            };
+            (view, effects)
         };
         if effects.notify {
             let _ = slot.tx.send(());

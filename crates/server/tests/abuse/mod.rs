@@ -599,6 +599,46 @@ mod truth {
         assert_eq!(r.1["pending"].as_array().map(Vec::len), Some(1), "{}", r.1);
     }
 
+    /// A submit changes the most (the action list, the texts, the clock, the turn): a refused
+    /// write takes all of it back, and the action can be submitted again.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_submit_whose_write_fails_changes_nothing() {
+        let s = server();
+        let id = new_game(
+            &s.app,
+            json!({ "clock": {"initial_ms": 600_000, "increment_ms": 5_000} }),
+        )
+        .await;
+        play(&s.app, id, &["(0T1)e2(0T1)e4"]).await;
+        let (_, before) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
+        let c = rusqlite::Connection::open(&s.db).unwrap();
+        c.execute_batch("CREATE TRIGGER refuse BEFORE UPDATE ON games BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
+            .unwrap();
+        let r = post(&s.app, &format!("/api/games/{id}/submit"), json!({})).await;
+        assert_eq!(r.0, StatusCode::INTERNAL_SERVER_ERROR, "{}", r.1);
+        let (_, v) = call(&s.app, "GET", &format!("/api/games/{id}"), None).await;
+        for k in [
+            "version",
+            "to_move",
+            "action_count",
+            "actions",
+            "pending",
+            "pgn",
+            "can_submit",
+            "boards",
+        ] {
+            assert_eq!(v[k], before[k], "{k} changed by the refused submit");
+        }
+        // White's time runs on (no increment given for the refused action).
+        let ms = |v: &Value| v["clock"]["white_ms"].as_i64().unwrap();
+        assert!(ms(&v) <= ms(&before), "{} then {}", before["clock"], v["clock"]);
+        c.execute_batch("DROP TRIGGER refuse;").unwrap();
+        let r = post(&s.app, &format!("/api/games/{id}/submit"), json!({})).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        assert_eq!(r.1["action_count"], 1, "{}", r.1);
+        assert_eq!(r.1["actions"][0]["text"], "e4", "{}", r.1);
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_deleted_game_is_gone_for_every_request_after_the_delete() {
         // The readers spin on one address as fast as the machine lets them: with the default
