@@ -932,14 +932,23 @@ mod made {
             .unwrap();
         let (status, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/start"), None).await;
         assert_eq!(status, StatusCode::OK, "{v}");
-        let searching = niceness_of_threads("chess5d-search");
+        // The thread lowers itself as it starts: wait for that (old code never did: 0 forever).
+        let lowered = (mine + 19).min(19);
+        let mut searching = Vec::new();
+        for _ in 0..100 {
+            searching = niceness_of_threads("chess5d-search");
+            if !searching.is_empty() && searching.iter().all(|&n| n == lowered) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         call(&s.app, "POST", &format!("/api/analysis/{aid}/stop"), None).await;
         assert!(
             !searching.is_empty(),
             "no thread named chess5d-search while the board searched"
         );
         assert!(
-            searching.iter().all(|&n| n == (mine + 19).min(19)),
+            searching.iter().all(|&n| n == lowered),
             "the search threads' niceness {searching:?}, the server's {mine}"
         );
     }
