@@ -330,7 +330,8 @@ export class Game {
     };
     return this.both(call, args, (lib) => callOf(lib, call, ...args), (t, o) => {
       const obj = getObj();
-      const ctx = { theirsMs: t.ms };
+      // (whether a pass came before, and whether theirs answered nothing: see known.mjs's actions-broken)
+      const ctx = { theirsMs: t.ms, hadPass: this.hadPass === true, theirsEmpty: t.status === 'ok' && t.value === '' };
       if (obj.t.status === 'ok' && obj.o.status === 'ok' && Array.isArray(obj.t.value) && Array.isArray(obj.o.value)) {
         const ids = new Set(obj.t.value.map(identity));
         const oids = new Set(obj.o.value.map(identity));

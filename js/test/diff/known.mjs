@@ -152,11 +152,12 @@ export const KNOWN = [
     id: 'actions-broken',
     heading: 'their bug',
     reason:
-      "5d-chess-js 1.2.1's actions() throws in its default, object and json formats (ReferenceError: res is not defined) and in its text formats with no move under way (TypeError); with moves under way it returns an empty string where ours says to submit or undo first.",
+      "5d-chess-js 1.2.1's actions() throws in its default, object and json formats (ReferenceError: res is not defined) and in its text formats with no move under way (TypeError); with moves under way it returns an empty string where ours says to submit or undo first; once a pass was followed by moves (its state then broken, see export-after-pass) a text format can return an empty string where ours lists the legal actions.",
     match: (d) =>
       d.call === 'actions' &&
       ((d.kind === 'throws-theirs-only' && /ReferenceError|TypeError/.test(d.theirs)) ||
-        (d.kind === 'throws-ours-only' && d.theirs === 'returns ""' && /submit or undo the moves under way/.test(d.ours))),
+        (d.kind === 'throws-ours-only' && d.theirs === 'returns ""' && /submit or undo the moves under way/.test(d.ours)) ||
+        (['lines', 'final-newline'].includes(d.kind) && d.ctx && d.ctx.hadPass === true && d.ctx.theirsEmpty === true)),
   },
   {
     id: 'checks-false-suffix',
@@ -371,9 +372,13 @@ export const KNOWN = [
   {
     id: 'own-notation-refused',
     heading: 'their bug',
-    reason: "5d-chess-js 1.2.1 refuses some moves written in its own notation (Black pawn captures such as 'ccxd3'); ours reads them.",
+    reason: "5d-chess-js 1.2.1 refuses some moves written in its own notation (Black pawn captures such as 'ccxd3'; in an action given as its own 5DPGN too, 'ggxf4'); ours reads them.",
     match: (d) =>
       (d.call === 'move' && d.kind === 'throws-theirs-only' && /^\((notation|notation_short)\) during play/.test(String(d.args))) ||
+      (d.call === 'action' &&
+        d.kind === 'throws-theirs-only' &&
+        /^\(5dpgn\) during play/.test(String(d.args)) &&
+        /Notation invalid and an error has occurred with string: (\([^)]*\))?([a-z])\2x/.test(String(d.theirs))) ||
       (d.call === 'moveable' &&
         d.kind === 'value' &&
         d.theirs === 'false' &&
