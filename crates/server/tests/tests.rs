@@ -889,6 +889,13 @@ mod made {
         call(app, "GET", &format!("/api/analysis/{id}"), None).await.1
     }
 
+    /// The niceness in a `/proc/.../stat` text: the 19th field, the 17th after the name's
+    /// closing parenthesis (a name may hold spaces and parentheses).
+    #[cfg(target_os = "linux")]
+    fn niceness_in(stat: &str) -> Option<i32> {
+        stat.rsplit_once(") ")?.1.split(' ').nth(16)?.parse().ok()
+    }
+
     /// The niceness of each of this process's threads whose name starts with `prefix`.
     #[cfg(target_os = "linux")]
     fn niceness_of_threads(prefix: &str) -> Vec<i32> {
@@ -898,12 +905,9 @@ mod made {
             if !comm.trim_end().starts_with(prefix) {
                 continue;
             }
-            // Fields after the name's closing parenthesis: state is the 3rd, nice the 19th.
             let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
-            if let Some(rest) = stat.rsplit_once(") ").map(|(_, r)| r) {
-                if let Some(nice) = rest.split(' ').nth(16).and_then(|n| n.parse().ok()) {
-                    found.push(nice);
-                }
+            if let Some(nice) = niceness_in(&stat) {
+                found.push(nice);
             }
         }
         found
@@ -920,16 +924,7 @@ mod made {
         let (status, v) = post(&s.app, "/api/analysis", json!({ "game": id })).await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
         let aid = v["analysis"]["id"].as_u64().unwrap();
-        let mine = std::fs::read_to_string("/proc/self/stat").unwrap();
-        let mine: i32 = mine
-            .rsplit_once(") ")
-            .unwrap()
-            .1
-            .split(' ')
-            .nth(16)
-            .unwrap()
-            .parse()
-            .unwrap();
+        let mine = niceness_in(&std::fs::read_to_string("/proc/self/stat").unwrap()).expect("the server's niceness");
         let (status, v) = call(&s.app, "POST", &format!("/api/analysis/{aid}/start"), None).await;
         assert_eq!(status, StatusCode::OK, "{v}");
         // The thread lowers itself as it starts: wait for that (old code never did: 0 forever).
