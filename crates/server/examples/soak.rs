@@ -139,6 +139,12 @@ impl Conn {
     }
 }
 
+/// The `q` quantile (0 to 1) of sorted latencies, in milliseconds; none of an empty list.
+fn percentile_ms(sorted: &[Duration], q: f64) -> Option<f64> {
+    let i = ((sorted.len() as f64 * q) as usize).min(sorted.len().saturating_sub(1));
+    sorted.get(i).map(|d| d.as_secs_f64() * 1e3)
+}
+
 /// A request's kind for the latency breakdown: its method and the path's last word (ids out).
 fn kind_of(method: &str, path: &str) -> &'static str {
     let last = path.rsplit('/').next().unwrap_or("");
@@ -996,10 +1002,7 @@ fn soak() -> Result<bool, String> {
     }
     let mut lat: Vec<Duration> = honest_state.lat.lock().unwrap().iter().map(|&(_, d, _)| d).collect();
     lat.sort();
-    let pct = |p: f64| {
-        lat.get(((lat.len() as f64 * p) as usize).min(lat.len().saturating_sub(1)))
-            .map_or(0.0, |d| d.as_secs_f64() * 1e3)
-    };
+    let pct = |p: f64| percentile_ms(&lat, p).unwrap_or(0.0);
     let refused = honest_state.refused.lock().unwrap().clone();
     let samples = samples.lock().unwrap().clone();
     let max_rss = samples.iter().map(|s| s.1 + s.2).max().unwrap_or(0);
@@ -1089,9 +1092,7 @@ fn soak() -> Result<bool, String> {
             .map(|&(_, d, _)| d)
             .collect();
         l.sort();
-        let p = l
-            .get(((l.len() as f64 * 0.99) as usize).min(l.len().saturating_sub(1)))
-            .map_or(0.0, |d| d.as_secs_f64() * 1e3);
+        let p = percentile_ms(&l, 0.99).unwrap_or(0.0);
         slices.push(format!("{}-{}s {p:.0}ms", from.as_secs(), to.as_secs()));
     }
     println!("  honest p99 over time: {}", slices.join(", "));
@@ -1108,13 +1109,11 @@ fn soak() -> Result<bool, String> {
                 .map(|&(_, d, _)| d)
                 .collect();
             l.sort();
-            let at = |q: f64| l.get(((l.len() as f64 * q) as usize).min(l.len().saturating_sub(1)));
-            at(0.99).map(|p99| {
+            percentile_ms(&l, 0.99).map(|p99| {
                 format!(
-                    "{k} {} p50 {:.1} p99 {:.1} ms",
+                    "{k} {} p50 {:.1} p99 {p99:.1} ms",
                     l.len(),
-                    at(0.5).map_or(0.0, |d| d.as_secs_f64() * 1e3),
-                    p99.as_secs_f64() * 1e3
+                    percentile_ms(&l, 0.5).unwrap_or(0.0)
                 )
             })
         })
