@@ -226,59 +226,53 @@ impl Reviews {
         let (quota, turn) = s.turn;
         let started = Instant::now();
         let mut writer = chess5d_play::review::ActionWriter::new(&game);
-        std::thread::Builder::new()
-            .name(format!("review-{}", s.game_id))
-            .spawn(move || {
-                // Costly work a client asked for: below the players' requests.
-                crate::sync::lower_priority();
-                let review = reviewer.review_game(&game, result, &mut |p| {
-                    lock(&worker.run).progress(p.searched, p.positions, p.action.map(|a| writer.json(a)));
-                    if lock(&worker.seen).elapsed() > idle {
-                        worker.cancel(&format!(
-                            "nobody asked for its progress for {} s (limit 'review-idle-secs')",
-                            idle.as_secs()
-                        ));
-                    }
-                    // Its turn is over while others wait, and it is the oldest running: it
-                    // gives its place up (the others run on).
-                    if started.elapsed() > turn
-                        && quota.has_waiting()
-                        && Reviews::oldest_running(&jobs_of, worker.serial)
-                    {
-                        worker.cancel(&format!(
-                            "gave its place to a client waiting for one after {} s (limit 'review-turn-secs'); \
-                             start it again to go on",
-                            turn.as_secs()
-                        ));
-                    }
-                });
-                let why = lock(&worker.why).clone();
-                let mut ended = lock(&worker.run).clone();
-                ended.finish(review.json(), why);
-                // Kept before its place in the quota is given back (a client cannot start
-                // reviews faster than they are written), which is before it is shown ended.
-                let answer = ended.json(game_id);
-                let kept = save(&answer);
-                let text: Arc<str> = answer.to_string().into();
-                drop(answer);
-                lock(&worker.permit).take();
-                if !kept && !ended.running() && ended.status != chess5d_play::review::ReviewStatus::Done {
-                    // A finished review is stored with the game: the unfinished one leaves
-                    // memory, and the game's review is the stored one again.
-                    let mut jobs = lock(&jobs_of);
-                    if jobs.get(&game_id).is_some_and(|j| j.serial == worker.serial) {
-                        jobs.remove(&game_id);
-                    }
+        // Costly work a client asked for: below the players' requests.
+        crate::sync::spawn_background(&format!("review-{}", s.game_id), move || {
+            let review = reviewer.review_game(&game, result, &mut |p| {
+                lock(&worker.run).progress(p.searched, p.positions, p.action.map(|a| writer.json(a)));
+                if lock(&worker.seen).elapsed() > idle {
+                    worker.cancel(&format!(
+                        "nobody asked for its progress for {} s (limit 'review-idle-secs')",
+                        idle.as_secs()
+                    ));
                 }
-                // In memory from now on: the answer's bytes, and its status alone.
-                *lock(&worker.text) = Some(text);
-                let mut status = ReviewRun::start(0, ended.nodes);
-                status.status = ended.status;
-                *lock(&worker.run) = status;
-                drop(ended);
-                Reviews::keep_within(&mut lock(&jobs_of), kept_count, kept_bytes);
-            })
-            .map_err(|e| ServerError::Internal(format!("cannot start the review: {e}")))?;
+                // Its turn is over while others wait, and it is the oldest running: it
+                // gives its place up (the others run on).
+                if started.elapsed() > turn && quota.has_waiting() && Reviews::oldest_running(&jobs_of, worker.serial) {
+                    worker.cancel(&format!(
+                        "gave its place to a client waiting for one after {} s (limit 'review-turn-secs'); \
+                             start it again to go on",
+                        turn.as_secs()
+                    ));
+                }
+            });
+            let why = lock(&worker.why).clone();
+            let mut ended = lock(&worker.run).clone();
+            ended.finish(review.json(), why);
+            // Kept before its place in the quota is given back (a client cannot start
+            // reviews faster than they are written), which is before it is shown ended.
+            let answer = ended.json(game_id);
+            let kept = save(&answer);
+            let text: Arc<str> = answer.to_string().into();
+            drop(answer);
+            lock(&worker.permit).take();
+            if !kept && !ended.running() && ended.status != chess5d_play::review::ReviewStatus::Done {
+                // A finished review is stored with the game: the unfinished one leaves
+                // memory, and the game's review is the stored one again.
+                let mut jobs = lock(&jobs_of);
+                if jobs.get(&game_id).is_some_and(|j| j.serial == worker.serial) {
+                    jobs.remove(&game_id);
+                }
+            }
+            // In memory from now on: the answer's bytes, and its status alone.
+            *lock(&worker.text) = Some(text);
+            let mut status = ReviewRun::start(0, ended.nodes);
+            status.status = ended.status;
+            *lock(&worker.run) = status;
+            drop(ended);
+            Reviews::keep_within(&mut lock(&jobs_of), kept_count, kept_bytes);
+        })
+        .map_err(|e| ServerError::Internal(format!("cannot start the review: {e}")))?;
         Ok(first)
     }
 
