@@ -33,14 +33,16 @@ tmp="$(mktemp -d)"
 # shellcheck disable=SC2086
 # The tests make many engine games, analysis boards, imports, challenges, puzzles and computer
 # reviews from one address, several files at once (a second review of one client would end its
-# first): the per-client limits are raised (each limit has its own test
+# first; an analysis board of one file holds its puzzle-proof place while another file proves a
+# puzzle): the per-client limits are raised (each limit has its own test
 # in the server's suite, crates/server/tests/abuse), for this server and for those the tests
 # start themselves (helpers.mjs's startServer adds SERVER_LIMITS).
 SERVER_LIMITS="--limit engines-per-client=1000 --limit engines=1000 \
   --limit analysis-boards-per-client=1000 --limit analysis-boards=1000 \
   --limit imports-per-client=1000 --limit imports=1000 --limit imports-per-minute=100000 \
   --limit challenges-per-client=1000 --limit puzzles-per-client=1000 --limit puzzles-per-hour=100000 \
-  --limit state-bytes-per-sec=1000000000 --limit reviews-per-client=8 --limit reviews=8"
+  --limit state-bytes-per-sec=1000000000 --limit reviews-per-client=8 --limit reviews=8 \
+  --limit proofs-per-client=8 --limit proofs=8"
 export SERVER_LIMITS
 # shellcheck disable=SC2086
 $SERVER_CMD --addr 127.0.0.1:0 --db "$tmp/games.db" $SERVER_LIMITS > "$tmp/server.log" 2>&1 &
