@@ -3,6 +3,7 @@
 
 use anyhow::Result;
 use chess5d_engine::review::{self, Class, Progress, ReviewOptions, Reviewer};
+use chess5d_engine::Limits;
 use chess5d_rules::Color;
 use clap::Args;
 use std::io::{IsTerminal, Write};
@@ -72,9 +73,12 @@ pub fn run(a: &ReviewArgs) -> Result<()> {
         ..ReviewOptions::default()
     };
     if a.time.is_some() || a.depth.is_some() || a.nodes.is_some() {
-        options.depth = a.depth;
-        options.movetime = a.time.map(Duration::from_millis);
-        options.nodes = a.nodes;
+        options.limits = Limits {
+            depth: a.depth,
+            movetime: a.time.map(Duration::from_millis),
+            nodes: a.nodes,
+            ..Limits::default()
+        };
     }
     let total = game.game().actions().len();
     if total == 0 {
@@ -107,9 +111,9 @@ pub fn run(a: &ReviewArgs) -> Result<()> {
     } else {
         let mut annotated = review::annotate(&game, &review, a.variations);
         let budget = [
-            options.depth.map(|d| format!("depth {d}")),
-            options.movetime.map(|t| format!("{} ms", t.as_millis())),
-            options.nodes.map(|n| format!("{n} nodes")),
+            options.limits.depth.map(|d| format!("depth {d}")),
+            options.limits.movetime.map(|t| format!("{} ms", t.as_millis())),
+            options.limits.nodes.map(|n| format!("{n} nodes")),
         ]
         .into_iter()
         .flatten()

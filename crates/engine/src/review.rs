@@ -341,12 +341,9 @@ impl Review {
 /// The budget and engine of a review.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReviewOptions {
-    /// The depth of each position's search (`None`: no depth limit).
-    pub depth: Option<u32>,
-    /// The time of each position's search at most (`None`: no time limit).
-    pub movetime: Option<Duration>,
-    /// The nodes of each position's search at most.
-    pub nodes: Option<u64>,
+    /// The limits of each position's search (its depth, time and nodes; the default: at most
+    /// [`DEFAULT_DEPTH`] and [`DEFAULT_MOVETIME`]).
+    pub limits: Limits,
     /// The engine's options (hash size, threads...).
     pub engine: EngineOptions,
     /// The scale of the win probabilities ([`WIN_K`]).
@@ -356,23 +353,13 @@ pub struct ReviewOptions {
 impl Default for ReviewOptions {
     fn default() -> ReviewOptions {
         ReviewOptions {
-            depth: Some(DEFAULT_DEPTH),
-            movetime: Some(DEFAULT_MOVETIME),
-            nodes: None,
+            limits: Limits {
+                depth: Some(DEFAULT_DEPTH),
+                movetime: Some(DEFAULT_MOVETIME),
+                ..Limits::default()
+            },
             engine: EngineOptions::default(),
             k: WIN_K,
-        }
-    }
-}
-
-impl ReviewOptions {
-    /// The limits of one position's search.
-    pub fn limits(&self) -> Limits {
-        Limits {
-            depth: self.depth,
-            movetime: self.movetime,
-            nodes: self.nodes,
-            ..Limits::default()
         }
     }
 }
@@ -528,7 +515,7 @@ impl Reviewer {
     }
 
     fn search(&mut self, pos: &Position) -> Searched {
-        let r = self.engine.search(pos, &self.options.limits(), &mut |_| {});
+        let r = self.engine.search(pos, &self.options.limits, &mut |_| {});
         let eval = match r.best {
             Some(_) => Eval::from_score(r.score, pos.to_move()),
             None if pos.in_check() => Eval::Checkmate(pos.to_move().other()),

@@ -5,7 +5,7 @@
 use chess5d_engine::review::{
     action_accuracy, annotate, win_probability, Class, Eval, ReviewOptions, Reviewer, LICHESS_K, WIN_K,
 };
-use chess5d_engine::Score;
+use chess5d_engine::{Limits, Score};
 use chess5d_notation::{load, write_5dpgn, GameTree};
 use chess5d_rules::Color;
 
@@ -105,8 +105,7 @@ const SCHOLAR: &str =
 
 fn options() -> ReviewOptions {
     ReviewOptions {
-        depth: Some(3),
-        movetime: None,
+        limits: Limits::depth(3),
         ..ReviewOptions::default()
     }
 }

@@ -8,7 +8,7 @@ use crate::error::PlayError;
 use crate::game::Play;
 use crate::seats::Rights;
 use chess5d_engine::review::{ActionReview, ReviewOptions, DEFAULT_DEPTH, DEFAULT_MOVETIME};
-use chess5d_engine::EngineOptions;
+use chess5d_engine::{EngineOptions, Limits};
 use chess5d_rules::{Game, Position};
 use serde_json::{json, Value};
 
@@ -23,9 +23,12 @@ pub const REVIEW_NODES: u64 = 200_000;
 /// table of `hash_mb` MB.
 pub fn options(nodes: u64, hash_mb: usize, threads: usize) -> ReviewOptions {
     ReviewOptions {
-        depth: Some(DEFAULT_DEPTH),
-        movetime: Some(DEFAULT_MOVETIME),
-        nodes: Some(nodes.max(1)),
+        limits: Limits {
+            depth: Some(DEFAULT_DEPTH),
+            movetime: Some(DEFAULT_MOVETIME),
+            nodes: Some(nodes.max(1)),
+            ..Limits::default()
+        },
         engine: EngineOptions {
             hash_mb: hash_mb.max(1),
             threads: threads.max(1),

@@ -501,7 +501,7 @@ impl Game {
         use chess5d_engine::review::{annotate, ReviewOptions, Reviewer};
         let mut options = ReviewOptions::default();
         if movetime.is_some() || depth.is_some() || nodes.is_some() {
-            options.movetime = movetime
+            options.limits.movetime = movetime
                 .map(|s| {
                     std::time::Duration::try_from_secs_f64(s)
                         .ok()
@@ -511,8 +511,8 @@ impl Game {
                         })
                 })
                 .transpose()?;
-            options.depth = depth;
-            options.nodes = nodes;
+            options.limits.depth = depth;
+            options.limits.nodes = nodes;
         }
         if depth == Some(0) {
             return Err(PyValueError::new_err("depth must be 1 or more"));

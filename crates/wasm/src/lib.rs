@@ -140,9 +140,12 @@ impl Core {
         use chess5d_engine::review::{ReviewOptions, Reviewer};
         let mut options = ReviewOptions::default();
         if depth > 0 || movetime_ms > 0.0 || nodes > 0.0 {
-            options.depth = (depth > 0).then_some(depth);
-            options.movetime = (movetime_ms > 0.0).then(|| std::time::Duration::from_secs_f64(movetime_ms / 1000.0));
-            options.nodes = (nodes > 0.0).then_some(nodes as u64);
+            options.limits = chess5d_engine::Limits {
+                depth: (depth > 0).then_some(depth),
+                movetime: (movetime_ms > 0.0).then(|| std::time::Duration::from_secs_f64(movetime_ms / 1000.0)),
+                nodes: (nodes > 0.0).then_some(nodes as u64),
+                ..chess5d_engine::Limits::default()
+            };
         }
         options.engine.threads = 1;
         let mut reviewer = Reviewer::new(options);
