@@ -3,6 +3,7 @@
 use crate::board::{BitIter, Board};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
+use crate::tables;
 use crate::types::{BoardId, Color, Coord, Piece, Role, Square};
 use std::sync::OnceLock;
 
@@ -51,23 +52,11 @@ fn slides_along(role: Role, diagonal: bool) -> bool {
         || (!diagonal && role == Role::Rook)
 }
 
-/// For each unit step and square of an 8x8 board, the squares beyond it that way.
+/// For each unit step and square of an 8x8 board, the squares beyond it that way (a table
+/// written at build time: [`crate::tables`]).
+#[inline]
 fn unit_rays() -> &'static [[u64; 64]; 8] {
-    static TABLE: OnceLock<[[u64; 64]; 8]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [[0u64; 64]; 8];
-        for (d, &(dx, dy)) in UNIT_STEPS.iter().enumerate() {
-            for (i, m) in t[d].iter_mut().enumerate() {
-                let (x0, y0) = ((i % 8) as i32, (i / 8) as i32);
-                let mut k = 1;
-                while square_mask(x0 + k * dx, y0 + k * dy) != 0 {
-                    *m |= square_mask(x0 + k * dx, y0 + k * dy);
-                    k += 1;
-                }
-            }
-        }
-        t
-    })
+    &tables::UNIT_RAYS
 }
 
 impl Dirs {
@@ -803,68 +792,20 @@ fn cross_board_reach(piece: Piece, sq: Square) -> u64 {
         }
         return reach;
     }
-    static TABLE: OnceLock<Vec<[u64; 64]>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        Role::ALL
-            .iter()
-            .map(|&r| {
-                let d = dirs(r);
-                let mut row = [0u64; 64];
-                for (i, m) in row.iter_mut().enumerate() {
-                    let (x0, y0) = ((i % 8) as i32, (i / 8) as i32);
-                    for (_, _, dxys) in &d.groups {
-                        for &(dx, dy) in dxys {
-                            let mut k = 1;
-                            loop {
-                                let bit = square_mask(x0 + k * dx, y0 + k * dy);
-                                *m |= bit;
-                                if bit == 0 || !d.slides || (dx, dy) == (0, 0) {
-                                    break;
-                                }
-                                k += 1;
-                            }
-                        }
-                    }
-                }
-                row
-            })
-            .collect()
-    });
-    table[role as usize - 1][sq.index()]
+    tables::CROSS_BOARD_REACH[role as usize - 1][sq.index()]
 }
 
 /// The squares from which some piece could reach one of `targets` by leaving its board: the
 /// union of [`cross_board_reach`] turned around, over all roles and both colours.
 fn cross_board_sources(targets: u64) -> u64 {
-    static TABLE: OnceLock<[u64; 64]> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut inv = [0u64; 64];
-        for s in 0..64 {
-            let sq = Square::from_index(s);
-            let mut reach = 0;
-            for &role in Role::ALL.iter() {
-                for color in [Color::White, Color::Black] {
-                    reach |= cross_board_reach(Piece::new(role, color, false), sq);
-                }
-            }
-            for t in BitIter(reach) {
-                inv[t] |= 1 << s;
-            }
-        }
-        inv
-    });
-    BitIter(targets).fold(0, |m, t| m | table[t])
+    BitIter(targets).fold(0, |m, t| m | tables::CROSS_BOARD_SOURCES[t])
 }
 
 /// For each square of an 8x8 board, the squares from which some piece could capture on it
 /// without leaving the board: its lines and its knight squares.
+#[inline]
 fn in_board_reach() -> &'static [u64; 64] {
-    static TABLE: OnceLock<[u64; 64]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let rays = unit_rays();
-        let knight = &dirs(Role::Knight).leaps;
-        std::array::from_fn(|i| rays.iter().fold(knight[i], |m, r| m | r[i]))
-    })
+    &tables::IN_BOARD_REACH
 }
 
 /// The attacker of colour `by` on this board that could capture on `target` without leaving the
@@ -979,4 +920,131 @@ impl Board {
 pub(crate) fn attacked_in_board(board: &Board, sq: Square, by: Color) -> bool {
     let mut path = Vec::new();
     in_board_attacker(board, sq, by, &mut path, BoardId::new(0, 0)).is_some()
+}
+
+/// The tables of [`crate::tables`] against their computation from the rules' directions: they
+/// are data so that a program's first position (a page's WebAssembly, in its baseline
+/// compiler's code) neither builds nor compiles them. `CHESS5D_WRITE_TABLES=1 cargo test -p
+/// chess5d-rules --lib tables` writes the file again.
+#[cfg(test)]
+mod table_check {
+    use super::*;
+
+    fn unit_rays() -> [[u64; 64]; 8] {
+        let mut t = [[0u64; 64]; 8];
+        for (d, &(dx, dy)) in UNIT_STEPS.iter().enumerate() {
+            for (i, m) in t[d].iter_mut().enumerate() {
+                let (x0, y0) = ((i % 8) as i32, (i / 8) as i32);
+                let mut k = 1;
+                while square_mask(x0 + k * dx, y0 + k * dy) != 0 {
+                    *m |= square_mask(x0 + k * dx, y0 + k * dy);
+                    k += 1;
+                }
+            }
+        }
+        t
+    }
+
+    /// For each role (by code - 1) and square: the spatial shadow of its moves that leave the
+    /// board (pawns and brawns are answered without the table).
+    fn cross_board_reach() -> Vec<[u64; 64]> {
+        Role::ALL
+            .iter()
+            .map(|&r| {
+                let d = dirs(r);
+                let mut row = [0u64; 64];
+                for (i, m) in row.iter_mut().enumerate() {
+                    let (x0, y0) = ((i % 8) as i32, (i / 8) as i32);
+                    for (_, _, dxys) in &d.groups {
+                        for &(dx, dy) in dxys {
+                            let mut k = 1;
+                            loop {
+                                let bit = square_mask(x0 + k * dx, y0 + k * dy);
+                                *m |= bit;
+                                if bit == 0 || !d.slides || (dx, dy) == (0, 0) {
+                                    break;
+                                }
+                                k += 1;
+                            }
+                        }
+                    }
+                }
+                row
+            })
+            .collect()
+    }
+
+    fn cross_board_sources() -> [u64; 64] {
+        let mut inv = [0u64; 64];
+        for s in 0..64 {
+            let sq = Square::from_index(s);
+            let mut reach = 0;
+            for &role in Role::ALL.iter() {
+                for color in [Color::White, Color::Black] {
+                    reach |= super::cross_board_reach(Piece::new(role, color, false), sq);
+                }
+            }
+            for t in BitIter(reach) {
+                inv[t] |= 1 << s;
+            }
+        }
+        inv
+    }
+
+    fn in_board_reach() -> [u64; 64] {
+        let rays = unit_rays();
+        let knight = &dirs(Role::Knight).leaps;
+        std::array::from_fn(|i| rays.iter().fold(knight[i], |m, r| m | r[i]))
+    }
+
+    fn row(t: &[u64; 64]) -> String {
+        let cells: Vec<String> = t.iter().map(|x| format!("{x:#x}")).collect();
+        format!("[{}]", cells.join(", "))
+    }
+
+    fn rows(t: &[[u64; 64]]) -> String {
+        let lines: Vec<String> = t.iter().map(|r| format!("    {},\n", row(r))).collect();
+        format!("[\n{}]", lines.concat())
+    }
+
+    /// The file `src/tables.rs` as the computation writes it.
+    fn file() -> String {
+        let reach = cross_board_reach();
+        format!(
+            "//! Tables of the move generator, written by `CHESS5D_WRITE_TABLES=1 cargo test -p chess5d-rules \
+             --lib tables`\n//! from the rules' directions (`movegen::table_check`, which checks them): data, not \
+             code that builds them\n//! on a program's first position.\n\n\
+             /// For each unit step `(dx, dy)` of `movegen::UNIT_STEPS` and square of an 8x8 board, the squares beyond it.\n\
+             #[rustfmt::skip]\npub(crate) static UNIT_RAYS: [[u64; 64]; 8] = {};\n\n\
+             /// For each role (by its code - 1) and square: the squares (of an 8x8 board) it could land on with a move \
+             that\n/// leaves its board, over all boards (pawns' and brawns' rows are unused).\n\
+             #[rustfmt::skip]\npub(crate) static CROSS_BOARD_REACH: [[u64; 64]; {}] = {};\n\n\
+             /// For each square: the squares from which some piece could reach it by leaving its board.\n\
+             #[rustfmt::skip]\npub(crate) static CROSS_BOARD_SOURCES: [u64; 64] = {};\n\n\
+             /// For each square: the squares from which some piece could capture on it without leaving the board.\n\
+             #[rustfmt::skip]\npub(crate) static IN_BOARD_REACH: [u64; 64] = {};\n",
+            rows(&unit_rays()),
+            reach.len(),
+            rows(&reach),
+            row(&cross_board_sources()),
+            row(&in_board_reach()),
+        )
+    }
+
+    #[test]
+    fn tables_are_the_computed_ones() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/tables.rs");
+        if std::env::var_os("CHESS5D_WRITE_TABLES").is_some() {
+            std::fs::write(path, file()).unwrap();
+        }
+        assert_eq!(unit_rays(), tables::UNIT_RAYS);
+        assert_eq!(cross_board_reach(), tables::CROSS_BOARD_REACH.to_vec());
+        assert_eq!(cross_board_sources(), tables::CROSS_BOARD_SOURCES);
+        assert_eq!(in_board_reach(), tables::IN_BOARD_REACH);
+        assert_eq!(
+            std::fs::read_to_string(path).unwrap(),
+            file(),
+            "src/tables.rs: CHESS5D_WRITE_TABLES=1 writes it"
+        );
+    }
 }
