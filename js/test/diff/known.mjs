@@ -98,8 +98,10 @@ export const KNOWN = [
         (d.call === 'moves' && isEmptyList(d.ctx.theirsOutcome)) ||
         (d.call === 'state' && d.path === '.moves' && d.kind === 'type' && /^array \[\]$/.test(String(d.theirs))) ||
         // Their submit() and pass() ask the verdict again: timed out, it says mate, and the
-        // action that submittable() accepted a moment before is refused.
-        (['submit', 'pass'].includes(d.call) &&
+        // action that submittable() accepted a moment before is refused (also on a copy the
+        // harness plays on: `copy() then play on the copy`, whose moves() came back empty, seen
+        // under load in custom_8x8, CI seed 1605751872, not reproduced alone).
+        ((['submit', 'pass'].includes(d.call) || (d.call === 'copy' && /play on the copy/.test(String(d.args)))) &&
           d.kind === 'throws-theirs-only' &&
           /Action is not complete|currently in (checkmate|stalemate)/.test(String(d.theirs))))),
   },
