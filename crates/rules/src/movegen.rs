@@ -821,11 +821,14 @@ mod table_check {
     /// A direction `[dx, dy, dt, dl]`, `dt` in whole turns (two half-turns).
     type Vector = [i32; 4];
 
+    /// A [`StepGroup`] as computed.
+    type Group = (i32, i32, Vec<(i32, i32)>);
+
     /// [`Dirs`] as computed.
     #[derive(Debug, PartialEq)]
     struct Made {
         slides: bool,
-        groups: Vec<(i32, i32, Vec<(i32, i32)>)>,
+        groups: Vec<Group>,
         step_mask: u32,
         group_at: [u8; 25],
         leaps: Vec<u64>,
@@ -887,7 +890,7 @@ mod table_check {
         vectors.sort_by_key(|v| (v[2] != 0 || v[3] != 0, *v));
         let spatial = vectors.iter().filter(|v| v[2] == 0 && v[3] == 0).count();
         // At most 24 board steps (dt, dl), each with at most 9 (dx, dy).
-        let mut groups: Vec<(i32, i32, Vec<(i32, i32)>)> = Vec::with_capacity(24);
+        let mut groups: Vec<Group> = Vec::with_capacity(24);
         for v in &vectors[spatial..] {
             match groups.iter_mut().find(|g| g.0 == v[2] && g.1 == v[3]) {
                 Some(g) => g.2.push((v[0], v[1])),
