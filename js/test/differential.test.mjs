@@ -25,6 +25,12 @@ const opts = {
   fullRate: Number(env.DIFF_FULL || 0.25),
 };
 
+// The options other than the seed that differ from the defaults (a game replays only with them).
+const replayEnv = ['DIFF_VARIANT', 'DIFF_TIMEOUT', 'DIFF_ACTIONS', 'DIFF_STEPS', 'DIFF_FULL']
+  .filter((k) => env[k])
+  .map((k) => `${k}=${env[k]} `)
+  .join('');
+
 if (!Number.isSafeInteger(opts.seed)) throw new Error(`DIFF_SEED must be a whole number, got ${env.DIFF_SEED}`);
 console.log(`differential: seed ${opts.seed} (replay with DIFF_SEED=${opts.seed})`);
 
@@ -32,7 +38,9 @@ test(`differential: ${opts.games} random games against 5d-chess-js 1.2.1 (seed $
   const result = runGames(opts);
   const unknown = [...result.classes.values()].filter((c) => !c.known);
   if (unknown.length) {
-    assert.fail(`${unknown.length} kinds of difference not in test/diff/known.mjs (seed ${opts.seed}: replay with DIFF_SEED=${opts.seed}):\n${formatReport(result, { maxClasses: 80 })}`);
+    // Game i plays seed + i with these options: each first example replays alone in seconds.
+    const alone = [...new Set(unknown.map((c) => c.first.seed))].map((s) => `DIFF_SEED=${s} DIFF_GAMES=1 ${replayEnv}node --test test/differential.test.mjs`);
+    assert.fail(`${unknown.length} kinds of difference not in test/diff/known.mjs (seed ${opts.seed}: replay with DIFF_SEED=${opts.seed}; each game alone: ${alone.join('; ')}):\n${formatReport(result, { maxClasses: 80 })}`);
   }
   assert.ok(result.stats.games === opts.games);
 });

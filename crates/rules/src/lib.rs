@@ -92,6 +92,7 @@ mod movegen;
 mod moves;
 mod position;
 mod search;
+mod tables;
 mod types;
 mod variants;
 

@@ -3,14 +3,11 @@
 use crate::board::{BitIter, Board};
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
+use crate::tables;
 use crate::types::{BoardId, Color, Coord, Piece, Role, Square};
-use std::sync::OnceLock;
-
-/// A direction `[dx, dy, dt, dl]`, `dt` in whole turns (two half-turns).
-pub(crate) type Vector = [i32; 4];
 
 /// Vectors leaving the board that share a board step: `(dt, dl, [(dx, dy)...])`.
-pub(crate) type StepGroup = (i32, i32, Vec<(i32, i32)>);
+pub(crate) type StepGroup = (i32, i32, &'static [(i32, i32)]);
 
 /// The directions of one role and whether it slides along them.
 #[derive(Debug)]
@@ -18,14 +15,14 @@ pub(crate) struct Dirs {
     pub(crate) slides: bool,
     /// The vectors leaving the board, grouped by their board step `(dt, dl)`, each with its
     /// `(dx, dy)` parts.
-    pub(crate) groups: Vec<StepGroup>,
+    pub(crate) groups: &'static [StepGroup],
     /// The board steps of the groups, as bits of [`step_bit`]; `group_at[bit]` is the group.
-    step_mask: u32,
-    group_at: [u8; 25],
+    pub(crate) step_mask: u32,
+    pub(crate) group_at: [u8; 25],
     /// For leapers: the squares (of an 8x8 board) each square reaches within the board.
-    leaps: Vec<u64>,
+    pub(crate) leaps: [u64; 64],
     /// For sliders: the indices into [`UNIT_STEPS`] of the directions within the board.
-    rays: Vec<usize>,
+    pub(crate) rays: &'static [usize],
 }
 
 /// The eight unit steps `(dx, dy)` within a board, for the ray tables.
@@ -51,23 +48,11 @@ fn slides_along(role: Role, diagonal: bool) -> bool {
         || (!diagonal && role == Role::Rook)
 }
 
-/// For each unit step and square of an 8x8 board, the squares beyond it that way.
+/// For each unit step and square of an 8x8 board, the squares beyond it that way (a table
+/// written at build time: [`crate::tables`]).
+#[inline]
 fn unit_rays() -> &'static [[u64; 64]; 8] {
-    static TABLE: OnceLock<[[u64; 64]; 8]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [[0u64; 64]; 8];
-        for (d, &(dx, dy)) in UNIT_STEPS.iter().enumerate() {
-            for (i, m) in t[d].iter_mut().enumerate() {
-                let (x0, y0) = ((i % 8) as i32, (i / 8) as i32);
-                let mut k = 1;
-                while square_mask(x0 + k * dx, y0 + k * dy) != 0 {
-                    *m |= square_mask(x0 + k * dx, y0 + k * dy);
-                    k += 1;
-                }
-            }
-        }
-        t
-    })
+    &tables::UNIT_RAYS
 }
 
 impl Dirs {
@@ -80,7 +65,7 @@ impl Dirs {
         }
         let rays = unit_rays();
         let mut out = 0;
-        for &d in &self.rays {
+        for &d in self.rays {
             let mut r = rays[d][sq] & area;
             let blockers = r & occupied;
             if blockers != 0 {
@@ -92,118 +77,10 @@ impl Dirs {
     }
 }
 
-fn all_unit_vectors() -> Vec<Vector> {
-    let mut out = Vec::with_capacity(80);
-    for dx in -1..=1 {
-        for dy in -1..=1 {
-            for dt in -1..=1 {
-                for dl in -1..=1 {
-                    if (dx, dy, dt, dl) != (0, 0, 0, 0) {
-                        out.push([dx, dy, dt, dl]);
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
-fn axes(v: &Vector) -> usize {
-    v.iter().filter(|&&c| c != 0).count()
-}
-
-fn make_dirs(mut vectors: Vec<Vector>, slides: bool) -> Dirs {
-    vectors.sort_by_key(|v| (v[2] != 0 || v[3] != 0, *v));
-    let spatial = vectors.iter().filter(|v| v[2] == 0 && v[3] == 0).count();
-    // At most 24 board steps (dt, dl), each with at most 9 (dx, dy).
-    let mut groups: Vec<StepGroup> = Vec::with_capacity(24);
-    for v in &vectors[spatial..] {
-        match groups.iter_mut().find(|g| g.0 == v[2] && g.1 == v[3]) {
-            Some(g) => g.2.push((v[0], v[1])),
-            None => {
-                let mut dxys = Vec::with_capacity(9);
-                dxys.push((v[0], v[1]));
-                groups.push((v[2], v[3], dxys));
-            }
-        }
-    }
-    let in_board = &vectors[..spatial];
-    let leaps = (0..64)
-        .map(|i| {
-            let (x0, y0) = (i % 8, i / 8);
-            in_board.iter().fold(0, |m, v| m | square_mask(x0 + v[0], y0 + v[1]))
-        })
-        .collect();
-    let rays = UNIT_STEPS
-        .iter()
-        .enumerate()
-        .filter(|(_, &(dx, dy))| in_board.iter().any(|v| (v[0], v[1]) == (dx, dy)))
-        .map(|(d, _)| d)
-        .collect();
-    let mut step_mask = 0;
-    let mut group_at = [u8::MAX; 25];
-    for (i, g) in groups.iter().enumerate() {
-        let b = step_bit(g.0, g.1);
-        step_mask |= b;
-        group_at[b.trailing_zeros() as usize] = i as u8;
-    }
-    Dirs {
-        slides,
-        groups,
-        step_mask,
-        group_at,
-        leaps,
-        rays,
-    }
-}
-
+/// The directions of `role` (a table written at build time: [`crate::tables`]).
+#[inline]
 pub(crate) fn dirs(role: Role) -> &'static Dirs {
-    static TABLE: OnceLock<Vec<Dirs>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        // Built once per process: without a reallocation per push (in a page's WebAssembly
-        // this runs in the baseline compiler's code, on the first call of a program).
-        let units = all_unit_vectors();
-        Role::ALL
-            .iter()
-            .map(|&r| {
-                let with = |n: &[usize]| {
-                    let mut out = Vec::with_capacity(units.len());
-                    out.extend(units.iter().copied().filter(|v| n.contains(&axes(v))));
-                    out
-                };
-                match r {
-                    Role::Rook => make_dirs(with(&[1]), true),
-                    Role::Bishop => make_dirs(with(&[2]), true),
-                    Role::Unicorn => make_dirs(with(&[3]), true),
-                    Role::Dragon => make_dirs(with(&[4]), true),
-                    Role::Princess => make_dirs(with(&[1, 2]), true),
-                    Role::Queen | Role::RoyalQueen => make_dirs(units.clone(), true),
-                    Role::King | Role::CommonKing => make_dirs(units.clone(), false),
-                    Role::Knight => {
-                        let mut v = Vec::with_capacity(48);
-                        for a in 0..4 {
-                            for b in 0..4 {
-                                if a == b {
-                                    continue;
-                                }
-                                for sa in [-2, 2] {
-                                    for sb in [-1, 1] {
-                                        let mut vec = [0; 4];
-                                        vec[a] = sa;
-                                        vec[b] = sb;
-                                        v.push(vec);
-                                    }
-                                }
-                            }
-                        }
-                        make_dirs(v, false)
-                    }
-                    Role::Pawn | Role::Brawn => make_dirs(Vec::new(), false),
-                }
-            })
-            .collect()
-    });
-    &table[role as usize - 1]
+    &tables::DIRS[role as usize - 1]
 }
 
 /// Forward along y for a colour.
@@ -803,68 +680,20 @@ fn cross_board_reach(piece: Piece, sq: Square) -> u64 {
         }
         return reach;
     }
-    static TABLE: OnceLock<Vec<[u64; 64]>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        Role::ALL
-            .iter()
-            .map(|&r| {
-                let d = dirs(r);
-                let mut row = [0u64; 64];
-                for (i, m) in row.iter_mut().enumerate() {
-                    let (x0, y0) = ((i % 8) as i32, (i / 8) as i32);
-                    for (_, _, dxys) in &d.groups {
-                        for &(dx, dy) in dxys {
-                            let mut k = 1;
-                            loop {
-                                let bit = square_mask(x0 + k * dx, y0 + k * dy);
-                                *m |= bit;
-                                if bit == 0 || !d.slides || (dx, dy) == (0, 0) {
-                                    break;
-                                }
-                                k += 1;
-                            }
-                        }
-                    }
-                }
-                row
-            })
-            .collect()
-    });
-    table[role as usize - 1][sq.index()]
+    tables::CROSS_BOARD_REACH[role as usize - 1][sq.index()]
 }
 
 /// The squares from which some piece could reach one of `targets` by leaving its board: the
 /// union of [`cross_board_reach`] turned around, over all roles and both colours.
 fn cross_board_sources(targets: u64) -> u64 {
-    static TABLE: OnceLock<[u64; 64]> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut inv = [0u64; 64];
-        for s in 0..64 {
-            let sq = Square::from_index(s);
-            let mut reach = 0;
-            for &role in Role::ALL.iter() {
-                for color in [Color::White, Color::Black] {
-                    reach |= cross_board_reach(Piece::new(role, color, false), sq);
-                }
-            }
-            for t in BitIter(reach) {
-                inv[t] |= 1 << s;
-            }
-        }
-        inv
-    });
-    BitIter(targets).fold(0, |m, t| m | table[t])
+    BitIter(targets).fold(0, |m, t| m | tables::CROSS_BOARD_SOURCES[t])
 }
 
 /// For each square of an 8x8 board, the squares from which some piece could capture on it
 /// without leaving the board: its lines and its knight squares.
+#[inline]
 fn in_board_reach() -> &'static [u64; 64] {
-    static TABLE: OnceLock<[u64; 64]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let rays = unit_rays();
-        let knight = &dirs(Role::Knight).leaps;
-        std::array::from_fn(|i| rays.iter().fold(knight[i], |m, r| m | r[i]))
-    })
+    &tables::IN_BOARD_REACH
 }
 
 /// The attacker of colour `by` on this board that could capture on `target` without leaving the
@@ -979,4 +808,296 @@ impl Board {
 pub(crate) fn attacked_in_board(board: &Board, sq: Square, by: Color) -> bool {
     let mut path = Vec::new();
     in_board_attacker(board, sq, by, &mut path, BoardId::new(0, 0)).is_some()
+}
+
+/// The tables of [`crate::tables`] against their computation from the rules' directions: they
+/// are data so that a program's first position (a page's WebAssembly, in its baseline
+/// compiler's code) neither builds nor compiles them. `CHESS5D_WRITE_TABLES=1 cargo test -p
+/// chess5d-rules --lib tables` writes the file again.
+#[cfg(test)]
+mod table_check {
+    use super::*;
+
+    /// A direction `[dx, dy, dt, dl]`, `dt` in whole turns (two half-turns).
+    type Vector = [i32; 4];
+
+    /// A [`StepGroup`] as computed.
+    type Group = (i32, i32, Vec<(i32, i32)>);
+
+    /// [`Dirs`] as computed.
+    #[derive(Debug, PartialEq)]
+    struct Made {
+        slides: bool,
+        groups: Vec<Group>,
+        step_mask: u32,
+        group_at: [u8; 25],
+        leaps: Vec<u64>,
+        rays: Vec<usize>,
+    }
+
+    impl Made {
+        fn of(d: &Dirs) -> Made {
+            Made {
+                slides: d.slides,
+                groups: d.groups.iter().map(|&(t, l, v)| (t, l, v.to_vec())).collect(),
+                step_mask: d.step_mask,
+                group_at: d.group_at,
+                leaps: d.leaps.to_vec(),
+                rays: d.rays.to_vec(),
+            }
+        }
+
+        /// The struct as a Rust literal of [`Dirs`].
+        fn literal(&self) -> String {
+            let groups: Vec<String> = self
+                .groups
+                .iter()
+                .map(|(t, l, v)| format!("({t}, {l}, &{v:?})"))
+                .collect();
+            format!(
+                "    Dirs {{ slides: {}, groups: &[{}], step_mask: {:#x}, group_at: {:?}, leaps: {}, rays: &{:?} }},\n",
+                self.slides,
+                groups.join(", "),
+                self.step_mask,
+                self.group_at,
+                row(&self.leaps.clone().try_into().unwrap()),
+                self.rays,
+            )
+        }
+    }
+
+    fn all_unit_vectors() -> Vec<Vector> {
+        let mut out = Vec::with_capacity(80);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dt in -1..=1 {
+                    for dl in -1..=1 {
+                        if (dx, dy, dt, dl) != (0, 0, 0, 0) {
+                            out.push([dx, dy, dt, dl]);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn axes(v: &Vector) -> usize {
+        v.iter().filter(|&&c| c != 0).count()
+    }
+
+    fn make_dirs(mut vectors: Vec<Vector>, slides: bool) -> Made {
+        vectors.sort_by_key(|v| (v[2] != 0 || v[3] != 0, *v));
+        let spatial = vectors.iter().filter(|v| v[2] == 0 && v[3] == 0).count();
+        // At most 24 board steps (dt, dl), each with at most 9 (dx, dy).
+        let mut groups: Vec<Group> = Vec::with_capacity(24);
+        for v in &vectors[spatial..] {
+            match groups.iter_mut().find(|g| g.0 == v[2] && g.1 == v[3]) {
+                Some(g) => g.2.push((v[0], v[1])),
+                None => {
+                    let mut dxys = Vec::with_capacity(9);
+                    dxys.push((v[0], v[1]));
+                    groups.push((v[2], v[3], dxys));
+                }
+            }
+        }
+        let in_board = &vectors[..spatial];
+        let leaps = (0..64)
+            .map(|i| {
+                let (x0, y0) = (i % 8, i / 8);
+                in_board.iter().fold(0, |m, v| m | square_mask(x0 + v[0], y0 + v[1]))
+            })
+            .collect();
+        let rays = UNIT_STEPS
+            .iter()
+            .enumerate()
+            .filter(|(_, &(dx, dy))| in_board.iter().any(|v| (v[0], v[1]) == (dx, dy)))
+            .map(|(d, _)| d)
+            .collect();
+        let mut step_mask = 0;
+        let mut group_at = [u8::MAX; 25];
+        for (i, g) in groups.iter().enumerate() {
+            let b = step_bit(g.0, g.1);
+            step_mask |= b;
+            group_at[b.trailing_zeros() as usize] = i as u8;
+        }
+        Made {
+            slides,
+            groups,
+            step_mask,
+            group_at,
+            leaps,
+            rays,
+        }
+    }
+
+    /// Each role's directions (by code - 1), computed.
+    fn all_dirs() -> Vec<Made> {
+        let units = all_unit_vectors();
+        Role::ALL
+            .iter()
+            .map(|&r| {
+                let with = |n: &[usize]| {
+                    let mut out = Vec::with_capacity(units.len());
+                    out.extend(units.iter().copied().filter(|v| n.contains(&axes(v))));
+                    out
+                };
+                match r {
+                    Role::Rook => make_dirs(with(&[1]), true),
+                    Role::Bishop => make_dirs(with(&[2]), true),
+                    Role::Unicorn => make_dirs(with(&[3]), true),
+                    Role::Dragon => make_dirs(with(&[4]), true),
+                    Role::Princess => make_dirs(with(&[1, 2]), true),
+                    Role::Queen | Role::RoyalQueen => make_dirs(units.clone(), true),
+                    Role::King | Role::CommonKing => make_dirs(units.clone(), false),
+                    Role::Knight => {
+                        let mut v = Vec::with_capacity(48);
+                        for a in 0..4 {
+                            for b in 0..4 {
+                                if a == b {
+                                    continue;
+                                }
+                                for sa in [-2, 2] {
+                                    for sb in [-1, 1] {
+                                        let mut vec = [0; 4];
+                                        vec[a] = sa;
+                                        vec[b] = sb;
+                                        v.push(vec);
+                                    }
+                                }
+                            }
+                        }
+                        make_dirs(v, false)
+                    }
+                    Role::Pawn | Role::Brawn => make_dirs(Vec::new(), false),
+                }
+            })
+            .collect()
+    }
+
+    fn unit_rays() -> [[u64; 64]; 8] {
+        let mut t = [[0u64; 64]; 8];
+        for (d, &(dx, dy)) in UNIT_STEPS.iter().enumerate() {
+            for (i, m) in t[d].iter_mut().enumerate() {
+                let (x0, y0) = ((i % 8) as i32, (i / 8) as i32);
+                let mut k = 1;
+                while square_mask(x0 + k * dx, y0 + k * dy) != 0 {
+                    *m |= square_mask(x0 + k * dx, y0 + k * dy);
+                    k += 1;
+                }
+            }
+        }
+        t
+    }
+
+    /// For each role (by code - 1) and square: the spatial shadow of its moves that leave the
+    /// board (pawns and brawns are answered without the table).
+    fn cross_board_reach() -> Vec<[u64; 64]> {
+        Role::ALL
+            .iter()
+            .map(|&r| {
+                let d = dirs(r);
+                let mut row = [0u64; 64];
+                for (i, m) in row.iter_mut().enumerate() {
+                    let (x0, y0) = ((i % 8) as i32, (i / 8) as i32);
+                    for (_, _, dxys) in d.groups {
+                        for &(dx, dy) in *dxys {
+                            let mut k = 1;
+                            loop {
+                                let bit = square_mask(x0 + k * dx, y0 + k * dy);
+                                *m |= bit;
+                                if bit == 0 || !d.slides || (dx, dy) == (0, 0) {
+                                    break;
+                                }
+                                k += 1;
+                            }
+                        }
+                    }
+                }
+                row
+            })
+            .collect()
+    }
+
+    fn cross_board_sources() -> [u64; 64] {
+        let mut inv = [0u64; 64];
+        for s in 0..64 {
+            let sq = Square::from_index(s);
+            let mut reach = 0;
+            for &role in Role::ALL.iter() {
+                for color in [Color::White, Color::Black] {
+                    reach |= super::cross_board_reach(Piece::new(role, color, false), sq);
+                }
+            }
+            for t in BitIter(reach) {
+                inv[t] |= 1 << s;
+            }
+        }
+        inv
+    }
+
+    fn in_board_reach() -> [u64; 64] {
+        let rays = unit_rays();
+        let knight = &dirs(Role::Knight).leaps;
+        std::array::from_fn(|i| rays.iter().fold(knight[i], |m, r| m | r[i]))
+    }
+
+    fn row(t: &[u64; 64]) -> String {
+        let cells: Vec<String> = t.iter().map(|x| format!("{x:#x}")).collect();
+        format!("[{}]", cells.join(", "))
+    }
+
+    fn rows(t: &[[u64; 64]]) -> String {
+        let lines: Vec<String> = t.iter().map(|r| format!("    {},\n", row(r))).collect();
+        format!("[\n{}]", lines.concat())
+    }
+
+    /// The file `src/tables.rs` as the computation writes it.
+    fn file() -> String {
+        let dirs = all_dirs();
+        let reach = cross_board_reach();
+        format!(
+            "//! Tables of the move generator, written by `CHESS5D_WRITE_TABLES=1 cargo test -p chess5d-rules \
+             --lib tables`\n//! from the rules' directions (`movegen::table_check`, which checks them): data, not \
+             code that builds them\n//! on a program's first position.\n\n\
+             use crate::movegen::Dirs;\n\n\
+             /// Each role's directions (by its code - 1).\n\
+             #[rustfmt::skip]\npub(crate) static DIRS: [Dirs; {}] = [\n{}];\n\n\
+             /// For each unit step `(dx, dy)` of `movegen::UNIT_STEPS` and square of an 8x8 board, the squares beyond it.\n\
+             #[rustfmt::skip]\npub(crate) static UNIT_RAYS: [[u64; 64]; 8] = {};\n\n\
+             /// For each role (by its code - 1) and square: the squares (of an 8x8 board) it could land on with a move \
+             that\n/// leaves its board, over all boards (pawns' and brawns' rows are unused).\n\
+             #[rustfmt::skip]\npub(crate) static CROSS_BOARD_REACH: [[u64; 64]; {}] = {};\n\n\
+             /// For each square: the squares from which some piece could reach it by leaving its board.\n\
+             #[rustfmt::skip]\npub(crate) static CROSS_BOARD_SOURCES: [u64; 64] = {};\n\n\
+             /// For each square: the squares from which some piece could capture on it without leaving the board.\n\
+             #[rustfmt::skip]\npub(crate) static IN_BOARD_REACH: [u64; 64] = {};\n",
+            dirs.len(),
+            dirs.iter().map(Made::literal).collect::<String>(),
+            rows(&unit_rays()),
+            reach.len(),
+            rows(&reach),
+            row(&cross_board_sources()),
+            row(&in_board_reach()),
+        )
+    }
+
+    #[test]
+    fn tables_are_the_computed_ones() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/tables.rs");
+        if std::env::var_os("CHESS5D_WRITE_TABLES").is_some() {
+            std::fs::write(path, file()).unwrap();
+        }
+        let dirs: Vec<Made> = tables::DIRS.iter().map(Made::of).collect();
+        assert_eq!(all_dirs(), dirs);
+        assert_eq!(unit_rays(), tables::UNIT_RAYS);
+        assert_eq!(cross_board_reach(), tables::CROSS_BOARD_REACH.to_vec());
+        assert_eq!(cross_board_sources(), tables::CROSS_BOARD_SOURCES);
+        assert_eq!(in_board_reach(), tables::IN_BOARD_REACH);
+        assert_eq!(
+            std::fs::read_to_string(path).unwrap(),
+            file(),
+            "src/tables.rs: CHESS5D_WRITE_TABLES=1 writes it"
+        );
+    }
 }

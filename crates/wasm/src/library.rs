@@ -372,7 +372,11 @@ impl Library {
     /// [`Library::from_game_text`] where the caller knows whether the start is one of the
     /// library's built-in variants (a named one: no start to write out and compare).
     fn from_game_marked(game: Game, variant: Option<String>, text: &str, builtin: bool) -> Library {
-        let starred = starred_squares(text, game.start().even());
+        let starred = if text.is_empty() {
+            HashMap::new()
+        } else {
+            starred_squares(text, game.start().even())
+        };
         let marks = Marks::of_game(&game, builtin, &starred);
         Library {
             game,
@@ -384,6 +388,17 @@ impl Library {
 
     /// A new game from `variant` (see [`start_of`]).
     pub fn new(variant: &str) -> Result<Library, Error> {
+        if variant.trim().is_empty() {
+            // The standard start (a plain `new Chess()`, the first answer of most programs):
+            // as below, without the code that looks up a variant or scans a record for marks
+            // (in WebAssembly each function is compiled on its first call).
+            return Ok(Library::from_game_marked(
+                Game::new(Position::standard()),
+                Some("standard".into()),
+                "",
+                true,
+            ));
+        }
         let game = Game::new(start_of(variant)?);
         Ok(match named_builtin(variant) {
             // A named variant: whether it is built in is known from its name, without writing
