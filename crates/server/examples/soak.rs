@@ -575,7 +575,9 @@ async fn hostile_request(
 ) -> Option<Value> {
     h.sent.fetch_add(1, Ordering::Relaxed);
     match c.request(method, path, token, body).await {
-        Ok((s, b)) if s < 300 => Some(json_of(&b)),
+        // Only small answers are read (the ids it goes on with): parsing a long game's state
+        // here would take the honest players' measuring threads, not the server's.
+        Ok((s, b)) if s < 300 => Some(if b.len() <= 64 * 1024 { json_of(&b) } else { Value::Null }),
         Ok(_) => {
             h.refused.fetch_add(1, Ordering::Relaxed);
             // Refused: wait a little, as a client hammering at its limits.
@@ -809,6 +811,13 @@ fn tree_usage(pid: u32) -> (u64, u64, u64, u64, u64) {
     total
 }
 
+/// The machine's load averages over 1, 5 and 15 minutes (`/proc/loadavg`).
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|t| t.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
 /// The server's `/api/info` `memory` (games, analysis boards, engine players in memory), by a
 /// plain blocking request from the monitor.
 fn memory_info(addr: SocketAddr) -> Option<Value> {
@@ -899,6 +908,15 @@ fn soak() -> Result<bool, String> {
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
+    // The hostile clients on threads of their own: their work (thousands of sockets, large
+    // answers) must not delay the honest players' measuring of their own answers.
+    let hostile_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("soak-hostile")
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let load_before = loadavg();
     let start = Instant::now();
     let deadline = start + Duration::from_secs(secs);
     let honest_state = Arc::new(Honest::default());
@@ -906,8 +924,8 @@ fn soak() -> Result<bool, String> {
     let stop = Arc::new(AtomicBool::new(false));
     // The monitor: the server's RSS and CPU every 5 s; the kill.
     // (second, server KiB, engines KiB, CPU %, engine processes, games in memory and their
-    // estimated KiB)
-    let samples = Arc::new(Mutex::new(Vec::<(u64, u64, u64, f64, u64, u64, u64, u64)>::new()));
+    // estimated KiB, PSS KiB of them all and of the server alone)
+    let samples = Arc::new(Mutex::new(Vec::<(u64, u64, u64, f64, u64, u64, u64, u64, u64)>::new()));
     let monitor = {
         let (server, samples, stop) = (server.clone(), samples.clone(), stop.clone());
         std::thread::spawn(move || {
@@ -933,7 +951,9 @@ fn soak() -> Result<bool, String> {
                         continue;
                     }
                 }
-                let (rss, engines, ticks, procs, pss) = tree_usage(server.lock().unwrap().pid());
+                let pid = server.lock().unwrap().pid();
+                let (rss, engines, ticks, procs, pss) = tree_usage(pid);
+                let server_pss = self::pss(pid);
                 let cpu = (ticks.saturating_sub(last.1)) as f64 / tick / last.0.elapsed().as_secs_f64() * 100.0;
                 last = (Instant::now(), ticks);
                 let memory = memory_info(addr).unwrap_or_default();
@@ -942,18 +962,20 @@ fn soak() -> Result<bool, String> {
                 samples
                     .lock()
                     .unwrap()
-                    .push((t, rss, engines, cpu, procs, games, games_kib, pss));
+                    .push((t, rss, engines, cpu, procs, games, games_kib, pss, server_pss));
             }
         })
     };
     let results = rt.block_on(async {
-        let mut hostile_tasks = if hostile_on {
-            hostile(addr, stop.clone(), hostile_state.clone(), &attacks)
-        } else {
-            Vec::new()
-        };
-        if many_n > 0 {
-            hostile_tasks.extend(many(addr, stop.clone(), hostile_state.clone(), many_n));
+        let mut hostile_tasks = Vec::new();
+        {
+            let _on_its_threads = hostile_rt.enter();
+            if hostile_on {
+                hostile_tasks.extend(hostile(addr, stop.clone(), hostile_state.clone(), &attacks));
+            }
+            if many_n > 0 {
+                hostile_tasks.extend(many(addr, stop.clone(), hostile_state.clone(), many_n));
+            }
         }
         let tasks: Vec<_> = (0..games)
             .map(|g| {
@@ -979,6 +1001,8 @@ fn soak() -> Result<bool, String> {
         errors
     });
     stop.store(true, Ordering::Relaxed);
+    hostile_rt.shutdown_timeout(Duration::from_secs(1));
+    let load_after = loadavg();
     let _ = monitor.join();
     let mut server = Arc::try_unwrap(server)
         .map_err(|_| "the monitor holds the server")?
@@ -1010,6 +1034,7 @@ fn soak() -> Result<bool, String> {
     let max_engines = samples.iter().map(|s| s.2).max().unwrap_or(0);
     let max_procs = samples.iter().map(|s| s.4).max().unwrap_or(0);
     let max_pss = samples.iter().map(|s| s.7).max().unwrap_or(0);
+    let max_server_pss = samples.iter().map(|s| s.8).max().unwrap_or(0);
     let max_games = samples.iter().map(|s| s.5).max().unwrap_or(0);
     let mean_cpu = samples.iter().map(|s| s.3).sum::<f64>() / samples.len().max(1) as f64;
     let max_cpu = samples.iter().map(|s| s.3).fold(0.0, f64::max);
@@ -1023,6 +1048,8 @@ fn soak() -> Result<bool, String> {
         },
         kill_at.map_or("none".into(), |k| format!("{k} s"))
     );
+    // Other work on the machine shows in every figure: the load averages say how idle it was.
+    println!("load averages (1, 5, 15 min): at the start {load_before}, at the end {load_after}");
     println!(
         "honest: {} requests, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; refused {}; cut by the kill {}; {} games, {actions} actions acknowledged; lost {}",
         lat.len(),
@@ -1058,16 +1085,17 @@ fn soak() -> Result<bool, String> {
     let mib = |k: u64| k as f64 / 1024.0;
     println!(
         "server (with its engine processes): max RSS {:.0} MiB (server alone max {:.0} MiB, engines max {:.0} MiB in at most {max_procs} processes), \
-         max PSS {:.0} MiB (pages shared between processes counted once), \
+         max PSS {:.0} MiB (pages shared between processes counted once; server alone max {:.0} MiB), \
          games in memory max {max_games}, CPU mean {mean_cpu:.0}%, max {max_cpu:.0}% (of one core)",
         mib(max_rss),
         mib(max_server),
         mib(max_engines),
-        mib(max_pss)
+        mib(max_pss),
+        mib(max_server_pss)
     );
     let over_time: Vec<String> = samples
         .iter()
-        .map(|(t, rss, engines, cpu, procs, games, games_kib, _)| {
+        .map(|(t, rss, engines, cpu, procs, games, games_kib, _, _)| {
             format!(
                 "{t}s {:.0}+{:.0}MiB ({procs}p, {games}g of {:.0}MiB) {cpu:.0}%",
                 mib(*rss),
