@@ -761,9 +761,8 @@ fn pss(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
-/// RSS of the server process itself and of its descendants (the engine processes), and the CPU
-/// of them all: (server KiB, engines KiB, ticks, engine processes, PSS KiB of them all).
-fn tree_usage(pid: u32) -> (u64, u64, u64, u64, u64) {
+/// Process `pid` and its descendants (the server's engine processes).
+fn tree_pids(pid: u32) -> Vec<u32> {
     let mut parent = std::collections::HashMap::new();
     if let Ok(dir) = std::fs::read_dir("/proc") {
         for e in dir.flatten() {
@@ -781,10 +780,8 @@ fn tree_usage(pid: u32) -> (u64, u64, u64, u64, u64) {
             }
         }
     }
-    let mut total = (0, 0, 0, 0, 0);
-    for &p in parent.keys() {
-        let mut q = p;
-        let mut depth = 0;
+    let under = |p: u32| {
+        let (mut q, mut depth) = (p, 0);
         while q != pid && depth < 16 {
             match parent.get(&q) {
                 Some(&pp) => q = pp,
@@ -792,23 +789,97 @@ fn tree_usage(pid: u32) -> (u64, u64, u64, u64, u64) {
             }
             depth += 1;
         }
-        if q == pid {
-            if let Some((r, t)) = usage(p) {
-                if p == pid {
-                    total.0 += r;
-                } else {
-                    total.1 += r;
-                    // `sh` wrappers hold almost nothing: count the processes that do.
-                    if r > 4096 {
-                        total.3 += 1;
-                    }
+        q == pid
+    };
+    parent.keys().copied().filter(|&p| under(p)).collect()
+}
+
+/// RSS of the server process itself and of its descendants (the engine processes), and the CPU
+/// of them all: (server KiB, engines KiB, ticks, engine processes, PSS KiB of them all).
+fn tree_usage(pid: u32) -> (u64, u64, u64, u64, u64) {
+    let mut total = (0, 0, 0, 0, 0);
+    for p in tree_pids(pid) {
+        if let Some((r, t)) = usage(p) {
+            if p == pid {
+                total.0 += r;
+            } else {
+                total.1 += r;
+                // `sh` wrappers hold almost nothing: count the processes that do.
+                if r > 4096 {
+                    total.3 += 1;
                 }
-                total.2 += t;
-                total.4 += pss(p);
             }
+            total.2 += t;
+            total.4 += pss(p);
         }
     }
     total
+}
+
+/// The scheduler's account of threads, kept by (process, thread): its class, and its CPU time,
+/// time waiting in the run queue (ns) and timeslices so far (`/proc/.../schedstat`). A thread
+/// that ends keeps its last reading.
+#[derive(Default)]
+struct SchedBook(std::collections::HashMap<(u32, u32), (&'static str, u64, u64, u64)>);
+
+impl SchedBook {
+    /// Reads the threads of process `pid`, each classed by `class(thread name)`.
+    fn read(&mut self, pid: u32, class: impl Fn(&str) -> &'static str) {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            return;
+        };
+        for t in tasks.flatten() {
+            let Ok(tid) = t.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let comm = std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
+            let Ok(stat) = std::fs::read_to_string(t.path().join("schedstat")) else {
+                continue;
+            };
+            let f: Vec<u64> = stat.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+            if let [run, wait, slices] = f[..] {
+                self.0.insert((pid, tid), (class(comm.trim_end()), run, wait, slices));
+            }
+        }
+    }
+
+    /// The server's threads and its engine processes: requests (tokio's threads, async and
+    /// blocking), the database writer, costly work (`chess5d-*`: searches, proofs, reviews,
+    /// imports), engines (every thread of a descendant process).
+    fn read_server(&mut self, pid: u32) {
+        for p in tree_pids(pid) {
+            if p == pid {
+                self.read(p, |name| match name {
+                    n if n.starts_with("tokio") => "server requests",
+                    "chess5d-db-writ" | "chess5d-db-writer" => "server db writer",
+                    n if n.starts_with("chess5d-") => "server costly work",
+                    _ => "server other",
+                });
+            } else {
+                self.read(p, |_| "engines");
+            }
+        }
+    }
+
+    /// Per class: threads, CPU s, run-queue wait s, and the wait per timeslice (ms).
+    fn report(&self) -> String {
+        let mut by: std::collections::BTreeMap<&str, (u64, u64, u64, u64)> = Default::default();
+        for &(class, run, wait, slices) in self.0.values() {
+            let e = by.entry(class).or_default();
+            *e = (e.0 + 1, e.1 + run, e.2 + wait, e.3 + slices);
+        }
+        by.iter()
+            .map(|(class, (n, run, wait, slices))| {
+                format!(
+                    "{class} ({n} threads) CPU {:.1} s, waited {:.1} s, {:.2} ms a slice",
+                    *run as f64 / 1e9,
+                    *wait as f64 / 1e9,
+                    *wait as f64 / 1e6 / (*slices).max(1) as f64
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
 }
 
 /// The machine's load averages over 1, 5 and 15 minutes (`/proc/loadavg`).
@@ -905,6 +976,7 @@ fn soak() -> Result<bool, String> {
     let addr: SocketAddr = ([127, 0, 0, 1], port).into();
     let server = Arc::new(Mutex::new(ServerProc::start(&bin, addr, &db)?));
     let rt = tokio::runtime::Builder::new_multi_thread()
+        .thread_name("soak-honest")
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
@@ -966,6 +1038,27 @@ fn soak() -> Result<bool, String> {
             }
         })
     };
+    // The scheduler's account, every second: where the CPU went and who waited for it (the
+    // server's threads by class, its engines, and this process's honest and hostile clients:
+    // a starved client measures its own wait as the server's latency).
+    let sched = Arc::new(Mutex::new(SchedBook::default()));
+    let sched_reader = {
+        let (server, sched, stop) = (server.clone(), sched.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let pid = server.lock().unwrap().pid();
+                let mut book = sched.lock().unwrap();
+                book.read_server(pid);
+                book.read(std::process::id(), |name| match name {
+                    "soak-honest" => "soak honest clients",
+                    "soak-hostile" => "soak hostile clients",
+                    _ => "soak other",
+                });
+                drop(book);
+                std::thread::sleep(Duration::from_secs(1));
+            }
+        })
+    };
     let results = rt.block_on(async {
         let mut hostile_tasks = Vec::new();
         {
@@ -1004,6 +1097,7 @@ fn soak() -> Result<bool, String> {
     hostile_rt.shutdown_timeout(Duration::from_secs(1));
     let load_after = loadavg();
     let _ = monitor.join();
+    let _ = sched_reader.join();
     let mut server = Arc::try_unwrap(server)
         .map_err(|_| "the monitor holds the server")?
         .into_inner()
@@ -1107,6 +1201,10 @@ fn soak() -> Result<bool, String> {
     println!(
         "  over time (server+engines RSS, engine processes, games in memory and their estimate, CPU): {}",
         over_time.join(", ")
+    );
+    println!(
+        "  scheduler (CPU, run-queue wait, wait a timeslice; by thread class): {}",
+        sched.lock().unwrap().report()
     );
     // The honest p99 over time.
     let timed = honest_state.lat.lock().unwrap().clone();
