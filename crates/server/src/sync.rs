@@ -56,8 +56,10 @@ pub(crate) fn spawn_background<T: Send + 'static>(
         })
 }
 
-/// Lowers the calling thread's priority by [`BACKGROUND_NICE`] and puts it in Linux's idle
-/// scheduling class ([`IDLE_CLASS`]); a system that refuses either leaves it as it was.
+/// Lowers the calling thread's priority by [`BACKGROUND_NICE`]; a system that refuses leaves it.
+/// Not the idle class ([`IDLE_CLASS`]) as engine processes: a thread of that class starves while
+/// the cores are busy (a proof of about a second did not end within a minute beside the test
+/// suite), holding its pool's place meanwhile, and its request times out.
 pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
@@ -66,30 +68,16 @@ pub(crate) fn lower_priority() {
         if let Ok(now) = rustix::process::getpriority_process(Some(me)) {
             let _ = rustix::process::setpriority_process(Some(me), (now + BACKGROUND_NICE).min(19));
         }
-        idle_class(me.as_raw_nonzero().get());
     }
 }
 
 /// The command that runs a command in Linux's idle scheduling class, `SCHED_IDLE` (util-linux's
-/// `chrt`; `chrt --idle -p 0 TID` moves a running thread there). A task of that class runs in
-/// the time the others leave, and a request thread that wakes takes the core from it at once.
-/// Niceness 19 alone is a weight of 15: 48 costly tasks weighed 720 against a request thread's
-/// 1,024, and a waking request waited behind them. `rustix` has no call for a scheduling policy
-/// and `libc`'s needs `unsafe`: `chrt` does it, once per costly thread (a few milliseconds
-/// beside work of a second or more).
+/// `chrt`), as engine processes run. A task of that class runs in the time the others leave, and
+/// a request thread that wakes takes the core from it at once. Niceness 19 alone is a weight of
+/// 15: 32 engines weighed 480 against a request thread's 1,024, and a waking request waited
+/// behind them. An engine's search is bounded by its own clock (`movetime`), which goes on
+/// while it waits.
 pub(crate) const IDLE_CLASS: &str = "chrt --idle 0";
-
-/// Puts thread `tid` in the idle scheduling class ([`IDLE_CLASS`]) where `chrt` is found and
-/// the system allows it; else leaves it as it is.
-#[cfg(target_os = "linux")]
-fn idle_class(tid: i32) {
-    let _ = std::process::Command::new("chrt")
-        .args(["--idle", "-p", "0", &tid.to_string()])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status();
-}
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
@@ -104,25 +92,6 @@ mod tests {
         .await
         .unwrap();
         assert_eq!(theirs, (mine + BACKGROUND_NICE).min(19));
-        // And in the idle scheduling class (policy 5, SCHED_IDLE: the 39th field after the
-        // name), where `chrt` is found.
-        if std::path::Path::new("/usr/bin/chrt").exists() {
-            let policy = background("test", || {
-                let tid = rustix::thread::gettid().as_raw_nonzero().get();
-                let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).unwrap();
-                Ok(stat
-                    .rsplit_once(") ")
-                    .unwrap()
-                    .1
-                    .split(' ')
-                    .nth(38)
-                    .unwrap()
-                    .to_string())
-            })
-            .await
-            .unwrap();
-            assert_eq!(policy, "5", "a background thread's scheduling policy");
-        }
         // The caller's thread is as it was.
         assert_eq!(rustix::process::getpriority_process(None).unwrap(), mine);
         let e = background::<()>("test", || Err(ServerError::Internal("refused".into()))).await;
