@@ -575,7 +575,9 @@ async fn hostile_request(
 ) -> Option<Value> {
     h.sent.fetch_add(1, Ordering::Relaxed);
     match c.request(method, path, token, body).await {
-        Ok((s, b)) if s < 300 => Some(json_of(&b)),
+        // Only small answers are read (the ids it goes on with): parsing a long game's state
+        // here would take the honest players' measuring threads, not the server's.
+        Ok((s, b)) if s < 300 => Some(if b.len() <= 64 * 1024 { json_of(&b) } else { Value::Null }),
         Ok(_) => {
             h.refused.fetch_add(1, Ordering::Relaxed);
             // Refused: wait a little, as a client hammering at its limits.
@@ -759,9 +761,8 @@ fn pss(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
-/// RSS of the server process itself and of its descendants (the engine processes), and the CPU
-/// of them all: (server KiB, engines KiB, ticks, engine processes, PSS KiB of them all).
-fn tree_usage(pid: u32) -> (u64, u64, u64, u64, u64) {
+/// Process `pid` and its descendants (the server's engine processes).
+fn tree_pids(pid: u32) -> Vec<u32> {
     let mut parent = std::collections::HashMap::new();
     if let Ok(dir) = std::fs::read_dir("/proc") {
         for e in dir.flatten() {
@@ -779,10 +780,8 @@ fn tree_usage(pid: u32) -> (u64, u64, u64, u64, u64) {
             }
         }
     }
-    let mut total = (0, 0, 0, 0, 0);
-    for &p in parent.keys() {
-        let mut q = p;
-        let mut depth = 0;
+    let under = |p: u32| {
+        let (mut q, mut depth) = (p, 0);
         while q != pid && depth < 16 {
             match parent.get(&q) {
                 Some(&pp) => q = pp,
@@ -790,23 +789,104 @@ fn tree_usage(pid: u32) -> (u64, u64, u64, u64, u64) {
             }
             depth += 1;
         }
-        if q == pid {
-            if let Some((r, t)) = usage(p) {
-                if p == pid {
-                    total.0 += r;
-                } else {
-                    total.1 += r;
-                    // `sh` wrappers hold almost nothing: count the processes that do.
-                    if r > 4096 {
-                        total.3 += 1;
-                    }
+        q == pid
+    };
+    parent.keys().copied().filter(|&p| under(p)).collect()
+}
+
+/// RSS of the server process itself and of its descendants (the engine processes), and the CPU
+/// of them all: (server KiB, engines KiB, ticks, engine processes, PSS KiB of them all).
+fn tree_usage(pid: u32) -> (u64, u64, u64, u64, u64) {
+    let mut total = (0, 0, 0, 0, 0);
+    for p in tree_pids(pid) {
+        if let Some((r, t)) = usage(p) {
+            if p == pid {
+                total.0 += r;
+            } else {
+                total.1 += r;
+                // `sh` wrappers hold almost nothing: count the processes that do.
+                if r > 4096 {
+                    total.3 += 1;
                 }
-                total.2 += t;
-                total.4 += pss(p);
             }
+            total.2 += t;
+            total.4 += pss(p);
         }
     }
     total
+}
+
+/// The scheduler's account of threads, kept by (process, thread): its class, and its CPU time,
+/// time waiting in the run queue (ns) and timeslices so far (`/proc/.../schedstat`). A thread
+/// that ends keeps its last reading.
+#[derive(Default)]
+struct SchedBook(std::collections::HashMap<(u32, u32), (&'static str, u64, u64, u64)>);
+
+impl SchedBook {
+    /// Reads the threads of process `pid`, each classed by `class(thread name)`.
+    fn read(&mut self, pid: u32, class: impl Fn(&str) -> &'static str) {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            return;
+        };
+        for t in tasks.flatten() {
+            let Ok(tid) = t.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let comm = std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
+            let Ok(stat) = std::fs::read_to_string(t.path().join("schedstat")) else {
+                continue;
+            };
+            let f: Vec<u64> = stat.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+            if let [run, wait, slices] = f[..] {
+                self.0.insert((pid, tid), (class(comm.trim_end()), run, wait, slices));
+            }
+        }
+    }
+
+    /// The server's threads and its engine processes: requests (tokio's threads, async and
+    /// blocking), the database writer, costly work (`chess5d-*`: searches, proofs, reviews,
+    /// imports), engines (every thread of a descendant process).
+    fn read_server(&mut self, pid: u32) {
+        for p in tree_pids(pid) {
+            if p == pid {
+                self.read(p, |name| match name {
+                    n if n.starts_with("tokio") => "server requests",
+                    "chess5d-db-writ" | "chess5d-db-writer" => "server db writer",
+                    n if n.starts_with("chess5d-") => "server costly work",
+                    _ => "server other",
+                });
+            } else {
+                self.read(p, |_| "engines");
+            }
+        }
+    }
+
+    /// Per class: threads, CPU s, run-queue wait s, and the wait per timeslice (ms).
+    fn report(&self) -> String {
+        let mut by: std::collections::BTreeMap<&str, (u64, u64, u64, u64)> = Default::default();
+        for &(class, run, wait, slices) in self.0.values() {
+            let e = by.entry(class).or_default();
+            *e = (e.0 + 1, e.1 + run, e.2 + wait, e.3 + slices);
+        }
+        by.iter()
+            .map(|(class, (n, run, wait, slices))| {
+                format!(
+                    "{class} ({n} threads) CPU {:.1} s, waited {:.1} s, {:.2} ms a slice",
+                    *run as f64 / 1e9,
+                    *wait as f64 / 1e9,
+                    *wait as f64 / 1e6 / (*slices).max(1) as f64
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// The machine's load averages over 1, 5 and 15 minutes (`/proc/loadavg`).
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|t| t.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }
 
 /// The server's `/api/info` `memory` (games, analysis boards, engine players in memory), by a
@@ -896,9 +976,19 @@ fn soak() -> Result<bool, String> {
     let addr: SocketAddr = ([127, 0, 0, 1], port).into();
     let server = Arc::new(Mutex::new(ServerProc::start(&bin, addr, &db)?));
     let rt = tokio::runtime::Builder::new_multi_thread()
+        .thread_name("soak-honest")
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
+    // The hostile clients on threads of their own: their work (thousands of sockets, large
+    // answers) must not delay the honest players' measuring of their own answers.
+    let hostile_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("soak-hostile")
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let load_before = loadavg();
     let start = Instant::now();
     let deadline = start + Duration::from_secs(secs);
     let honest_state = Arc::new(Honest::default());
@@ -906,8 +996,8 @@ fn soak() -> Result<bool, String> {
     let stop = Arc::new(AtomicBool::new(false));
     // The monitor: the server's RSS and CPU every 5 s; the kill.
     // (second, server KiB, engines KiB, CPU %, engine processes, games in memory and their
-    // estimated KiB)
-    let samples = Arc::new(Mutex::new(Vec::<(u64, u64, u64, f64, u64, u64, u64, u64)>::new()));
+    // estimated KiB, PSS KiB of them all and of the server alone)
+    let samples = Arc::new(Mutex::new(Vec::<(u64, u64, u64, f64, u64, u64, u64, u64, u64)>::new()));
     let monitor = {
         let (server, samples, stop) = (server.clone(), samples.clone(), stop.clone());
         std::thread::spawn(move || {
@@ -933,7 +1023,9 @@ fn soak() -> Result<bool, String> {
                         continue;
                     }
                 }
-                let (rss, engines, ticks, procs, pss) = tree_usage(server.lock().unwrap().pid());
+                let pid = server.lock().unwrap().pid();
+                let (rss, engines, ticks, procs, pss) = tree_usage(pid);
+                let server_pss = self::pss(pid);
                 let cpu = (ticks.saturating_sub(last.1)) as f64 / tick / last.0.elapsed().as_secs_f64() * 100.0;
                 last = (Instant::now(), ticks);
                 let memory = memory_info(addr).unwrap_or_default();
@@ -942,18 +1034,41 @@ fn soak() -> Result<bool, String> {
                 samples
                     .lock()
                     .unwrap()
-                    .push((t, rss, engines, cpu, procs, games, games_kib, pss));
+                    .push((t, rss, engines, cpu, procs, games, games_kib, pss, server_pss));
+            }
+        })
+    };
+    // The scheduler's account, every second: where the CPU went and who waited for it (the
+    // server's threads by class, its engines, and this process's honest and hostile clients:
+    // a starved client measures its own wait as the server's latency).
+    let sched = Arc::new(Mutex::new(SchedBook::default()));
+    let sched_reader = {
+        let (server, sched, stop) = (server.clone(), sched.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let pid = server.lock().unwrap().pid();
+                let mut book = sched.lock().unwrap();
+                book.read_server(pid);
+                book.read(std::process::id(), |name| match name {
+                    "soak-honest" => "soak honest clients",
+                    "soak-hostile" => "soak hostile clients",
+                    _ => "soak other",
+                });
+                drop(book);
+                std::thread::sleep(Duration::from_secs(1));
             }
         })
     };
     let results = rt.block_on(async {
-        let mut hostile_tasks = if hostile_on {
-            hostile(addr, stop.clone(), hostile_state.clone(), &attacks)
-        } else {
-            Vec::new()
-        };
-        if many_n > 0 {
-            hostile_tasks.extend(many(addr, stop.clone(), hostile_state.clone(), many_n));
+        let mut hostile_tasks = Vec::new();
+        {
+            let _on_its_threads = hostile_rt.enter();
+            if hostile_on {
+                hostile_tasks.extend(hostile(addr, stop.clone(), hostile_state.clone(), &attacks));
+            }
+            if many_n > 0 {
+                hostile_tasks.extend(many(addr, stop.clone(), hostile_state.clone(), many_n));
+            }
         }
         let tasks: Vec<_> = (0..games)
             .map(|g| {
@@ -979,7 +1094,10 @@ fn soak() -> Result<bool, String> {
         errors
     });
     stop.store(true, Ordering::Relaxed);
+    hostile_rt.shutdown_timeout(Duration::from_secs(1));
+    let load_after = loadavg();
     let _ = monitor.join();
+    let _ = sched_reader.join();
     let mut server = Arc::try_unwrap(server)
         .map_err(|_| "the monitor holds the server")?
         .into_inner()
@@ -1010,6 +1128,7 @@ fn soak() -> Result<bool, String> {
     let max_engines = samples.iter().map(|s| s.2).max().unwrap_or(0);
     let max_procs = samples.iter().map(|s| s.4).max().unwrap_or(0);
     let max_pss = samples.iter().map(|s| s.7).max().unwrap_or(0);
+    let max_server_pss = samples.iter().map(|s| s.8).max().unwrap_or(0);
     let max_games = samples.iter().map(|s| s.5).max().unwrap_or(0);
     let mean_cpu = samples.iter().map(|s| s.3).sum::<f64>() / samples.len().max(1) as f64;
     let max_cpu = samples.iter().map(|s| s.3).fold(0.0, f64::max);
@@ -1023,6 +1142,8 @@ fn soak() -> Result<bool, String> {
         },
         kill_at.map_or("none".into(), |k| format!("{k} s"))
     );
+    // Other work on the machine shows in every figure: the load averages say how idle it was.
+    println!("load averages (1, 5, 15 min): at the start {load_before}, at the end {load_after}");
     println!(
         "honest: {} requests, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; refused {}; cut by the kill {}; {} games, {actions} actions acknowledged; lost {}",
         lat.len(),
@@ -1058,16 +1179,17 @@ fn soak() -> Result<bool, String> {
     let mib = |k: u64| k as f64 / 1024.0;
     println!(
         "server (with its engine processes): max RSS {:.0} MiB (server alone max {:.0} MiB, engines max {:.0} MiB in at most {max_procs} processes), \
-         max PSS {:.0} MiB (pages shared between processes counted once), \
+         max PSS {:.0} MiB (pages shared between processes counted once; server alone max {:.0} MiB), \
          games in memory max {max_games}, CPU mean {mean_cpu:.0}%, max {max_cpu:.0}% (of one core)",
         mib(max_rss),
         mib(max_server),
         mib(max_engines),
-        mib(max_pss)
+        mib(max_pss),
+        mib(max_server_pss)
     );
     let over_time: Vec<String> = samples
         .iter()
-        .map(|(t, rss, engines, cpu, procs, games, games_kib, _)| {
+        .map(|(t, rss, engines, cpu, procs, games, games_kib, _, _)| {
             format!(
                 "{t}s {:.0}+{:.0}MiB ({procs}p, {games}g of {:.0}MiB) {cpu:.0}%",
                 mib(*rss),
@@ -1079,6 +1201,10 @@ fn soak() -> Result<bool, String> {
     println!(
         "  over time (server+engines RSS, engine processes, games in memory and their estimate, CPU): {}",
         over_time.join(", ")
+    );
+    println!(
+        "  scheduler (CPU, run-queue wait, wait a timeslice; by thread class): {}",
+        sched.lock().unwrap().report()
     );
     // The honest p99 over time.
     let timed = honest_state.lat.lock().unwrap().clone();

@@ -190,7 +190,9 @@ impl Config {
             let exe = std::env::current_exe().map_err(|e| format!("cannot find the current executable: {e}"))?;
             engines.push(EngineConfig {
                 name: "chess5d".to_string(),
-                command: format!("'{}' engine", exe.display().to_string().replace('\'', "'\\''")),
+                // `exec`: the shell becomes the engine (no shell of 1.7 MiB left waiting beside
+                // each of the 32 engine processes a server may run).
+                command: format!("exec '{}' engine", exe.display().to_string().replace('\'', "'\\''")),
             });
         }
         Ok(Config {

@@ -108,22 +108,29 @@ impl AppState {
         Ok(text)
     }
 
-    /// `POST /api/games`.
-    /// `POST /api/games`; `cancelled` says the request has gone (timed out): nothing is made.
+    /// `POST /api/games`'s costly part, the reading of an import (the rules replaying every
+    /// action): its game, checked against the limits. It takes no lock that others wait for, so
+    /// it may run at the priority of costly work ([`crate::sync::background`]): a thread of the
+    /// idle class that held one (the games' map) while it waited for a core held every request.
+    pub(crate) fn check_created(&self, req: CreateReq) -> Result<request::NewGame, ServerError> {
+        let new = req.check(&engine::names(&self.inner.config.engines), db::now())?;
+        // A variation's actions count too.
+        crate::limits::check_import_actions(
+            new.play.game.actions().len() + new.play.variation_actions(),
+            &self.inner.config.limits,
+        )?;
+        Ok(new)
+    }
+
+    /// `POST /api/games` of a game [`AppState::check_created`] read: its places taken, stored and
+    /// opened. `cancelled` says the request has gone (timed out): nothing is made.
     pub(crate) fn create_game(
         &self,
-        req: CreateReq,
+        new: request::NewGame,
         client: crate::limits::ClientKey,
-        reading: Option<crate::limits::Permit>,
         cancelled: &std::sync::atomic::AtomicBool,
         account: Option<Account>,
     ) -> Result<String, ServerError> {
-        let limits = &self.inner.config.limits;
-        // The import's place (`imports`), held while it is read.
-        let _reading = reading;
-        let new = req.check(&engine::names(&self.inner.config.engines), db::now())?;
-        // A variation's actions count too.
-        crate::limits::check_import_actions(new.play.game.actions().len() + new.play.variation_actions(), limits)?;
         // Each engine player is a process while the game is in memory.
         let held = new
             .play

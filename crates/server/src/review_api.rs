@@ -140,9 +140,12 @@ async fn view(
     let from = chess5d_play::request::Query::parse(q.as_deref().unwrap_or("")).from_action()?;
     let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
     limits.may_read(buckets, client)?;
+    // The game is found (or read back) at the requests' priority: that takes the games' map,
+    // which a thread of the idle class must not hold while it waits for a core.
+    let st2 = st.clone();
+    crate::sync::blocking(move || st2.slot(id).map(drop)).await?;
     let st2 = st.clone();
     let text = crate::sync::background("review", move || {
-        st2.slot(id)?;
         let text: String = match st2.reviews().view(id) {
             Some(t) => t.to_string(),
             None => st2
