@@ -1264,26 +1264,17 @@ mod memory_bounds {
         limit(&mut cfg, "engine-hash-total-mb=500");
         limit(&mut cfg, "engine-threads=2");
         // A 5DUCI engine that writes down what it is told and answers 1. e4.
-        cfg.engines.insert(
-            0,
-            EngineConfig {
-                name: "spy".into(),
-                command: format!(
-                    "while read -r line; do echo \"$line\" >> '{l}'; case \"$line\" in \
+        let _s = spy_plays_one_action(
+            cfg,
+            format!(
+                "while read -r line; do echo \"$line\" >> '{l}'; case \"$line\" in \
                      5duci) echo 'id name spy'; echo 'option name Hash type spin default 16 min 1 max 4096'; \
                      echo 'option name Threads type spin default 1 min 1 max 64'; echo 5duciok;; \
                      isready) echo readyok;; go*) echo 'bestmove (0T1)e2(0T1)e4';; quit) exit 0;; esac; done",
-                    l = log.display()
-                ),
-            },
-        );
-        let s = server_with(cfg);
-        let id = new_game(
-            &s.app,
-            json!({ "white": {"type": "engine", "engine": "spy", "movetime_ms": 50} }),
+                l = log.display()
+            ),
         )
         .await;
-        wait_for(&s.app, id, |v| v["action_count"] == 1).await;
         let said = std::fs::read_to_string(&log).unwrap();
         assert!(
             said.lines().any(|l| l == "setoption name Hash value 3"),
@@ -1293,6 +1284,27 @@ mod memory_bounds {
             said.lines().any(|l| l == "setoption name Threads value 2"),
             "the engine was not given the threads of 'engine-threads': {said}"
         );
+    }
+
+    /// A server of `cfg` with a first engine "spy" running `command` (a shell 5DUCI engine),
+    /// once it has played White's first action in a new game: the server, kept while its caller
+    /// reads what the spy wrote.
+    async fn spy_plays_one_action(mut cfg: Config, command: String) -> Server {
+        cfg.engines.insert(
+            0,
+            EngineConfig {
+                name: "spy".into(),
+                command,
+            },
+        );
+        let s = server_with(cfg);
+        let id = new_game(
+            &s.app,
+            json!({ "white": {"type": "engine", "engine": "spy", "movetime_ms": 50} }),
+        )
+        .await;
+        wait_for(&s.app, id, |v| v["action_count"] == 1).await;
+        s
     }
 
     /// Engine processes run in Linux's idle scheduling class (`SCHED_IDLE`, policy 5) at
@@ -1307,27 +1319,18 @@ mod memory_bounds {
         }
         let db = temp_db();
         let log = db.parent().unwrap().join("engine-stat.log");
-        let mut cfg = config(db);
+        let cfg = config(db);
         // A 5DUCI engine that writes down its own /proc stat line and answers 1. e4.
-        cfg.engines.insert(
-            0,
-            EngineConfig {
-                name: "spy".into(),
-                command: format!(
-                    "while read -r line; do case \"$line\" in \
+        let _s = spy_plays_one_action(
+            cfg,
+            format!(
+                "while read -r line; do case \"$line\" in \
                      5duci) cat /proc/$$/stat >> '{l}'; echo 'id name spy'; echo 5duciok;; \
                      isready) echo readyok;; go*) echo 'bestmove (0T1)e2(0T1)e4';; quit) exit 0;; esac; done",
-                    l = log.display()
-                ),
-            },
-        );
-        let s = server_with(cfg);
-        let id = new_game(
-            &s.app,
-            json!({ "white": {"type": "engine", "engine": "spy", "movetime_ms": 50} }),
+                l = log.display()
+            ),
         )
         .await;
-        wait_for(&s.app, id, |v| v["action_count"] == 1).await;
         let stat = std::fs::read_to_string(&log).unwrap();
         // After the name's closing parenthesis: field 3 (the state) is the first, so the
         // niceness (field 19) is the 17th and the policy (field 41) the 39th.
