@@ -109,14 +109,19 @@ test('a puzzle is solved against the engine, and the list says so after a reload
 
 test('human against human with a clock: the clock runs for the side to move, and every game exports as one 5DPGN', async () => {
   await page.goto(BASE);
+  // White's clock runs from the game's creation to the submit: at most `took` ms, however slow
+  // the machine. With the increment White has 61,000 ms less what it spent, so at least
+  // 61,000 - took; without it, about 1,000 ms less than that.
+  const t0 = Date.now();
   const g = await page.evaluate(() => fetch('/api/games', { method: 'POST', body: JSON.stringify({ variant: 'Standard', clock: { initial_ms: 60000, increment_ms: 1000 } }) }).then((r) => r.json()));
   await page.goto(`${BASE}/#/game/${g.id}`);
   await move(page, [0, 1, 'white'], 'd2', [0, 1, 'white'], 'd4');
   await submit(page);
   await page.waitForTimeout(300);
+  const took = Date.now() - t0;
   const s = await page.evaluate((id) => fetch(`/api/games/${id}`).then((r) => r.json()), g.id);
   assert.equal(s.clock.running, true);
-  assert.ok(s.clock.white_ms > 60000 && s.clock.white_ms <= 61000, `White has ${s.clock.white_ms} ms after the increment`);
+  assert.ok(s.clock.white_ms >= 61000 - took && s.clock.white_ms <= 61000, `White has ${s.clock.white_ms} ms after the increment, ${took} ms after the game was made`);
   assert.ok(s.clock.black_ms < 60000, `Black's clock runs: ${s.clock.black_ms} ms`);
   const all = await page.evaluate(() => window.chess5dBackend.then((b) => b.exportAll()));
   const { games } = await page.evaluate(() => fetch('/api/games').then((r) => r.json()));
