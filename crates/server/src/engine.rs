@@ -6,7 +6,7 @@ use crate::config::EngineConfig;
 use crate::error::ServerError;
 use crate::limits::EngineBudget;
 use crate::session::Player;
-use crate::sync::{BACKGROUND_NICE, IDLE_CLASS};
+use crate::sync::BACKGROUND_NICE;
 use chess5d_engine::{Engine, EngineOptions};
 use chess5d_protocol::{EngineAnswer, EngineProcess, GameState, Go, StartPos};
 use chess5d_rules::{Game, Move};
@@ -77,22 +77,22 @@ impl Runner {
     }
 }
 
-/// An engine's command run as the server's own costly work runs: at [`BACKGROUND_NICE`] in the
-/// idle scheduling class ([`IDLE_CLASS`]), `exec nice -n 19 chrt --idle 0 sh -c 'CMD'`, with
-/// each of `nice` and `chrt` (util-linux) where it is found, else `CMD` as it is.
+/// An engine's command run as the server's own costly work runs: at [`BACKGROUND_NICE`]
+/// (`exec nice -n 19 sh -c 'CMD'`), where `nice` is found, else `CMD` as it is. Not in Linux's
+/// idle scheduling class (`SCHED_IDLE`): tried, an engine of that class starved beside busy
+/// cores (a browser suite's Chromium), so that a game against the computer did not show its
+/// engine's name within 30 s; and the soak showed no gain beyond the noise.
 fn niced(command: &str) -> String {
-    let found = |names: &[&str]| names.iter().any(|p| std::path::Path::new(p).exists());
-    let mut prefix = String::new();
-    if found(&["/usr/bin/nice", "/bin/nice"]) {
-        prefix.push_str(&format!("nice -n {BACKGROUND_NICE} "));
-    }
-    if found(&["/usr/bin/chrt", "/bin/chrt"]) {
-        prefix.push_str(&format!("{IDLE_CLASS} "));
-    }
-    if prefix.is_empty() {
+    let found = ["/usr/bin/nice", "/bin/nice"]
+        .iter()
+        .any(|p| std::path::Path::new(p).exists());
+    if !found {
         return command.to_string();
     }
-    format!("exec {prefix}sh -c '{}'", command.replace('\'', "'\\''"))
+    format!(
+        "exec nice -n {BACKGROUND_NICE} sh -c '{}'",
+        command.replace('\'', "'\\''")
+    )
 }
 
 /// A game as 5DUCI's `position` command gives it: the variant (or 5DFEN) and the actions.

@@ -57,8 +57,8 @@ pub(crate) fn spawn_background<T: Send + 'static>(
 }
 
 /// Lowers the calling thread's priority by [`BACKGROUND_NICE`]; a system that refuses leaves it.
-/// Not the idle class ([`IDLE_CLASS`]) as engine processes: a thread of that class starves while
-/// the cores are busy (a proof of about a second did not end within a minute beside the test
+/// Not Linux's idle scheduling class (`SCHED_IDLE`): a thread of that class starves while the
+/// cores are busy (a proof of about a second did not end within a minute beside the test
 /// suite), holding its pool's place meanwhile, and its request times out.
 pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
@@ -70,14 +70,6 @@ pub(crate) fn lower_priority() {
         }
     }
 }
-
-/// The command that runs a command in Linux's idle scheduling class, `SCHED_IDLE` (util-linux's
-/// `chrt`), as engine processes run. A task of that class runs in the time the others leave, and
-/// a request thread that wakes takes the core from it at once. Niceness 19 alone is a weight of
-/// 15: 32 engines weighed 480 against a request thread's 1,024, and a waking request waited
-/// behind them. An engine's search is bounded by its own clock (`movetime`), which goes on
-/// while it waits.
-pub(crate) const IDLE_CLASS: &str = "chrt --idle 0";
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {

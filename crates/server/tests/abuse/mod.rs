@@ -1307,16 +1307,11 @@ mod memory_bounds {
         s
     }
 
-    /// Engine processes run in Linux's idle scheduling class (`SCHED_IDLE`, policy 5) at
-    /// niceness 19: a request thread that wakes takes the core from them at once. At niceness 19
-    /// alone, 32 engines and 16 boards still held honest players' p99 near 300 ms in the soak.
+    /// Engine processes run at niceness 19, below the players' requests, in the normal
+    /// scheduling class: the idle class (`SCHED_IDLE`, policy 5) starved them beside busy cores.
     #[cfg(target_os = "linux")]
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn engine_processes_run_in_the_idle_scheduling_class() {
-        if !std::path::Path::new("/usr/bin/chrt").exists() {
-            eprintln!("no chrt (util-linux) here: the engines run at niceness 19 alone");
-            return;
-        }
+    async fn engine_processes_run_at_the_priority_of_costly_work() {
         let db = temp_db();
         let log = db.parent().unwrap().join("engine-stat.log");
         let cfg = config(db);
@@ -1346,8 +1341,8 @@ mod memory_bounds {
             .parse()
             .unwrap();
         assert_eq!(
-            fields[38], "5",
-            "the engine's scheduling policy (5 is SCHED_IDLE): {stat}"
+            fields[38], "0",
+            "the engine's scheduling policy (0 is SCHED_OTHER, 5 SCHED_IDLE): {stat}"
         );
         assert_eq!(
             fields[16],
