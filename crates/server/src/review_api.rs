@@ -141,7 +141,7 @@ async fn view(
     let (limits, buckets) = (&st.inner.config.limits, &st.inner.buckets);
     limits.may_read(buckets, client)?;
     // The game is found (or read back) at the requests' priority: that takes the games' map,
-    // which a thread of the idle class must not hold while it waits for a core.
+    // which a thread of low priority must not hold while it waits for a core.
     let st2 = st.clone();
     crate::sync::blocking(move || st2.slot(id).map(drop)).await?;
     let st2 = st.clone();
