@@ -110,7 +110,7 @@ impl AppState {
 
     /// `POST /api/games`'s costly part, the reading of an import (the rules replaying every
     /// action): its game, checked against the limits. It takes no lock that others wait for, so
-    /// it may run at the priority of costly work ([`crate::sync::background`]): a thread of the
+    /// it may run at the priority of costly work ([`crate::sync::background`]): a thread of
     /// low priority that held one (the games' map) while it waited for a core held every request.
     pub(crate) fn check_created(&self, req: CreateReq) -> Result<request::NewGame, ServerError> {
         let new = req.check(&engine::names(&self.inner.config.engines), db::now())?;
