@@ -212,21 +212,21 @@ async fn create_game(
     // a client asks for); if the request times out meanwhile, the flag tells it to make nothing.
     let cancel = crate::limits::Cancel::default();
     let flag = cancel.flag();
-    let new = if req.import.is_some() {
+    // Stored and opened at the requests' priority: that takes the games' map and the pools.
+    let v = if req.import.is_some() {
         let limits = st.limits();
         crate::limits::check_import_text(req.import.as_deref(), limits)?;
         // The import's place (`imports`), held while it is read.
         let reading = limits.start_import(st.quotas(), &st.inner.buckets, client).await?;
-        let st = st.clone();
-        let new = crate::sync::background("import", move || st.check_created(req)).await;
+        let reader = st.clone();
+        let new = crate::sync::background("import", move || reader.check_created(req)).await;
         drop(reading);
-        new?
+        let new = new?;
+        blocking(move || st.create_game(new, client, &flag, account)).await?
     } else {
-        let st = st.clone();
-        blocking(move || st.check_created(req)).await?
+        // A start without an import is cheap to read: read and stored in one hop.
+        blocking(move || st.create_game(st.check_created(req)?, client, &flag, account)).await?
     };
-    // Stored and opened at the requests' priority: this takes the games' map and the pools.
-    let v = blocking(move || st.create_game(new, client, &flag, account)).await?;
     drop(cancel);
     Ok((StatusCode::CREATED, JsonText(v)).into_response())
 }
