@@ -86,6 +86,7 @@
 #![deny(missing_docs)]
 
 mod board;
+mod dirs;
 mod error;
 mod game;
 mod movegen;

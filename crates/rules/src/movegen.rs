@@ -1,29 +1,11 @@
 //! Per-board move generation and attack detection through time and timelines.
 
 use crate::board::{BitIter, Board};
+use crate::dirs::Dirs;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::tables;
 use crate::types::{BoardId, Color, Coord, Piece, Role, Square};
-
-/// Vectors leaving the board that share a board step: `(dt, dl, [(dx, dy)...])`.
-pub(crate) type StepGroup = (i32, i32, &'static [(i32, i32)]);
-
-/// The directions of one role and whether it slides along them.
-#[derive(Debug)]
-pub(crate) struct Dirs {
-    pub(crate) slides: bool,
-    /// The vectors leaving the board, grouped by their board step `(dt, dl)`, each with its
-    /// `(dx, dy)` parts.
-    pub(crate) groups: &'static [StepGroup],
-    /// The board steps of the groups, as bits of [`step_bit`]; `group_at[bit]` is the group.
-    pub(crate) step_mask: u32,
-    pub(crate) group_at: [u8; 25],
-    /// For leapers: the squares (of an 8x8 board) each square reaches within the board.
-    pub(crate) leaps: [u64; 64],
-    /// For sliders: the indices into [`UNIT_STEPS`] of the directions within the board.
-    pub(crate) rays: &'static [usize],
-}
 
 /// The eight unit steps `(dx, dy)` within a board, for the ray tables.
 const UNIT_STEPS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -821,7 +803,7 @@ mod table_check {
     /// A direction `[dx, dy, dt, dl]`, `dt` in whole turns (two half-turns).
     type Vector = [i32; 4];
 
-    /// A [`StepGroup`] as computed.
+    /// A [`crate::dirs::StepGroup`] as computed.
     type Group = (i32, i32, Vec<(i32, i32)>);
 
     /// [`Dirs`] as computed.
@@ -1060,7 +1042,7 @@ mod table_check {
             "//! Tables of the move generator, written by `CHESS5D_WRITE_TABLES=1 cargo test -p chess5d-rules \
              --lib tables`\n//! from the rules' directions (`movegen::table_check`, which checks them): data, not \
              code that builds them\n//! on a program's first position.\n\n\
-             use crate::movegen::Dirs;\n\n\
+             use crate::dirs::Dirs;\n\n\
              /// Each role's directions (by its code - 1).\n\
              #[rustfmt::skip]\npub(crate) static DIRS: [Dirs; {}] = [\n{}];\n\n\
              /// For each unit step `(dx, dy)` of `movegen::UNIT_STEPS` and square of an 8x8 board, the squares beyond it.\n\

@@ -2,7 +2,7 @@
 //! from the rules' directions (`movegen::table_check`, which checks them): data, not code that builds them
 //! on a program's first position.
 
-use crate::movegen::Dirs;
+use crate::dirs::Dirs;
 
 /// Each role's directions (by its code - 1).
 #[rustfmt::skip]
