@@ -222,6 +222,9 @@ function panel() {
   return p;
 }
 
+/** The markup each panel shows now. @type {WeakMap<Element, string>} */
+const panelHtml = new WeakMap();
+
 /** The game page's online panel for state `s`. @param {any} s */
 function renderPanel(s) {
   const p = panel();
@@ -288,8 +291,19 @@ function renderPanel(s) {
     if (abortable) buttons.push('<button type="button" data-abort="1" aria-label="Abort">Abort</button>');
     if (buttons.length) parts.push(`<div class="online-actions">${buttons.join(' ')}</div>`);
   }
-  p.innerHTML = parts.join('');
   p.dataset.game = s.id;
+  const html = parts.join('');
+  // Every state update renders the panel; only a change rewrites it, and the focus stays on the
+  // same control, so that a keyboard user tabbing through the panel keeps their place.
+  if (panelHtml.get(p) === html) return;
+  panelHtml.set(p, html);
+  const focused = document.activeElement;
+  const key = focused && p.contains(focused) ? (focused.id ? `#${focused.id}` : focused.getAttribute('aria-label')) : null;
+  p.innerHTML = html;
+  if (key) {
+    const again = key.startsWith('#') ? p.querySelector(key) : [...p.querySelectorAll('[aria-label]')].find((e) => e.getAttribute('aria-label') === key);
+    if (again instanceof HTMLElement) again.focus();
+  }
 }
 
 /** @param {MouseEvent} ev */

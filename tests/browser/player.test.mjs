@@ -243,6 +243,21 @@ test('spectators see a draw offer; the player who offered learns it was declined
   await spectator.page.locator('#draw-offered').waitFor({ state: 'detached' });
 });
 
+test('the online panel keeps the focus on its control when the opponent comes', { skip: STATIC && 'no seats in the static site' }, async () => {
+  const g = await createGame(BASE, { white: { type: 'human' }, black: { type: 'human' }, seat: 'white' });
+  await open(g);
+  const copy = page.getByRole('button', { name: 'Copy spectator link' });
+  await page.locator('[data-presence="black"]').filter({ hasText: 'away' }).waitFor();
+  await copy.focus();
+  const friend = await launch();
+  extra.push(friend);
+  await friend.page.goto(`${BASE}/#/game/${g.id}/join/black/${g.invite.token}`);
+  await answerName(friend.page);
+  // The panel is written anew (Black connected, the invite taken); a keyboard user keeps their place.
+  await page.locator('[data-presence="black"]').filter({ hasText: 'connected' }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Copy spectator link');
+});
+
 test('/game/N typed without # shows the page, which says there is no such game', { skip: STATIC && 'a static host serves files only' }, async () => {
   const res = await page.goto(`${BASE}/game/999999`);
   assert.ok(res.ok(), `status ${res.status()}`);
