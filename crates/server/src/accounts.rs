@@ -21,7 +21,6 @@ use crate::seats;
 use crate::state::{lock, AppState};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
-use axum::async_trait;
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -393,7 +392,6 @@ pub(crate) fn session_token(headers: &HeaderMap) -> Option<String> {
 #[derive(Clone, Debug)]
 pub(crate) struct MaybeAccount(pub(crate) Option<Account>);
 
-#[async_trait]
 impl FromRequestParts<AppState> for MaybeAccount {
     type Rejection = ServerError;
 
@@ -411,7 +409,6 @@ impl FromRequestParts<AppState> for MaybeAccount {
     }
 }
 
-#[async_trait]
 impl FromRequestParts<AppState> for Account {
     type Rejection = ServerError;
 
@@ -488,7 +485,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/account", get(me).post(sign_up).delete(delete_account))
         .route("/api/account/password", post(change_password))
         .route("/api/account/sessions", get(sessions))
-        .route("/api/account/sessions/:id", delete(end_session))
+        .route("/api/account/sessions/{id}", delete(end_session))
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
 }

@@ -29,15 +29,15 @@ use tokio::sync::broadcast;
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/analysis", post(create))
-        .route("/api/analysis/:id", get(view).delete(delete))
-        .route("/api/analysis/:id/moves", get(moves))
-        .route("/api/analysis/:id/takeback", post(take_back))
+        .route("/api/analysis/{id}", get(view).delete(delete))
+        .route("/api/analysis/{id}/moves", get(moves))
+        .route("/api/analysis/{id}/takeback", post(take_back))
         // move, undo, submit: the service reads the name (`Action::read_on_board`).
-        .route("/api/analysis/:id/:action", post(act))
-        .route("/api/analysis/:id/start", post(start))
-        .route("/api/analysis/:id/stop", post(stop))
-        .route("/api/analysis/:id/pgn", get(export))
-        .route("/api/analysis/:id/ws", get(ws))
+        .route("/api/analysis/{id}/{action}", post(act))
+        .route("/api/analysis/{id}/start", post(start))
+        .route("/api/analysis/{id}/stop", post(stop))
+        .route("/api/analysis/{id}/pgn", get(export))
+        .route("/api/analysis/{id}/ws", get(ws))
 }
 
 /// Game `id` after its first `at` actions (all if `None`), and the whole game's 5DPGN.
@@ -358,7 +358,7 @@ async fn watch(st: AppState, board: Arc<Board>, mut socket: WebSocket) {
     let mut heart = crate::extract::Heartbeat::new(&st);
     loop {
         let msg = json!({ "engine": lock(&board.info).json() }).to_string();
-        if !crate::api::send_within(&st, &mut socket, Message::Text(msg)).await {
+        if !crate::api::send_within(&st, &mut socket, Message::Text(msg.into())).await {
             break;
         }
         tokio::select! {
@@ -370,7 +370,7 @@ async fn watch(st: AppState, board: Arc<Board>, mut socket: WebSocket) {
                 while rx.try_recv().is_ok() {}
             }
             alive = heart.beat() => {
-                if !alive || !crate::api::send_within(&st, &mut socket, Message::Ping(Vec::new())).await {
+                if !alive || !crate::api::send_within(&st, &mut socket, Message::Ping(Default::default())).await {
                     break;
                 }
             }

@@ -15,12 +15,13 @@ use crate::security::{self, Guard};
 use crate::session::Session;
 use crate::state::{blocking, lock, parse_id, AppState, Slot};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Json, Router};
+use bytes::Bytes;
 use chess5d_play::request::{Action, CreateReq, Empty, Query};
 use chess5d_play::seats::Viewer;
 use chess5d_play::PlayError;
@@ -103,20 +104,20 @@ pub fn router(state: AppState) -> Router {
     let mut creating = Router::new()
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/challenges", get(list_challenges).post(create_challenge))
-        .route("/api/challenges/:id/accept", post(accept_challenge))
-        .route("/api/puzzles/:id", post(start_puzzle))
-        .route("/api/lessons/:id/:n", post(start_exercise))
+        .route("/api/challenges/{id}/accept", post(accept_challenge))
+        .route("/api/puzzles/{id}", post(start_puzzle))
+        .route("/api/lessons/{id}/{n}", post(start_exercise))
         .route("/api/user-puzzles", post(crate::puzzle_maker::create))
         .merge(crate::review_api::creating());
     let mut acting = Router::new()
-        .route("/api/games/:id", get(get_game).delete(delete_game))
-        .route("/api/games/:id/moves", get(game_moves))
+        .route("/api/games/{id}", get(get_game).delete(delete_game))
+        .route("/api/games/{id}/moves", get(game_moves))
         // move, undo, submit, resign, draw, abort: the service reads the name (`Action::read`).
-        .route("/api/games/:id/:action", post(game_action))
-        .route("/api/games/:id/retry-engine", post(retry_engine))
-        .route("/api/games/:id/join", post(join))
-        .route("/api/games/:id/invite", post(new_invite))
-        .route("/api/challenges/:id", get(get_challenge).delete(cancel_challenge))
+        .route("/api/games/{id}/{action}", post(game_action))
+        .route("/api/games/{id}/retry-engine", post(retry_engine))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/invite", post(new_invite))
+        .route("/api/challenges/{id}", get(get_challenge).delete(cancel_challenge))
         .route("/api/my-games", post(my_games))
         // Analysis boards: under the rate limit of state-changing requests like games.
         .merge(crate::analysis_api::routes())
@@ -143,8 +144,8 @@ pub fn router(state: AppState) -> Router {
     }
     pages
         .route("/api/info", get(info))
-        .route("/api/games/:id/pgn", get(pgn))
-        .route("/api/games/:id/ws", get(ws))
+        .route("/api/games/{id}/pgn", get(pgn))
+        .route("/api/games/{id}/ws", get(ws))
         .route("/api/puzzles", get(list_puzzles))
         .route("/api/lessons", get(list_lessons))
         .merge(crate::puzzle_maker::routes())
@@ -527,6 +528,16 @@ pub(crate) async fn send_within(st: &AppState, socket: &mut WebSocket, m: Messag
     matches!(tokio::time::timeout(bound, socket.send(m)).await, Ok(Ok(())))
 }
 
+/// A game's view as a WebSocket message: the cached bytes themselves ([`Slot::view_for_watcher`]),
+/// so that every watcher of a version holds the one allocation, not a copy per socket. The view
+/// is JSON we wrote, so UTF-8; were it not, it would go as a lossy copy rather than panic.
+pub(crate) fn view_message(view: Bytes) -> Message {
+    match Utf8Bytes::try_from(view.clone()) {
+        Ok(text) => Message::Text(text),
+        Err(_) => Message::Text(String::from_utf8_lossy(&view).into_owned().into()),
+    }
+}
+
 /// A message from the page over the WebSocket: `{"seat": TOKEN}` marks its seat as connected.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -560,7 +571,12 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket, client: cra
             }
         };
         if let Some(id) = deleted {
-            let _ = send_within(&st, &mut socket, Message::Text(json!({ "deleted": id }).to_string())).await;
+            let _ = send_within(
+                &st,
+                &mut socket,
+                Message::Text(json!({ "deleted": id }).to_string().into()),
+            )
+            .await;
             break;
         }
         if let Some(v) = view {
@@ -570,13 +586,7 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket, client: cra
                 limits.charge_read(buckets, client, v.len());
             }
             // A watcher that does not read what it is sent is cut (its queue passed the bound).
-            if !send_within(
-                &st,
-                &mut socket,
-                Message::Text(String::from_utf8_lossy(&v).into_owned()),
-            )
-            .await
-            {
+            if !send_within(&st, &mut socket, view_message(v)).await {
                 break;
             }
         }
@@ -587,7 +597,7 @@ async fn watch(st: AppState, slot: Arc<Slot>, mut socket: WebSocket, client: cra
                 }
             }
             alive = heart.beat() => {
-                if !alive || !send_within(&st, &mut socket, Message::Ping(Vec::new())).await {
+                if !alive || !send_within(&st, &mut socket, Message::Ping(Bytes::new())).await {
                     break;
                 }
             }
@@ -754,5 +764,43 @@ mod static_files_tests {
             assert!(ctype.starts_with(want), "{rel}: {ctype}");
             assert_eq!(*body, std::fs::read_to_string(&f).unwrap(), "{rel}");
         }
+    }
+}
+
+#[cfg(test)]
+mod view_message_tests {
+    use super::view_message;
+    use axum::extract::ws::Message;
+    use bytes::Bytes;
+
+    /// Issue 45: a game's view is written once per change and every watcher is sent those bytes,
+    /// not a copy per socket: each message's text is the cached allocation itself.
+    #[test]
+    fn every_watcher_is_sent_the_cached_view_itself() {
+        let cached = Bytes::from(format!(
+            r#"{{"id":7,"actions":[{}]}}"#,
+            r#""a","#.repeat(50_000) + r#""a""#
+        ));
+        let sent: Vec<Message> = (0..8).map(|_| view_message(cached.clone())).collect();
+        for m in &sent {
+            let Message::Text(text) = m else {
+                panic!("a view is sent as a text message");
+            };
+            assert_eq!(text.as_str().as_bytes(), &cached[..]);
+            assert_eq!(
+                text.as_str().as_ptr(),
+                cached.as_ptr(),
+                "the message's text is a copy of the cached view, not the view itself"
+            );
+        }
+    }
+
+    /// Bytes that are not UTF-8 (which a view never is) go as a lossy text, without a panic.
+    #[test]
+    fn a_view_that_is_not_utf8_is_sent_lossily() {
+        let Message::Text(text) = view_message(Bytes::from_static(b"{\"a\":\"\xff\"}")) else {
+            panic!("a view is sent as a text message");
+        };
+        assert_eq!(text.as_str(), "{\"a\":\"\u{fffd}\"}");
     }
 }

@@ -4,7 +4,6 @@
 
 use crate::error::{ErrorKind, ServerError};
 use crate::seats::{SeatToken, TOKEN_HEADER};
-use axum::async_trait;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
@@ -44,7 +43,6 @@ impl<T: Into<axum::body::Body>> IntoResponse for JsonText<T> {
 /// A JSON body, with every rejection turned into a JSON error.
 pub(crate) struct JsonBody<T>(pub(crate) T);
 
-#[async_trait]
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ServerError;
 
@@ -67,7 +65,6 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 }
 
 /// The seat token of a request's header (none without the header; a malformed one is refused).
-#[async_trait]
 impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
     type Rejection = ServerError;
 
@@ -93,7 +90,6 @@ impl<S: Send + Sync> FromRequestParts<S> for SeatToken {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Client(pub(crate) crate::limits::ClientKey);
 
-#[async_trait]
 impl FromRequestParts<crate::state::AppState> for Client {
     type Rejection = ServerError;
 
@@ -120,7 +116,6 @@ impl FromRequestParts<crate::state::AppState> for Client {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Address(pub(crate) crate::limits::ClientKey);
 
-#[async_trait]
 impl FromRequestParts<crate::state::AppState> for Address {
     type Rejection = ServerError;
 
@@ -169,7 +164,6 @@ impl Visitor {
     }
 }
 
-#[async_trait]
 impl<S: Send + Sync> FromRequestParts<S> for Visitor {
     type Rejection = ServerError;
 
@@ -197,7 +191,6 @@ impl<S: Send + Sync> FromRequestParts<S> for Visitor {
 /// A request body as text, for the game service to read (its requests are typed there).
 pub(crate) struct BodyText(pub(crate) String);
 
-#[async_trait]
 impl<S: Send + Sync> FromRequest<S> for BodyText {
     type Rejection = ServerError;
 

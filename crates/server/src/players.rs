@@ -26,9 +26,9 @@ pub const PAGE_GAMES: usize = 100;
 
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
-        .route("/api/players/:name", get(player))
-        .route("/api/games/:id/rating", get(game_rating))
-        .route("/api/games/:id/seat", post(my_seat))
+        .route("/api/players/{name}", get(player))
+        .route("/api/games/{id}/rating", get(game_rating))
+        .route("/api/games/{id}/seat", post(my_seat))
         .route("/api/my-turn", get(my_turn))
 }
 

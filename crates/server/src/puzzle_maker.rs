@@ -99,7 +99,7 @@ pub fn find(st: &AppState, id: &str) -> Result<Option<UserPuzzle>, ServerError> 
 /// The routes of the puzzle maker (merged into the server's router) but `POST
 /// /api/user-puzzles` ([`create`]), which the router puts under the rate limit of creations.
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/api/puzzles/:id/pgn", get(export))
+    Router::new().route("/api/puzzles/{id}/pgn", get(export))
 }
 
 /// Makes a puzzle: a budgeted job. The proof runs within the `proof-budget` limit, one at a

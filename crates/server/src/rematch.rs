@@ -27,7 +27,7 @@ use rusqlite::{params, OptionalExtension};
 use serde_json::{json, Value};
 
 pub(crate) fn routes() -> Router<AppState> {
-    Router::new().route("/api/games/:id/rematch", get(state).post(offer).delete(decline))
+    Router::new().route("/api/games/{id}/rematch", get(state).post(offer).delete(decline))
 }
 
 /// The offers of game `id` (white, black) and the rematch game, if made.

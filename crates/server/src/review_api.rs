@@ -20,14 +20,14 @@ use std::time::Duration;
 /// state-changing requests).
 pub fn routes() -> Router<AppState> {
     Router::new()
-        .route("/api/games/:id/review", get(view).post(start).delete(cancel))
-        .route("/api/games/:id/mistakes", get(mistakes))
+        .route("/api/games/{id}/review", get(view).post(start).delete(cancel))
+        .route("/api/games/{id}/mistakes", get(mistakes))
 }
 
 /// The route that makes a puzzle of a reviewed mistake (merged under the rate limit of
 /// creating games).
 pub fn creating() -> Router<AppState> {
-    Router::new().route("/api/games/:id/mistakes/:n", axum::routing::post(start_mistake))
+    Router::new().route("/api/games/{id}/mistakes/{n}", axum::routing::post(start_mistake))
 }
 
 /// A game's review as kept (running, ended in memory, or stored), if it has one.
